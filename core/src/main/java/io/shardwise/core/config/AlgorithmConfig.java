@@ -10,7 +10,8 @@ import java.util.Objects;
 public record AlgorithmConfig(String type, Map<String, Object> properties, Location location) {
     public AlgorithmConfig {
         Objects.requireNonNull(type, "type");
-        properties = Map.copyOf(properties);
+        // null-tolerant: an empty YAML value (boundaries:) is a mistake the provider reports
+        properties = java.util.Collections.unmodifiableMap(new java.util.LinkedHashMap<>(properties));
         Objects.requireNonNull(location, "location");
     }
 }

@@ -75,7 +75,8 @@ public final class ConfigLoader {
     ShardwiseConfig parse(String yaml, String source, Problems problems) {
         Node rootNode;
         try {
-            LoadSettings settings = LoadSettings.builder().setLabel(source).setAllowDuplicateKeys(true).build();
+            LoadSettings settings = LoadSettings.builder().setLabel(source).setAllowDuplicateKeys(true)
+                    .setSchema(new org.snakeyaml.engine.v2.schema.CoreSchema()).build();
             rootNode = new Compose(settings).composeString(yaml).orElse(null);
         } catch (MarkedYamlEngineException e) {
             int line = e.getProblemMark().map(m -> m.getLine() + 1).orElse(0);
@@ -86,7 +87,7 @@ public final class ConfigLoader {
             return null;
         }
         if (rootNode == null) {
-            problems.add(Location.ROOT, "the file is empty; expected at least schema, backends and tables");
+            problems.add(Location.ROOT, "the file is empty; expected at least schema and backends");
             return null;
         }
         ConfigNode root = new ConfigNode(rootNode, Location.ROOT, problems, env);

@@ -105,7 +105,7 @@ final class ConfigNode {
             if (!allowed.contains(e.getKey())) {
                 e.getValue().problem("unknown key '" + e.getKey() + "'."
                         + Suggestions.didYouMean(e.getKey(), allowed)
-                        + " Valid keys here: " + String.join(", ", allowed));
+                        + " Valid keys here: " + String.join(", ", new java.util.TreeSet<>(allowed)));
             }
         }
         return entries;

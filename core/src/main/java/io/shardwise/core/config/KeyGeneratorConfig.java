@@ -8,7 +8,8 @@ public record KeyGeneratorConfig(String column, String type, Map<String, Object>
     public KeyGeneratorConfig {
         Objects.requireNonNull(column, "column");
         Objects.requireNonNull(type, "type");
-        properties = Map.copyOf(properties);
+        // null-tolerant: an empty YAML value (boundaries:) is a mistake the provider reports
+        properties = java.util.Collections.unmodifiableMap(new java.util.LinkedHashMap<>(properties));
         Objects.requireNonNull(location, "location");
     }
 }

@@ -11,6 +11,8 @@ import java.util.List;
  * {@code ${[a, b, c]}}. Several expressions may be joined by commas outside placeholders.
  */
 public final class NodeExpression {
+    static final int MAX_NODES = 100_000;
+
     private NodeExpression() {}
 
     /** The nodes {@code expression} expands to; reports problems and returns what it could expand. */
@@ -64,6 +66,10 @@ public final class NodeExpression {
         if (rest == null) {
             return null;
         }
+        if ((long) values.size() * rest.size() > MAX_NODES) {
+            problems.add(location, "'" + whole + "' gives more than " + MAX_NODES + " nodes");
+            return null;
+        }
         String prefix = text.substring(0, open);
         List<String> out = new ArrayList<>(values.size() * rest.size());
         for (String value : values) {
@@ -99,8 +105,8 @@ public final class NodeExpression {
             try {
                 long lo = Long.parseLong(from);
                 long hi = Long.parseLong(to);
-                if (hi - lo > 100_000) {
-                    problems.add(location, "'" + whole + "': ${" + body + "} gives more than 100000 nodes");
+                if (hi - lo >= MAX_NODES) {
+                    problems.add(location, "'" + whole + "': ${" + body + "} gives more than " + MAX_NODES + " nodes");
                     return null;
                 }
                 int width = from.length() > 1 && from.startsWith("0") ? from.length() : 0;

@@ -8,7 +8,8 @@ import java.util.Set;
 
 /**
  * {@code type: interval, unit: day|month|year, from: 2025-01-01, amount: 1}: node i holds keys in
- * [from + i·amount units, from + (i+1)·amount units). Keys before {@code from} or past the last
+ * [from + i·amount units, from + (i+1)·amount units), where adding months to a month end gives the
+ * last day of the target month (Jan 31 + 1 month = Feb 28), as MySQL's DATE_ADD does. Keys before {@code from} or past the last
  * node have {@link #NO_NODE}. For DATE, DATETIME and TIMESTAMP columns. Narrows ranges.
  */
 public final class IntervalAlgorithm implements ShardingAlgorithm {
@@ -38,7 +39,13 @@ public final class IntervalAlgorithm implements ShardingAlgorithm {
         if (key.isBefore(from)) {
             return -1;
         }
-        return unit.between(from, key) / amount; // between() truncates, which is floor for key >= from
+        // the largest n with from + n units <= key; between() alone disagrees with plus() at month
+        // ends (from Jan 31, plus one month is Feb 28, yet between(Jan 31, Feb 28) is 0)
+        long n = unit.between(from, key);
+        if (!from.plus(n + 1, unit).isAfter(key)) {
+            n++;
+        }
+        return n / amount;
     }
 
     @Override
@@ -98,7 +105,13 @@ public final class IntervalAlgorithm implements ShardingAlgorithm {
             long amount = 1;
             Object rawAmount = context.property("amount");
             if (rawAmount != null) {
-                if (rawAmount instanceof Long l && l >= 1 && l <= 1_000_000) {
+                Long l = null;
+                try {
+                    l = Long.valueOf(rawAmount.toString().trim());
+                } catch (NumberFormatException e) {
+                    // reported below
+                }
+                if (l != null && l >= 1 && l <= 1_000_000) {
                     amount = l;
                 } else {
                     context.reject("amount", "'" + rawAmount + "' is not valid; expected a whole number of units from 1");

@@ -23,7 +23,19 @@ final class RuleBuilder {
         Map<String, ShardingAlgorithmProvider> providers = providers(problems);
         Map<String, TableRule> rules = new LinkedHashMap<>();
         int before = problems.size();
-        for (TableConfig table : config.tables().values()) {
+        // roots first: a bound table may be listed above the table it is bound to
+        List<TableConfig> ordered = new java.util.ArrayList<>();
+        for (TableConfig t : config.tables().values()) {
+            if (!(t instanceof TableConfig.Bound)) {
+                ordered.add(t);
+            }
+        }
+        for (TableConfig t : config.tables().values()) {
+            if (t instanceof TableConfig.Bound) {
+                ordered.add(t);
+            }
+        }
+        for (TableConfig table : ordered) {
             TableRule.GeneratedKey key = table.generate() == null ? null : KeyGenerators.create(table.generate(), problems);
             switch (table) {
                 case TableConfig.Sharded s -> {
@@ -36,13 +48,26 @@ final class RuleBuilder {
                     // the root's algorithm instance, so bound tables can never disagree with it
                     if (rules.get(b.bindTo()) instanceof TableRule.Sharded root) {
                         rules.put(b.name(), new TableRule.Sharded(b.name(), b.nodes(), b.key(), root.algorithm(), root.name(), key));
+                    } else {
+                        // the root's own problem is reported already; never let a bound table fall
+                        // back to a single table silently
+                        problems.add(new Location("tables." + b.name() + ".bindTo", 0),
+                                "'" + b.bindTo() + "' could not be built, so '" + b.name() + "' cannot be bound to it");
                     }
                 }
                 case TableConfig.Broadcast c -> rules.put(c.name(), new TableRule.Broadcast(c.name(), c.nodes(), key));
                 case TableConfig.Single s -> rules.put(s.name(), new TableRule.Single(s.name(), s.node(), key));
             }
         }
-        return problems.size() > before ? null : new ShardingRule(config, rules);
+        if (problems.size() > before) {
+            return null;
+        }
+        // the file's order for users who list tables
+        Map<String, TableRule> inFileOrder = new LinkedHashMap<>();
+        for (String name : config.tables().keySet()) {
+            inFileOrder.put(name, rules.get(name));
+        }
+        return new ShardingRule(config, inFileOrder);
     }
 
     private static Map<String, ShardingAlgorithmProvider> providers(Problems problems) {
@@ -74,7 +99,7 @@ final class RuleBuilder {
             if (!provider.propertyNames().contains(name)) {
                 problems.add(config.location().child(name, config.location().line()), "unknown property '" + name
                         + "' for algorithm type " + config.type() + "." + Suggestions.didYouMean(name, provider.propertyNames())
-                        + " Valid: type" + (provider.propertyNames().isEmpty() ? "" : ", " + String.join(", ", provider.propertyNames())));
+                        + " Valid: type" + (provider.propertyNames().isEmpty() ? "" : ", " + String.join(", ", new java.util.TreeSet<>(provider.propertyNames()))));
             }
         }
         ShardingAlgorithm algorithm = provider.create(new Context(table.name(), table.nodes(), config, problems));
@@ -123,8 +148,9 @@ final class RuleBuilder {
             unknown(config, List.of("workerId", "epoch"), problems);
             int workerId = 0;
             Object rawWorker = config.properties().get("workerId");
-            if (rawWorker != null) {
-                if (rawWorker instanceof Long l && l >= 0 && l <= SnowflakeKeyGenerator.MAX_WORKER_ID) {
+            if (config.properties().containsKey("workerId")) {
+                Long l = wholeNumber(rawWorker);
+                if (l != null && l >= 0 && l <= SnowflakeKeyGenerator.MAX_WORKER_ID) {
                     workerId = l.intValue();
                 } else {
                     at(config, "workerId", problems, "'" + rawWorker + "' is not a worker id; expected 0 to "
@@ -133,9 +159,13 @@ final class RuleBuilder {
             }
             long epoch = java.time.LocalDate.of(2024, 1, 1).atStartOfDay(java.time.ZoneOffset.UTC).toInstant().toEpochMilli();
             Object rawEpoch = config.properties().get("epoch");
-            if (rawEpoch != null) {
+            if (config.properties().containsKey("epoch")) {
                 try {
-                    epoch = java.time.LocalDate.parse(rawEpoch.toString()).atStartOfDay(java.time.ZoneOffset.UTC).toInstant().toEpochMilli();
+                    epoch = java.time.LocalDate.parse(String.valueOf(rawEpoch)).atStartOfDay(java.time.ZoneOffset.UTC).toInstant().toEpochMilli();
+                    if (epoch > System.currentTimeMillis()) {
+                        at(config, "epoch", problems, "'" + rawEpoch + "' is in the future; ids would carry no time and"
+                                + " repeat after a restart. Expected a past date, YYYY-MM-DD (UTC)");
+                    }
                 } catch (java.time.format.DateTimeParseException e) {
                     at(config, "epoch", problems, "'" + rawEpoch + "' is not a date; expected YYYY-MM-DD (UTC), in the past");
                 }
@@ -147,14 +177,26 @@ final class RuleBuilder {
             unknown(config, List.of("version"), problems);
             Object raw = config.properties().get("version");
             int version = 4;
-            if (raw != null) {
-                if (raw instanceof Long l && (l == 4 || l == 7)) {
+            if (config.properties().containsKey("version")) {
+                Long l = wholeNumber(raw);
+                if (l != null && (l == 4 || l == 7)) {
                     version = l.intValue();
                 } else {
                     at(config, "version", problems, "'" + raw + "' is not a supported UUID version; expected 4 (random) or 7 (time-ordered)");
                 }
             }
             return new UuidKeyGenerator(version, System::currentTimeMillis);
+        }
+
+        private static Long wholeNumber(Object raw) {
+            if (raw == null) {
+                return null;
+            }
+            try {
+                return raw instanceof Long l ? l : Long.valueOf(raw.toString().trim());
+            } catch (NumberFormatException e) {
+                return null;
+            }
         }
 
         private static void unknown(KeyGeneratorConfig config, List<String> valid, Problems problems) {

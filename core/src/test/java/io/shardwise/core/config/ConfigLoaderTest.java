@@ -264,6 +264,14 @@ class ConfigLoaderTest {
     }
 
     @Test
+    void yamlNullsAreNullsAndValidKeysAreListedInAStableOrder() {
+        ConfigLoader.Result r = parse(BASE.replace("{ url: \"jdbc:mysql://h:3306/shop_0\" }", "{ url: \"jdbc:mysql://h:3306/shop_0\", password: ~ }"));
+        assertEquals(List.of(), r.problems());
+        assertEquals("", r.config().backends().get("ds0").password());
+        assertOneProblem(BASE + "  t: { nodez: x }\n", "Valid keys here: algorithm, backend, bindTo, broadcast, generate, key, nodes");
+    }
+
+    @Test
     void aSingleBackendIsTheDefault() {
         ConfigLoader.Result r = parse("schema: s\nbackends: { only: { url: \"jdbc:mariadb://h/s\" } }\n");
         assertEquals(List.of(), r.problems());

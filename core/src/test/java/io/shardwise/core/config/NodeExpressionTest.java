@@ -52,5 +52,8 @@ class NodeExpressionTest {
         assertTrue(problem("ds${a..b}.t").contains("expected a range of integers ${a..b} or a list ${[x, y, z]}"));
         assertTrue(problem("ds0.t,,ds1.t").contains("empty entry between commas"));
         assertTrue(problem("ds${1..0}.t").contains("expands to no node"));
+        assertTrue(problem("ds${0..100000}.t").contains("gives more than 100000 nodes"));
+        assertTrue(problem("ds${1..1000}.t_${1..1000}").contains("gives more than 100000 nodes"), "the product is capped too");
+        assertEquals(100_000, expand("ds${1..100}.t_${1..1000}").size());
     }
 }

@@ -128,6 +128,16 @@ class AlgorithmsTest {
     }
 
     @Test
+    void monthIntervalsStartingAtAMonthEndFollowDateAddition() {
+        // from Jan 31, node 1 starts at Jan 31 + 1 month = Feb 28 (as DATE_ADD computes it)
+        IntervalAlgorithm months = new IntervalAlgorithm(LocalDateTime.of(2025, 1, 31, 0, 0), ChronoUnit.MONTHS, 1, 3);
+        assertEquals(0, months.nodeFor("2025-02-27 23:59:59"));
+        assertEquals(1, months.nodeFor("2025-02-28"));
+        assertEquals(1, months.nodeFor("2025-03-30"));
+        assertEquals(2, months.nodeFor("2025-03-31"));
+    }
+
+    @Test
     void intervalNarrowsRangesAndClampsToExistingNodes() {
         IntervalAlgorithm months = new IntervalAlgorithm(LocalDateTime.of(2025, 1, 1, 0, 0), ChronoUnit.MONTHS, 1, 12);
         assertEquals(bits(1, 2), nodes(months, KeyRange.closed("2025-02-10", "2025-03-05")));

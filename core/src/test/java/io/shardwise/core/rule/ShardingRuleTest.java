@@ -67,6 +67,40 @@ class ShardingRuleTest {
     }
 
     @Test
+    void aBoundTableListedAboveItsRootIsStillBoundNeverSingle() {
+        ShardingRule rule = rule("""
+                  order_items: { bindTo: orders, key: user_id }
+                  orders: { nodes: "ds${0..1}.orders_${0..1}", key: user_id, algorithm: mod }
+                """);
+        TableRule.Sharded items = assertInstanceOf(TableRule.Sharded.class, rule.table("order_items"));
+        assertEquals(new DataNode("ds1", "order_items_0"), items.nodeFor(6L));
+        assertEquals(List.of("other", "order_items", "orders"), rule.tables().stream().map(TableRule::name).toList());
+    }
+
+    @Test
+    void emptyPropertyValuesAreReportedNotCrashed() {
+        assertOneProblem("  t: { nodes: \"ds${0..1}.t\", key: id, algorithm: { type: range, boundaries: } }\n",
+                "tables.t.algorithm.boundaries", "missing; expected 1 ascending numbers");
+        assertOneProblem("  t: { generate: { column: id, type: uuid, version: } }\n", "tables.t.generate.version", "expected 4 (random) or 7");
+    }
+
+    @Test
+    void numbersMayBeQuotedOrComeFromTheEnvironment() {
+        ShardingRule rule = ShardingRule.load(HEAD + """
+                  t: { generate: { column: id, type: snowflake, workerId: "${env:WORKER:-5}" } }
+                  e: { nodes: "ds0.e_${1..2}", key: at, algorithm: { type: interval, unit: month, from: 2025-01-01, amount: "6" } }
+                """, "test.yaml", Map.of("WORKER", "9")::get);
+        assertEquals(9, SnowflakeKeyGenerator.workerOf((Long) rule.table("t").generatedKey().generator().next()));
+        assertEquals(new DataNode("ds0", "e_2"), ((TableRule.Sharded) rule.table("e")).nodeFor("2025-07-01"));
+    }
+
+    @Test
+    void aSnowflakeEpochInTheFutureIsRejected() {
+        assertOneProblem("  t: { generate: { column: id, type: snowflake, epoch: 2999-01-01 } }\n",
+                "tables.t.generate.epoch", "'2999-01-01' is in the future");
+    }
+
+    @Test
     void tablesTheConfigurationDoesNotNameAreSingleOnTheDefaultBackend() {
         ShardingRule rule = rule("  t: { broadcast: true }\n");
         assertFalse(rule.isConfigured("legacy"));
