@@ -40,7 +40,8 @@ final class EnvironmentReferences {
             m.appendReplacement(out, Matcher.quoteReplacement(value));
         }
         m.appendTail(out);
-        if (out.indexOf("${env:") >= 0) {
+        // judged on the text as written: an expanded value may itself contain "${env:"
+        if (REFERENCE.matcher(text).replaceAll("").contains("${env:")) {
             problems.add(location, "malformed environment reference in '" + text
                     + "'; expected ${env:NAME} or ${env:NAME:-default}, NAME of letters, digits and _");
             return null;

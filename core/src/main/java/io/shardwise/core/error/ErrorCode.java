@@ -19,6 +19,7 @@ public enum ErrorCode {
     QUERY_INTERRUPTED(1317, "70100", "Query execution was interrupted"),
     INVALID_CONFIG(1105, "HY000", "Invalid Shardwise configuration in %s:%n%s"),
     NO_ROUTE(1105, "HY000", "No shard holds %s = %s for table '%s'"),
+    SHARD_UNAVAILABLE(1105, "HY000", "Shard %s is unavailable: %s"),
     BUG(1105, "HY000", "[BUG] %s");
 
     private final int errno;

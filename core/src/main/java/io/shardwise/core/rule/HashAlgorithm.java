@@ -41,6 +41,8 @@ public final class HashAlgorithm implements ShardingAlgorithm {
             case String s -> s;
             case LocalDate d -> d.toString();
             case LocalDateTime t -> canonicalDateTime(t);
+            case java.sql.Timestamp t -> canonicalDateTime(t.toLocalDateTime());
+            case java.sql.Date d -> d.toLocalDate().toString();
             case BigDecimal d -> canonicalDecimal(d);
             case Double d -> canonicalDecimal(BigDecimal.valueOf(d));
             case Float f -> canonicalDecimal(BigDecimal.valueOf(f));

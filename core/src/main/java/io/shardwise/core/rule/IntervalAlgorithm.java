@@ -56,7 +56,16 @@ public final class IntervalAlgorithm implements ShardingAlgorithm {
     @Override
     public void nodesFor(KeyRange range, BitSet out) {
         long first = range.lower() == null ? 0 : Math.max(0, unbounded(Keys.dateTime(range.lower())));
-        long last = range.upper() == null ? nodeCount - 1 : Math.min(nodeCount - 1, unbounded(Keys.dateTime(range.upper())));
+        long last = nodeCount - 1;
+        if (range.upper() != null) {
+            LocalDateTime upper = Keys.dateTime(range.upper());
+            long node = unbounded(upper);
+            // "< start of node n" stops before node n
+            if (!range.upperInclusive() && node >= 0 && from.plus(node * amount, unit).equals(upper)) {
+                node--;
+            }
+            last = Math.min(last, node);
+        }
         if (first <= last && last >= 0) {
             out.set((int) first, (int) last + 1);
         }

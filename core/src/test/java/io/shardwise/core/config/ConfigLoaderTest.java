@@ -232,6 +232,16 @@ class ConfigLoaderTest {
     }
 
     @Test
+    void anEnvironmentValueMayItselfContainDollarBrace() {
+        ConfigLoader.Result r = new ConfigLoader(Map.of("PW", "a${env:b}c")::get)
+                .parse(BASE.replace("\"jdbc:mysql://h:3306/shop_0\"", "\"jdbc:mysql://h:3306/shop_0\", password: \"${env:PW}\""), "t");
+        assertEquals(List.of(), r.problems());
+        assertEquals("a${env:b}c", r.config().backends().get("ds0").password());
+        assertOneProblem(BASE.replace("\"jdbc:mysql://h:3306/shop_0\"", "\"jdbc:mysql://h:3306/shop_0\", password: \"${env:bad-name}\""),
+                "malformed environment reference");
+    }
+
+    @Test
     void secretsNeverAppearInToString() {
         ShardwiseConfig config = parse(DESIGN_EXAMPLE).config();
         assertFalse(config.toString().contains("s3cret"), config::toString);

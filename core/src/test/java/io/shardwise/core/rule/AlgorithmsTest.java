@@ -63,6 +63,8 @@ class AlgorithmsTest {
         assertEquals(hash.nodeFor("2025-03-01"), hash.nodeFor(LocalDate.of(2025, 3, 1)));
         assertEquals(hash.nodeFor("2025-03-01 10:00:00"), hash.nodeFor(LocalDateTime.of(2025, 3, 1, 10, 0)));
         assertEquals(hash.nodeFor("2025-03-01 10:00:00.5"), hash.nodeFor(LocalDateTime.of(2025, 3, 1, 10, 0, 0, 500_000_000)));
+        assertEquals(hash.nodeFor("2025-03-01 10:00:00.5"), hash.nodeFor(java.sql.Timestamp.valueOf("2025-03-01 10:00:00.5")));
+        assertEquals(hash.nodeFor("2025-03-01"), hash.nodeFor(java.sql.Date.valueOf("2025-03-01")));
     }
 
     @Test
@@ -145,5 +147,7 @@ class AlgorithmsTest {
         assertEquals(bits(10, 11), nodes(months, KeyRange.atLeast("2025-11-15")));
         assertEquals(bits(), nodes(months, KeyRange.atLeast("2030-01-01")));
         assertEquals(bits(), nodes(months, KeyRange.below("2024-01-01")));
+        assertEquals(bits(0), nodes(months, KeyRange.below("2025-02-01")), "< the start of node 1 stops before node 1");
+        assertEquals(bits(0, 1), nodes(months, KeyRange.closed("2025-01-05", "2025-02-01")));
     }
 }
