@@ -20,6 +20,8 @@ public enum ErrorCode {
     INVALID_CONFIG(1105, "HY000", "Invalid Shardwise configuration in %s:%n%s"),
     NO_ROUTE(1105, "HY000", "No shard holds %s = %s for table '%s'"),
     SHARD_UNAVAILABLE(1105, "HY000", "Shard %s is unavailable: %s"),
+    /** A backend's own error; {@link BackendException} carries the backend's errno and SQLSTATE. */
+    BACKEND_ERROR(1105, "HY000", "%s"),
     BUG(1105, "HY000", "[BUG] %s");
 
     private final int errno;

@@ -1,0 +1,34 @@
+package io.shardwise.core.route;
+
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+
+/**
+ * One statement for one backend: physical SQL, and values for its {@code ?} markers (prepared
+ * statements only; literals of text statements stay in {@code sql}). Parameter values are Java
+ * objects the executor binds with setObject: null, Long, BigInteger (unsigned), BigDecimal, Double,
+ * Float, String, byte[], Boolean, LocalDate, LocalDateTime, LocalTime. {@code logicalTables} maps
+ * each physical table name the SQL uses to its logical name, so result metadata never shows
+ * physical names.
+ */
+public record ExecutionUnit(String backend, String sql, List<Object> params, Map<String, String> logicalTables) {
+    public ExecutionUnit {
+        Objects.requireNonNull(backend, "backend");
+        Objects.requireNonNull(sql, "sql");
+        // null-tolerant copy: SQL NULL is a legal parameter value
+        params = params.isEmpty() ? List.of() : Collections.unmodifiableList(new ArrayList<>(params));
+        logicalTables = Map.copyOf(logicalTables);
+    }
+
+    public ExecutionUnit(String backend, String sql) {
+        this(backend, sql, List.of(), Map.of());
+    }
+
+    /** Stable one-line form for PREVIEW and golden plan tests. */
+    public String explain() {
+        return backend + ": " + sql + (params.isEmpty() ? "" : " " + params);
+    }
+}

@@ -1,0 +1,103 @@
+package io.shardwise.core.route;
+
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * How the merger turns the units' cursors into the statement's result. Column indexes refer to the
+ * units' select lists, which are the user's select items followed by hidden helper columns (sort
+ * keys not selected, WEIGHT_STRING() of string keys, SUM/COUNT behind an AVG); the tail hides them.
+ * Every unit of a plan returns the same columns in the same order.
+ */
+public sealed interface MergeSpec
+        permits MergeSpec.PassThrough, MergeSpec.Concat, MergeSpec.SortedMerge, MergeSpec.GroupedAggregate {
+
+    Tail tail();
+
+    /** Stable one-line form for PREVIEW and golden plan tests. */
+    String explain();
+
+    /** Requires: exactly one unit. Its rows are the result, untouched. */
+    record PassThrough() implements MergeSpec {
+        @Override
+        public Tail tail() {
+            return Tail.NONE;
+        }
+
+        @Override
+        public String explain() {
+            return "pass-through";
+        }
+    }
+
+    /** Requires: no order asked for. The units' rows one after another, then the tail. */
+    record Concat(Tail tail) implements MergeSpec {
+        public Concat {
+            Objects.requireNonNull(tail, "tail");
+        }
+
+        @Override
+        public String explain() {
+            return "concat" + tail.explain();
+        }
+    }
+
+    /** Requires: every unit sorted by {@code keys}. A k-way merge, streaming, then the tail. */
+    record SortedMerge(List<SortKey> keys, Tail tail) implements MergeSpec {
+        public SortedMerge {
+            keys = List.copyOf(keys);
+            if (keys.isEmpty()) {
+                throw new IllegalArgumentException("a sorted merge needs keys");
+            }
+            Objects.requireNonNull(tail, "tail");
+        }
+
+        @Override
+        public String explain() {
+            return "sorted-merge by " + keys + tail.explain();
+        }
+    }
+
+    /**
+     * Rows with equal {@code groupKeys} (all of them for a global aggregate such as COUNT(*) without
+     * GROUP BY, where {@code groupKeys} is empty and the result is exactly one row) become one row:
+     * group columns from the first row, aggregate columns merged. Requires: when
+     * {@code inputSortedByGroup}, every unit is sorted by {@code groupKeys} (streaming merge);
+     * otherwise groups are hashed in memory. Then {@code having} filters groups, {@code order} sorts
+     * them (empty: group-key order), and the tail applies.
+     */
+    record GroupedAggregate(List<SortKey> groupKeys, List<AggregateSlot> aggregates, boolean inputSortedByGroup,
+                            RowExpr having, List<SortKey> order, Tail tail) implements MergeSpec {
+        public GroupedAggregate {
+            groupKeys = List.copyOf(groupKeys);
+            aggregates = List.copyOf(aggregates);
+            order = List.copyOf(order);
+            Objects.requireNonNull(tail, "tail");
+        }
+
+        @Override
+        public String explain() {
+            return "group by " + groupKeys + " aggregate " + aggregates + (inputSortedByGroup ? " (streaming)" : " (hashed)")
+                    + (having == null ? "" : " having " + having) + (order.isEmpty() ? "" : " order by " + order) + tail.explain();
+        }
+    }
+
+    /**
+     * What applies last: DISTINCT over the visible columns, then OFFSET and LIMIT ({@code limit} -1
+     * for none), then only the first {@code visibleColumns} columns are returned (-1: all).
+     */
+    record Tail(boolean distinct, long offset, long limit, int visibleColumns) {
+        public static final Tail NONE = new Tail(false, 0, -1, -1);
+
+        public Tail {
+            if (offset < 0 || limit < -1 || visibleColumns < -1) {
+                throw new IllegalArgumentException("tail " + offset + ", " + limit + ", " + visibleColumns);
+            }
+        }
+
+        String explain() {
+            return (distinct ? " distinct" : "") + (offset > 0 ? " offset " + offset : "") + (limit >= 0 ? " limit " + limit : "")
+                    + (visibleColumns >= 0 ? " show " + visibleColumns : "");
+        }
+    }
+}
