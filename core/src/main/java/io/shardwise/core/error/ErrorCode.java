@@ -8,6 +8,7 @@ package io.shardwise.core.error;
  */
 public enum ErrorCode {
     PARSE_ERROR(1064, "42000", "You have an error in your SQL syntax; %s"),
+    EMPTY_QUERY(1065, "42000", "Query was empty"),
     UNSUPPORTED(1235, "42000", "This version of Shardwise doesn't yet support '%s'"),
     NO_SUCH_TABLE(1146, "42S02", "Table '%s.%s' doesn't exist"),
     UNKNOWN_DATABASE(1049, "42000", "Unknown database '%s'"),

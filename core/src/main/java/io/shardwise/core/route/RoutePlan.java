@@ -4,17 +4,29 @@ import java.util.List;
 import java.util.Objects;
 
 /**
- * Where and how one statement runs: the units (in a stable order: backend, then node order) and how
- * their results combine. Immutable; {@link #explain()} is what PREVIEW shows and golden tests pin.
+ * Where and how one statement runs: the units (in node order) and how their results combine.
+ * Immutable; {@link #explain()} is what PREVIEW shows and golden tests pin. When the select list
+ * has a {@code *} at item {@code starItem} (-1: none), column indexes in {@code merge} past it
+ * assume the star is one column; {@link MergeSpecs#expandStar} shifts them once the real column
+ * count is known. {@code generatedKeys} are the values key generators filled in, in row order.
  */
-public record RoutePlan(RouteKind kind, List<ExecutionUnit> units, MergeSpec merge) {
+public record RoutePlan(RouteKind kind, List<ExecutionUnit> units, MergeSpec merge, int starItem, List<Object> generatedKeys) {
     public RoutePlan {
         Objects.requireNonNull(kind, "kind");
         units = List.copyOf(units);
+        generatedKeys = List.copyOf(generatedKeys);
         Objects.requireNonNull(merge, "merge");
         if (merge instanceof MergeSpec.PassThrough && units.size() != 1) {
             throw new IllegalArgumentException("pass-through needs exactly one unit, got " + units.size());
         }
+    }
+
+    public RoutePlan(RouteKind kind, List<ExecutionUnit> units, MergeSpec merge) {
+        this(kind, units, merge, -1, List.of());
+    }
+
+    public RoutePlan(RouteKind kind, List<ExecutionUnit> units, MergeSpec merge, int starItem) {
+        this(kind, units, merge, starItem, List.of());
     }
 
     public String explain() {

@@ -1,0 +1,56 @@
+package io.shardwise.core.merge;
+
+import io.shardwise.core.execute.Column;
+import io.shardwise.core.route.AggregateSlot;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The column definitions of a grouped merge's output. They are the units' columns, except for
+ * COUNT/SUM/AVG(DISTINCT x): there the units return x itself (they group by it), so the merger
+ * describes the aggregate's own type as MySQL would: COUNT BIGINT; SUM DECIMAL with x's scale (DOUBLE
+ * for FLOAT/DOUBLE x); AVG DECIMAL with x's scale + 4. The label stays the one the unit sent, which
+ * the rewriter sets to the user's text.
+ */
+final class AggregateColumns {
+    private static final int BIGINT = 8;
+    private static final int DOUBLE = 5;
+    private static final int NEWDECIMAL = 246;
+    private static final int COUNT_LENGTH = 21;
+
+    private AggregateColumns() {}
+
+    static List<Column> of(List<Column> columns, List<AggregateSlot> slots) {
+        List<Column> out = new ArrayList<>(columns);
+        for (AggregateSlot slot : slots) {
+            Column arg = columns.get(slot.column());
+            switch (slot.kind()) {
+                case COUNT_DISTINCT -> out.set(slot.column(), numeric(arg, BIGINT, COUNT_LENGTH,
+                        Column.FLAG_NOT_NULL | Column.FLAG_BINARY, 0));
+                case SUM_DISTINCT -> out.set(slot.column(), ValueOrder.isFloating(arg)
+                        ? numeric(arg, DOUBLE, 23, Column.FLAG_BINARY, NumberText.NOT_FIXED_DECIMALS)
+                        : numeric(arg, NEWDECIMAL, arg.length() + 22, Column.FLAG_BINARY, arg.decimals()));
+                case AVG_DISTINCT -> out.set(slot.column(), ValueOrder.isFloating(arg)
+                        ? numeric(arg, DOUBLE, 23, Column.FLAG_BINARY, NumberText.NOT_FIXED_DECIMALS)
+                        : numeric(arg, NEWDECIMAL, arg.length() + Accumulator.DIV_PRECISION_INCREMENT, Column.FLAG_BINARY,
+                                averageDecimals(arg.decimals())));
+                case COUNT, SUM, MIN, MAX, AVG -> {
+                    // the units computed these themselves: their column definitions are already right
+                }
+            }
+        }
+        return List.copyOf(out);
+    }
+
+    /** MySQL's AVG scale: the argument's scale plus div_precision_increment, at most 30. */
+    static int averageDecimals(int argumentDecimals) {
+        if (argumentDecimals >= NumberText.NOT_FIXED_DECIMALS) {
+            return argumentDecimals;
+        }
+        return Math.min(argumentDecimals + Accumulator.DIV_PRECISION_INCREMENT, Accumulator.MAX_DECIMAL_SCALE);
+    }
+
+    private static Column numeric(Column arg, int type, long length, int flags, int decimals) {
+        return new Column("", "", "", arg.name(), "", Column.BINARY_COLLATION, length, type, flags, decimals);
+    }
+}

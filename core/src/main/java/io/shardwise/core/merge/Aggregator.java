@@ -1,0 +1,70 @@
+package io.shardwise.core.merge;
+
+import io.shardwise.core.execute.Column;
+import io.shardwise.core.route.AggregateSlot;
+import java.util.List;
+
+/**
+ * Builds merged group rows: the first row of a group supplies the non-aggregate columns, each
+ * aggregate slot merges its column over all the group's rows.
+ */
+final class Aggregator {
+    private final List<AggregateSlot> slots;
+    private final List<Column> inputColumns;
+    private final int width;
+
+    Aggregator(List<AggregateSlot> slots, List<Column> inputColumns) {
+        this.slots = slots;
+        this.inputColumns = inputColumns;
+        this.width = inputColumns.size();
+    }
+
+    /** A group opened by {@code first}, which is already added. */
+    Group open(Row first) {
+        Group g = new Group(Row.copy(first, width), accumulators());
+        g.add(first);
+        return g;
+    }
+
+    /** The single row of a global aggregate over no rows: aggregates over nothing, other columns NULL. */
+    byte[][] emptyGlobalRow() {
+        return new Group(new byte[width][], accumulators()).finish();
+    }
+
+    private Accumulator[] accumulators() {
+        Accumulator[] accs = new Accumulator[slots.size()];
+        for (int i = 0; i < accs.length; i++) {
+            accs[i] = Accumulator.create(slots.get(i), inputColumns);
+        }
+        return accs;
+    }
+
+    static final class Group {
+        private final byte[][] cells;
+        private final Accumulator[] accumulators;
+
+        private Group(byte[][] cells, Accumulator[] accumulators) {
+            this.cells = cells;
+            this.accumulators = accumulators;
+        }
+
+        /** The group's first row, as copied; its key columns identify the group. */
+        Row first() {
+            return Row.of(cells);
+        }
+
+        void add(Row row) {
+            for (Accumulator a : accumulators) {
+                a.add(row);
+            }
+        }
+
+        /** The merged row; call once, after the last {@link #add}. */
+        byte[][] finish() {
+            for (Accumulator a : accumulators) {
+                a.writeTo(cells);
+            }
+            return cells;
+        }
+    }
+}

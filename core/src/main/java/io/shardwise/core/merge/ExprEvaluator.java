@@ -1,0 +1,204 @@
+package io.shardwise.core.merge;
+
+import io.shardwise.core.execute.Column;
+import io.shardwise.core.route.RowExpr;
+import java.math.BigDecimal;
+import java.math.BigInteger;
+import java.math.RoundingMode;
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
+import java.util.List;
+
+/**
+ * Evaluates a {@link RowExpr} on a merged row as MySQL would: NULL propagates and AND/OR/NOT follow
+ * three-valued logic; exact numbers (integers, DECIMAL) stay exact, a FLOAT/DOUBLE or string operand
+ * turns a comparison or arithmetic into double arithmetic; strings compare through their weight
+ * columns when both sides have one, temporal columns in time order, otherwise by bytes; x / 0 is
+ * NULL and exact division keeps the dividend's scale + 4, rounded half up.
+ *
+ * <p>Values are null, {@link BigDecimal}, {@link Double} or {@link Text}; truth values are 1 and 0.
+ */
+final class ExprEvaluator {
+    private static final BigDecimal TRUE = BigDecimal.ONE;
+    private static final BigDecimal FALSE = BigDecimal.ZERO;
+
+    /** A string operand: its bytes, its WEIGHT_STRING bytes when known, and the order of its column type. */
+    record Text(byte[] bytes, byte[] weight, ValueOrder order) {}
+
+    private final List<Column> columns;
+
+    ExprEvaluator(List<Column> columns) {
+        this.columns = columns;
+    }
+
+    /** Whether the row passes a HAVING clause: only a true (non-zero, non-NULL) value keeps it. */
+    boolean accepts(RowExpr expr, Row row) {
+        return Boolean.TRUE.equals(truth(eval(expr, row)));
+    }
+
+    Object eval(RowExpr expr, Row row) {
+        return switch (expr) {
+            case RowExpr.ColumnRef c -> column(c, row);
+            case RowExpr.Constant k -> constant(k.value());
+            case RowExpr.Compare c -> compare(c.op(), eval(c.left(), row), eval(c.right(), row));
+            case RowExpr.Arithmetic a -> arithmetic(a.op(), eval(a.left(), row), eval(a.right(), row));
+            case RowExpr.And a -> and(a.operands(), row);
+            case RowExpr.Or o -> or(o.operands(), row);
+            case RowExpr.Not n -> {
+                Boolean t = truth(eval(n.operand(), row));
+                yield t == null ? null : bool(!t);
+            }
+            case RowExpr.IsNull i -> bool((eval(i.operand(), row) == null) != i.negated());
+        };
+    }
+
+    private Object column(RowExpr.ColumnRef ref, Row row) {
+        byte[] v = row.get(ref.column());
+        if (v == null) {
+            return null;
+        }
+        Column type = columns.get(ref.column());
+        return switch (ValueOrder.of(type)) {
+            case NUMBER -> NumberText.exact(v);
+            case FLOATING -> ValueOrder.parseDouble(v);
+            case BITS -> new BigDecimal(new BigInteger(1, v));
+            case DATETIME, TIME, BYTES -> new Text(v, ref.weightColumn() >= 0 ? row.get(ref.weightColumn()) : null,
+                    ValueOrder.of(type));
+        };
+    }
+
+    private static Object constant(Object value) {
+        return switch (value) {
+            case null -> null;
+            case Long l -> BigDecimal.valueOf(l);
+            case Integer i -> BigDecimal.valueOf(i);
+            case BigInteger b -> new BigDecimal(b);
+            case BigDecimal d -> d;
+            case Double d -> d;
+            case String s -> new Text(s.getBytes(StandardCharsets.UTF_8), null, ValueOrder.BYTES);
+            case Boolean b -> bool(b);
+            default -> throw new IllegalArgumentException("constant of type " + value.getClass().getName());
+        };
+    }
+
+    private static Object compare(RowExpr.CompareOp op, Object l, Object r) {
+        if (op == RowExpr.CompareOp.NULL_SAFE_EQ) {
+            return l == null || r == null ? bool(l == r) : bool(order(l, r) == 0);
+        }
+        if (l == null || r == null) {
+            return null;
+        }
+        int c = order(l, r);
+        return bool(switch (op) {
+            case EQ -> c == 0;
+            case NE -> c != 0;
+            case LT -> c < 0;
+            case LE -> c <= 0;
+            case GT -> c > 0;
+            case GE -> c >= 0;
+            case NULL_SAFE_EQ -> throw new AssertionError("handled above");
+        });
+    }
+
+    private static int order(Object l, Object r) {
+        if (l instanceof BigDecimal a && r instanceof BigDecimal b) {
+            return a.compareTo(b);
+        }
+        if (l instanceof Text a && r instanceof Text b) {
+            if (a.weight() != null && b.weight() != null) {
+                return Arrays.compareUnsigned(a.weight(), b.weight());
+            }
+            // a temporal column against a literal: compare in the column's own order
+            ValueOrder o = a.order() != ValueOrder.BYTES ? a.order() : b.order();
+            return o.compare(a.bytes(), b.bytes());
+        }
+        return Double.compare(toDouble(l), toDouble(r));
+    }
+
+    private static Object arithmetic(RowExpr.ArithmeticOp op, Object l, Object r) {
+        if (l == null || r == null) {
+            return null;
+        }
+        if (l instanceof BigDecimal a && r instanceof BigDecimal b) {
+            return switch (op) {
+                case ADD -> a.add(b);
+                case SUBTRACT -> a.subtract(b);
+                case MULTIPLY -> a.multiply(b);
+                case DIVIDE -> b.signum() == 0 ? null
+                        : a.divide(b, Math.min(Math.max(a.scale(), 0) + Accumulator.DIV_PRECISION_INCREMENT,
+                                Accumulator.MAX_DECIMAL_SCALE), RoundingMode.HALF_UP);
+            };
+        }
+        double a = toDouble(l);
+        double b = toDouble(r);
+        return switch (op) {
+            case ADD -> a + b;
+            case SUBTRACT -> a - b;
+            case MULTIPLY -> a * b;
+            case DIVIDE -> b == 0 ? null : a / b;
+        };
+    }
+
+    private Object and(List<RowExpr> operands, Row row) {
+        boolean unknown = false;
+        for (RowExpr e : operands) {
+            Boolean t = truth(eval(e, row));
+            if (t == null) {
+                unknown = true;
+            } else if (!t) {
+                return FALSE;
+            }
+        }
+        return unknown ? null : TRUE;
+    }
+
+    private Object or(List<RowExpr> operands, Row row) {
+        boolean unknown = false;
+        for (RowExpr e : operands) {
+            Boolean t = truth(eval(e, row));
+            if (t == null) {
+                unknown = true;
+            } else if (t) {
+                return TRUE;
+            }
+        }
+        return unknown ? null : FALSE;
+    }
+
+    private static Boolean truth(Object v) {
+        return switch (v) {
+            case null -> null;
+            case BigDecimal d -> d.signum() != 0;
+            default -> toDouble(v) != 0;
+        };
+    }
+
+    private static double toDouble(Object v) {
+        return switch (v) {
+            case BigDecimal d -> d.doubleValue();
+            case Double d -> d;
+            case Text t when t.order() == ValueOrder.DATETIME || t.order() == ValueOrder.TIME -> temporalNumber(t.bytes());
+            case Text t -> NumberText.leadingDouble(t.bytes());
+            default -> throw new IllegalArgumentException("value " + v);
+        };
+    }
+
+    /** A temporal value in numeric context, as MySQL does it: '2025-01-02 03:04:05' is 20250102030405. */
+    private static double temporalNumber(byte[] text) {
+        StringBuilder digits = new StringBuilder(text.length);
+        boolean negative = text.length > 0 && text[0] == '-';
+        for (byte b : text) {
+            if (b == '.') {
+                digits.append('.');
+            } else if (b >= '0' && b <= '9') {
+                digits.append((char) b);
+            }
+        }
+        double d = digits.isEmpty() ? 0 : Double.parseDouble(digits.toString());
+        return negative ? -d : d;
+    }
+
+    private static BigDecimal bool(boolean b) {
+        return b ? TRUE : FALSE;
+    }
+}

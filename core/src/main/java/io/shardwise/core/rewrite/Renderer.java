@@ -1,0 +1,98 @@
+package io.shardwise.core.rewrite;
+
+import io.shardwise.core.route.Bindings;
+import io.shardwise.core.sql.analyze.Slot;
+import io.shardwise.core.sql.analyze.SqlTemplate;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Renders a statement's template for one node: text between slots copied, table slots replaced by
+ * physical names, parameter slots by the literal's text (or {@code ?} with the value collected for
+ * binding), and clause edits applied (slots inside an edited span are dropped). One pass, one
+ * pre-sized builder.
+ */
+public final class Renderer {
+    /** Replace [start, end) of the template's text with {@code text}; start == end inserts. */
+    public record Edit(int start, int end, String text) {}
+
+    /** The physical SQL and the values for its {@code ?} markers. */
+    public record Rendered(String sql, List<Object> params) {}
+
+    private Renderer() {}
+
+    /**
+     * @param physical logical table name (lower case) → physical name on this node; names absent stay
+     * @param edits sorted by start, non-overlapping
+     */
+    public static Rendered render(SqlTemplate template, Map<String, String> physical, Bindings bindings, List<Edit> edits) {
+        String text = template.text();
+        StringBuilder sb = new StringBuilder(text.length() + 32);
+        List<Object> params = null;
+        int at = 0;
+        int e = 0;
+        List<Slot> slots = template.slots();
+        for (int s = 0; s <= slots.size(); s++) {
+            Slot slot = s < slots.size() ? slots.get(s) : null;
+            int slotStart = slot == null ? text.length() : slot.start();
+            // edits before (or enclosing) this slot
+            while (e < edits.size() && edits.get(e).start() <= slotStart) {
+                Edit edit = edits.get(e);
+                if (edit.start() < at) {
+                    e++;
+                    continue;
+                }
+                sb.append(text, at, edit.start()).append(edit.text());
+                at = edit.end();
+                e++;
+            }
+            if (slot == null) {
+                break;
+            }
+            if (slot.start() < at) {
+                continue; // inside an edited span
+            }
+            sb.append(text, at, slot.start());
+            switch (slot) {
+                case Slot.Table t -> {
+                    String name = physical.get(t.table().toLowerCase(java.util.Locale.ROOT));
+                    sb.append(name != null ? quote(name) : text.substring(t.start(), t.end()));
+                }
+                case Slot.Param p -> {
+                    String literal = bindings.text(p.index());
+                    if (literal != null) {
+                        sb.append(literal);
+                    } else {
+                        sb.append('?');
+                        if (params == null) {
+                            params = new ArrayList<>();
+                        }
+                        params.add(bindings.value(p.index()));
+                    }
+                }
+            }
+            at = slot.end();
+        }
+        while (e < edits.size()) {
+            Edit edit = edits.get(e++);
+            if (edit.start() >= at) {
+                sb.append(text, at, edit.start()).append(edit.text());
+                at = edit.end();
+            }
+        }
+        sb.append(text, at, text.length());
+        return new Rendered(sb.toString(), params == null ? List.of() : params);
+    }
+
+    /** A physical name as an identifier: backticked only when it needs to be. */
+    static String quote(String name) {
+        for (int i = 0; i < name.length(); i++) {
+            char c = name.charAt(i);
+            if (!(Character.isLetterOrDigit(c) || c == '_' || c == '$')) {
+                return "`" + name.replace("`", "``") + "`";
+            }
+        }
+        return name;
+    }
+}

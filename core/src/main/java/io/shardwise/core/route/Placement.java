@@ -1,0 +1,109 @@
+package io.shardwise.core.route;
+
+import io.shardwise.core.config.DataNode;
+import io.shardwise.core.error.ErrorCode;
+import io.shardwise.core.error.ShardwiseException;
+import io.shardwise.core.rule.ShardingRule;
+import io.shardwise.core.rule.TableRule;
+import io.shardwise.core.sql.analyze.TableRef;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * The tables of one statement sorted by kind, with what rendering needs: the one backend of its
+ * single tables (tables in other schemas, such as information_schema, count as single tables of
+ * the default backend), and the physical name of every table on a given node.
+ */
+record Placement(List<TableRef> sharded, List<TableRef> broadcast, List<TableRef> single, Map<TableRef, TableRule> rules,
+                 String singleBackend) {
+
+    static Placement of(List<TableRef> tables, ShardingRule rule) {
+        List<TableRef> sharded = new ArrayList<>();
+        List<TableRef> broadcast = new ArrayList<>();
+        List<TableRef> single = new ArrayList<>();
+        Map<TableRef, TableRule> rules = new HashMap<>();
+        Set<String> backends = new LinkedHashSet<>();
+        for (TableRef t : tables) {
+            boolean foreign = t.schema() != null && !t.schema().equalsIgnoreCase(rule.schema());
+            TableRule r = foreign ? new TableRule.Single(t.name(), new DataNode(rule.config().defaultBackend(), t.name()), null)
+                    : rule.table(t.name());
+            rules.put(t, r);
+            switch (r) {
+                case TableRule.Sharded s -> sharded.add(t);
+                case TableRule.Broadcast b -> broadcast.add(t);
+                case TableRule.Single s -> {
+                    single.add(t);
+                    backends.add(s.node().backend());
+                }
+            }
+        }
+        if (backends.size() > 1) {
+            throw new ShardwiseException(ErrorCode.UNSUPPORTED, "a statement over single tables on several backends "
+                    + backends + " (" + single + ")");
+        }
+        return new Placement(List.copyOf(sharded), List.copyOf(broadcast), List.copyOf(single), rules,
+                backends.isEmpty() ? null : backends.iterator().next());
+    }
+
+    TableRule ruleOf(TableRef t) {
+        return rules.get(t);
+    }
+
+    /** Where a read of only broadcast and single tables goes: the singles' backend, else the default if it has a copy. */
+    String readBackend(ShardingRule rule) {
+        if (singleBackend != null) {
+            return singleBackend;
+        }
+        String preferred = rule.config().defaultBackend();
+        if (broadcast.isEmpty()) {
+            return preferred;
+        }
+        List<DataNode> copies = rules.get(broadcast.get(0)).nodes();
+        for (DataNode n : copies) {
+            if (n.backend().equals(preferred)) {
+                return preferred;
+            }
+        }
+        return copies.get(0).backend();
+    }
+
+    /** Physical names of the single tables (the only ones renamed outside a node). */
+    Map<String, String> singleNames() {
+        Map<String, String> names = new HashMap<>();
+        for (TableRef t : single) {
+            if (rules.get(t) instanceof TableRule.Single s) {
+                names.put(t.name().toLowerCase(Locale.ROOT), s.node().table());
+            }
+        }
+        return names;
+    }
+
+    /** Physical names on node {@code index} of the sharded tables, plus the single tables'. */
+    Map<String, String> namesAt(int index) {
+        Map<String, String> names = singleNames();
+        for (TableRef t : sharded) {
+            names.put(t.name().toLowerCase(Locale.ROOT), rules.get(t).nodes().get(index).table());
+        }
+        return names;
+    }
+
+    String backendAt(int index) {
+        return rules.get(sharded.get(0)).nodes().get(index).backend();
+    }
+
+    /** Physical → logical names, for result metadata. */
+    Map<String, String> logicalNames(Map<String, String> physicalByLogical) {
+        Map<String, String> out = new HashMap<>();
+        for (Map.Entry<TableRef, TableRule> e : rules.entrySet()) {
+            String logical = e.getKey().name();
+            String physical = physicalByLogical.getOrDefault(logical.toLowerCase(Locale.ROOT), logical);
+            out.put(physical, logical);
+        }
+        return out;
+    }
+}

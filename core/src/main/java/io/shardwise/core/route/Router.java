@@ -1,0 +1,235 @@
+package io.shardwise.core.route;
+
+import io.shardwise.core.config.DataNode;
+import io.shardwise.core.error.ErrorCode;
+import io.shardwise.core.error.ShardwiseException;
+import io.shardwise.core.rewrite.Renderer;
+import io.shardwise.core.rule.ShardingRule;
+import io.shardwise.core.rule.TableRule;
+import io.shardwise.core.sql.analyze.Ddl;
+import io.shardwise.core.sql.analyze.Delete;
+import io.shardwise.core.sql.analyze.Insert;
+import io.shardwise.core.sql.analyze.KeyCondition;
+import io.shardwise.core.sql.analyze.Passthrough;
+import io.shardwise.core.sql.analyze.Select;
+import io.shardwise.core.sql.analyze.SessionCommand;
+import io.shardwise.core.sql.analyze.Statement;
+import io.shardwise.core.sql.analyze.TableRef;
+import io.shardwise.core.sql.analyze.Update;
+import java.util.ArrayList;
+import java.util.BitSet;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Routes an analyzed statement with one execution's values: which nodes, what SQL each receives,
+ * how results merge. Stateless and thread-safe; the hot path of every statement.
+ */
+public final class Router {
+    private final ShardingRule rule;
+
+    public Router(ShardingRule rule) {
+        this.rule = rule;
+    }
+
+    public RoutePlan route(Statement statement, Bindings bindings) {
+        return switch (statement) {
+            case Select s -> select(s, bindings);
+            case Insert i -> InsertRouter.route(i, bindings, rule);
+            case Update u -> write(u.template(), u.tables(), u.conditions(), u.nested(), u.limited(), u.assigned(), bindings);
+            case Delete d -> write(d.template(), d.tables(), d.conditions(), d.nested(), d.limited(), List.of(), bindings);
+            case Ddl d -> DdlRouter.route(d, bindings, rule);
+            case Passthrough p -> passthrough(p, bindings);
+            case SessionCommand c -> throw new ShardwiseException(ErrorCode.BUG, "session command routed: " + c.kind());
+        };
+    }
+
+    private RoutePlan passthrough(Passthrough p, Bindings bindings) {
+        Placement placement = Placement.of(p.tables(), rule);
+        String backend = placement.singleBackend() != null ? placement.singleBackend() : rule.config().defaultBackend();
+        Renderer.Rendered r = Renderer.render(p.template(), placement.singleNames(), bindings, List.of());
+        return new RoutePlan(RouteKind.UNSHARDED, List.of(unit(backend, r, placement.logicalNames(Map.of()))), new MergeSpec.PassThrough());
+    }
+
+    private RoutePlan select(Select s, Bindings bindings) {
+        Placement placement = Placement.of(s.tables(), rule);
+        if (placement.sharded().isEmpty()) {
+            String backend = placement.readBackend(rule);
+            Renderer.Rendered r = Renderer.render(s.template(), placement.singleNames(), bindings, List.of());
+            RouteKind kind = placement.single().isEmpty() && !placement.broadcast().isEmpty() ? RouteKind.BROADCAST_READ : RouteKind.UNSHARDED;
+            return new RoutePlan(kind, List.of(unit(backend, r, placement.logicalNames(Map.of()))), new MergeSpec.PassThrough());
+        }
+        Selection selection = select(placement, s.topTables(), s.conditions(), s.keyJoins(), bindings);
+        if (selection.nodes.cardinality() > 1 && s.nested()) {
+            throw MergePlanner.unsupported("a subquery, derived table, UNION or window function over sharded table '"
+                    + placement.sharded().get(0).name() + "' spanning " + selection.nodes.cardinality() + " shards");
+        }
+        List<Renderer.Edit> edits = List.of();
+        MergeSpec merge = new MergeSpec.PassThrough();
+        int starItem = -1;
+        if (selection.nodes.cardinality() > 1) {
+            MergePlanner.Plan plan = MergePlanner.plan(s.shape(), s.template(), bindings);
+            edits = plan.edits();
+            merge = plan.spec();
+            for (int i = 0; i < s.shape().items().size(); i++) {
+                if (s.shape().items().get(i).isStar()) {
+                    starItem = i;
+                }
+            }
+        }
+        List<ExecutionUnit> units = units(s.template(), placement, selection, bindings, edits);
+        return new RoutePlan(selection.kind, units, merge, starItem);
+    }
+
+    private RoutePlan write(io.shardwise.core.sql.analyze.SqlTemplate template, List<TableRef> tables,
+                            Map<TableRef, KeyCondition> conditions, boolean nested, boolean limited, List<String> assigned,
+                            Bindings bindings) {
+        Placement placement = Placement.of(tables, rule);
+        TableRef target = tables.get(0);
+        TableRule targetRule = placement.ruleOf(target);
+        if (targetRule instanceof TableRule.Broadcast b) {
+            if (!placement.sharded().isEmpty()) {
+                throw MergePlanner.unsupported("a write to broadcast table '" + b.name() + "' that reads sharded tables");
+            }
+            List<ExecutionUnit> units = new ArrayList<>();
+            for (DataNode node : b.nodes()) {
+                Renderer.Rendered r = Renderer.render(template, placement.singleNames(), bindings, List.of());
+                units.add(unit(node.backend(), r, placement.logicalNames(Map.of())));
+            }
+            return new RoutePlan(RouteKind.BROADCAST_WRITE, units, units.size() == 1 ? new MergeSpec.PassThrough() : new MergeSpec.Concat(MergeSpec.Tail.NONE));
+        }
+        if (placement.sharded().isEmpty()) {
+            String backend = placement.singleBackend() != null ? placement.singleBackend() : placement.readBackend(rule);
+            Renderer.Rendered r = Renderer.render(template, placement.singleNames(), bindings, List.of());
+            return new RoutePlan(RouteKind.UNSHARDED, List.of(unit(backend, r, placement.logicalNames(Map.of()))), new MergeSpec.PassThrough());
+        }
+        if (targetRule instanceof TableRule.Sharded sharded) {
+            for (String column : assigned) {
+                if (column.equalsIgnoreCase(sharded.keyColumn())) {
+                    throw MergePlanner.unsupported("UPDATE of sharding column '" + column + "' of table '" + sharded.name()
+                            + "' (it would move rows between shards; delete and insert instead)");
+                }
+            }
+        }
+        Selection selection = select(placement, List.of(target), conditions, List.of(), bindings);
+        if (selection.nodes.cardinality() > 1 && nested) {
+            throw MergePlanner.unsupported("a subquery in a write to sharded table '" + target.name() + "' spanning shards");
+        }
+        if (selection.nodes.cardinality() > 1 && limited) {
+            throw MergePlanner.unsupported("ORDER BY or LIMIT in a write to sharded table '" + target.name() + "' spanning shards");
+        }
+        List<ExecutionUnit> units = units(template, placement, selection, bindings, List.of());
+        return new RoutePlan(selection.kind, units, units.size() == 1 ? new MergeSpec.PassThrough() : new MergeSpec.Concat(MergeSpec.Tail.NONE));
+    }
+
+    /** The nodes a statement's sharded tables route to (never empty: an empty match still needs one node's answer). */
+    private Selection select(Placement placement, List<TableRef> top, Map<TableRef, KeyCondition> conditions,
+                             List<Select.KeyJoin> keyJoins, Bindings bindings) {
+        TableRule.Sharded first = (TableRule.Sharded) placement.ruleOf(placement.sharded().get(0));
+        for (TableRef t : placement.sharded()) {
+            TableRule.Sharded r = (TableRule.Sharded) placement.ruleOf(t);
+            if (!r.isBoundTo(first)) {
+                throw MergePlanner.unsupported("a join of sharded tables that are not bound to each other: '" + first.name()
+                        + "' and '" + r.name() + "' (bind one to the other, or make one broadcast)");
+            }
+        }
+        // only the outermost FROM narrows the route; subquery tables follow it on each node
+        List<TableRef> sharded = new ArrayList<>();
+        for (TableRef t : top) {
+            if (placement.ruleOf(t) instanceof TableRule.Sharded) {
+                sharded.add(t);
+            }
+        }
+        if (sharded.isEmpty()) {
+            sharded.add(placement.sharded().get(0));
+        }
+        int nodeCount = first.nodes().size();
+        List<BitSet> perTable = new ArrayList<>();
+        KeyCondition kindCondition = KeyCondition.ANY;
+        for (TableRef t : sharded) {
+            KeyCondition c = conditions.getOrDefault(t, KeyCondition.ANY);
+            if (!(c instanceof KeyCondition.Any)) {
+                kindCondition = c;
+            }
+            perTable.add(NodeSelector.nodes(c, first.algorithm(), nodeCount, bindings));
+        }
+        BitSet nodes = (BitSet) perTable.get(0).clone();
+        if (sharded.size() > 1) {
+            if (connected(sharded, keyJoins)) {
+                for (BitSet b : perTable) {
+                    nodes.and(b);
+                }
+            } else {
+                BitSet union = new BitSet();
+                for (BitSet b : perTable) {
+                    union.or(b);
+                }
+                if (union.cardinality() > 1) {
+                    throw MergePlanner.unsupported("a join of sharded tables not joined on their sharding columns ("
+                            + sharded + "), spanning shards");
+                }
+                nodes = union;
+            }
+        }
+        RouteKind kind = NodeSelector.kind(kindCondition, nodes.cardinality(), nodeCount);
+        if (nodes.isEmpty()) {
+            nodes.set(0); // no node can match: one node still answers with the right columns
+            kind = RouteKind.POINT;
+        }
+        String single = placement.singleBackend();
+        if (single != null) {
+            for (int i = nodes.nextSetBit(0); i >= 0; i = nodes.nextSetBit(i + 1)) {
+                if (!first.nodes().get(i).backend().equals(single)) {
+                    throw MergePlanner.unsupported("a join of single table '" + placement.single().get(0).name() + "' (on "
+                            + single + ") with sharded table '" + first.name() + "' on other backends");
+                }
+            }
+        }
+        return new Selection(nodes, kind);
+    }
+
+    private static boolean connected(List<TableRef> tables, List<Select.KeyJoin> joins) {
+        Map<TableRef, TableRef> parent = new HashMap<>();
+        for (TableRef t : tables) {
+            parent.put(t, t);
+        }
+        for (Select.KeyJoin j : joins) {
+            if (parent.containsKey(j.left()) && parent.containsKey(j.right())) {
+                parent.put(find(parent, j.left()), find(parent, j.right()));
+            }
+        }
+        TableRef root = find(parent, tables.get(0));
+        for (TableRef t : tables) {
+            if (find(parent, t) != root) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private static TableRef find(Map<TableRef, TableRef> parent, TableRef t) {
+        while (parent.get(t) != t) {
+            t = parent.get(t);
+        }
+        return t;
+    }
+
+    private List<ExecutionUnit> units(io.shardwise.core.sql.analyze.SqlTemplate template, Placement placement, Selection selection,
+                                      Bindings bindings, List<Renderer.Edit> edits) {
+        List<ExecutionUnit> units = new ArrayList<>();
+        for (int i = selection.nodes.nextSetBit(0); i >= 0; i = selection.nodes.nextSetBit(i + 1)) {
+            Map<String, String> names = placement.namesAt(i);
+            Renderer.Rendered r = Renderer.render(template, names, bindings, edits);
+            String backend = placement.backendAt(i);
+            units.add(unit(backend, r, placement.logicalNames(names)));
+        }
+        return units;
+    }
+
+    static ExecutionUnit unit(String backend, Renderer.Rendered r, Map<String, String> logical) {
+        return new ExecutionUnit(backend, r.sql(), r.params(), logical);
+    }
+
+    private record Selection(BitSet nodes, RouteKind kind) {}
+}

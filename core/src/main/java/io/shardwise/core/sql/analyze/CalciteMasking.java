@@ -1,0 +1,152 @@
+package io.shardwise.core.sql.analyze;
+
+import io.shardwise.core.sql.analyze.DigestScanner.Kind;
+import io.shardwise.core.sql.analyze.DigestScanner.Token;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * The explicit rules that let Calcite's core parser read MySQL statements: each rule names a MySQL
+ * construct and what Calcite sees instead. The replacement keeps the structure the analyzer reads
+ * (tables, conditions, select items) and drops what only the backend needs (hints, locking,
+ * modifiers), which stays in the text sent to backends.
+ */
+final class CalciteMasking {
+    /** What masking found out on the way. */
+    record Result(MaskedText text, Set<Integer> nullSafeEqualities, int lockingTailStart, int dmlOrderLimitStart,
+                  int onDuplicateStart) {}
+
+    private static final Set<String> SELECT_MODIFIERS = Set.of("sql_calc_found_rows", "sql_no_cache", "sql_cache",
+            "high_priority", "straight_join", "sql_small_result", "sql_big_result", "sql_buffer_result");
+    private static final Set<String> DML_MODIFIERS = Set.of("ignore", "low_priority", "delayed", "high_priority", "quick");
+    private static final Set<String> INTERVAL_UNITS = Set.of("microsecond", "second", "minute", "hour", "day", "week",
+            "month", "quarter", "year", "second_microsecond", "minute_microsecond", "minute_second", "hour_microsecond",
+            "hour_second", "hour_minute", "day_microsecond", "day_second", "day_minute", "day_hour", "year_month");
+
+    private CalciteMasking() {}
+
+    static Result mask(String sql, List<Token> tokens) {
+        MaskedText m = new MaskedText(sql);
+        Set<Integer> nullSafe = new HashSet<>();
+        int lockingTail = -1;
+        int dmlOrderLimit = -1;
+        int onDuplicate = -1;
+        String verb = tokens.isEmpty() ? "" : tokens.get(0).lower();
+        for (int i = 0; i < tokens.size(); i++) {
+            Token t = tokens.get(i);
+            Token prev = i > 0 ? tokens.get(i - 1) : null;
+            Token next = i + 1 < tokens.size() ? tokens.get(i + 1) : null;
+            switch (t.kind()) {
+                case VARIABLE -> m.replace(t.start(), t.end(), "v".repeat(Math.max(1, t.end() - t.start())));
+                case COMMENT -> m.remove(t.start(), t.end());
+                case OPERATOR -> {
+                    switch (t.text()) {
+                        case "<=>" -> {
+                            m.replace(t.start(), t.end(), "=");
+                            nullSafe.add(t.start());
+                        }
+                        case "||" -> m.replace(t.start(), t.end(), "or");
+                        case "&&" -> m.replace(t.start(), t.end(), "and");
+                        case "!" -> m.replace(t.start(), t.end(), "not ");
+                        default -> { }
+                    }
+                }
+                case WORD -> {
+                    String w = t.lower();
+                    if (i == 0 && w.equals("replace")) {
+                        m.replace(t.start(), t.end(), "insert");
+                    } else if ((w.equals("regexp") || w.equals("rlike")) && prev != null) {
+                        m.replace(t.start(), t.end(), "like");
+                    } else if (w.equals("div") && prev != null && next != null) {
+                        m.replace(t.start(), t.end(), "/");
+                    } else if (w.equals("mod") && next != null && next.kind() != Kind.OPEN) {
+                        m.replace(t.start(), t.end(), "%");
+                    } else if (w.equals("xor")) {
+                        m.replace(t.start(), t.end(), "<>");
+                    } else if (w.equals("distinctrow")) {
+                        m.replace(t.start(), t.end(), "distinct");
+                    } else if (SELECT_MODIFIERS.contains(w) && prev != null && (prev.is("select") || prev.is("distinct")
+                            || prev.is("all") || SELECT_MODIFIERS.contains(prev.lower()))) {
+                        m.remove(t.start(), t.end());
+                    } else if (w.equals("straight_join")) {
+                        m.replace(t.start(), t.end(), "join");
+                    } else if (DML_MODIFIERS.contains(w) && prev != null && t.depth() == 0
+                            && (prev.is("insert") || prev.is("update") || prev.is("delete") || i == 1 && prev.is("replace")
+                            || DML_MODIFIERS.contains(prev.lower()))) {
+                        m.remove(t.start(), t.end());
+                    } else if ((w.equals("use") || w.equals("force") || w.equals("ignore")) && next != null
+                            && (next.is("index") || next.is("key")) && i > 0) {
+                        int close = closingParen(tokens, i);
+                        if (close > 0) {
+                            m.remove(t.start(), tokens.get(close).end());
+                            i = close;
+                        }
+                    } else if ((w.equals("signed") || w.equals("unsigned")) && prev != null && prev.is("as")) {
+                        int end = next != null && (next.is("integer") || next.is("int")) ? next.end() : t.end();
+                        m.replace(t.start(), end, "bigint");
+                    } else if (w.equals("datetime") && prev != null && prev.is("as")) {
+                        m.replace(t.start(), t.end(), "timestamp");
+                    } else if (w.equals("binary") && prev != null && prev.is("as")) {
+                        m.replace(t.start(), t.end(), "varbinary");
+                    } else if (w.equals("interval") && next != null && i + 2 < tokens.size()
+                            && INTERVAL_UNITS.contains(tokens.get(i + 2).lower())) {
+                        m.replace(t.start(), tokens.get(i + 2).end(), "v".repeat(tokens.get(i + 2).end() - t.start()));
+                        i += 2;
+                    } else if (w.equals("separator") && next != null) {
+                        m.remove(t.start(), next.end());
+                        i++;
+                    } else if (w.equals("collate") && next != null) {
+                        m.remove(t.start(), next.end());
+                        i++;
+                    } else if (t.depth() == 0 && lockingTail < 0 && isLockingTail(tokens, i)) {
+                        lockingTail = t.start();
+                        m.remove(t.start(), sql.length());
+                        return new Result(m, nullSafe, lockingTail, dmlOrderLimit, onDuplicate);
+                    } else if (t.depth() == 0 && (verb.equals("update") || verb.equals("delete"))
+                            && (w.equals("limit") || w.equals("order") && next != null && next.is("by"))) {
+                        dmlOrderLimit = t.start();
+                        m.remove(t.start(), sql.length());
+                        return new Result(m, nullSafe, lockingTail, dmlOrderLimit, onDuplicate);
+                    } else if (t.depth() == 0 && w.equals("on") && next != null && next.is("duplicate")
+                            && (verb.equals("insert") || verb.equals("replace"))) {
+                        onDuplicate = t.start();
+                        m.remove(t.start(), sql.length());
+                        return new Result(m, nullSafe, lockingTail, dmlOrderLimit, onDuplicate);
+                    } else if (w.equals("as") && next != null && next.kind() == Kind.PARAM) {
+                        // a string alias (AS 'label') was normalized to ?; Calcite wants a name
+                        m.replace(next.start(), next.end(), "p" + next.start());
+                        i++;
+                    }
+                }
+                default -> { }
+            }
+        }
+        return new Result(m, nullSafe, lockingTail, dmlOrderLimit, onDuplicate);
+    }
+
+    private static boolean isLockingTail(List<Token> tokens, int i) {
+        Token t = tokens.get(i);
+        Token next = i + 1 < tokens.size() ? tokens.get(i + 1) : null;
+        if (next == null) {
+            return false;
+        }
+        return t.is("for") && (next.is("update") || next.is("share"))
+                || t.is("lock") && next.is("in");
+    }
+
+    private static int closingParen(List<Token> tokens, int from) {
+        for (int j = from; j < tokens.size(); j++) {
+            if (tokens.get(j).kind() == Kind.OPEN) {
+                int depth = tokens.get(j).depth();
+                for (int k = j + 1; k < tokens.size(); k++) {
+                    if (tokens.get(k).kind() == Kind.CLOSE && tokens.get(k).depth() == depth) {
+                        return k;
+                    }
+                }
+                return -1;
+            }
+        }
+        return -1;
+    }
+}

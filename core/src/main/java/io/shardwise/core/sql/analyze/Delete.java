@@ -1,0 +1,13 @@
+package io.shardwise.core.sql.analyze;
+
+import java.util.List;
+import java.util.Map;
+
+/** DELETE from one table; {@code limited} as in {@link Update}. */
+public record Delete(SqlTemplate template, List<TableRef> tables, Map<TableRef, KeyCondition> conditions,
+                     boolean limited, boolean nested) implements Statement {
+    public Delete {
+        tables = List.copyOf(tables);
+        conditions = Map.copyOf(conditions);
+    }
+}

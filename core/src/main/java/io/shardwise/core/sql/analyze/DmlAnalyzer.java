@@ -1,0 +1,234 @@
+package io.shardwise.core.sql.analyze;
+
+import io.shardwise.core.rule.ShardingRule;
+import io.shardwise.core.sql.analyze.DigestScanner.Kind;
+import io.shardwise.core.sql.analyze.DigestScanner.Token;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.apache.calcite.sql.SqlDelete;
+import org.apache.calcite.sql.SqlIdentifier;
+import org.apache.calcite.sql.SqlNode;
+import org.apache.calcite.sql.SqlUpdate;
+
+/**
+ * UPDATE and DELETE through Calcite (for their WHERE), INSERT and REPLACE by explicit token rules:
+ * Calcite's VALUES positions are unreliable and it lacks ON DUPLICATE KEY UPDATE, IGNORE and
+ * INSERT ... SET, which the rules read directly.
+ */
+final class DmlAnalyzer {
+    private DmlAnalyzer() {}
+
+    static Statement update(ParsedText parsed, ShardingRule rule) {
+        SqlUpdate update = (SqlUpdate) parsed.node;
+        FromWalker from = new FromWalker(parsed, rule);
+        from.walkTop(update.getAlias() == null ? update.getTargetTable()
+                : org.apache.calcite.sql.fun.SqlStdOperatorTable.AS.createCall(update.getParserPosition(), update.getTargetTable(), update.getAlias()));
+        from.nestedIn(update.getCondition());
+        for (SqlNode value : update.getSourceExpressionList()) {
+            from.nestedIn(value);
+        }
+        from.qualifierSlots(update);
+        List<String> assigned = new ArrayList<>();
+        for (SqlNode column : update.getTargetColumnList()) {
+            SqlIdentifier id = (SqlIdentifier) column;
+            assigned.add(id.names.get(id.names.size() - 1));
+        }
+        Map<TableRef, KeyCondition> conditions = conditions(parsed, rule, from, update.getCondition());
+        List<Slot> slots = new ArrayList<>(from.slots);
+        SelectAnalyzer.addParamSlots(parsed, slots);
+        return new Update(new SqlTemplate(parsed.sql, slots), from.allTables, conditions, assigned,
+                parsed.masking.dmlOrderLimitStart() >= 0, from.nested);
+    }
+
+    static Statement delete(ParsedText parsed, ShardingRule rule) {
+        SqlDelete delete = (SqlDelete) parsed.node;
+        FromWalker from = new FromWalker(parsed, rule);
+        from.walkTop(delete.getAlias() == null ? delete.getTargetTable()
+                : org.apache.calcite.sql.fun.SqlStdOperatorTable.AS.createCall(delete.getParserPosition(), delete.getTargetTable(), delete.getAlias()));
+        from.nestedIn(delete.getCondition());
+        from.qualifierSlots(delete);
+        Map<TableRef, KeyCondition> conditions = conditions(parsed, rule, from, delete.getCondition());
+        List<Slot> slots = new ArrayList<>(from.slots);
+        SelectAnalyzer.addParamSlots(parsed, slots);
+        return new Delete(new SqlTemplate(parsed.sql, slots), from.allTables, conditions,
+                parsed.masking.dmlOrderLimitStart() >= 0, from.nested);
+    }
+
+    private static Map<TableRef, KeyCondition> conditions(ParsedText parsed, ShardingRule rule, FromWalker from, SqlNode where) {
+        if (where == null) {
+            return Map.of();
+        }
+        return new ConditionExtractor(parsed, rule, from.topTables).extract(List.of(where));
+    }
+
+    /**
+     * INSERT/REPLACE [modifiers] [INTO] t [(cols)] VALUES|VALUE (row), ... [ON DUPLICATE KEY UPDATE ...],
+     * or null when the statement has another form (INSERT ... SELECT, INSERT ... SET), which the
+     * caller handles.
+     */
+    static Insert insert(String sql, List<Token> tokens, ShardingRule rule) {
+        int i = 1;
+        boolean replace = tokens.get(0).is("replace");
+        while (i < tokens.size() && tokens.get(i).kind() == Kind.WORD
+                && Clauses.MODIFIERS.contains(tokens.get(i).lower()) || i < tokens.size() && isInsertModifier(tokens.get(i))) {
+            i++;
+        }
+        if (i < tokens.size() && tokens.get(i).is("into")) {
+            i++;
+        }
+        if (i >= tokens.size()) {
+            return null;
+        }
+        // table name, possibly schema-qualified
+        int nameStart = i;
+        Token name = tokens.get(i);
+        String schema = null;
+        if (i + 2 < tokens.size() && tokens.get(i + 1).text().equals(".")) {
+            schema = DigestScanner.identifier(name);
+            name = tokens.get(i + 2);
+            i += 2;
+        }
+        if (name.kind() != Kind.WORD && name.kind() != Kind.QUOTED_ID) {
+            return null;
+        }
+        TableRef table = new TableRef(DigestScanner.identifier(name), schema, null);
+        int nameEnd = name.end();
+        i++;
+        List<String> columns = new ArrayList<>();
+        int columnsEnd = nameEnd;
+        if (i < tokens.size() && tokens.get(i).kind() == Kind.OPEN) {
+            int depth = tokens.get(i).depth();
+            i++;
+            while (i < tokens.size() && !(tokens.get(i).kind() == Kind.CLOSE && tokens.get(i).depth() == depth)) {
+                Token t = tokens.get(i);
+                if (t.kind() == Kind.WORD || t.kind() == Kind.QUOTED_ID) {
+                    // t.col qualifies with the table: keep the last part
+                    if (i + 1 < tokens.size() && tokens.get(i + 1).text().equals(".")) {
+                        i += 2;
+                        continue;
+                    }
+                    columns.add(DigestScanner.identifier(t));
+                }
+                i++;
+            }
+            if (i >= tokens.size()) {
+                return null;
+            }
+            columnsEnd = tokens.get(i).end();
+            i++;
+        }
+        if (i >= tokens.size() || !(tokens.get(i).is("values") || tokens.get(i).is("value"))) {
+            return null; // INSERT ... SELECT or INSERT ... SET
+        }
+        i++;
+        List<List<ValueRef>> rows = new ArrayList<>();
+        List<int[]> spans = new ArrayList<>();
+        int ordinal = paramsBefore(tokens, i);
+        while (i < tokens.size()) {
+            Token t = tokens.get(i);
+            if (t.is("row")) {
+                i++;
+                continue;
+            }
+            if (t.kind() != Kind.OPEN) {
+                break;
+            }
+            int depth = t.depth();
+            int rowStart = t.start();
+            List<ValueRef> row = new ArrayList<>();
+            int valueStart = i + 1;
+            i++;
+            while (i < tokens.size() && !(tokens.get(i).kind() == Kind.CLOSE && tokens.get(i).depth() == depth)) {
+                Token v = tokens.get(i);
+                if (v.kind() == Kind.COMMA && v.depth() == depth + 1) {
+                    row.add(valueOf(tokens, valueStart, i, ordinal));
+                    ordinal += paramsIn(tokens, valueStart, i);
+                    valueStart = i + 1;
+                }
+                i++;
+            }
+            if (i >= tokens.size()) {
+                return null;
+            }
+            if (valueStart < i) {
+                row.add(valueOf(tokens, valueStart, i, ordinal));
+                ordinal += paramsIn(tokens, valueStart, i);
+            }
+            spans.add(new int[] {rowStart, tokens.get(i).end()});
+            rows.add(row);
+            i++;
+            if (i < tokens.size() && tokens.get(i).kind() == Kind.COMMA) {
+                i++;
+            }
+        }
+        List<String> onDuplicate = new ArrayList<>();
+        if (i < tokens.size() && tokens.get(i).is("as")) {
+            return null; // VALUES ... AS alias: rare; analyzed as passthrough or refused by the caller
+        }
+        if (i + 3 < tokens.size() && tokens.get(i).is("on") && tokens.get(i + 1).is("duplicate")) {
+            for (int j = i + 4; j + 1 < tokens.size(); j++) {
+                Token t = tokens.get(j);
+                if ((t.kind() == Kind.WORD || t.kind() == Kind.QUOTED_ID) && tokens.get(j + 1).text().equals("=")
+                        && t.depth() == 0 && (tokens.get(j - 1).kind() == Kind.COMMA || tokens.get(j - 1).is("update")
+                        || tokens.get(j - 1).text().equals("."))) {
+                    onDuplicate.add(DigestScanner.identifier(t));
+                }
+            }
+        } else if (i < tokens.size() && tokens.get(i).kind() != Kind.SEMICOLON) {
+            return null;
+        }
+        List<Slot> slots = new ArrayList<>();
+        if (schemaIsLogical(schema, rule)) {
+            slots.add(new Slot.Table(tokens.get(nameStart).start(), nameEnd, table.name()));
+        }
+        int p = 0;
+        for (Token t : tokens) {
+            if (t.kind() == Kind.PARAM) {
+                slots.add(new Slot.Param(t.start(), t.end(), p++));
+            }
+        }
+        return new Insert(new SqlTemplate(sql, slots), List.of(table), replace, columns, rows, spans, columnsEnd, onDuplicate);
+    }
+
+    private static boolean isInsertModifier(Token t) {
+        return t.is("ignore") || t.is("low_priority") || t.is("delayed") || t.is("high_priority");
+    }
+
+    private static boolean schemaIsLogical(String schema, ShardingRule rule) {
+        return schema == null || schema.equalsIgnoreCase(rule.schema());
+    }
+
+    private static ValueRef valueOf(List<Token> tokens, int from, int to, int ordinal) {
+        if (to - from == 1) {
+            Token t = tokens.get(from);
+            if (t.kind() == Kind.PARAM) {
+                return new ValueRef.Param(ordinal);
+            }
+            if (t.is("null")) {
+                return new ValueRef.Const(null);
+            }
+            if (t.is("true") || t.is("false")) {
+                return new ValueRef.Const(t.is("true") ? 1L : 0L);
+            }
+            if (t.kind() == Kind.NUMBER) {
+                return new ValueRef.Const(new java.math.BigDecimal(t.text()));
+            }
+        }
+        return null;
+    }
+
+    private static int paramsBefore(List<Token> tokens, int end) {
+        return paramsIn(tokens, 0, end);
+    }
+
+    private static int paramsIn(List<Token> tokens, int from, int to) {
+        int n = 0;
+        for (int i = from; i < to; i++) {
+            if (tokens.get(i).kind() == Kind.PARAM) {
+                n++;
+            }
+        }
+        return n;
+    }
+}

@@ -1,0 +1,197 @@
+package io.shardwise.core.sql.analyze;
+
+import io.shardwise.core.rule.ShardingRule;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import org.apache.calcite.sql.JoinType;
+import org.apache.calcite.sql.SqlBasicCall;
+import org.apache.calcite.sql.SqlCall;
+import org.apache.calcite.sql.SqlIdentifier;
+import org.apache.calcite.sql.SqlJoin;
+import org.apache.calcite.sql.SqlKind;
+import org.apache.calcite.sql.SqlNode;
+import org.apache.calcite.sql.SqlSelect;
+import org.apache.calcite.sql.util.SqlShuttle;
+
+/**
+ * Finds every table a statement names (FROM, JOIN, subqueries anywhere), with the text slots the
+ * rewriter replaces: each table name, and each column qualifier that uses a table's own name
+ * ({@code orders.user_id} must become {@code orders_1.user_id}). Collects the top-level FROM's
+ * references and inner-join conditions separately, since only those narrow the route.
+ */
+final class FromWalker {
+    private final ParsedText parsed;
+    private final ShardingRule rule;
+    final List<TableRef> allTables = new ArrayList<>();
+    final List<TableRef> topTables = new ArrayList<>();
+    final List<SqlNode> innerJoinConditions = new ArrayList<>();
+    final List<Slot> slots = new ArrayList<>();
+    boolean nested;
+
+    FromWalker(ParsedText parsed, ShardingRule rule) {
+        this.parsed = parsed;
+        this.rule = rule;
+    }
+
+    /** Walks the top-level FROM; then {@link #walkNested} finds subqueries everywhere else. */
+    void walkTop(SqlNode from) {
+        if (from != null) {
+            from(from, true, true);
+        }
+    }
+
+    private void from(SqlNode node, boolean top, boolean inner) {
+        switch (node) {
+            case SqlIdentifier id -> table(id, null, top);
+            case SqlJoin join -> {
+                boolean innerJoin = join.getJoinType() == JoinType.INNER || join.getJoinType() == JoinType.COMMA
+                        || join.getJoinType() == JoinType.CROSS;
+                from(join.getLeft(), top, inner);
+                from(join.getRight(), top, inner && innerJoin);
+                if (join.getCondition() != null && top && inner && innerJoin) {
+                    innerJoinConditions.add(join.getCondition());
+                }
+                if (join.getCondition() != null) {
+                    nestedIn(join.getCondition());
+                }
+            }
+            case SqlBasicCall call when call.getKind() == SqlKind.AS -> {
+                SqlNode source = call.operand(0);
+                String alias = ((SqlIdentifier) call.operand(1)).getSimple();
+                if (source instanceof SqlIdentifier id) {
+                    table(id, alias, top);
+                } else {
+                    nested = true;
+                    subquery(source);
+                }
+            }
+            case SqlSelect select -> {
+                nested = true;
+                subquery(select);
+            }
+            default -> {
+                nested = true;
+                subquery(node);
+            }
+        }
+    }
+
+    private void table(SqlIdentifier id, String alias, boolean top) {
+        String name = id.names.get(id.names.size() - 1);
+        String schema = id.names.size() > 1 ? id.names.get(id.names.size() - 2) : null;
+        if (schema == null && name.equalsIgnoreCase("dual")) {
+            return;
+        }
+        TableRef ref = new TableRef(name, schema, alias);
+        allTables.add(ref);
+        if (top) {
+            topTables.add(ref);
+        }
+        if (isLogical(ref)) {
+            slots.add(new Slot.Table(parsed.start(id), parsed.end(id.getParserPosition()), name));
+        }
+    }
+
+    /** Whether a reference is to this configuration's logical schema (not information_schema ...). */
+    boolean isLogical(TableRef ref) {
+        return ref.schema() == null || ref.schema().equalsIgnoreCase(rule.schema());
+    }
+
+    /** Every table and subquery under a node that is not the top-level FROM (WHERE, select list ...). */
+    void nestedIn(SqlNode node) {
+        if (node == null) {
+            return;
+        }
+        node.accept(new SqlShuttle() {
+            @Override
+            public SqlNode visit(SqlCall call) {
+                if (call instanceof SqlSelect || call.getKind() == SqlKind.UNION || call.getKind() == SqlKind.EXCEPT
+                        || call.getKind() == SqlKind.INTERSECT || call.getKind() == SqlKind.ORDER_BY
+                        || call.getKind() == SqlKind.WITH) {
+                    nested = true;
+                    subquery(call);
+                    return call;
+                }
+                return super.visit(call);
+            }
+        });
+    }
+
+    /** All tables of a subquery or set operation (they only need renaming: they are never narrowed). */
+    void subquery(SqlNode node) {
+        switch (node) {
+            case SqlSelect s -> {
+                if (s.getFrom() != null) {
+                    from(s.getFrom(), false, false);
+                }
+                nestedIn(s.getSelectList());
+                nestedIn(s.getWhere());
+                nestedIn(s.getHaving());
+            }
+            case SqlCall call -> {
+                for (SqlNode operand : call.getOperandList()) {
+                    if (operand != null) {
+                        subquery(operand);
+                    }
+                }
+            }
+            default -> { }
+        }
+    }
+
+    /**
+     * Slots for column qualifiers naming a table by its own name. Run after every table is known, over
+     * the whole statement.
+     */
+    void qualifierSlots(SqlNode root) {
+        List<TableRef> unaliased = new ArrayList<>();
+        for (TableRef t : allTables) {
+            if (t.alias() == null && isLogical(t)) {
+                unaliased.add(t);
+            }
+        }
+        if (unaliased.isEmpty()) {
+            return;
+        }
+        List<int[]> tableSpans = new ArrayList<>();
+        for (Slot s : slots) {
+            tableSpans.add(new int[] {s.start(), s.end()});
+        }
+        root.accept(new SqlShuttle() {
+            @Override
+            public SqlNode visit(SqlIdentifier id) {
+                int parts = id.names.size();
+                if (parts < 2 || isTableSpan(id)) {
+                    return id;
+                }
+                // t.col or schema.t.col (t.* has an empty last name)
+                int tablePart = parts - 2;
+                String qualifier = id.names.get(tablePart);
+                for (TableRef t : unaliased) {
+                    if (t.name().equalsIgnoreCase(qualifier)) {
+                        int start = parsed.start(id.getComponentParserPosition(0));
+                        int end = parsed.end(id.getComponentParserPosition(tablePart));
+                        slots.add(new Slot.Table(start, end, t.name()));
+                        break;
+                    }
+                }
+                return id;
+            }
+
+            private boolean isTableSpan(SqlIdentifier id) {
+                int start = parsed.start(id);
+                for (int[] span : tableSpans) {
+                    if (span[0] == start) {
+                        return true;
+                    }
+                }
+                return false;
+            }
+        });
+    }
+
+    static String lower(String s) {
+        return s.toLowerCase(Locale.ROOT);
+    }
+}

@@ -1,0 +1,317 @@
+package io.shardwise.core.sql.analyze;
+
+import io.shardwise.core.rule.ShardingRule;
+import io.shardwise.core.sql.analyze.DigestScanner.Kind;
+import io.shardwise.core.sql.analyze.DigestScanner.Token;
+import java.util.ArrayList;
+import java.util.EnumMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import org.apache.calcite.sql.SqlBasicCall;
+import org.apache.calcite.sql.SqlCall;
+import org.apache.calcite.sql.SqlIdentifier;
+import org.apache.calcite.sql.SqlKind;
+import org.apache.calcite.sql.SqlNode;
+import org.apache.calcite.sql.SqlNodeList;
+import org.apache.calcite.sql.SqlOrderBy;
+import org.apache.calcite.sql.SqlSelect;
+import org.apache.calcite.sql.SqlSelectKeyword;
+import org.apache.calcite.sql.util.SqlBasicVisitor;
+
+/** Analyzes a SELECT (or a set operation, which is nested by nature). */
+final class SelectAnalyzer {
+    static final Set<String> AGGREGATES = Set.of("count", "sum", "min", "max", "avg", "group_concat", "std", "stddev",
+            "stddev_pop", "stddev_samp", "variance", "var_pop", "var_samp", "bit_and", "bit_or", "bit_xor",
+            "json_arrayagg", "json_objectagg");
+
+    private SelectAnalyzer() {}
+
+    static Select analyze(ParsedText parsed, ShardingRule rule) {
+        SqlNode root = parsed.node;
+        SqlSelect select = root instanceof SqlOrderBy ob && ob.query instanceof SqlSelect s ? s
+                : root instanceof SqlSelect s ? s : null;
+        FromWalker from = new FromWalker(parsed, rule);
+        if (select == null) {
+            from.nested = true;
+            from.subquery(root instanceof SqlOrderBy ob ? ob.query : root);
+        } else {
+            from.walkTop(select.getFrom());
+            from.nestedIn(select.getSelectList());
+            from.nestedIn(select.getWhere());
+            from.nestedIn(select.getHaving());
+        }
+        from.qualifierSlots(root);
+        List<Slot> slots = new ArrayList<>(from.slots);
+        addParamSlots(parsed, slots);
+
+        ConditionExtractor extractor = new ConditionExtractor(parsed, rule, from.topTables);
+        Map<TableRef, KeyCondition> conditions = Map.of();
+        SelectShape shape = null;
+        Map<Clause.Kind, Clause> clauses = new EnumMap<>(Clause.Kind.class);
+        boolean nested = from.nested;
+        if (select != null) {
+            List<SqlNode> where = new ArrayList<>(from.innerJoinConditions);
+            if (select.getWhere() != null) {
+                where.add(select.getWhere());
+            }
+            conditions = extractor.extract(where);
+            Clauses c = Clauses.of(parsed.tokens);
+            nested |= c.setOperation || c.into;
+            shape = shape(parsed, select, c, extractor);
+            clauses = clauses(parsed, c);
+        }
+        SqlTemplate template = new SqlTemplate(parsed.sql, slots, clauses);
+        return new Select(template, from.allTables, from.topTables, conditions, extractor.keyJoins, shape, nested);
+    }
+
+    static void addParamSlots(ParsedText parsed, List<Slot> slots) {
+        int ordinal = 0;
+        for (Token t : parsed.tokens) {
+            if (t.kind() == Kind.PARAM) {
+                slots.add(new Slot.Param(t.start(), t.end(), ordinal++));
+            }
+        }
+    }
+
+    private static Map<Clause.Kind, Clause> clauses(ParsedText parsed, Clauses c) {
+        Map<Clause.Kind, Clause> out = new EnumMap<>(Clause.Kind.class);
+        List<Token> tokens = parsed.tokens;
+        if (c.selectList.present()) {
+            int end = c.endOffset(c.selectList);
+            out.put(Clause.Kind.SELECT_LIST_END, new Clause(Clause.Kind.SELECT_LIST_END, end, end));
+        }
+        if (c.limit.present()) {
+            out.put(Clause.Kind.LIMIT, new Clause(Clause.Kind.LIMIT, c.startOffset(c.limit), c.endOffset(c.limit)));
+        }
+        if (c.having.present()) {
+            int start = tokens.get(c.having.first() - 1).start(); // the HAVING keyword
+            out.put(Clause.Kind.HAVING, new Clause(Clause.Kind.HAVING, start, c.endOffset(c.having)));
+        }
+        if (c.orderBy.present()) {
+            int start = tokens.get(c.orderBy.first() - 2).start(); // ORDER BY
+            out.put(Clause.Kind.ORDER_BY, new Clause(Clause.Kind.ORDER_BY, start, c.endOffset(c.orderBy)));
+        }
+        int point;
+        if (c.limit.present()) {
+            point = c.startOffset(c.limit);
+        } else if (c.lockingTail >= 0) {
+            point = tokens.get(c.lockingTail).start();
+        } else {
+            point = tokens.isEmpty() ? 0 : trimmedEnd(tokens);
+        }
+        out.put(Clause.Kind.ORDER_BY_POINT, new Clause(Clause.Kind.ORDER_BY_POINT, point, point));
+        return out;
+    }
+
+    private static int trimmedEnd(List<Token> tokens) {
+        int i = tokens.size() - 1;
+        while (i > 0 && (tokens.get(i).kind() == Kind.SEMICOLON || tokens.get(i).kind() == Kind.COMMENT)) {
+            i--;
+        }
+        return tokens.get(i).end();
+    }
+
+    private static SelectShape shape(ParsedText parsed, SqlSelect select, Clauses c, ConditionExtractor extractor) {
+        String sql = parsed.sql;
+        List<Clauses.Range> itemRanges = c.items(c.selectList);
+        SqlNodeList list = select.getSelectList();
+        List<SelectShape.Item> items = new ArrayList<>();
+        boolean star = false;
+        for (int i = 0; i < list.size(); i++) {
+            SqlNode node = list.get(i);
+            String alias = null;
+            SqlNode expr = node;
+            if (node instanceof SqlBasicCall call && call.getKind() == SqlKind.AS) {
+                expr = call.operand(0);
+                alias = ((SqlIdentifier) call.operand(1)).getSimple();
+            }
+            String text = i < itemRanges.size() ? itemText(sql, c, itemRanges.get(i), alias != null) : expr.toString();
+            boolean isStar = expr instanceof SqlIdentifier id && id.isStar();
+            star |= isStar;
+            SelectShape.Aggregate aggregate = aggregate(expr, sql, parsed);
+            boolean contains = aggregate == null && containsAggregate(expr);
+            items.add(new SelectShape.Item(text, alias, aggregate, contains, isStar));
+        }
+        List<SelectShape.Key> groupBy = keys(parsed, c, c.groupBy, items, extractor);
+        List<SelectShape.Key> orderBy = keys(parsed, c, c.orderBy, items, extractor);
+        String having = c.having.present() ? c.text(sql, c.having) : null;
+        ValueRef offset = null;
+        ValueRef limit = null;
+        if (c.limit.present()) {
+            List<ValueRef> values = new ArrayList<>();
+            boolean offsetKeyword = false;
+            for (int i = c.limit.first() + 1; i < c.limit.last(); i++) {
+                Token t = parsed.tokens.get(i);
+                if (t.kind() == Kind.PARAM) {
+                    values.add(new ValueRef.Param(ordinalAt(parsed, t)));
+                } else if (t.kind() == Kind.NUMBER) {
+                    values.add(new ValueRef.Const(Long.parseLong(t.text())));
+                } else if (t.is("offset")) {
+                    offsetKeyword = true;
+                }
+            }
+            if (values.size() == 1) {
+                limit = values.get(0);
+            } else if (values.size() == 2) {
+                limit = offsetKeyword ? values.get(0) : values.get(1);
+                offset = offsetKeyword ? values.get(1) : values.get(0);
+            }
+        }
+        boolean distinct = c.distinct || select.getModifierNode(SqlSelectKeyword.DISTINCT) != null;
+        return new SelectShape(items, star, distinct, groupBy, having, orderBy, offset, limit);
+    }
+
+    private static int ordinalAt(ParsedText parsed, Token param) {
+        int ordinal = 0;
+        for (Token t : parsed.tokens) {
+            if (t == param) {
+                return ordinal;
+            }
+            if (t.kind() == Kind.PARAM) {
+                ordinal++;
+            }
+        }
+        throw new IllegalStateException("param token not found");
+    }
+
+    /** An item's text without its alias ({@code a + 1 as x} gives {@code a + 1}). */
+    private static String itemText(String sql, Clauses c, Clauses.Range r, boolean aliased) {
+        int last = r.last();
+        if (aliased && last - r.first() >= 2) {
+            Token lastToken = c.tokens.get(last - 1);
+            if (lastToken.kind() == Kind.WORD || lastToken.kind() == Kind.QUOTED_ID || lastToken.kind() == Kind.PARAM) {
+                last--;
+                if (c.tokens.get(last - 1).is("as")) {
+                    last--;
+                }
+            }
+        }
+        return sql.substring(c.tokens.get(r.first()).start(), c.tokens.get(last - 1).end());
+    }
+
+    private static SelectShape.Aggregate aggregate(SqlNode expr, String sql, ParsedText parsed) {
+        if (!(expr instanceof SqlCall call) || call.getOperator() == null) {
+            return null;
+        }
+        String name = call.getOperator().getName().toLowerCase(Locale.ROOT);
+        if (!AGGREGATES.contains(name) || call.getKind() == SqlKind.OVER) {
+            return null;
+        }
+        boolean distinct = call.getFunctionQuantifier() != null
+                && call.getFunctionQuantifier().getValue() == SqlSelectKeyword.DISTINCT;
+        SelectShape.AggregateKind kind = switch (name) {
+            case "count" -> SelectShape.AggregateKind.COUNT;
+            case "sum" -> SelectShape.AggregateKind.SUM;
+            case "min" -> SelectShape.AggregateKind.MIN;
+            case "max" -> SelectShape.AggregateKind.MAX;
+            case "avg" -> SelectShape.AggregateKind.AVG;
+            default -> SelectShape.AggregateKind.OTHER;
+        };
+        if (call.operandCount() != 1 && kind != SelectShape.AggregateKind.OTHER) {
+            kind = SelectShape.AggregateKind.OTHER; // COUNT(DISTINCT a, b)
+        }
+        String argument = "*";
+        if (call.operandCount() == 1 && !(call.operand(0) instanceof SqlIdentifier id && id.isStar())) {
+            argument = argumentText(sql, parsed, call);
+        }
+        return new SelectShape.Aggregate(kind, distinct, argument);
+    }
+
+    /** The text between an aggregate call's parentheses, without DISTINCT. */
+    private static String argumentText(String sql, ParsedText parsed, SqlCall call) {
+        int at = parsed.start(call.operand(0));
+        // find the call's '(' before the argument, then its matching ')'
+        for (Token t : parsed.tokens) {
+            if (t.kind() == Kind.OPEN && t.start() < at) {
+                continue;
+            }
+            if (t.start() >= at) {
+                int depth = t.depth();
+                for (Token u : parsed.tokens) {
+                    if (u.start() >= at && u.kind() == Kind.CLOSE && u.depth() == depth - 1) {
+                        return sql.substring(at, u.start()).strip();
+                    }
+                }
+                break;
+            }
+        }
+        return call.operand(0).toString();
+    }
+
+    static boolean containsAggregate(SqlNode expr) {
+        Boolean found = expr.accept(new SqlBasicVisitor<>() {
+            @Override
+            public Boolean visit(SqlCall call) {
+                if (call.getOperator() != null && AGGREGATES.contains(call.getOperator().getName().toLowerCase(Locale.ROOT))) {
+                    return true;
+                }
+                if (call instanceof SqlSelect) {
+                    return false;
+                }
+                for (SqlNode operand : call.getOperandList()) {
+                    if (operand != null && Boolean.TRUE.equals(operand.accept(this))) {
+                        return true;
+                    }
+                }
+                return false;
+            }
+        });
+        return Boolean.TRUE.equals(found);
+    }
+
+    /** GROUP BY or ORDER BY keys, matched to select items where they name one. */
+    private static List<SelectShape.Key> keys(ParsedText parsed, Clauses c, Clauses.Range range, List<SelectShape.Item> items,
+                                              ConditionExtractor extractor) {
+        List<SelectShape.Key> keys = new ArrayList<>();
+        for (Clauses.Range r : c.items(range)) {
+            int last = r.last();
+            boolean descending = false;
+            Token lastToken = c.tokens.get(last - 1);
+            if (lastToken.is("desc") || lastToken.is("asc")) {
+                descending = lastToken.is("desc");
+                last--;
+            }
+            if (last <= r.first()) {
+                continue;
+            }
+            Clauses.Range keyRange = new Clauses.Range(r.first(), last);
+            String text = c.text(parsed.sql, keyRange);
+            if (last - r.first() == 1 && c.tokens.get(r.first()).kind() == Kind.PARAM) {
+                keys.add(new SelectShape.Key(-1, new ValueRef.Param(ordinalAt(parsed, c.tokens.get(r.first()))), null, descending));
+                continue;
+            }
+            int item = matchItem(text, items);
+            keys.add(item >= 0 ? SelectShape.Key.ofItem(item, descending) : new SelectShape.Key(-1, null, text, descending));
+        }
+        return keys;
+    }
+
+    private static int matchItem(String text, List<SelectShape.Item> items) {
+        String wanted = canonical(text);
+        for (int i = 0; i < items.size(); i++) {
+            SelectShape.Item item = items.get(i);
+            if (item.alias() != null && canonical(item.alias()).equals(wanted)) {
+                return i;
+            }
+        }
+        for (int i = 0; i < items.size(); i++) {
+            SelectShape.Item item = items.get(i);
+            String itemText = canonical(item.text());
+            if (itemText.equals(wanted) || lastPart(itemText).equals(wanted) && !wanted.contains(".")) {
+                return i;
+            }
+        }
+        return -1;
+    }
+
+    private static String canonical(String s) {
+        return s.replace("`", "").toLowerCase(Locale.ROOT).strip();
+    }
+
+    private static String lastPart(String s) {
+        int dot = s.lastIndexOf('.');
+        return dot < 0 ? s : s.substring(dot + 1);
+    }
+}

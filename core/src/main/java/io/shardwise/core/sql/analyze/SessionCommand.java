@@ -1,0 +1,20 @@
+package io.shardwise.core.sql.analyze;
+
+import java.util.List;
+
+/**
+ * A statement about the session rather than data: transactions, SET, USE, SHOW, PREVIEW ... The
+ * faces and the executor act on {@code kind}; {@code argument} is what follows the keywords
+ * (the SET assignments, the schema of USE, the statement of PREVIEW), from the normalized text.
+ */
+public record SessionCommand(SqlTemplate template, Kind kind, String argument) implements Statement {
+    public enum Kind {
+        BEGIN, COMMIT, ROLLBACK, SAVEPOINT, ROLLBACK_TO_SAVEPOINT, RELEASE_SAVEPOINT,
+        SET, USE, SHOW, PREVIEW, EXPLAIN, DESCRIBE, KILL, LOCK_TABLES, UNLOCK_TABLES, DO, FLUSH, OTHER
+    }
+
+    @Override
+    public List<TableRef> tables() {
+        return List.of();
+    }
+}

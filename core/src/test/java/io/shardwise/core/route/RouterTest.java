@@ -1,0 +1,262 @@
+package io.shardwise.core.route;
+
+import static io.shardwise.core.route.RouteFixture.prepared;
+import static io.shardwise.core.route.RouteFixture.sql;
+import static io.shardwise.core.route.RouteKind.BROADCAST_READ;
+import static io.shardwise.core.route.RouteKind.BROADCAST_WRITE;
+import static io.shardwise.core.route.RouteKind.MULTI_POINT;
+import static io.shardwise.core.route.RouteKind.POINT;
+import static io.shardwise.core.route.RouteKind.RANGE;
+import static io.shardwise.core.route.RouteKind.SCATTER;
+import static io.shardwise.core.route.RouteKind.UNSHARDED;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+
+import io.shardwise.core.error.ErrorCode;
+import io.shardwise.core.rule.SnowflakeKeyGenerator;
+import org.junit.jupiter.api.Test;
+
+/** orders: ds${0..1}.orders_${0..1} by user_id mod 4 (0 → ds0.orders_0, 1 → ds0.orders_1, 2 → ds1.orders_0, 3 → ds1.orders_1). */
+class RouterTest {
+    @Test
+    void pointSelectGoesToTheOneNodeOfItsKeyUnchangedButForTheTableName() {
+        sql("select * from orders where user_id = ?", 5L).routes(POINT)
+                .rewritesTo("ds0: select * from orders_1 where user_id = 5").merges("pass-through");
+        sql("select * from orders where ? = user_id", 6L).routes(POINT).rewritesTo("ds1: select * from orders_0 where 6 = user_id");
+    }
+
+    @Test
+    void preparedParametersStayMarkersAndAreBoundPerUnit() {
+        prepared("select c from orders where user_id = ? and status = ?", 7L, "paid").routes(POINT)
+                .rewritesTo("ds1: select c from orders_1 where user_id = ? and status = ?").binds(7L, "paid");
+    }
+
+    @Test
+    void inListsAndOrsOfEqualitiesVisitOnlyTheirNodes() {
+        sql("select order_id from orders where user_id in (?, ?)", 1L, 2L).routes(MULTI_POINT)
+                .rewritesTo("ds0: select order_id from orders_1 where user_id in (1, 2)",
+                        "ds1: select order_id from orders_0 where user_id in (1, 2)")
+                .merges("concat");
+        sql("select order_id from orders where user_id = ? or user_id = ?", 4L, 8L).routes(POINT)
+                .rewritesTo("ds0: select order_id from orders_0 where user_id = 4 or user_id = 8");
+        sql("select order_id from orders where user_id = ? or status = ?", 4L, "x").routes(SCATTER);
+    }
+
+    @Test
+    void keyEqualToNullMatchesNothingButStillAnswersFromOneNode() {
+        sql("select count(*) from orders where user_id = ?", (Object) null).routes(POINT)
+                .rewritesTo("ds0: select count(*) from orders_0 where user_id = NULL");
+        sql("select * from orders where user_id is null").routes(POINT);
+    }
+
+    @Test
+    void qualifiedAndBacktickedNamesAreRenamedEverywhere() {
+        sql("select orders.status, `orders`.amount from shop.orders where orders.user_id = ?", 3L).routes(POINT)
+                .rewritesTo("ds1: select orders_1.status, orders_1.amount from orders_1 where orders_1.user_id = 3");
+        sql("select o.status from `orders` o where o.`user_id` = ?", 3L)
+                .rewritesTo("ds1: select o.status from orders_1 o where o.`user_id` = 3");
+    }
+
+    @Test
+    void scatterOrderByLimitFetchesOffsetPlusCountFromEachShardAndMergesSorted() {
+        sql("select order_id, amount from orders order by amount desc limit ?, ?", 5L, 10L).routes(SCATTER)
+                .rewritesTo("ds0: select order_id, amount, weight_string(amount) from orders_0 order by amount desc limit 15",
+                        "ds0: select order_id, amount, weight_string(amount) from orders_1 order by amount desc limit 15",
+                        "ds1: select order_id, amount, weight_string(amount) from orders_0 order by amount desc limit 15",
+                        "ds1: select order_id, amount, weight_string(amount) from orders_1 order by amount desc limit 15")
+                .merges("sorted-merge by [#1~w#2 desc] offset 5 limit 10 show 2");
+    }
+
+    @Test
+    void orderByAColumnNotSelectedAddsItHiddenAfterTheStar() {
+        RoutePlan plan = sql("select * from orders order by created_at limit ?", 3L).routes(SCATTER).plan();
+        assertEquals("ds0: select *, created_at, weight_string(created_at) from orders_0 order by created_at limit 3",
+                plan.units().get(0).backend() + ": " + plan.units().get(0).sql());
+        assertEquals(0, plan.starItem());
+        assertEquals("sorted-merge by [#1~w#2] limit 3 show 1", plan.merge().explain());
+        // with 5 real columns behind the star, every later index moves by 4
+        assertEquals("sorted-merge by [#5~w#6] limit 3 show 5", MergeSpecs.expandStar(plan.merge(), plan.starItem(), 4).explain());
+    }
+
+    @Test
+    void groupByMergesAggregatesWithHiddenSumAndCountBehindAvgAndDropsTheShardLimit() {
+        sql("select status, count(*), sum(amount), avg(amount), min(name) from orders group by status order by status limit ?", 2L)
+                .routes(SCATTER)
+                .rewritesTo("ds0: select status, count(*), sum(amount), avg(amount), min(name), weight_string(status),"
+                        + " sum(amount), count(amount), weight_string(min(name)) from orders_0 group by status order by status ",
+                        "ds0: select status, count(*), sum(amount), avg(amount), min(name), weight_string(status),"
+                        + " sum(amount), count(amount), weight_string(min(name)) from orders_1 group by status order by status ",
+                        "ds1: select status, count(*), sum(amount), avg(amount), min(name), weight_string(status),"
+                        + " sum(amount), count(amount), weight_string(min(name)) from orders_0 group by status order by status ",
+                        "ds1: select status, count(*), sum(amount), avg(amount), min(name), weight_string(status),"
+                        + " sum(amount), count(amount), weight_string(min(name)) from orders_1 group by status order by status ")
+                .merges("group by [#0~w#5] aggregate [count(#1), sum(#2), avg(#3 sum#6 count#7), min(#4 ~w#8)] (hashed)"
+                        + " order by [#0~w#5] limit 2 show 5");
+    }
+
+    @Test
+    void globalAggregatesAndDistinctBecomeGroupedMerges() {
+        sql("select count(*) from orders").merges("group by [] aggregate [count(#0)] (hashed)");
+        sql("select distinct status from orders").merges("group by [#0~w#1] aggregate [] (hashed) show 1");
+    }
+
+    @Test
+    void whatCannotBeMergedExactlyIsRefusedWith1235() {
+        sql("select sum(amount) / count(*) from orders").fails(ErrorCode.UNSUPPORTED, "an expression over aggregates");
+        sql("select count(distinct user_id) from orders").fails(ErrorCode.UNSUPPORTED, "DISTINCT values");
+        sql("select group_concat(status) from orders").fails(ErrorCode.UNSUPPORTED, "group_concat(status)");
+        sql("select status, count(*) from orders group by status having count(*) > ?", 3L).fails(ErrorCode.UNSUPPORTED, "HAVING");
+        sql("select * from orders where user_id in (select user_id from users)").fails(ErrorCode.UNSUPPORTED, "subquery");
+        sql("select o.order_id from orders o join order_items i on o.order_id = i.order_id")
+                .fails(ErrorCode.UNSUPPORTED, "not joined on their sharding columns");
+        sql("select * from orders o join sbtest1 s on o.user_id = s.id").fails(ErrorCode.UNSUPPORTED, "not bound");
+    }
+
+    @Test
+    void subqueriesAreFineWhenTheWholeStatementStaysOnOneNode() {
+        sql("select * from orders where user_id = ? and order_id in (select order_id from order_items where user_id = ?)", 5L, 5L)
+                .routes(POINT)
+                .rewritesTo("ds0: select * from orders_1 where user_id = 5 and order_id in (select order_id from order_items_1 where user_id = 5)");
+    }
+
+    @Test
+    void boundTablesJoinedOnTheirKeysMeetOnOneNode() {
+        sql("select o.order_id, i.sku from orders o join order_items i on o.user_id = i.user_id where o.user_id = ?", 6L)
+                .routes(POINT)
+                .rewritesTo("ds1: select o.order_id, i.sku from orders_0 o join order_items_0 i on o.user_id = i.user_id where o.user_id = 6");
+        sql("select o.order_id, i.sku from orders o join order_items i on o.user_id = i.user_id").routes(SCATTER);
+    }
+
+    @Test
+    void broadcastTablesAreReadFromOneCopyAndJoinWithShards() {
+        sql("select * from countries where code = ?", "DE").routes(BROADCAST_READ).rewritesTo("ds0: select * from countries where code = 'DE'");
+        sql("select u.name, c.name from users u join countries c on u.country_code = c.code where u.user_id = ?", 2L)
+                .routes(POINT).rewritesTo("ds1: select u.name, c.name from users_0 u join countries c on u.country_code = c.code where u.user_id = 2");
+    }
+
+    @Test
+    void singleTablesAndUnknownTablesGoToTheirBackendUnchanged() {
+        sql("select * from promotions").routes(UNSHARDED).rewritesTo("ds1: select * from promotions");
+        sql("select * from legacy where id = ?", 1L).routes(UNSHARDED).rewritesTo("ds0: select * from legacy where id = 1");
+        sql("select * from information_schema.tables where table_name = ?", "orders").routes(UNSHARDED)
+                .rewritesTo("ds0: select * from information_schema.tables where table_name = 'orders'");
+        sql("select ? + ?", 1L, 2L).routes(UNSHARDED).rewritesTo("ds0: select 1 + 2");
+    }
+
+    @Test
+    void intervalTablesNarrowRanges() {
+        sql("select * from events where created_at >= ? and created_at < ?", "2025-03-01", "2025-06-01").routes(RANGE)
+                .rewritesTo("ds0: select * from events_2025 where created_at >= '2025-03-01' and created_at < '2025-06-01'");
+        sql("select * from events where created_at between ? and ?", "2025-12-01", "2026-01-31").routes(RANGE).plan();
+    }
+
+    @Test
+    void multiRowInsertsSplitByTheNodeOfEachRow() {
+        sql("insert into orders (order_id, user_id, status) values (?, ?, ?), (?, ?, ?), (?, ?, ?)",
+                10L, 1L, "a", 11L, 2L, "b", 12L, 5L, "c")
+                .routes(MULTI_POINT)
+                .rewritesTo("ds0: insert into orders_1 (order_id, user_id, status) values (10, 1, 'a'), (12, 5, 'c')",
+                        "ds1: insert into orders_0 (order_id, user_id, status) values (11, 2, 'b')");
+        sql("insert into orders (order_id, user_id) values (?, ?), (?, ?)", 1L, 2L, 3L, 1L)
+                .rewritesTo("ds0: insert into orders_1 (order_id, user_id) values (3, 1)",
+                        "ds1: insert into orders_0 (order_id, user_id) values (1, 2)");
+    }
+
+    @Test
+    void insertsWithoutTheGeneratedColumnGetSnowflakeKeys() {
+        RoutePlan plan = sql("insert into orders (user_id, status) values (?, ?)", 4L, "new").routes(POINT).plan();
+        long key = (Long) plan.generatedKeys().get(0);
+        assertEquals("insert into orders_0 (user_id, status, order_id) values (4, 'new', " + key + ")", plan.units().get(0).sql());
+        assertEquals(0, SnowflakeKeyGenerator.workerOf(key));
+    }
+
+    @Test
+    void insertsThatCannotBePlacedAreRefused() {
+        sql("insert into orders values (?, ?)", 1L, 2L).fails(ErrorCode.UNSUPPORTED, "without a column list");
+        sql("insert into order_items (item_id, sku) values (?, ?)", 1L, "x").fails(ErrorCode.UNSUPPORTED, "without its sharding column 'user_id'");
+        sql("insert into orders (order_id, user_id) values (?, ? + 1)", 1L, 2L).fails(ErrorCode.UNSUPPORTED, "computed value");
+        sql("insert into orders (order_id, user_id) values (?, ?)", 1L, null).fails(ErrorCode.NO_ROUTE, "user_id = NULL");
+        sql("insert into events (id, created_at) values (?, ?)", 1L, "2030-01-01").fails(ErrorCode.NO_ROUTE, "created_at = 2030-01-01");
+        sql("insert into orders (order_id, user_id) values (?, ?) on duplicate key update user_id = ?", 1L, 2L, 3L)
+                .fails(ErrorCode.UNSUPPORTED, "ON DUPLICATE KEY UPDATE of sharding column");
+    }
+
+    @Test
+    void onDuplicateKeyUpdateAndReplaceKeepTheirTail() {
+        sql("insert ignore into orders (order_id, user_id, status) values (?, ?, ?) on duplicate key update status = values(status)",
+                1L, 3L, "x")
+                .rewritesTo("ds1: insert ignore into orders_1 (order_id, user_id, status) values (1, 3, 'x') on duplicate key update status = values(status)");
+        sql("replace into orders (order_id, user_id) values (?, ?)", 1L, 3L).rewritesTo("ds1: replace into orders_1 (order_id, user_id) values (1, 3)");
+    }
+
+    @Test
+    void broadcastWritesGoToEveryCopy() {
+        sql("insert into countries (code, name) values (?, ?)", "FR", "France").routes(BROADCAST_WRITE)
+                .rewritesTo("ds0: insert into countries (code, name) values ('FR', 'France')",
+                        "ds1: insert into countries (code, name) values ('FR', 'France')");
+        sql("update countries set name = ? where code = ?", "X", "FR").routes(BROADCAST_WRITE);
+    }
+
+    @Test
+    void updatesAndDeletesRouteByTheirWhereAndRefuseWhatCannotBeDoneAcrossShards() {
+        sql("update orders set status = ? where user_id = ?", "paid", 7L).routes(POINT)
+                .rewritesTo("ds1: update orders_1 set status = 'paid' where user_id = 7");
+        sql("delete from orders where status = ?", "void").routes(SCATTER);
+        sql("update orders set user_id = ? where order_id = ?", 1L, 2L).fails(ErrorCode.UNSUPPORTED, "UPDATE of sharding column 'user_id'");
+        sql("delete from orders where status = ? limit ?", "x", 1L).fails(ErrorCode.UNSUPPORTED, "ORDER BY or LIMIT");
+        sql("update orders set status = ? where user_id = ? order by order_id limit ?", "x", 1L, 1L).routes(POINT)
+                .rewritesTo("ds0: update orders_1 set status = 'x' where user_id = 1 order by order_id limit 1");
+    }
+
+    @Test
+    void ddlReachesEveryPhysicalTable() {
+        sql("create table if not exists orders (order_id bigint primary key, user_id bigint)").routes(SCATTER)
+                .rewritesTo("ds0: create table if not exists orders_0 (order_id bigint primary key, user_id bigint)",
+                        "ds0: create table if not exists orders_1 (order_id bigint primary key, user_id bigint)",
+                        "ds1: create table if not exists orders_0 (order_id bigint primary key, user_id bigint)",
+                        "ds1: create table if not exists orders_1 (order_id bigint primary key, user_id bigint)");
+        sql("drop table if exists countries").routes(BROADCAST_WRITE)
+                .rewritesTo("ds0: drop table if exists countries", "ds1: drop table if exists countries");
+        sql("truncate table `sbtest1`").rewritesTo("ds0: truncate table sbtest1", "ds1: truncate table sbtest1");
+        sql("create index idx_status on orders (status)").routes(SCATTER).plan();
+        sql("drop table orders, countries").fails(ErrorCode.UNSUPPORTED, "laid out differently");
+    }
+
+    @Test
+    void lockingReadsKeepTheirClause() {
+        sql("select * from orders where user_id = ? for update", 1L)
+                .rewritesTo("ds0: select * from orders_1 where user_id = 1 for update");
+        sql("select * from orders where user_id = ? lock in share mode", 1L)
+                .rewritesTo("ds0: select * from orders_1 where user_id = 1 lock in share mode");
+    }
+
+    @Test
+    void mysqlOnlySyntaxIsReadThroughMasking() {
+        sql("select k from sbtest1 where id = ? and c regexp ? and pad <=> ? and k div ? > ?", 5L, "a", null, 2L, 1L).routes(POINT);
+        sql("select @@version, @x from orders where user_id = ?", 1L).routes(POINT);
+        sql("select sql_no_cache straight_join * from orders force index (primary) where user_id = ?", 1L)
+                .rewritesTo("ds0: select sql_no_cache straight_join * from orders_1 force index (primary) where user_id = 1");
+        sql("select cast(amount as signed), date_add(created_at, interval 1 day) from orders where user_id = ?", 1L).routes(POINT);
+    }
+
+    @Test
+    void unreadableStatementsPassThroughOnlyWhenNoShardIsInvolved() {
+        sql("select * from promotions where match(code) against (?)", "x").routes(UNSHARDED);
+        sql("select * from orders where match(status) against (?)", "x").fails(ErrorCode.UNSUPPORTED, "orders");
+        sql("handler orders open").fails(ErrorCode.UNSUPPORTED, "orders");
+        sql("call refresh_stats()").routes(UNSHARDED);
+    }
+
+    @Test
+    void sessionCommandsAreClassifiedNotRouted() {
+        var s = assertInstanceOf(io.shardwise.core.sql.analyze.SessionCommand.class, sql("set names utf8mb4").statement());
+        assertEquals(io.shardwise.core.sql.analyze.SessionCommand.Kind.SET, s.kind());
+        assertEquals("names utf8mb4", s.argument());
+        assertEquals(io.shardwise.core.sql.analyze.SessionCommand.Kind.BEGIN,
+                ((io.shardwise.core.sql.analyze.SessionCommand) sql("start transaction read only").statement()).kind());
+        assertEquals(io.shardwise.core.sql.analyze.SessionCommand.Kind.ROLLBACK_TO_SAVEPOINT,
+                ((io.shardwise.core.sql.analyze.SessionCommand) sql("rollback to savepoint s1").statement()).kind());
+        assertEquals("select * from orders where user_id = ?",
+                ((io.shardwise.core.sql.analyze.SessionCommand) sql("preview select * from orders where user_id = ?").statement()).argument());
+    }
+}
