@@ -44,8 +44,9 @@ public final class Merger {
         }
     }
 
-    private static ResultCursor build(Inputs inputs, MergeSpec spec) {
+    private static ResultCursor build(Inputs inputs, MergeSpec requested) {
         List<Column> columns = inputs.cursors().getFirst().columns();
+        MergeSpec spec = Weights.applicable(requested, columns);
         ResultCursor body = switch (spec) {
             case MergeSpec.PassThrough p -> {
                 if (inputs.cursors().size() != 1) {

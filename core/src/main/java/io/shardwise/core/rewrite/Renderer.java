@@ -27,8 +27,18 @@ public final class Renderer {
      * @param edits sorted by start, non-overlapping
      */
     public static Rendered render(SqlTemplate template, Map<String, String> physical, Bindings bindings, List<Edit> edits) {
+        return render(template, SourceText.of(template.text()), physical, bindings, edits);
+    }
+
+    /**
+     * Renders from {@code source}: offsets of slots and edits are the template's (digest) offsets,
+     * mapped through the source; text between them is the source's own.
+     */
+    public static Rendered render(SqlTemplate template, SourceText source, Map<String, String> physical, Bindings bindings,
+                                  List<Edit> edits) {
         String text = template.text();
-        StringBuilder sb = new StringBuilder(text.length() + 32);
+        String out = source.text();
+        StringBuilder sb = new StringBuilder(out.length() + 32);
         List<Object> params = null;
         int at = 0;
         int e = 0;
@@ -43,7 +53,7 @@ public final class Renderer {
                     e++;
                     continue;
                 }
-                sb.append(text, at, edit.start()).append(edit.text());
+                sb.append(out, source.at(at), source.at(edit.start())).append(edit.text());
                 at = edit.end();
                 e++;
             }
@@ -53,11 +63,11 @@ public final class Renderer {
             if (slot.start() < at) {
                 continue; // inside an edited span
             }
-            sb.append(text, at, slot.start());
+            sb.append(out, source.at(at), source.at(slot.start()));
             switch (slot) {
                 case Slot.Table t -> {
                     String name = physical.get(t.table().toLowerCase(java.util.Locale.ROOT));
-                    sb.append(name != null ? quote(name) : text.substring(t.start(), t.end()));
+                    sb.append(name != null ? quote(name) : out.substring(source.at(t.start()), source.at(t.end())));
                 }
                 case Slot.Param p -> {
                     String literal = bindings.text(p.index());
@@ -77,7 +87,7 @@ public final class Renderer {
         while (e < edits.size()) {
             Edit edit = edits.get(e++);
             if (edit.start() >= at) {
-                sb.append(text, at, edit.start()).append(edit.text());
+                sb.append(out, source.at(at), source.at(edit.start())).append(edit.text());
                 at = edit.end();
             }
         }

@@ -2,6 +2,7 @@ package io.shardwise.core.route;
 
 import io.shardwise.core.config.DataNode;
 import io.shardwise.core.rewrite.Renderer;
+import io.shardwise.core.rewrite.SourceText;
 import io.shardwise.core.rule.ShardingRule;
 import io.shardwise.core.rule.TableRule;
 import io.shardwise.core.sql.analyze.Ddl;
@@ -19,7 +20,7 @@ import java.util.Map;
 final class DdlRouter {
     private DdlRouter() {}
 
-    static RoutePlan route(Ddl ddl, Bindings bindings, ShardingRule rule) {
+    static RoutePlan route(Ddl ddl, Bindings bindings, ShardingRule rule, SourceText source) {
         List<TableRef> tables = ddl.tables();
         List<List<DataNode>> layouts = new ArrayList<>();
         List<TableRule> rules = new ArrayList<>();
@@ -46,7 +47,7 @@ final class DdlRouter {
                 names.put(tables.get(t).name().toLowerCase(Locale.ROOT), node.table());
                 logical.put(node.table(), tables.get(t).name());
             }
-            Renderer.Rendered r = Renderer.render(ddl.template(), names, bindings, List.of());
+            Renderer.Rendered r = Renderer.render(ddl.template(), source, names, bindings, List.of());
             units.add(Router.unit(first.get(n).backend(), r, logical));
         }
         RouteKind kind = switch (rules.get(0)) {

@@ -4,6 +4,7 @@ import io.shardwise.core.config.DataNode;
 import io.shardwise.core.error.ErrorCode;
 import io.shardwise.core.error.ShardwiseException;
 import io.shardwise.core.rewrite.Renderer;
+import io.shardwise.core.rewrite.SourceText;
 import io.shardwise.core.rule.ShardingAlgorithm;
 import io.shardwise.core.rule.ShardingRule;
 import io.shardwise.core.rule.TableRule;
@@ -24,7 +25,7 @@ import java.util.Map;
 final class InsertRouter {
     private InsertRouter() {}
 
-    static RoutePlan route(Insert insert, Bindings bindings, ShardingRule rule) {
+    static RoutePlan route(Insert insert, Bindings bindings, ShardingRule rule, SourceText source) {
         TableRef table = insert.table();
         boolean foreign = table.schema() != null && !table.schema().equalsIgnoreCase(rule.schema());
         TableRule target = foreign ? new TableRule.Single(table.name(), new DataNode(rule.config().defaultBackend(), table.name()), null)
@@ -47,27 +48,27 @@ final class InsertRouter {
 
         switch (target) {
             case TableRule.Single s -> {
-                Renderer.Rendered r = Renderer.render(insert.template(), Map.of(lower, s.node().table()), bindings, generationEdits);
+                Renderer.Rendered r = Renderer.render(insert.template(), source, Map.of(lower, s.node().table()), bindings, generationEdits);
                 return new RoutePlan(RouteKind.UNSHARDED, List.of(Router.unit(s.node().backend(), r, Map.of(s.node().table(), table.name()))),
-                        new MergeSpec.PassThrough(), -1, keys);
+                        new MergeSpec.PassThrough(), -1, -1, keys);
             }
             case TableRule.Broadcast b -> {
                 List<ExecutionUnit> units = new ArrayList<>();
                 for (DataNode node : b.nodes()) {
-                    Renderer.Rendered r = Renderer.render(insert.template(), Map.of(), bindings, generationEdits);
+                    Renderer.Rendered r = Renderer.render(insert.template(), source, Map.of(), bindings, generationEdits);
                     units.add(Router.unit(node.backend(), r, Map.of()));
                 }
                 return new RoutePlan(RouteKind.BROADCAST_WRITE, units,
-                        units.size() == 1 ? new MergeSpec.PassThrough() : new MergeSpec.Concat(MergeSpec.Tail.NONE), -1, keys);
+                        units.size() == 1 ? new MergeSpec.PassThrough() : new MergeSpec.Concat(MergeSpec.Tail.NONE), -1, -1, keys);
             }
             case TableRule.Sharded s -> {
-                return sharded(insert, bindings, s, keys, generate, generationEdits);
+                return sharded(insert, bindings, s, keys, generate, generationEdits, source);
             }
         }
     }
 
     private static RoutePlan sharded(Insert insert, Bindings bindings, TableRule.Sharded s, List<Object> keys, boolean generated,
-                                     List<Renderer.Edit> generationEdits) {
+                                     List<Renderer.Edit> generationEdits, SourceText source) {
         String name = s.name();
         if (insert.columns().isEmpty()) {
             throw MergePlanner.unsupported("INSERT into sharded table '" + name + "' without a column list (name the columns,"
@@ -112,11 +113,11 @@ final class InsertRouter {
             edits.addAll(dropOtherRows(insert, rowsByNode.get(node)));
             edits.sort((a, b) -> a.start() != b.start() ? Integer.compare(a.start(), b.start()) : Integer.compare(a.end(), b.end()));
             DataNode dn = s.nodes().get(node);
-            Renderer.Rendered r = Renderer.render(insert.template(), Map.of(name.toLowerCase(Locale.ROOT), dn.table()), bindings, edits);
+            Renderer.Rendered r = Renderer.render(insert.template(), source, Map.of(name.toLowerCase(Locale.ROOT), dn.table()), bindings, edits);
             units.add(Router.unit(dn.backend(), r, Map.of(dn.table(), name)));
         }
         return new RoutePlan(units.size() == 1 ? RouteKind.POINT : RouteKind.MULTI_POINT, units,
-                units.size() == 1 ? new MergeSpec.PassThrough() : new MergeSpec.Concat(MergeSpec.Tail.NONE), -1, keys);
+                units.size() == 1 ? new MergeSpec.PassThrough() : new MergeSpec.Concat(MergeSpec.Tail.NONE), -1, -1, keys);
     }
 
     private static int node(TableRule.Sharded s, Object key) {

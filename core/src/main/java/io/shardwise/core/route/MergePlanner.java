@@ -23,7 +23,7 @@ import java.util.Map;
  * Whatever it cannot merge exactly it refuses with 1235.
  */
 final class MergePlanner {
-    record Plan(MergeSpec spec, List<Renderer.Edit> edits) {}
+    record Plan(MergeSpec spec, List<Renderer.Edit> edits, int width) {}
 
     private final SelectShape shape;
     private final SqlTemplate template;
@@ -97,7 +97,7 @@ final class MergePlanner {
             edits.add(new Renderer.Edit(end.start(), end.start(), sb.toString()));
         }
         edits.sort((a, b) -> Integer.compare(a.start(), b.start()));
-        return new Plan(hidden.isEmpty() ? showAll(spec) : spec, edits);
+        return new Plan(hidden.isEmpty() ? showAll(spec) : spec, edits, visible + hidden.size());
     }
 
     /** Nothing hidden: the tail shows every column (a * stays correct whatever its width). */

@@ -7,10 +7,11 @@ import java.util.Objects;
  * Where and how one statement runs: the units (in node order) and how their results combine.
  * Immutable; {@link #explain()} is what PREVIEW shows and golden tests pin. When the select list
  * has a {@code *} at item {@code starItem} (-1: none), column indexes in {@code merge} past it
- * assume the star is one column; {@link MergeSpecs#expandStar} shifts them once the real column
- * count is known. {@code generatedKeys} are the values key generators filled in, in row order.
+ * assume the star is one column wide, making units {@code assumedWidth} columns wide;
+ * {@link #mergeFor} shifts them once the real width is known. {@code generatedKeys} are the values key generators filled in, in row order.
  */
-public record RoutePlan(RouteKind kind, List<ExecutionUnit> units, MergeSpec merge, int starItem, List<Object> generatedKeys) {
+public record RoutePlan(RouteKind kind, List<ExecutionUnit> units, MergeSpec merge, int starItem, int assumedWidth,
+                        List<Object> generatedKeys) {
     public RoutePlan {
         Objects.requireNonNull(kind, "kind");
         units = List.copyOf(units);
@@ -22,11 +23,15 @@ public record RoutePlan(RouteKind kind, List<ExecutionUnit> units, MergeSpec mer
     }
 
     public RoutePlan(RouteKind kind, List<ExecutionUnit> units, MergeSpec merge) {
-        this(kind, units, merge, -1, List.of());
+        this(kind, units, merge, -1, -1, List.of());
     }
 
-    public RoutePlan(RouteKind kind, List<ExecutionUnit> units, MergeSpec merge, int starItem) {
-        this(kind, units, merge, starItem, List.of());
+    /**
+     * The merge for units that returned {@code actualWidth} columns: a {@code *} assumed one column
+     * wide is widened to what it really was.
+     */
+    public MergeSpec mergeFor(int actualWidth) {
+        return starItem < 0 || assumedWidth < 0 ? merge : MergeSpecs.expandStar(merge, starItem, actualWidth - assumedWidth);
     }
 
     public String explain() {

@@ -4,6 +4,7 @@ import io.shardwise.core.config.DataNode;
 import io.shardwise.core.error.ErrorCode;
 import io.shardwise.core.error.ShardwiseException;
 import io.shardwise.core.rewrite.Renderer;
+import io.shardwise.core.rewrite.SourceText;
 import io.shardwise.core.rule.ShardingRule;
 import io.shardwise.core.rule.TableRule;
 import io.shardwise.core.sql.analyze.Ddl;
@@ -33,30 +34,36 @@ public final class Router {
         this.rule = rule;
     }
 
+    /** Routes with SQL rendered from the statement's normalized text (tests, PREVIEW of a digest). */
     public RoutePlan route(Statement statement, Bindings bindings) {
+        return route(statement, bindings, SourceText.of(statement.template().text()));
+    }
+
+    /** Routes with SQL rendered from {@code source}, the user's own text of this execution. */
+    public RoutePlan route(Statement statement, Bindings bindings, SourceText source) {
         return switch (statement) {
-            case Select s -> select(s, bindings);
-            case Insert i -> InsertRouter.route(i, bindings, rule);
-            case Update u -> write(u.template(), u.tables(), u.conditions(), u.nested(), u.limited(), u.assigned(), bindings);
-            case Delete d -> write(d.template(), d.tables(), d.conditions(), d.nested(), d.limited(), List.of(), bindings);
-            case Ddl d -> DdlRouter.route(d, bindings, rule);
-            case Passthrough p -> passthrough(p, bindings);
+            case Select s -> select(s, bindings, source);
+            case Insert i -> InsertRouter.route(i, bindings, rule, source);
+            case Update u -> write(u.template(), u.tables(), u.conditions(), u.nested(), u.limited(), u.assigned(), bindings, source);
+            case Delete d -> write(d.template(), d.tables(), d.conditions(), d.nested(), d.limited(), List.of(), bindings, source);
+            case Ddl d -> DdlRouter.route(d, bindings, rule, source);
+            case Passthrough p -> passthrough(p, bindings, source);
             case SessionCommand c -> throw new ShardwiseException(ErrorCode.BUG, "session command routed: " + c.kind());
         };
     }
 
-    private RoutePlan passthrough(Passthrough p, Bindings bindings) {
+    private RoutePlan passthrough(Passthrough p, Bindings bindings, SourceText source) {
         Placement placement = Placement.of(p.tables(), rule);
         String backend = placement.singleBackend() != null ? placement.singleBackend() : rule.config().defaultBackend();
-        Renderer.Rendered r = Renderer.render(p.template(), placement.singleNames(), bindings, List.of());
+        Renderer.Rendered r = Renderer.render(p.template(), source, placement.singleNames(), bindings, List.of());
         return new RoutePlan(RouteKind.UNSHARDED, List.of(unit(backend, r, placement.logicalNames(Map.of()))), new MergeSpec.PassThrough());
     }
 
-    private RoutePlan select(Select s, Bindings bindings) {
+    private RoutePlan select(Select s, Bindings bindings, SourceText source) {
         Placement placement = Placement.of(s.tables(), rule);
         if (placement.sharded().isEmpty()) {
             String backend = placement.readBackend(rule);
-            Renderer.Rendered r = Renderer.render(s.template(), placement.singleNames(), bindings, List.of());
+            Renderer.Rendered r = Renderer.render(s.template(), source, placement.singleNames(), bindings, List.of());
             RouteKind kind = placement.single().isEmpty() && !placement.broadcast().isEmpty() ? RouteKind.BROADCAST_READ : RouteKind.UNSHARDED;
             return new RoutePlan(kind, List.of(unit(backend, r, placement.logicalNames(Map.of()))), new MergeSpec.PassThrough());
         }
@@ -68,23 +75,25 @@ public final class Router {
         List<Renderer.Edit> edits = List.of();
         MergeSpec merge = new MergeSpec.PassThrough();
         int starItem = -1;
+        int width = -1;
         if (selection.nodes.cardinality() > 1) {
             MergePlanner.Plan plan = MergePlanner.plan(s.shape(), s.template(), bindings);
             edits = plan.edits();
             merge = plan.spec();
+            width = plan.width();
             for (int i = 0; i < s.shape().items().size(); i++) {
                 if (s.shape().items().get(i).isStar()) {
                     starItem = i;
                 }
             }
         }
-        List<ExecutionUnit> units = units(s.template(), placement, selection, bindings, edits);
-        return new RoutePlan(selection.kind, units, merge, starItem);
+        List<ExecutionUnit> units = units(s.template(), source, placement, selection, bindings, edits);
+        return new RoutePlan(selection.kind, units, merge, starItem, width, List.of());
     }
 
     private RoutePlan write(io.shardwise.core.sql.analyze.SqlTemplate template, List<TableRef> tables,
                             Map<TableRef, KeyCondition> conditions, boolean nested, boolean limited, List<String> assigned,
-                            Bindings bindings) {
+                            Bindings bindings, SourceText source) {
         Placement placement = Placement.of(tables, rule);
         TableRef target = tables.get(0);
         TableRule targetRule = placement.ruleOf(target);
@@ -94,14 +103,14 @@ public final class Router {
             }
             List<ExecutionUnit> units = new ArrayList<>();
             for (DataNode node : b.nodes()) {
-                Renderer.Rendered r = Renderer.render(template, placement.singleNames(), bindings, List.of());
+                Renderer.Rendered r = Renderer.render(template, source, placement.singleNames(), bindings, List.of());
                 units.add(unit(node.backend(), r, placement.logicalNames(Map.of())));
             }
             return new RoutePlan(RouteKind.BROADCAST_WRITE, units, units.size() == 1 ? new MergeSpec.PassThrough() : new MergeSpec.Concat(MergeSpec.Tail.NONE));
         }
         if (placement.sharded().isEmpty()) {
             String backend = placement.singleBackend() != null ? placement.singleBackend() : placement.readBackend(rule);
-            Renderer.Rendered r = Renderer.render(template, placement.singleNames(), bindings, List.of());
+            Renderer.Rendered r = Renderer.render(template, source, placement.singleNames(), bindings, List.of());
             return new RoutePlan(RouteKind.UNSHARDED, List.of(unit(backend, r, placement.logicalNames(Map.of()))), new MergeSpec.PassThrough());
         }
         if (targetRule instanceof TableRule.Sharded sharded) {
@@ -119,7 +128,7 @@ public final class Router {
         if (selection.nodes.cardinality() > 1 && limited) {
             throw MergePlanner.unsupported("ORDER BY or LIMIT in a write to sharded table '" + target.name() + "' spanning shards");
         }
-        List<ExecutionUnit> units = units(template, placement, selection, bindings, List.of());
+        List<ExecutionUnit> units = units(template, source, placement, selection, bindings, List.of());
         return new RoutePlan(selection.kind, units, units.size() == 1 ? new MergeSpec.PassThrough() : new MergeSpec.Concat(MergeSpec.Tail.NONE));
     }
 
@@ -215,12 +224,12 @@ public final class Router {
         return t;
     }
 
-    private List<ExecutionUnit> units(io.shardwise.core.sql.analyze.SqlTemplate template, Placement placement, Selection selection,
+    private List<ExecutionUnit> units(io.shardwise.core.sql.analyze.SqlTemplate template, SourceText source, Placement placement, Selection selection,
                                       Bindings bindings, List<Renderer.Edit> edits) {
         List<ExecutionUnit> units = new ArrayList<>();
         for (int i = selection.nodes.nextSetBit(0); i >= 0; i = selection.nodes.nextSetBit(i + 1)) {
             Map<String, String> names = placement.namesAt(i);
-            Renderer.Rendered r = Renderer.render(template, names, bindings, edits);
+            Renderer.Rendered r = Renderer.render(template, source, names, bindings, edits);
             String backend = placement.backendAt(i);
             units.add(unit(backend, r, placement.logicalNames(names)));
         }

@@ -75,7 +75,7 @@ class RouterTest {
         assertEquals(0, plan.starItem());
         assertEquals("sorted-merge by [#1~w#2] limit 3 show 1", plan.merge().explain());
         // with 5 real columns behind the star, every later index moves by 4
-        assertEquals("sorted-merge by [#5~w#6] limit 3 show 5", MergeSpecs.expandStar(plan.merge(), plan.starItem(), 4).explain());
+        assertEquals("sorted-merge by [#5~w#6] limit 3 show 5", plan.mergeFor(plan.assumedWidth() + 4).explain());
     }
 
     @Test

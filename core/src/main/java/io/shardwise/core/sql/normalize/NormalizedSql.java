@@ -146,6 +146,34 @@ public final class NormalizedSql {
         return parameterCount;
     }
 
+    /**
+     * Where each token stands in {@link #digest()}: {@code [start0, end0, start1, end1, ...]}. The same
+     * for every statement with this digest, so a plan can compute it once and map its digest offsets
+     * to token indexes, then to offsets in any later statement's text.
+     */
+    public int[] digestTokenOffsets() {
+        int[] out = new int[2 * tokenCount];
+        int at = 0;
+        for (int i = 0; i < tokenCount; i++) {
+            int s = tokens[3 * i];
+            int e = tokens[3 * i + 1];
+            int meta = tokens[3 * i + 2];
+            if ((meta & 1) != 0) {
+                at++;
+            }
+            int code = meta >> 1;
+            int length = switch (code) {
+                case VERBATIM, LOWER_CASE -> e - s;
+                case PLACEHOLDER -> 1;
+                default -> Keywords.text(code).length();
+            };
+            out[2 * i] = at;
+            at += length;
+            out[2 * i + 1] = at;
+        }
+        return out;
+    }
+
     public int tokenCount() {
         return tokenCount;
     }

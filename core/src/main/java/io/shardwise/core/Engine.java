@@ -1,0 +1,76 @@
+package io.shardwise.core;
+
+import io.shardwise.core.execute.BackendPools;
+import io.shardwise.core.execute.ExecutorOptions;
+import io.shardwise.core.route.Router;
+import io.shardwise.core.rule.ShardingRule;
+import io.shardwise.core.sql.analyze.Analyzer;
+import io.shardwise.core.sql.cache.PlanCache;
+import io.shardwise.core.sql.normalize.NormalizedSql;
+
+/**
+ * The one engine both faces stand on: a configuration's rule, its backend pools and its plan
+ * cache, shared by every session. Thread-safe; {@link #openSession()} per client connection.
+ */
+public final class Engine implements AutoCloseable {
+    static final long PLAN_CACHE_WEIGHT = 64L * 1024 * 1024;
+
+    private final ShardingRule rule;
+    private final BackendPools pools;
+    private final ExecutorOptions options;
+    private final Analyzer analyzer;
+    private final Router router;
+    private final PlanCache<CachedPlan> plans;
+
+    private Engine(ShardingRule rule, BackendPools pools, ExecutorOptions options) {
+        this.rule = rule;
+        this.pools = pools;
+        this.options = options;
+        this.analyzer = new Analyzer(rule);
+        this.router = new Router(rule);
+        this.plans = new PlanCache<>(PLAN_CACHE_WEIGHT, CachedPlan::weight);
+    }
+
+    public static Engine start(ShardingRule rule) {
+        return start(rule, ExecutorOptions.DEFAULT);
+    }
+
+    public static Engine start(ShardingRule rule, ExecutorOptions options) {
+        return new Engine(rule, BackendPools.of(rule.config()), options);
+    }
+
+    /** A session with autocommit on; {@code clientFoundRows} as the MySQL client flag (Connector/J's default: true). */
+    public EngineSession openSession(boolean clientFoundRows) {
+        return new EngineSession(this, new io.shardwise.core.execute.ExecutionSession(pools, options, rule.schema(), clientFoundRows));
+    }
+
+    public EngineSession openSession() {
+        return openSession(true);
+    }
+
+    public ShardingRule rule() {
+        return rule;
+    }
+
+    public PlanCache.Stats planCacheStats() {
+        return plans.stats();
+    }
+
+    /** Connections currently borrowed from the pools (0 when every session is idle). */
+    public int activeConnections() {
+        return pools.activeConnections();
+    }
+
+    CachedPlan plan(NormalizedSql statement) {
+        return plans.get(statement, s -> new CachedPlan(analyzer.analyze(s.digest()), s.digestTokenOffsets()));
+    }
+
+    Router router() {
+        return router;
+    }
+
+    @Override
+    public void close() {
+        pools.close();
+    }
+}

@@ -1,0 +1,152 @@
+package io.shardwise.core;
+
+import io.shardwise.core.error.ErrorCode;
+import io.shardwise.core.error.ShardwiseException;
+import io.shardwise.core.execute.ExecutionSession;
+import io.shardwise.core.execute.ResultCursor;
+import io.shardwise.core.execute.UnitResult;
+import io.shardwise.core.merge.Merger;
+import io.shardwise.core.rewrite.SourceText;
+import io.shardwise.core.route.ExecutionUnit;
+import io.shardwise.core.route.RouteKind;
+import io.shardwise.core.route.RoutePlan;
+import io.shardwise.core.sql.analyze.SessionCommand;
+import io.shardwise.core.sql.analyze.Statement;
+import io.shardwise.core.sql.normalize.NormalizedSql;
+import io.shardwise.core.sql.normalize.Normalizer;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * One client's session over the engine: runs statements through normalize, plan cache, route,
+ * execute and merge, and keeps the session's transaction and settings (through its
+ * {@link ExecutionSession}). Not thread-safe: one statement at a time, as a MySQL connection.
+ */
+public final class EngineSession implements AutoCloseable {
+    private final Engine engine;
+    private final ExecutionSession execution;
+
+    EngineSession(Engine engine, ExecutionSession execution) {
+        this.engine = engine;
+        this.execution = execution;
+    }
+
+    /** A text statement: literals inline. */
+    public StatementResult execute(String sql) {
+        return execute(sql, List.of());
+    }
+
+    /** A prepared statement: {@code ?} markers and their values, in order. */
+    public StatementResult execute(String sql, List<Object> params) {
+        NormalizedSql normalized = Normalizer.normalize(sql);
+        if (normalized.parameterCount() != params.size()) {
+            throw new ShardwiseException(ErrorCode.BUG, "statement has " + normalized.parameterCount() + " ? markers but "
+                    + params.size() + " values were given");
+        }
+        CachedPlan plan = engine.plan(normalized);
+        Statement statement = plan.statement();
+        if (statement instanceof SessionCommand command) {
+            return command(command, normalized, params);
+        }
+        RoutePlan route = route(statement, normalized, plan, params);
+        return run(route);
+    }
+
+    /** The route plan a statement would run with (PREVIEW). */
+    public RoutePlan preview(String sql, List<Object> params) {
+        NormalizedSql normalized = Normalizer.normalize(sql);
+        CachedPlan plan = engine.plan(normalized);
+        if (plan.statement() instanceof SessionCommand c) {
+            throw new ShardwiseException(ErrorCode.UNSUPPORTED, "PREVIEW of " + c.kind() + " (it runs in the session, on no shard)");
+        }
+        return route(plan.statement(), normalized, plan, params);
+    }
+
+    private RoutePlan route(Statement statement, NormalizedSql normalized, CachedPlan plan, List<Object> params) {
+        return engine.router().route(statement, new StatementBindings(normalized, params),
+                SourceText.original(normalized, plan.digestTokenOffsets()));
+    }
+
+    private StatementResult run(RoutePlan route) {
+        List<UnitResult> results = execution.execute(route.units());
+        if (results.get(0) instanceof UnitResult.Rows) {
+            List<ResultCursor> cursors = new ArrayList<>(results.size());
+            for (UnitResult r : results) {
+                cursors.add(((UnitResult.Rows) r).cursor());
+            }
+            if (cursors.size() == 1) {
+                return new StatementResult.Rows(cursors.get(0));
+            }
+            return new StatementResult.Rows(Merger.merge(cursors, route.mergeFor(cursors.get(0).columns().size())));
+        }
+        long affected = 0;
+        long lastInsertId = 0;
+        int warnings = 0;
+        for (UnitResult r : results) {
+            if (!(r instanceof UnitResult.Update u)) {
+                throw new ShardwiseException(ErrorCode.BUG, "units of one statement returned both rows and counts");
+            }
+            // each copy of a broadcast table reports the same change: count it once
+            affected = route.kind() == RouteKind.BROADCAST_WRITE ? u.affectedRows() : affected + u.affectedRows();
+            if (lastInsertId == 0) {
+                lastInsertId = u.lastInsertId();
+            }
+            warnings += u.warnings();
+        }
+        if (!route.generatedKeys().isEmpty() && route.generatedKeys().get(0) instanceof Long first) {
+            lastInsertId = first;
+        }
+        return new StatementResult.Update(affected, lastInsertId, route.generatedKeys(), warnings);
+    }
+
+    private StatementResult command(SessionCommand command, NormalizedSql normalized, List<Object> params) {
+        String argument = command.argument();
+        switch (command.kind()) {
+            case BEGIN -> execution.begin();
+            case COMMIT -> execution.commit();
+            case ROLLBACK -> execution.rollback();
+            case SAVEPOINT -> execution.savepoint(SessionCommands.savepointName(normalized.sql(), 1));
+            case ROLLBACK_TO_SAVEPOINT -> execution.rollbackToSavepoint(SessionCommands.lastWord(normalized.sql()));
+            case RELEASE_SAVEPOINT -> execution.releaseSavepoint(SessionCommands.lastWord(normalized.sql()));
+            case SET -> SessionCommands.set(normalized.sql(), execution);
+            case USE -> SessionCommands.use(SessionCommands.lastWord(normalized.sql()), engine.rule().schema());
+            case PREVIEW -> {
+                return new StatementResult.Rows(SessionCommands.previewRows(preview(SessionCommands.afterFirstWord(normalized.sql()), params)));
+            }
+            case DO -> {
+                return run(new RoutePlan(RouteKind.UNSHARDED, List.of(new ExecutionUnit(engine.rule().config().defaultBackend(),
+                        normalized.sql(), params, java.util.Map.of())), new io.shardwise.core.route.MergeSpec.PassThrough()));
+            }
+            default -> throw new ShardwiseException(ErrorCode.UNSUPPORTED, command.kind().name().replace('_', ' ')
+                    + " statements through the engine");
+        }
+        return StatementResult.Update.OK;
+    }
+
+    public boolean inTransaction() {
+        return execution.inTransaction();
+    }
+
+    public boolean autocommit() {
+        return execution.autocommit();
+    }
+
+    /** Cancels the running statement (KILL QUERY). Safe from another thread. */
+    public void cancel() {
+        execution.cancel();
+    }
+
+    @Override
+    public void close() {
+        execution.close();
+    }
+
+    /** Units of a plan, for callers that show where a statement ran. */
+    static List<String> describe(RoutePlan plan) {
+        List<String> out = new ArrayList<>();
+        for (ExecutionUnit u : plan.units()) {
+            out.add(u.explain());
+        }
+        return out;
+    }
+}

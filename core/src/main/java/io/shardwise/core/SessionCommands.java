@@ -1,0 +1,223 @@
+package io.shardwise.core;
+
+import io.shardwise.core.error.ErrorCode;
+import io.shardwise.core.error.ShardwiseException;
+import io.shardwise.core.execute.ExecutionSession;
+import io.shardwise.core.execute.SessionState;
+import io.shardwise.core.route.ExecutionUnit;
+import io.shardwise.core.route.RoutePlan;
+import io.shardwise.core.sql.normalize.SqlLexer;
+import io.shardwise.core.sql.normalize.Token;
+import io.shardwise.core.sql.normalize.TokenKind;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * The session statements the engine answers itself: SET (applied to the session's state, so every
+ * backend connection it uses gets it), USE, savepoint names, PREVIEW rows. Reads the user's
+ * original text, since values matter here.
+ */
+final class SessionCommands {
+    private SessionCommands() {}
+
+    static void set(String sql, ExecutionSession execution) {
+        List<Token> tokens = meaningful(sql);
+        // tokens.get(0) is SET
+        int i = 1;
+        while (i < tokens.size()) {
+            int end = i;
+            int depth = 0;
+            while (end < tokens.size()) {
+                TokenKind k = tokens.get(end).kind();
+                if (k == TokenKind.LEFT_PAREN) {
+                    depth++;
+                } else if (k == TokenKind.RIGHT_PAREN) {
+                    depth--;
+                } else if (k == TokenKind.COMMA && depth == 0 && !isTransactionList(sql, tokens, i)) {
+                    break;
+                }
+                end++;
+            }
+            assignment(sql, tokens.subList(i, end), execution);
+            i = end + 1;
+        }
+    }
+
+    private static boolean isTransactionList(String sql, List<Token> tokens, int from) {
+        for (int j = from; j < Math.min(tokens.size(), from + 2); j++) {
+            if (word(sql, tokens.get(j)).equals("transaction")) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private static void assignment(String sql, List<Token> t, ExecutionSession execution) {
+        if (t.isEmpty()) {
+            throw new ShardwiseException(ErrorCode.PARSE_ERROR, "an empty assignment in SET");
+        }
+        SessionState state = execution.state();
+        String first = word(sql, t.get(0));
+        int at = 0;
+        if (first.equals("global") || first.equals("persist") || first.equals("persist_only")) {
+            throw new ShardwiseException(ErrorCode.UNSUPPORTED, "SET " + first.toUpperCase(Locale.ROOT)
+                    + " through Shardwise (set it on each backend server)");
+        }
+        if (first.equals("session") || first.equals("local")) {
+            at = 1;
+        }
+        String head = word(sql, t.get(at));
+        switch (head) {
+            case "names" -> {
+                String charset = value(sql, t.get(at + 1));
+                String collation = null;
+                if (t.size() > at + 3 && word(sql, t.get(at + 2)).equals("collate")) {
+                    collation = value(sql, t.get(at + 3));
+                }
+                state.setNames(charset.equalsIgnoreCase("default") ? "utf8mb4" : charset, collation);
+                return;
+            }
+            case "character", "charset" -> {
+                int v = head.equals("character") ? at + 2 : at + 1;
+                state.setNames(value(sql, t.get(v)), null);
+                return;
+            }
+            case "transaction" -> {
+                transaction(sql, t.subList(at + 1, t.size()), state);
+                return;
+            }
+            default -> { }
+        }
+        Token nameToken = t.get(at);
+        String name;
+        if (nameToken.kind() == TokenKind.USER_VARIABLE) {
+            throw new ShardwiseException(ErrorCode.UNSUPPORTED, "user variables (" + nameToken.text(sql) + ") through Shardwise");
+        } else if (nameToken.kind() == TokenKind.SYSTEM_VARIABLE) {
+            name = nameToken.text(sql).substring(2).toLowerCase(Locale.ROOT);
+            if (name.startsWith("global.") || name.startsWith("persist")) {
+                throw new ShardwiseException(ErrorCode.UNSUPPORTED, "SET @@" + name + " through Shardwise (set it on each backend server)");
+            }
+            name = name.replaceFirst("^(session|local)\\.", "");
+        } else {
+            name = nameToken.text(sql).toLowerCase(Locale.ROOT).replace("`", "");
+        }
+        int eq = at + 1;
+        if (eq >= t.size() || !(t.get(eq).text(sql).equals("=") || t.get(eq).text(sql).equals(":="))) {
+            throw new ShardwiseException(ErrorCode.PARSE_ERROR, "near '" + sql.substring(t.get(at).start()) + "'");
+        }
+        String expression = sql.substring(t.get(eq + 1).start(), t.get(t.size() - 1).end()).strip();
+        String plain = unquote(expression);
+        switch (name) {
+            case "autocommit" -> execution.setAutocommit(truth(plain));
+            case "character_set_results" -> state.setCharacterSetResults(plain.equalsIgnoreCase("null") ? null : plain);
+            case "character_set_connection" -> state.setCharacterSetConnection(plain);
+            case "collation_connection" -> state.setCollationConnection(plain);
+            // the engine talks to backends in UTF-8 whatever the client sends; the faces convert
+            case "character_set_client" -> { }
+            case "time_zone" -> state.setTimeZone(plain.equalsIgnoreCase("default") ? null : plain);
+            case "sql_mode" -> state.setSqlMode(plain.equalsIgnoreCase("default") ? null : plain);
+            case "transaction_isolation", "tx_isolation" -> state.setIsolation(isolation(plain));
+            case "transaction_read_only", "tx_read_only" -> state.setReadOnly(truth(plain));
+            default -> state.setVariable(name, expression);
+        }
+    }
+
+    private static void transaction(String sql, List<Token> t, SessionState state) {
+        StringBuilder words = new StringBuilder();
+        for (Token token : t) {
+            words.append(token.text(sql).toLowerCase(Locale.ROOT)).append(' ');
+        }
+        String text = words.toString().replace(" ,", ",");
+        for (String part : text.split(",")) {
+            String p = part.strip();
+            if (p.startsWith("isolation level ")) {
+                state.setIsolation(isolation(p.substring("isolation level ".length()).strip()));
+            } else if (p.equals("read only")) {
+                state.setReadOnly(true);
+            } else if (p.equals("read write")) {
+                state.setReadOnly(false);
+            } else {
+                throw new ShardwiseException(ErrorCode.PARSE_ERROR, "near 'TRANSACTION " + p + "'");
+            }
+        }
+    }
+
+    private static SessionState.Isolation isolation(String text) {
+        return switch (text.toLowerCase(Locale.ROOT).replace('-', ' ').strip()) {
+            case "read uncommitted" -> SessionState.Isolation.READ_UNCOMMITTED;
+            case "read committed" -> SessionState.Isolation.READ_COMMITTED;
+            case "repeatable read" -> SessionState.Isolation.REPEATABLE_READ;
+            case "serializable" -> SessionState.Isolation.SERIALIZABLE;
+            default -> throw new ShardwiseException(ErrorCode.BACKEND_ERROR,
+                    "Variable 'transaction_isolation' can't be set to the value of '" + text + "'");
+        };
+    }
+
+    private static boolean truth(String v) {
+        return switch (v.toLowerCase(Locale.ROOT)) {
+            case "1", "on", "true" -> true;
+            case "0", "off", "false" -> false;
+            default -> throw new ShardwiseException(ErrorCode.BACKEND_ERROR, "Variable can't be set to the value of '" + v + "'");
+        };
+    }
+
+    static void use(String schema, String logical) {
+        String name = unquote(schema);
+        if (!name.equalsIgnoreCase(logical)) {
+            throw new ShardwiseException(ErrorCode.UNKNOWN_DATABASE, name);
+        }
+    }
+
+    /** The identifier after the first {@code skip} words (SAVEPOINT name). */
+    static String savepointName(String sql, int skip) {
+        List<Token> t = meaningful(sql);
+        return unquote(t.get(skip).text(sql));
+    }
+
+    static String lastWord(String sql) {
+        List<Token> t = meaningful(sql);
+        return unquote(t.get(t.size() - 1).text(sql));
+    }
+
+    static String afterFirstWord(String sql) {
+        List<Token> t = meaningful(sql);
+        return t.size() < 2 ? "" : sql.substring(t.get(1).start());
+    }
+
+    static RowsCursor previewRows(RoutePlan plan) {
+        List<String[]> rows = new ArrayList<>();
+        for (ExecutionUnit u : plan.units()) {
+            rows.add(new String[] {u.backend(), u.sql(), u.params().isEmpty() ? null : u.params().toString(),
+                    plan.kind().name(), plan.merge().explain()});
+        }
+        return new RowsCursor(List.of("backend", "actual_sql", "params", "route", "merge"), rows);
+    }
+
+    private static List<Token> meaningful(String sql) {
+        List<Token> out = new ArrayList<>();
+        for (Token t : SqlLexer.tokenize(sql)) {
+            if (t.kind() != TokenKind.EOF && t.kind() != TokenKind.SEMICOLON && t.kind() != TokenKind.HINT
+                    && t.kind() != TokenKind.EXECUTABLE_COMMENT) {
+                out.add(t);
+            }
+        }
+        return out;
+    }
+
+    private static String word(String sql, Token t) {
+        return t.text(sql).toLowerCase(Locale.ROOT);
+    }
+
+    private static String value(String sql, Token t) {
+        return unquote(t.text(sql));
+    }
+
+    static String unquote(String s) {
+        String v = s.strip();
+        if (v.length() >= 2 && (v.charAt(0) == '\'' || v.charAt(0) == '"' || v.charAt(0) == '`') && v.charAt(v.length() - 1) == v.charAt(0)) {
+            return v.substring(1, v.length() - 1);
+        }
+        return v;
+    }
+}

@@ -1,0 +1,23 @@
+package io.shardwise.core;
+
+import io.shardwise.core.execute.ResultCursor;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+
+/** What a statement produced: rows (the caller closes the cursor) or an update count. */
+public sealed interface StatementResult permits StatementResult.Rows, StatementResult.Update {
+    record Rows(ResultCursor cursor) implements StatementResult {}
+
+    /**
+     * An update count as MySQL reports it (matched or changed rows, as the session asked), the last
+     * insert id, and the keys Shardwise's generators filled in (in row order).
+     */
+    record Update(long affectedRows, long lastInsertId, List<Object> generatedKeys, int warnings) implements StatementResult {
+        public static final Update OK = new Update(0, 0, List.of(), 0);
+
+        public Update {
+            generatedKeys = Collections.unmodifiableList(new ArrayList<>(generatedKeys));
+        }
+    }
+}

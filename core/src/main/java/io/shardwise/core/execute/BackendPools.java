@@ -1,0 +1,299 @@
+package io.shardwise.core.execute;
+
+import com.mysql.cj.jdbc.JdbcConnection;
+import com.zaxxer.hikari.HikariConfig;
+import com.zaxxer.hikari.HikariDataSource;
+import io.shardwise.core.config.BackendConfig;
+import io.shardwise.core.config.ShardwiseConfig;
+import io.shardwise.core.error.BackendException;
+import io.shardwise.core.error.ErrorCode;
+import io.shardwise.core.error.ShardwiseException;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.Collection;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Properties;
+import java.util.Set;
+import java.util.concurrent.locks.ReentrantLock;
+
+/**
+ * The connection pools of every backend: a HikariCP pool per backend for clients that count matched
+ * rows (CLIENT_FOUND_ROWS, Connector/J's default) and a second one, created only when a session
+ * asks for it, for clients that count changed rows (the mysql CLI's default). The flag is fixed in
+ * the handshake, so one physical connection cannot serve both.
+ *
+ * <p>Pools are created lazily, on the first connection a backend is asked for, and never fail at
+ * creation: a backend that is down fails only the statements that need it, with
+ * {@link ErrorCode#SHARD_UNAVAILABLE} after the pool's {@code connectionTimeout} at most.
+ *
+ * <p>Connections keep backend results faithful: client-side prepared statements
+ * ({@code useServerPrepStmts=false}), so rows are always text protocol and {@code getBytes} is
+ * MySQL's text; no {@code jdbcCompliantTruncation} (it would add STRICT_TRANS_TABLES to sql_mode
+ * and turn warnings into exceptions); {@code useLocalSessionState}, so unchanged autocommit,
+ * isolation and read-only cost no round trip; {@code sslMode} and every other URL property as
+ * configured. Pool names and messages name the backend; passwords appear nowhere.
+ *
+ * <p>Thread-safe.
+ */
+public final class BackendPools implements AutoCloseable {
+    private final Map<String, Backend> backends = new LinkedHashMap<>();
+    private final AppliedStates applied = new AppliedStates();
+    private volatile boolean closed;
+
+    public BackendPools(Collection<BackendConfig> configs) {
+        for (BackendConfig c : configs) {
+            if (backends.put(c.name(), new Backend(c)) != null) {
+                throw new IllegalArgumentException("backend " + c.name() + " is configured twice");
+            }
+        }
+    }
+
+    public static BackendPools of(ShardwiseConfig config) {
+        return new BackendPools(config.backends().values());
+    }
+
+    public Set<String> backendNames() {
+        return Collections.unmodifiableSet(backends.keySet());
+    }
+
+    /** Connections checked out of every pool now; zero whenever no statement or transaction is open. */
+    public int activeConnections() {
+        int n = 0;
+        for (Backend b : backends.values()) {
+            n += b.found.active() + b.changed.active();
+        }
+        return n;
+    }
+
+    public int activeConnections(String backend) {
+        Backend b = backend(backend);
+        return b.found.active() + b.changed.active();
+    }
+
+    /** Closes every pool; connections still checked out are closed by HikariCP as they come back. */
+    @Override
+    public void close() {
+        closed = true;
+        for (Backend b : backends.values()) {
+            b.found.close();
+            b.changed.close();
+        }
+    }
+
+    /** A connection of {@code backend} for a client with that CLIENT_FOUND_ROWS choice. */
+    Lease borrow(String backend, boolean clientFoundRows) {
+        Backend b = backend(backend);
+        Pool pool = clientFoundRows ? b.found : b.changed;
+        Connection c;
+        try {
+            c = pool.dataSource().getConnection();
+        } catch (SQLException e) {
+            throw unavailable(backend, e);
+        }
+        try {
+            JdbcConnection physical = c.unwrap(JdbcConnection.class);
+            Lease lease = new Lease(pool, c, physical, applied.of(physical));
+            pool.captureBaseline(c);
+            return lease;
+        } catch (SQLException e) {
+            closeQuietly(c);
+            throw new BackendException(backend, e);
+        }
+    }
+
+    private Backend backend(String name) {
+        Backend b = backends.get(name);
+        if (b == null) {
+            throw new ShardwiseException(ErrorCode.BUG, "execution unit names backend '" + name + "'; configured: "
+                    + String.join(", ", backends.keySet()));
+        }
+        return b;
+    }
+
+    /**
+     * A pool that could not hand out a connection in time. A backend that answered with an error of
+     * its own (access denied, unknown database) reports that error; otherwise it is unavailable.
+     */
+    private static ShardwiseException unavailable(String backend, SQLException e) {
+        for (Throwable t = e.getCause(); t != null; t = t.getCause()) {
+            if (t instanceof SQLException s && s.getErrorCode() != 0 && s.getSQLState() != null
+                    && !s.getSQLState().startsWith("08")) {
+                return new BackendException(backend, s);
+            }
+        }
+        Throwable root = e;
+        while (root.getCause() != null) {
+            root = root.getCause();
+        }
+        String reason = root == e ? e.getMessage() : e.getMessage() + ": " + root.getMessage();
+        return new ShardwiseException(e, ErrorCode.SHARD_UNAVAILABLE, backend, reason);
+    }
+
+    static void closeQuietly(AutoCloseable c) {
+        if (c != null) {
+            try {
+                c.close();
+            } catch (Exception ignored) {
+                // releasing: the original outcome is what the caller reports
+            }
+        }
+    }
+
+    private final class Backend {
+        final Pool found;
+        final Pool changed;
+
+        Backend(BackendConfig config) {
+            found = new Pool(config, true);
+            changed = new Pool(config, false);
+        }
+    }
+
+    /** One lazily created HikariCP pool, plus what a fresh connection of it carries. */
+    final class Pool {
+        private final BackendConfig config;
+        private final boolean foundRows;
+        private final ReentrantLock lock = new ReentrantLock();
+        private volatile HikariDataSource dataSource;
+        private volatile Baseline baseline;
+
+        Pool(BackendConfig config, boolean foundRows) {
+            this.config = config;
+            this.foundRows = foundRows;
+        }
+
+        String backend() {
+            return config.name();
+        }
+
+        Baseline baseline() {
+            return baseline;
+        }
+
+        HikariDataSource dataSource() {
+            HikariDataSource ds = dataSource;
+            if (ds != null) {
+                return ds;
+            }
+            lock.lock();
+            try {
+                if (closed) {
+                    throw new ShardwiseException(ErrorCode.SHARD_UNAVAILABLE, config.name(), "the executor is closed");
+                }
+                if (dataSource == null) {
+                    dataSource = new HikariDataSource(hikariConfig());
+                }
+                return dataSource;
+            } finally {
+                lock.unlock();
+            }
+        }
+
+        private HikariConfig hikariConfig() {
+            HikariConfig h = new HikariConfig();
+            h.setPoolName("shardwise-" + config.name() + (foundRows ? "" : "-changed-rows"));
+            h.setJdbcUrl(config.url());
+            h.setUsername(config.user());
+            h.setPassword(config.password());
+            h.setMaximumPoolSize(config.pool().max());
+            // the changed-rows pool serves only the sessions that asked for it: keep nothing idle
+            h.setMinimumIdle(foundRows ? config.pool().minIdle() : 0);
+            h.setConnectionTimeout(Math.max(250, config.pool().connectionTimeout().toMillis()));
+            h.setIdleTimeout(config.pool().idleTimeout().toMillis());
+            h.setMaxLifetime(config.pool().maxLifetime().toMillis());
+            h.setInitializationFailTimeout(-1);
+            h.setAutoCommit(true);
+            Properties p = driverProperties(config, foundRows);
+            p.stringPropertyNames().forEach(k -> h.addDataSourceProperty(k, p.getProperty(k)));
+            return h;
+        }
+
+        /** Reads once per pool what a fresh connection's charset variables are, to restore them later. */
+        void captureBaseline(Connection c) throws SQLException {
+            if (baseline != null) {
+                return;
+            }
+            try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery(
+                    "SELECT @@session.character_set_results, @@session.character_set_connection,"
+                            + " @@session.collation_connection")) {
+                rs.next();
+                baseline = new Baseline(rs.getString(1), rs.getString(2), rs.getString(3));
+            }
+        }
+
+        void evict(Connection c) {
+            HikariDataSource ds = dataSource;
+            if (ds != null) {
+                ds.evictConnection(c);
+            }
+        }
+
+        /**
+         * KILL QUERY on a separate, unpooled connection (as Connector/J's own cancel does): the pool
+         * may be exhausted by the very statements being cancelled. Returns once the server has
+         * processed the kill.
+         */
+        void killQuery(long connectionId) {
+            Properties p = driverProperties(config, true);
+            p.setProperty("user", config.user());
+            p.setProperty("password", config.password());
+            try (Connection c = DriverManager.getConnection(config.url(), p); Statement s = c.createStatement()) {
+                s.execute("KILL QUERY " + connectionId);
+            } catch (SQLException e) {
+                // the query ended by itself, or the backend is gone: either way nothing runs any more
+                if (e.getErrorCode() != 1094) { // ER_NO_SUCH_THREAD
+                    System.getLogger(BackendPools.class.getName()).log(System.Logger.Level.DEBUG,
+                            "KILL QUERY on backend " + config.name() + " failed: " + e.getMessage());
+                }
+            }
+        }
+
+        int active() {
+            HikariDataSource ds = dataSource;
+            return ds == null || ds.isClosed() ? 0 : ds.getHikariPoolMXBean().getActiveConnections();
+        }
+
+        void close() {
+            lock.lock();
+            try {
+                if (dataSource != null) {
+                    dataSource.close();
+                }
+            } finally {
+                lock.unlock();
+            }
+        }
+    }
+
+    /** What the driver sets on a fresh connection (Connector/J picks the collation, results are NULL otherwise). */
+    record Baseline(String results, String connection, String collation) {
+        String resultsAssignment() {
+            return SessionState.RESULTS + " = " + (results == null ? "NULL" : "'" + results + "'");
+        }
+
+        String connectionAssignment() {
+            return SessionState.CONNECTION + " = '" + connection + "', collation_connection = '" + collation + "'";
+        }
+    }
+
+    private static Properties driverProperties(BackendConfig config, boolean foundRows) {
+        Properties p = new Properties();
+        p.setProperty("useServerPrepStmts", "false");
+        p.setProperty("useAffectedRows", Boolean.toString(!foundRows));
+        p.setProperty("jdbcCompliantTruncation", "false");
+        p.setProperty("useLocalSessionState", "true");
+        // results in utf8mb4 unless a session says otherwise, as a client whose handshake named utf8mb4 gets them
+        p.setProperty("characterSetResults", "UTF-8");
+        // Connector/J wraps every streaming query in two SETs of net_write_timeout; set it once per connection instead,
+        // so a client that pauses reading (back-pressure) has ten minutes before the backend gives up on it
+        p.setProperty("netTimeoutForStreamingResults", "0");
+        p.setProperty("sessionVariables", "net_write_timeout=600");
+        p.setProperty("connectTimeout", Long.toString(Math.max(250, config.pool().connectionTimeout().toMillis())));
+        return p;
+    }
+}

@@ -1,0 +1,29 @@
+package io.shardwise.core.execute;
+
+import io.shardwise.core.error.BackendException;
+import io.shardwise.core.error.ErrorCode;
+import io.shardwise.core.error.ShardwiseException;
+import java.sql.SQLException;
+
+/** Translation of what backends and threads throw into the one exception type core raises. */
+final class Errors {
+    static final int ER_LOCK_DEADLOCK = 1213;
+
+    private Errors() {}
+
+    static boolean connectionLost(SQLException e) {
+        return e != null && e.getSQLState() != null && e.getSQLState().startsWith("08");
+    }
+
+    static ShardwiseException of(String backend, Throwable t) {
+        return switch (t) {
+            case ShardwiseException s -> s;
+            case SQLException s -> new BackendException(backend, s);
+            default -> new ShardwiseException(t, ErrorCode.BUG, "unit on backend " + backend + " failed: " + t);
+        };
+    }
+
+    static ShardwiseException interrupted() {
+        return new ShardwiseException(ErrorCode.QUERY_INTERRUPTED);
+    }
+}

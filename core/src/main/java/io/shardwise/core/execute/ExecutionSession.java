@@ -1,0 +1,360 @@
+package io.shardwise.core.execute;
+
+import io.shardwise.core.error.BackendException;
+import io.shardwise.core.error.ErrorCode;
+import io.shardwise.core.error.ShardwiseException;
+import io.shardwise.core.route.ExecutionUnit;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * One client session's view of the backends: its {@link SessionState}, its transaction, and the
+ * execution of a statement's units.
+ *
+ * <p>Execution: the units of a statement run in parallel on virtual threads. Outside a transaction
+ * each unit borrows its own pooled connection and gives it back when its update is done or its
+ * cursor is closed; rows always stream. Inside a transaction (after {@link #begin}, or any
+ * statement while autocommit is off) the session holds one connection per touched backend until
+ * COMMIT or ROLLBACK; backends still run in parallel, but the units of one backend run one after
+ * another on its connection, so the rows of every unit but the last on a backend are read whole
+ * into memory (a streaming result blocks its connection). Limit: a transactional statement that
+ * sends several large SELECTs to one backend holds all but the last in memory.
+ *
+ * <p>Failure: the first failing unit fails the statement; the siblings get KILL QUERY, their
+ * cursors are closed and every connection goes back to its pool. A lost connection (SQLSTATE 08) is
+ * evicted from its pool and dooms a transaction; a deadlock (1213) has rolled back the backend's
+ * part, so the session rolls back the rest of the transaction as MySQL would.
+ *
+ * <p>Threads: one caller at a time drives the session (the faces call it serially per client);
+ * only {@link #cancel} may come from another thread. Cursors returned by {@link #execute} must be
+ * closed before the session's next command touches the same transaction connection, or that
+ * command closes them itself (cancelling what they still stream).
+ */
+public final class ExecutionSession implements AutoCloseable {
+    private final BackendPools pools;
+    private final ExecutorOptions options;
+    private final String logicalSchema;
+    private final boolean clientFoundRows;
+    private final SessionState state = new SessionState();
+    private final Set<StatementRun> runs = ConcurrentHashMap.newKeySet();
+    private final Set<StreamingCursor> openCursors = ConcurrentHashMap.newKeySet();
+    private Duration statementTimeout;
+    private boolean autocommit = true;
+    private Transaction transaction;
+    private volatile boolean closed;
+
+    /**
+     * @param logicalSchema reported as the schema of every column that comes from a table
+     * @param clientFoundRows the client's CLIENT_FOUND_ROWS handshake flag: affected rows count
+     *     matched rows when set (Connector/J's default), changed rows when not (the mysql CLI's)
+     */
+    public ExecutionSession(BackendPools pools, ExecutorOptions options, String logicalSchema, boolean clientFoundRows) {
+        this.pools = Objects.requireNonNull(pools, "pools");
+        this.options = Objects.requireNonNull(options, "options");
+        this.logicalSchema = Objects.requireNonNull(logicalSchema, "logicalSchema");
+        this.clientFoundRows = clientFoundRows;
+        this.statementTimeout = options.statementTimeout();
+    }
+
+    public SessionState state() {
+        return state;
+    }
+
+    /** Runs the units of one statement; results are in unit order, and the caller closes their cursors. */
+    public List<UnitResult> execute(List<ExecutionUnit> units) {
+        ensureOpen();
+        if (units.isEmpty()) {
+            return List.of();
+        }
+        Transaction tx = null;
+        if (transaction != null || !autocommit) {
+            tx = openTransaction();
+            closeTransactionCursors();
+        }
+        StatementRun run = new StatementRun(runs, statementTimeout);
+        UnitResult[] results = new UnitResult[units.size()];
+        try {
+            runAll(tx == null ? unitTasks(run, units, results) : backendTasks(run, tx, units, results), run);
+        } finally {
+            run.launched();
+        }
+        ShardwiseException failure = run.failure();
+        if (failure == null) {
+            return Collections.unmodifiableList(Arrays.asList(results));
+        }
+        for (UnitResult r : results) {
+            if (r instanceof UnitResult.Rows rows) {
+                rows.cursor().close();
+            }
+        }
+        if (tx != null && !tx.isDoomed() && isDeadlock(failure)) {
+            transaction = null;
+            try {
+                tx.rollback();
+            } catch (ShardwiseException e) {
+                failure.addSuppressed(e);
+            }
+        }
+        throw failure;
+    }
+
+    /** Outside a transaction: a task per unit, each on its own pooled connection. */
+    private List<Runnable> unitTasks(StatementRun run, List<ExecutionUnit> units, UnitResult[] results) {
+        UnitRunner.UnitEnd end = (lease, failure) -> {
+            run.exit(lease);
+            lease.noteFailure(failure);
+            lease.release();
+        };
+        List<Runnable> tasks = new ArrayList<>(units.size());
+        for (int i = 0; i < units.size(); i++) {
+            int index = i;
+            ExecutionUnit unit = units.get(i);
+            tasks.add(() -> {
+                Lease lease = null;
+                try {
+                    run.checkNotCancelled();
+                    lease = pools.borrow(unit.backend(), clientFoundRows);
+                    StateApplier.apply(lease, state, false, options);
+                } catch (SQLException | RuntimeException e) {
+                    if (lease != null) {
+                        lease.noteFailure(e instanceof SQLException s ? s : null);
+                        lease.release();
+                    }
+                    run.fail(Errors.of(unit.backend(), e));
+                    return;
+                }
+                try {
+                    results[index] = UnitRunner.run(run, lease, unit, logicalSchema, true, end, openCursors);
+                } catch (RuntimeException e) {
+                    run.fail(Errors.of(unit.backend(), e));
+                }
+            });
+        }
+        return tasks;
+    }
+
+    /** Inside a transaction: a task per backend, running that backend's units in order on its connection. */
+    private List<Runnable> backendTasks(StatementRun run, Transaction tx, List<ExecutionUnit> units, UnitResult[] results) {
+        Map<String, List<Integer>> byBackend = new LinkedHashMap<>();
+        for (int i = 0; i < units.size(); i++) {
+            byBackend.computeIfAbsent(units.get(i).backend(), b -> new ArrayList<>()).add(i);
+        }
+        UnitRunner.UnitEnd end = (lease, failure) -> {
+            run.exit(lease);
+            lease.noteFailure(failure);
+        };
+        List<Runnable> tasks = new ArrayList<>(byBackend.size());
+        byBackend.forEach((backend, indexes) -> tasks.add(() -> {
+            Lease lease;
+            try {
+                run.checkNotCancelled();
+                lease = tx.connection(backend);
+                StateApplier.apply(lease, state, true, options);
+            } catch (SQLException | RuntimeException e) {
+                run.fail(Errors.of(backend, e));
+                return;
+            }
+            for (int k = 0; k < indexes.size(); k++) {
+                int index = indexes.get(k);
+                try {
+                    boolean last = k == indexes.size() - 1;
+                    results[index] = UnitRunner.run(run, lease, units.get(index), logicalSchema, last, end, openCursors);
+                } catch (RuntimeException e) {
+                    run.fail(Errors.of(backend, e));
+                    return;
+                }
+            }
+        }));
+        return tasks;
+    }
+
+    /** Runs the tasks in parallel on virtual threads (a single one on the caller's thread) and waits for all. */
+    private static void runAll(List<Runnable> tasks, StatementRun run) {
+        if (tasks.size() == 1) {
+            tasks.getFirst().run();
+            return;
+        }
+        List<Thread> threads = new ArrayList<>(tasks.size());
+        for (Runnable task : tasks) {
+            threads.add(Thread.ofVirtual().name("shardwise-unit").start(task));
+        }
+        for (Thread t : threads) {
+            try {
+                t.join();
+            } catch (InterruptedException e) {
+                run.fail(Errors.interrupted());
+                StatementRun.joinUninterruptibly(t);
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
+
+    private static boolean isDeadlock(ShardwiseException failure) {
+        if (failure instanceof BackendException b && b.errno() == Errors.ER_LOCK_DEADLOCK) {
+            return true;
+        }
+        for (Throwable s : failure.getSuppressed()) {
+            if (s instanceof BackendException b && b.errno() == Errors.ER_LOCK_DEADLOCK) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** START TRANSACTION; like MySQL, it first commits a transaction already open. */
+    public void begin() {
+        ensureOpen();
+        commit();
+        transaction = new Transaction(pools, state, options, clientFoundRows);
+    }
+
+    /** COMMIT on every touched backend, in touch order; a no-op outside a transaction. See {@link Transaction}. */
+    public void commit() {
+        ensureOpen();
+        Transaction tx = transaction;
+        if (tx == null) {
+            return;
+        }
+        closeTransactionCursors();
+        if (tx.isDoomed()) {
+            throw tx.doomed();
+        }
+        transaction = null;
+        tx.commit();
+    }
+
+    /** ROLLBACK on every touched backend; ends a doomed transaction too. A no-op outside a transaction. */
+    public void rollback() {
+        ensureOpen();
+        Transaction tx = transaction;
+        if (tx == null) {
+            return;
+        }
+        closeTransactionCursors();
+        transaction = null;
+        tx.rollback();
+    }
+
+    /** SAVEPOINT; with autocommit on and no transaction open it does nothing, as in MySQL. */
+    public void savepoint(String name) {
+        Transaction.quote(name);
+        ensureOpen();
+        if (transaction == null && autocommit) {
+            return;
+        }
+        liveTransaction().savepoint(name);
+    }
+
+    public void rollbackToSavepoint(String name) {
+        ensureOpen();
+        if (transaction == null) {
+            throw new SavepointMissingException(name);
+        }
+        liveTransaction().rollbackToSavepoint(name);
+    }
+
+    public void releaseSavepoint(String name) {
+        ensureOpen();
+        if (transaction == null) {
+            throw new SavepointMissingException(name);
+        }
+        liveTransaction().releaseSavepoint(name);
+    }
+
+    /** SET autocommit; switching it on commits an open transaction, as in MySQL. */
+    public void setAutocommit(boolean on) {
+        ensureOpen();
+        if (on && !autocommit) {
+            autocommit = true;
+            commit();
+        }
+        autocommit = on;
+    }
+
+    public boolean autocommit() {
+        return autocommit;
+    }
+
+    public boolean inTransaction() {
+        return transaction != null;
+    }
+
+    /** Per-statement limit for this session ({@link Duration#ZERO}: none); see {@link ExecutorOptions#statementTimeout}. */
+    public void setStatementTimeout(Duration timeout) {
+        if (timeout.isNegative()) {
+            throw new IllegalArgumentException("statement timeout must not be negative: " + timeout);
+        }
+        statementTimeout = timeout;
+    }
+
+    /**
+     * KILL QUERY on everything the session is running, from any thread: statements under way fail
+     * with the backend's 1317, cursors still streaming fail on their next row. A transaction stays open.
+     */
+    public void cancel() {
+        for (StatementRun run : runs) {
+            run.cancel();
+        }
+    }
+
+    /** Cancels what runs, closes open cursors and rolls back an open transaction. Idempotent. */
+    @Override
+    public void close() {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        cancel();
+        for (StreamingCursor c : List.copyOf(openCursors)) {
+            c.close();
+        }
+        Transaction tx = transaction;
+        transaction = null;
+        if (tx != null) {
+            try {
+                tx.rollback();
+            } catch (ShardwiseException ignored) {
+                // closing: the connections are released either way
+            }
+        }
+    }
+
+    private Transaction openTransaction() {
+        if (transaction == null) {
+            transaction = new Transaction(pools, state, options, clientFoundRows);
+        }
+        if (transaction.isDoomed()) {
+            throw transaction.doomed();
+        }
+        return transaction;
+    }
+
+    private Transaction liveTransaction() {
+        Transaction tx = openTransaction();
+        closeTransactionCursors();
+        return tx;
+    }
+
+    private void closeTransactionCursors() {
+        for (StreamingCursor c : openCursors) {
+            if (c.lease().isPinned()) {
+                c.close();
+            }
+        }
+    }
+
+    private void ensureOpen() {
+        if (closed) {
+            throw new ShardwiseException(ErrorCode.BUG, "statement on a closed execution session");
+        }
+    }
+}

@@ -1,0 +1,128 @@
+package io.shardwise.core.execute;
+
+import com.mysql.cj.jdbc.JdbcConnection;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.util.concurrent.locks.ReentrantLock;
+
+/**
+ * One connection checked out of a backend pool, for one unit (autocommit) or for the whole of a
+ * transaction (pinned).
+ *
+ * <p>Invariant: a KILL QUERY is only ever sent while this lease runs a statement: {@link #kill}
+ * and {@link #stopExecuting} take the same lock, so a connection cannot go back to the pool, and
+ * to another session, while a kill aimed at it is in flight.
+ */
+final class Lease {
+    private final BackendPools.Pool pool;
+    private final Connection connection;
+    private final long connectionId;
+    private final AppliedStates.AppliedState applied;
+    private final JdbcConnection physical;
+    private final ReentrantLock lock = new ReentrantLock();
+    private boolean executing;
+    private volatile boolean broken;
+    private boolean released;
+    private volatile boolean pinned;
+
+    // JDBC-level state of this checkout; HikariCP resets both when the connection returns
+    SessionState.Isolation isolation;
+    boolean readOnly;
+
+    Lease(BackendPools.Pool pool, Connection connection, JdbcConnection physical, AppliedStates.AppliedState applied) {
+        this.pool = pool;
+        this.connection = connection;
+        this.physical = physical;
+        this.connectionId = physical.getId();
+        this.applied = applied;
+    }
+
+    String backend() {
+        return pool.backend();
+    }
+
+    Connection connection() {
+        return connection;
+    }
+
+    JdbcConnection physical() {
+        return physical;
+    }
+
+    AppliedStates.AppliedState applied() {
+        return applied;
+    }
+
+    BackendPools.Baseline baseline() {
+        return pool.baseline();
+    }
+
+    void pin() {
+        pinned = true;
+    }
+
+    boolean isPinned() {
+        return pinned;
+    }
+
+    boolean isBroken() {
+        return broken;
+    }
+
+    /** SQLSTATE class 08: the connection is gone and must never be reused. */
+    void noteFailure(SQLException failure) {
+        if (Errors.connectionLost(failure)) {
+            broken = true;
+        }
+    }
+
+    void startExecuting() {
+        lock.lock();
+        try {
+            executing = true;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    void stopExecuting() {
+        lock.lock();
+        try {
+            executing = false;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Interrupts the statement running on this connection (error 1317 there); a no-op when idle. */
+    void kill() {
+        lock.lock();
+        try {
+            if (executing && !broken) {
+                pool.killQuery(connectionId);
+            }
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Back to the pool, or out of it for good when broken. Idempotent. */
+    void release() {
+        stopExecuting();
+        lock.lock();
+        try {
+            if (released) {
+                return;
+            }
+            released = true;
+        } finally {
+            lock.unlock();
+        }
+        if (broken) {
+            // HikariCP closes the physical connection at once; closing the proxy afterwards would only log
+            pool.evict(connection);
+        } else {
+            BackendPools.closeQuietly(connection);
+        }
+    }
+}

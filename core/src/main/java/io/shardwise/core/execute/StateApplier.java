@@ -1,0 +1,91 @@
+package io.shardwise.core.execute;
+
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.HashMap;
+import java.util.Map;
+
+/**
+ * Brings a checked-out connection to a session's state before it runs a unit (HikariCP's dirty
+ * bits, STYLE 17): nothing when the connection last served this session at this version, else one
+ * {@code SET SESSION} with the assignments that differ, resets included. Autocommit, isolation and
+ * read-only go through JDBC, so HikariCP restores them to the pool's defaults when the connection
+ * returns; session variables stay on the connection, recorded in its {@link AppliedStates.AppliedState}.
+ */
+final class StateApplier {
+    private StateApplier() {}
+
+    static void apply(Lease lease, SessionState state, boolean inTransaction, ExecutorOptions options) throws SQLException {
+        Connection c = lease.connection();
+        if (lease.isolation != state.isolation() && state.isolation() != null) {
+            c.setTransactionIsolation(state.isolation().jdbcLevel);
+            lease.isolation = state.isolation();
+        }
+        if (lease.readOnly != state.readOnly()) {
+            c.setReadOnly(state.readOnly());
+            lease.readOnly = state.readOnly();
+        }
+        AppliedStates.AppliedState applied = lease.applied();
+        if (applied.owner == state && applied.version == state.version() && applied.inTransaction == inTransaction) {
+            return;
+        }
+        Map<String, String> want = state.assignments(inTransaction, options.lockWaitSeconds());
+        String set = difference(want, applied.assignments, lease.baseline());
+        if (set != null) {
+            // Record first: if the SET fails half-way the connection's state is unknown, so mark it unknown.
+            applied.assignments = unknown(applied.assignments, want);
+            applied.owner = null;
+            try (Statement s = c.createStatement()) {
+                s.execute(set);
+            }
+        }
+        applied.assignments = want;
+        applied.owner = state;
+        applied.version = state.version();
+        applied.inTransaction = inTransaction;
+    }
+
+    /** One {@code SET SESSION a = x, b = y} for every key whose value differs, or null when none does. */
+    static String difference(Map<String, String> want, Map<String, String> have, BackendPools.Baseline baseline) {
+        StringBuilder sql = null;
+        for (Map.Entry<String, String> e : have.entrySet()) {
+            if (!want.containsKey(e.getKey())) {
+                sql = append(sql, reset(e.getKey(), baseline));
+            }
+        }
+        for (Map.Entry<String, String> e : want.entrySet()) {
+            if (!e.getValue().equals(have.get(e.getKey()))) {
+                sql = append(sql, e.getValue());
+            }
+        }
+        return sql == null ? null : sql.toString();
+    }
+
+    private static StringBuilder append(StringBuilder sql, String assignment) {
+        if (sql == null) {
+            return new StringBuilder(64 + assignment.length()).append("SET SESSION ").append(assignment);
+        }
+        return sql.append(", ").append(assignment);
+    }
+
+    private static String reset(String key, BackendPools.Baseline baseline) {
+        return switch (key) {
+            case SessionState.RESULTS -> baseline.resultsAssignment();
+            case SessionState.CONNECTION -> baseline.connectionAssignment();
+            default -> key + " = DEFAULT";
+        };
+    }
+
+    /** A record that matches no value: every key either side knows, and every typed one, is sent again next time. */
+    private static Map<String, String> unknown(Map<String, String> had, Map<String, String> want) {
+        Map<String, String> m = new HashMap<>();
+        for (String key : new String[] {SessionState.RESULTS, SessionState.CONNECTION, SessionState.TIME_ZONE,
+                SessionState.SQL_MODE, SessionState.LOCK_WAIT}) {
+            m.put(key, "?");
+        }
+        had.keySet().forEach(k -> m.put(k, "?"));
+        want.keySet().forEach(k -> m.put(k, "?"));
+        return m;
+    }
+}

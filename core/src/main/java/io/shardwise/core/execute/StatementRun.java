@@ -1,0 +1,168 @@
+package io.shardwise.core.execute;
+
+import io.shardwise.core.error.ShardwiseException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.locks.ReentrantLock;
+
+/**
+ * The units of one statement while any of them still occupies a backend connection, from launch
+ * until the last streaming cursor closes: the scope of cancel, of the statement timeout and of
+ * "the first failing unit fails the statement".
+ *
+ * <p>Invariant: once cancelled, no unit of this run starts a new backend statement ({@link #enter}
+ * refuses), and every statement already running gets a KILL QUERY.
+ */
+final class StatementRun {
+    private final ReentrantLock lock = new ReentrantLock();
+    private final Set<Lease> executing = new HashSet<>();
+    private final Set<StatementRun> registry;
+    private final Thread timer;
+    private boolean cancelled;
+    private boolean launched;
+    private boolean finished;
+    private ShardwiseException failure;
+
+    StatementRun(Set<StatementRun> registry, Duration timeout) {
+        this.registry = registry;
+        registry.add(this);
+        timer = timeout.isZero() ? null : Thread.ofVirtual().name("shardwise-statement-timeout").start(() -> {
+            try {
+                Thread.sleep(timeout);
+            } catch (InterruptedException e) {
+                return; // finished in time
+            }
+            cancel();
+        });
+    }
+
+    /** A unit is about to run a statement on {@code lease}; throws 1317 when the run was cancelled. */
+    void enter(Lease lease) {
+        lock.lock();
+        try {
+            if (cancelled) {
+                throw Errors.interrupted();
+            }
+            executing.add(lease);
+            lease.startExecuting();
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** The statement on {@code lease} is over (result read, update done, cursor closed, or failed). */
+    void exit(Lease lease) {
+        boolean finishNow;
+        lock.lock();
+        try {
+            executing.remove(lease);
+            finishNow = launched && executing.isEmpty() && !finished;
+            finished |= finishNow;
+        } finally {
+            lock.unlock();
+        }
+        lease.stopExecuting(); // waits for a kill in flight: the lease may go back to the pool next
+        if (finishNow) {
+            finish();
+        }
+    }
+
+    /** Every unit has produced its result or failed; the run lives on only while cursors stream. */
+    void launched() {
+        boolean finishNow;
+        lock.lock();
+        try {
+            launched = true;
+            finishNow = executing.isEmpty() && !finished;
+            finished |= finishNow;
+        } finally {
+            lock.unlock();
+        }
+        if (finishNow) {
+            finish();
+        }
+    }
+
+    void checkNotCancelled() {
+        lock.lock();
+        try {
+            if (cancelled) {
+                throw Errors.interrupted();
+            }
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Records a unit's failure; the first one fails the statement and cancels the siblings. */
+    void fail(ShardwiseException e) {
+        lock.lock();
+        try {
+            if (failure == null) {
+                failure = e;
+            } else if (failure != e) {
+                failure.addSuppressed(e);
+            }
+        } finally {
+            lock.unlock();
+        }
+        cancel();
+    }
+
+    ShardwiseException failure() {
+        lock.lock();
+        try {
+            return failure;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** KILL QUERY on every statement of this run still running, in parallel; returns when all kills are done. */
+    void cancel() {
+        List<Lease> victims;
+        lock.lock();
+        try {
+            cancelled = true;
+            victims = new ArrayList<>(executing);
+        } finally {
+            lock.unlock();
+        }
+        if (victims.size() == 1) {
+            victims.getFirst().kill();
+            return;
+        }
+        List<Thread> kills = new ArrayList<>(victims.size());
+        for (Lease l : victims) {
+            kills.add(Thread.ofVirtual().name("shardwise-kill-" + l.backend()).start(l::kill));
+        }
+        for (Thread t : kills) {
+            joinUninterruptibly(t);
+        }
+    }
+
+    private void finish() {
+        registry.remove(this);
+        if (timer != null) {
+            timer.interrupt();
+        }
+    }
+
+    static void joinUninterruptibly(Thread t) {
+        boolean interrupted = false;
+        while (true) {
+            try {
+                t.join();
+                break;
+            } catch (InterruptedException e) {
+                interrupted = true;
+            }
+        }
+        if (interrupted) {
+            Thread.currentThread().interrupt();
+        }
+    }
+}

@@ -1,0 +1,251 @@
+package io.shardwise.core.execute;
+
+import io.shardwise.core.error.BackendException;
+import io.shardwise.core.error.ErrorCode;
+import io.shardwise.core.error.ShardwiseException;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.locks.ReentrantLock;
+
+/**
+ * A session's transaction: one connection per backend it has touched, kept from first touch until
+ * COMMIT or ROLLBACK, in local (per-backend) transactions.
+ *
+ * <p>Commit is not atomic across backends: backends commit one after another in configuration
+ * order; if one fails, the rest are rolled back and the error names the backends that
+ * committed and those that did not.
+ *
+ * <p>Savepoints belong to the session. A backend first touched after a savepoint was set gets that
+ * savepoint (and every later one) the moment it joins, before any work, so ROLLBACK TO undoes its
+ * work too, exactly as on a single server; ROLLBACK TO and RELEASE apply to every touched backend.
+ *
+ * <p>Doomed: a connection lost (SQLSTATE 08) inside the transaction has taken that backend's work
+ * with it; every further statement, COMMIT and savepoint fails until ROLLBACK.
+ */
+final class Transaction {
+    private final BackendPools pools;
+    private final SessionState state;
+    private final ExecutorOptions options;
+    private final boolean clientFoundRows;
+    private final ReentrantLock lock = new ReentrantLock();
+    private final Map<String, Lease> leases = new LinkedHashMap<>();
+    private final List<String> savepoints = new ArrayList<>();
+
+    Transaction(BackendPools pools, SessionState state, ExecutorOptions options, boolean clientFoundRows) {
+        this.pools = pools;
+        this.state = state;
+        this.options = options;
+        this.clientFoundRows = clientFoundRows;
+    }
+
+    /**
+     * The transaction's connection to {@code backend}, borrowed and joined at first touch. Safe for
+     * concurrent calls that name different backends (the units of one statement, grouped by backend).
+     */
+    Lease connection(String backend) throws SQLException {
+        List<String> marks;
+        lock.lock();
+        try {
+            Lease existing = leases.get(backend);
+            if (existing != null) {
+                return existing;
+            }
+            marks = List.copyOf(savepoints);
+        } finally {
+            lock.unlock();
+        }
+        Lease fresh = pools.borrow(backend, clientFoundRows);
+        try {
+            fresh.pin();
+            StateApplier.apply(fresh, state, true, options);
+            fresh.connection().setAutoCommit(false);
+            for (String name : marks) {
+                execute(fresh, "SAVEPOINT " + quote(name));
+            }
+        } catch (SQLException | RuntimeException e) {
+            if (e instanceof SQLException s) {
+                fresh.noteFailure(s);
+            }
+            fresh.release();
+            throw e;
+        }
+        lock.lock();
+        try {
+            leases.put(backend, fresh);
+        } finally {
+            lock.unlock();
+        }
+        return fresh;
+    }
+
+    boolean isDoomed() {
+        return !brokenBackends().isEmpty();
+    }
+
+    ShardwiseException doomed() {
+        return new ShardwiseException(ErrorCode.SHARD_UNAVAILABLE, String.join(", ", brokenBackends()),
+                "the connection was lost inside a transaction and the backend rolled back its part;"
+                        + " the transaction cannot continue: ROLLBACK to end it");
+    }
+
+    void commit() {
+        List<Map.Entry<String, Lease>> all = new ArrayList<>(leases.entrySet());
+        // parallel units join in a racy order: commit in configuration order, so outcomes are reproducible
+        List<String> configured = List.copyOf(pools.backendNames());
+        all.sort(java.util.Comparator.comparingInt(e -> configured.indexOf(e.getKey())));
+        List<String> committed = new ArrayList<>();
+        for (int i = 0; i < all.size(); i++) {
+            Lease lease = all.get(i).getValue();
+            try {
+                lease.connection().commit();
+                committed.add(all.get(i).getKey());
+            } catch (SQLException e) {
+                lease.noteFailure(e);
+                List<String> notCommitted = new ArrayList<>();
+                for (int j = i; j < all.size(); j++) {
+                    notCommitted.add(all.get(j).getKey());
+                    if (j > i) {
+                        rollbackQuietly(all.get(j).getValue());
+                    }
+                }
+                releaseAll();
+                String note = committed.isEmpty()
+                        ? " (commit failed; nothing committed; rolled back on " + String.join(", ", notCommitted) + ")"
+                        : " (commit is partial: committed on " + String.join(", ", committed) + "; not committed on "
+                                + String.join(", ", notCommitted) + ")";
+                throw new BackendException(all.get(i).getKey(),
+                        new SQLException(e.getMessage() + note, e.getSQLState(), e.getErrorCode(), e));
+            }
+        }
+        releaseAll();
+    }
+
+    /** Rolls back every touched backend still connected (a lost one already has) and releases all. */
+    void rollback() {
+        SQLException first = null;
+        String firstBackend = null;
+        for (Map.Entry<String, Lease> e : leases.entrySet()) {
+            Lease lease = e.getValue();
+            if (lease.isBroken()) {
+                continue;
+            }
+            try {
+                lease.connection().rollback();
+            } catch (SQLException ex) {
+                lease.noteFailure(ex);
+                if (first == null && !Errors.connectionLost(ex)) {
+                    first = ex;
+                    firstBackend = e.getKey();
+                }
+            }
+        }
+        releaseAll();
+        if (first != null) {
+            throw new BackendException(firstBackend, first);
+        }
+    }
+
+    void savepoint(String name) {
+        executeOnAll("SAVEPOINT " + quote(name));
+        lock.lock();
+        try {
+            savepoints.removeIf(name::equalsIgnoreCase); // MySQL moves a savepoint set again
+            savepoints.add(name);
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    void rollbackToSavepoint(String name) {
+        int i = indexOf(name);
+        executeOnAll("ROLLBACK TO SAVEPOINT " + quote(name));
+        trim(i + 1); // later savepoints are gone, this one stays
+    }
+
+    void releaseSavepoint(String name) {
+        int i = indexOf(name);
+        executeOnAll("RELEASE SAVEPOINT " + quote(name));
+        trim(i);
+    }
+
+    private int indexOf(String name) {
+        lock.lock();
+        try {
+            for (int i = 0; i < savepoints.size(); i++) {
+                if (savepoints.get(i).equalsIgnoreCase(name)) {
+                    return i;
+                }
+            }
+        } finally {
+            lock.unlock();
+        }
+        throw new SavepointMissingException(name);
+    }
+
+    private void trim(int size) {
+        lock.lock();
+        try {
+            savepoints.subList(size, savepoints.size()).clear();
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    private void executeOnAll(String sql) {
+        for (Map.Entry<String, Lease> e : leases.entrySet()) {
+            try {
+                execute(e.getValue(), sql);
+            } catch (SQLException ex) {
+                e.getValue().noteFailure(ex);
+                throw new BackendException(e.getKey(), ex);
+            }
+        }
+    }
+
+    private static void execute(Lease lease, String sql) throws SQLException {
+        try (Statement s = lease.connection().createStatement()) {
+            s.execute(sql);
+        }
+    }
+
+    private static void rollbackQuietly(Lease lease) {
+        try {
+            lease.connection().rollback();
+        } catch (SQLException e) {
+            lease.noteFailure(e);
+        }
+    }
+
+    private void releaseAll() {
+        for (Lease lease : leases.values()) {
+            lease.release();
+        }
+        leases.clear();
+    }
+
+    private List<String> brokenBackends() {
+        List<String> broken = new ArrayList<>();
+        lock.lock();
+        try {
+            leases.forEach((backend, lease) -> {
+                if (lease.isBroken()) {
+                    broken.add(backend);
+                }
+            });
+        } finally {
+            lock.unlock();
+        }
+        return broken;
+    }
+
+    static String quote(String identifier) {
+        if (identifier == null || identifier.isEmpty() || identifier.length() > 64) {
+            throw new IllegalArgumentException("not a savepoint name: '" + identifier + "'");
+        }
+        return "`" + identifier.replace("`", "``") + "`";
+    }
+}

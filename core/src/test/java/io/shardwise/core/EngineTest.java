@@ -1,0 +1,196 @@
+package io.shardwise.core;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.shardwise.core.error.ShardwiseException;
+import io.shardwise.core.execute.ResultCursor;
+import io.shardwise.core.rule.ShardingRule;
+import io.shardwise.core.sample.SampleData;
+import io.shardwise.core.sample.SampleTarget;
+import io.shardwise.testkit.MysqlServer;
+import io.shardwise.testkit.TestBackends;
+import java.nio.charset.StandardCharsets;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.ResultSetMetaData;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/** The engine end to end on real backends, each result compared with the unsharded copy of the data. */
+class EngineTest {
+    private static MysqlServer server;
+    private static SampleTarget target;
+    private static String whole;
+    private static Engine engine;
+
+    @BeforeAll
+    static void load() {
+        server = TestBackends.shared();
+        target = new SampleTarget(server.host(), server.port(), server.user(), server.password(), TestBackends.uniqueSchemaName("engine"));
+        ShardingRule rule = SampleData.rule(target);
+        SampleData.loadSharded(rule);
+        whole = target.databasePrefix() + "_whole";
+        SampleData.loadUnsharded(target, whole);
+        engine = Engine.start(rule);
+    }
+
+    @AfterAll
+    static void stop() {
+        engine.close();
+        server.dropSchema(target.databasePrefix() + "_0");
+        server.dropSchema(target.databasePrefix() + "_1");
+        server.dropSchema(whole);
+    }
+
+    @AfterEach
+    void nothingBorrowed() {
+        assertEquals(0, engine.activeConnections(), "every backend connection is back in its pool");
+    }
+
+    /** Label row then data rows, as text. */
+    private static List<String> viaEngine(String sql) {
+        try (EngineSession s = engine.openSession()) {
+            StatementResult r = s.execute(sql);
+            try (ResultCursor c = assertInstanceOf(StatementResult.Rows.class, r).cursor()) {
+                List<String> out = new ArrayList<>();
+                StringBuilder labels = new StringBuilder();
+                c.columns().forEach(col -> labels.append(col.name()).append('|'));
+                out.add(labels.toString());
+                while (c.next()) {
+                    StringBuilder row = new StringBuilder();
+                    for (int i = 0; i < c.columns().size(); i++) {
+                        byte[] v = c.get(i);
+                        row.append(v == null ? "NULL" : new String(v, StandardCharsets.UTF_8)).append('|');
+                    }
+                    out.add(row.toString());
+                }
+                return out;
+            }
+        }
+    }
+
+    private static List<String> direct(String sql) throws Exception {
+        try (Connection c = server.connect(whole); Statement st = c.createStatement(); ResultSet rs = st.executeQuery(sql)) {
+            ResultSetMetaData md = rs.getMetaData();
+            List<String> out = new ArrayList<>();
+            StringBuilder labels = new StringBuilder();
+            for (int i = 1; i <= md.getColumnCount(); i++) {
+                labels.append(md.getColumnLabel(i)).append('|');
+            }
+            out.add(labels.toString());
+            while (rs.next()) {
+                StringBuilder row = new StringBuilder();
+                for (int i = 1; i <= md.getColumnCount(); i++) {
+                    byte[] v = rs.getBytes(i);
+                    row.append(v == null ? "NULL" : new String(v, StandardCharsets.UTF_8)).append('|');
+                }
+                out.add(row.toString());
+            }
+            return out;
+        }
+    }
+
+    private static void same(String sql, boolean ordered) throws Exception {
+        List<String> expected = direct(sql);
+        List<String> actual = viaEngine(sql);
+        if (!ordered) {
+            expected = sortedRows(expected);
+            actual = sortedRows(actual);
+        }
+        assertEquals(expected, actual, sql);
+    }
+
+    private static List<String> sortedRows(List<String> rows) {
+        List<String> out = new ArrayList<>(rows.subList(1, rows.size()));
+        out.sort(null);
+        out.add(0, rows.get(0));
+        return out;
+    }
+
+    @Test
+    void pointSelectsKeepTheUsersLabelsAndValues() throws Exception {
+        same("SELECT order_id, user_id, Status, amount, created_at FROM orders WHERE user_id = 42 ORDER BY order_id", true);
+        same("SELECT COUNT(*), Max(amount) AS top FROM orders WHERE user_id = '42'", true);
+    }
+
+    @Test
+    void scatterReadsMergeLikeOneDatabase() throws Exception {
+        same("SELECT order_id, amount FROM orders ORDER BY amount DESC, order_id LIMIT 5, 10", true);
+        same("SELECT status, COUNT(*), SUM(amount), AVG(amount), MIN(created_at), MAX(order_id) FROM orders GROUP BY status ORDER BY status", true);
+        same("SELECT COUNT(*), SUM(quantity), AVG(price) FROM order_items", true);
+        // collation-equal spellings ('it'/'IT') are one DISTINCT value; MySQL returns either
+        assertEquals(sortedRows(direct("SELECT DISTINCT country_code FROM users")).stream().map(String::toLowerCase).sorted().toList(),
+                sortedRows(viaEngine("SELECT DISTINCT country_code FROM users")).stream().map(String::toLowerCase).sorted().toList());
+        same("SELECT * FROM orders WHERE amount > 100", false);
+        same("SELECT * FROM orders ORDER BY created_at, order_id LIMIT 7", true);
+    }
+
+    @Test
+    void joinsOfBoundTablesAndBroadcastTablesMatchOneDatabase() throws Exception {
+        same("SELECT o.order_id, i.sku, i.quantity FROM orders o JOIN order_items i ON o.user_id = i.user_id AND o.order_id = i.order_id"
+                + " WHERE o.user_id IN (3, 4, 5)", false);
+        same("SELECT u.name, c.name FROM users u JOIN countries c ON u.country_code = c.code ORDER BY u.user_id LIMIT 20", true);
+    }
+
+    @Test
+    void preparedStatementsRouteByTheirParameters() {
+        try (EngineSession s = engine.openSession()) {
+            StatementResult r = s.execute("SELECT COUNT(*) FROM orders WHERE user_id = ?", List.of(42L));
+            try (ResultCursor c = ((StatementResult.Rows) r).cursor()) {
+                assertTrue(c.next());
+                assertTrue(Long.parseLong(new String(c.get(0), StandardCharsets.UTF_8)) >= 0);
+            }
+        }
+    }
+
+    @Test
+    void writesLandOnTheRightShardAndTransactionsRollBack() throws Exception {
+        try (EngineSession s = engine.openSession()) {
+            StatementResult.Update u = (StatementResult.Update) s.execute(
+                    "INSERT INTO orders (order_id, user_id, status, amount, created_at) VALUES (900001, 1, 'new', 1.00, NOW()), (900002, 2, 'new', 2.00, NOW())");
+            assertEquals(2, u.affectedRows());
+            s.execute("BEGIN");
+            s.execute("UPDATE orders SET status = 'gone' WHERE user_id IN (1, 2)");
+            s.execute("ROLLBACK");
+            List<String> rows = viaEngine("SELECT order_id, status FROM orders WHERE order_id IN (900001, 900002) ORDER BY order_id");
+            assertEquals(List.of("order_id|status|", "900001|new|", "900002|new|"), rows);
+            StatementResult.Update d = (StatementResult.Update) s.execute("DELETE FROM orders WHERE order_id >= 900001");
+            assertEquals(2, d.affectedRows());
+            StatementResult.Update g = (StatementResult.Update) s.execute("INSERT INTO orders (user_id, status, created_at) VALUES (8, 'gen', NOW())");
+            long key = (Long) g.generatedKeys().get(0);
+            assertEquals(key, g.lastInsertId());
+            assertEquals(List.of("order_id|", key + "|"), viaEngine("SELECT order_id FROM orders WHERE user_id = 8 AND status = 'gen'"));
+            s.execute("DELETE FROM orders WHERE user_id = 8 AND status = 'gen'");
+        }
+    }
+
+    @Test
+    void previewShowsWhereAStatementRuns() {
+        List<String> rows = viaEngine("PREVIEW SELECT * FROM orders WHERE user_id = 6");
+        assertEquals(List.of("backend|actual_sql|params|route|merge|", "ds1|SELECT * FROM orders_0 WHERE user_id = 6|NULL|POINT|pass-through|"), rows);
+    }
+
+    @Test
+    void unsupportedStatementsGet1235AndBackendErrorsKeepTheirCode() {
+        try (EngineSession s = engine.openSession()) {
+            ShardwiseException e = assertThrows(ShardwiseException.class, () -> s.execute("SELECT COUNT(DISTINCT user_id) FROM orders"));
+            assertEquals(1235, e.errno());
+            ShardwiseException missing = assertThrows(ShardwiseException.class, () -> s.execute("SELECT nope FROM orders WHERE user_id = 1"));
+            assertEquals(1054, missing.errno());
+            assertEquals("42S22", missing.sqlState());
+            s.execute("SET NAMES utf8mb4");
+            s.execute("SET autocommit = 0");
+            s.execute("SET SESSION sql_mode = 'STRICT_TRANS_TABLES'");
+            s.execute("USE shop");
+            assertEquals(1049, assertThrows(ShardwiseException.class, () -> s.execute("USE other")).errno());
+        }
+    }
+}

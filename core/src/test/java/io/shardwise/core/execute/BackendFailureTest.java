@@ -1,0 +1,106 @@
+package io.shardwise.core.execute;
+
+import static io.shardwise.core.execute.ExecutionSessionTest.unit;
+import static io.shardwise.core.execute.Shards.single;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.shardwise.core.config.PoolConfig;
+import io.shardwise.core.error.BackendException;
+import io.shardwise.core.error.ErrorCode;
+import io.shardwise.core.error.ShardwiseException;
+import io.shardwise.testkit.ControllableServer;
+import io.shardwise.testkit.TestBackends;
+import java.time.Duration;
+import java.util.List;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/** ds0 on the shared server, ds1 on a server of this class's own that tests stop and kill. */
+class BackendFailureTest {
+    private static final PoolConfig FAST_FAIL =
+            new PoolConfig(4, 0, Duration.ofSeconds(1), Duration.ofMinutes(1), Duration.ofMinutes(30));
+    private static ControllableServer dedicated;
+    private Shards shards;
+
+    @BeforeAll
+    static void startServer() {
+        dedicated = TestBackends.dedicated();
+    }
+
+    @AfterAll
+    static void stopServer() {
+        dedicated.close();
+    }
+
+    @BeforeEach
+    void createBackends() {
+        dedicated.start();
+        shards = new Shards(FAST_FAIL, TestBackends.shared(), dedicated);
+        shards.sql(0, "CREATE TABLE t (id INT PRIMARY KEY) ENGINE=InnoDB");
+        shards.sql(1, "CREATE TABLE t (id INT PRIMARY KEY) ENGINE=InnoDB");
+    }
+
+    @AfterEach
+    void noConnectionIsLeftCheckedOut() {
+        try {
+            assertEquals(0, shards.pools.activeConnections());
+        } finally {
+            shards.close();
+        }
+    }
+
+    @Test
+    void aDownBackendIsUnavailablePromptlyWhileTheOtherKeepsWorking() {
+        dedicated.stop();
+        try (ExecutionSession s = shards.session()) {
+            long t0 = System.nanoTime();
+            ShardwiseException e = assertThrows(ShardwiseException.class,
+                    () -> s.execute(List.of(unit("ds0", "SELECT 1"), unit("ds1", "SELECT 1"))));
+            long ms = (System.nanoTime() - t0) / 1_000_000;
+            assertEquals(ErrorCode.SHARD_UNAVAILABLE, e.code());
+            assertTrue(e.getMessage().contains("ds1"), e.getMessage());
+            assertTrue(ms < 3000, "took " + ms + " ms");
+            assertEquals("1", single(s.execute(List.of(unit("ds0", "SELECT 1"))).getFirst()));
+        }
+    }
+
+    @Test
+    void aConnectionLostInsideATransactionDoomsItUntilRollback() {
+        try (ExecutionSession s = shards.session()) {
+            s.begin();
+            s.execute(List.of(unit("ds0", "INSERT INTO t VALUES (1)"), unit("ds1", "INSERT INTO t VALUES (1)")));
+            dedicated.kill();
+            BackendException lost = assertThrows(BackendException.class,
+                    () -> s.execute(List.of(unit("ds1", "INSERT INTO t VALUES (2)"))));
+            assertTrue(lost.isConnectionLost(), lost.sqlState());
+            ShardwiseException doomed = assertThrows(ShardwiseException.class,
+                    () -> s.execute(List.of(unit("ds0", "INSERT INTO t VALUES (3)"))));
+            assertEquals(ErrorCode.SHARD_UNAVAILABLE, doomed.code());
+            assertTrue(doomed.getMessage().contains("ROLLBACK") && doomed.getMessage().contains("ds1"), doomed.getMessage());
+            assertEquals(ErrorCode.SHARD_UNAVAILABLE, assertThrows(ShardwiseException.class, s::commit).code());
+            s.rollback();
+            assertFalse(s.inTransaction());
+            assertEquals("0", single(s.execute(List.of(unit("ds0", "SELECT COUNT(*) FROM t"))).getFirst()));
+        }
+    }
+
+    @Test
+    void aFailedCommitNamesTheBackendsThatCommittedAndThoseThatDidNot() {
+        try (ExecutionSession s = shards.session()) {
+            s.begin();
+            s.execute(List.of(unit("ds0", "INSERT INTO t VALUES (1)"), unit("ds1", "INSERT INTO t VALUES (1)")));
+            dedicated.kill();
+            BackendException e = assertThrows(BackendException.class, s::commit);
+            assertEquals("ds1", e.backend());
+            assertTrue(e.getMessage().contains("committed on ds0; not committed on ds1"), e.getMessage());
+            assertFalse(s.inTransaction());
+        }
+        assertEquals("1", shards.query(0, "SELECT COUNT(*) FROM t"));
+    }
+}

@@ -1,0 +1,120 @@
+package io.shardwise.core.execute;
+
+import static io.shardwise.core.execute.ExecutionSessionTest.unit;
+import static io.shardwise.core.execute.Shards.rows;
+import static io.shardwise.core.execute.Shards.single;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.shardwise.core.config.PoolConfig;
+import io.shardwise.core.error.ShardwiseException;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+class CancelTest {
+    /** A billion-row join count: busy for far longer than any test, and killable (SLEEP would just return 1). */
+    private static final String SLOW;
+    private static final String MANY = "SELECT a.n + 10 * b.n + 100 * c.n + 1000 * d.n + 10000 * e.n FROM "
+            + "(SELECT 0 n UNION ALL SELECT 1 UNION ALL SELECT 2 UNION ALL SELECT 3 UNION ALL SELECT 4 UNION ALL"
+            + " SELECT 5 UNION ALL SELECT 6 UNION ALL SELECT 7 UNION ALL SELECT 8 UNION ALL SELECT 9) a";
+    private static Shards shards;
+
+    static {
+        String d = "(SELECT 0 n UNION ALL SELECT 1 UNION ALL SELECT 2 UNION ALL SELECT 3 UNION ALL SELECT 4 UNION ALL"
+                + " SELECT 5 UNION ALL SELECT 6 UNION ALL SELECT 7 UNION ALL SELECT 8 UNION ALL SELECT 9)";
+        StringBuilder sql = new StringBuilder("SELECT COUNT(*) FROM ");
+        for (int i = 0; i < 9; i++) {
+            sql.append(i == 0 ? "" : ", ").append(d).append(" t").append(i);
+        }
+        SLOW = sql.toString();
+    }
+
+    @BeforeAll
+    static void createBackends() {
+        // one connection per backend: whatever a test leaves on it, the next statement meets
+        shards = new Shards(2, new PoolConfig(1, 0, Duration.ofSeconds(3), Duration.ofMinutes(1), Duration.ofMinutes(30)));
+    }
+
+    @AfterAll
+    static void dropBackends() {
+        shards.close();
+    }
+
+    @AfterEach
+    void noConnectionIsLeftCheckedOutAndBackendsStillAnswer() {
+        assertEquals(0, shards.pools.activeConnections());
+        try (ExecutionSession s = shards.session()) {
+            assertEquals(List.of("1", "1"), s.execute(List.of(unit("ds0", "SELECT 1"), unit("ds1", "SELECT 1")))
+                    .stream().map(Shards::single).toList());
+        }
+    }
+
+    private static String many() {
+        String digits = MANY.substring(MANY.indexOf("(SELECT 0"), MANY.length() - 2);
+        return MANY + ", " + digits + " b, " + digits + " c, " + digits + " d, " + digits + " e";
+    }
+
+    @Test
+    void cancelInterruptsEveryRunningUnitWith1317() throws Exception {
+        try (ExecutionSession s = shards.session()) {
+            // the backends send column definitions first: the kill arrives while the cursors wait for rows
+            CompletableFuture<List<List<String>>> running = CompletableFuture.supplyAsync(
+                    () -> s.execute(List.of(unit("ds0", SLOW), unit("ds1", SLOW))).stream().map(Shards::single)
+                            .map(List::of).toList(), Shards.THREADS);
+            Thread.sleep(400);
+            long t0 = System.nanoTime();
+            s.cancel();
+            ExecutionException e = assertThrows(ExecutionException.class, () -> running.get(5, TimeUnit.SECONDS));
+            assertEquals(1317, ((ShardwiseException) e.getCause()).errno());
+            assertTrue((System.nanoTime() - t0) / 1_000_000 < 3000);
+        }
+    }
+
+    @Test
+    void theStatementTimeoutEndsASlowStatementWith1317() {
+        try (ExecutionSession s = shards.session()) {
+            s.setStatementTimeout(Duration.ofMillis(500));
+            long t0 = System.nanoTime();
+            ShardwiseException e = assertThrows(ShardwiseException.class, () -> single(s.execute(List.of(unit("ds0", SLOW))).getFirst()));
+            assertEquals(1317, e.errno());
+            assertTrue((System.nanoTime() - t0) / 1_000_000 < 3000);
+            assertEquals("1", single(s.execute(List.of(unit("ds0", "SELECT 1"))).getFirst()), "fast statements still pass");
+        }
+    }
+
+    @Test
+    void closingACursorEarlyStopsTheBackendAndLeavesTheConnectionUsable() {
+        try (ExecutionSession s = shards.session()) {
+            long t0 = System.nanoTime();
+            String id;
+            try (ResultCursor c = ((UnitResult.Rows) s.execute(List.of(unit("ds0", many()))).getFirst()).cursor()) {
+                assertTrue(c.next());
+                id = single(s.execute(List.of(unit("ds1", "SELECT 'other backend'"))).getFirst());
+            }
+            assertEquals("other backend", id);
+            assertTrue((System.nanoTime() - t0) / 1_000_000 < 3000);
+            List<List<String>> r = rows(s.execute(List.of(unit("ds0", "SELECT 42"))).getFirst());
+            assertEquals(List.of(List.of("42")), r);
+        }
+    }
+
+    @Test
+    void aCursorLeftOpenInATransactionIsClosedByTheNextStatement() {
+        try (ExecutionSession s = shards.session()) {
+            s.begin();
+            ResultCursor open = ((UnitResult.Rows) s.execute(List.of(unit("ds0", many()))).getFirst()).cursor();
+            assertTrue(open.next());
+            assertEquals("7", single(s.execute(List.of(unit("ds0", "SELECT 7"))).getFirst()));
+            assertTrue(!open.next(), "the earlier cursor was ended");
+            s.commit();
+        }
+    }
+}

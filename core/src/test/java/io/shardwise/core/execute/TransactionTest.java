@@ -1,0 +1,230 @@
+package io.shardwise.core.execute;
+
+import static io.shardwise.core.execute.ExecutionSessionTest.unit;
+import static io.shardwise.core.execute.Shards.rows;
+import static io.shardwise.core.execute.Shards.single;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.shardwise.core.error.BackendException;
+import io.shardwise.core.error.ShardwiseException;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+class TransactionTest {
+    private static Shards shards;
+
+    @BeforeAll
+    static void createBackends() {
+        shards = new Shards(2, Shards.SMALL_POOL);
+        for (int i = 0; i < 2; i++) {
+            shards.sql(i, "CREATE TABLE t (id INT PRIMARY KEY, a VARCHAR(10), b VARCHAR(10)) ENGINE=InnoDB");
+        }
+    }
+
+    @AfterAll
+    static void dropBackends() {
+        shards.close();
+    }
+
+    @BeforeEach
+    void emptyTables() {
+        shards.sql(0, "DELETE FROM t");
+        shards.sql(1, "DELETE FROM t");
+    }
+
+    @AfterEach
+    void noConnectionIsLeftCheckedOut() {
+        assertEquals(0, shards.pools.activeConnections());
+    }
+
+    private static void insert(ExecutionSession s, int backend, int id) {
+        s.execute(List.of(unit("ds" + backend, "INSERT INTO t (id) VALUES (?)", id)));
+    }
+
+    private static String ids(int backend) {
+        return shards.query(backend, "SELECT COALESCE(GROUP_CONCAT(id ORDER BY id), '') FROM t");
+    }
+
+    @Test
+    void commitMakesWritesOnTwoBackendsVisibleAndOnlyThen() {
+        try (ExecutionSession s = shards.session()) {
+            s.begin();
+            s.execute(List.of(unit("ds0", "INSERT INTO t (id) VALUES (1)"), unit("ds1", "INSERT INTO t (id) VALUES (2)")));
+            assertEquals("", ids(0), "uncommitted work is invisible to others");
+            assertEquals("1", single(s.execute(List.of(unit("ds0", "SELECT COUNT(*) FROM t"))).getFirst()),
+                    "but visible to the transaction itself");
+            s.commit();
+            assertFalse(s.inTransaction());
+        }
+        assertEquals("1", ids(0));
+        assertEquals("2", ids(1));
+    }
+
+    @Test
+    void rollbackUndoesWritesOnTwoBackends() {
+        try (ExecutionSession s = shards.session()) {
+            s.begin();
+            insert(s, 0, 1);
+            insert(s, 1, 2);
+            s.rollback();
+            assertFalse(s.inTransaction());
+        }
+        assertEquals("", ids(0));
+        assertEquals("", ids(1));
+    }
+
+    @Test
+    void aTransactionHoldsOneConnectionPerTouchedBackendUntilItEnds() {
+        try (ExecutionSession s = shards.session()) {
+            s.begin();
+            assertEquals(0, shards.pools.activeConnections(), "nothing is borrowed before a backend is touched");
+            insert(s, 0, 1);
+            insert(s, 0, 2);
+            assertEquals(1, shards.pools.activeConnections());
+            insert(s, 1, 3);
+            assertEquals(2, shards.pools.activeConnections());
+            s.commit();
+        }
+    }
+
+    @Test
+    void turningAutocommitOffStartsATransactionAndTurningItOnCommits() {
+        try (ExecutionSession s = shards.session()) {
+            s.setAutocommit(false);
+            insert(s, 0, 1);
+            assertTrue(s.inTransaction());
+            assertEquals("", ids(0));
+            s.setAutocommit(true);
+            assertFalse(s.inTransaction());
+        }
+        assertEquals("1", ids(0));
+    }
+
+    @Test
+    void severalUnitsOnOneBackendRunInTurnAndAllReturnTheirRows() {
+        shards.sql(0, "INSERT INTO t (id) VALUES (1), (2), (3)");
+        try (ExecutionSession s = shards.session()) {
+            s.begin();
+            List<UnitResult> r = s.execute(List.of(unit("ds0", "SELECT id FROM t WHERE id < 3 ORDER BY id"),
+                    unit("ds1", "SELECT 'other backend'"), unit("ds0", "SELECT id FROM t WHERE id = 3")));
+            assertEquals(List.of(List.of("3")), rows(r.get(2)), "the last unit on ds0 streams");
+            assertEquals(List.of(List.of("1"), List.of("2")), rows(r.get(0)), "the earlier one was buffered");
+            assertEquals("other backend", single(r.get(1)));
+            s.commit();
+        }
+    }
+
+    @Test
+    void aSavepointSetBeforeABackendJoinedAlsoUndoesThatBackendsWork() {
+        try (ExecutionSession s = shards.session()) {
+            s.begin();
+            insert(s, 0, 1);
+            s.savepoint("s1");
+            insert(s, 0, 2);
+            insert(s, 1, 3); // ds1 joins after s1
+            s.rollbackToSavepoint("s1");
+            insert(s, 1, 4);
+            s.commit();
+        }
+        assertEquals("1", ids(0));
+        assertEquals("4", ids(1));
+    }
+
+    @Test
+    void rollbackToASavepointKeepsItAndDropsLaterOnes() {
+        try (ExecutionSession s = shards.session()) {
+            s.begin();
+            insert(s, 0, 1);
+            s.savepoint("s1");
+            insert(s, 1, 2);
+            s.savepoint("s2");
+            insert(s, 0, 3);
+            s.rollbackToSavepoint("S1"); // savepoint names ignore case, as in MySQL
+            ShardwiseException gone = assertThrows(ShardwiseException.class, () -> s.rollbackToSavepoint("s2"));
+            assertEquals(1305, gone.errno());
+            assertEquals("42000", gone.sqlState());
+            insert(s, 1, 5);
+            s.rollbackToSavepoint("s1");
+            s.commit();
+        }
+        assertEquals("1", ids(0));
+        assertEquals("", ids(1));
+    }
+
+    @Test
+    void releasedAndUnknownSavepointsFailWith1305() {
+        try (ExecutionSession s = shards.session()) {
+            assertEquals(1305, assertThrows(ShardwiseException.class, () -> s.rollbackToSavepoint("nope")).errno());
+            s.begin();
+            s.savepoint("s1");
+            assertEquals(1305, assertThrows(ShardwiseException.class, () -> s.releaseSavepoint("nope")).errno(),
+                    "no backend touched yet: the session knows");
+            insert(s, 0, 1);
+            s.releaseSavepoint("s1");
+            assertEquals(1305, assertThrows(ShardwiseException.class, () -> s.rollbackToSavepoint("s1")).errno());
+            s.commit();
+        }
+        assertEquals("1", ids(0));
+    }
+
+    @Test
+    void aLockCycleAcrossBackendsEndsWith1205AfterTheLockWaitTimeout() throws Exception {
+        // Even with both schemas on one server, each backend connection is its own InnoDB transaction:
+        // the cycle runs through the client, so no deadlock detector can see it.
+        shards.sql(0, "INSERT INTO t (id) VALUES (1)");
+        shards.sql(1, "INSERT INTO t (id) VALUES (1)");
+        ExecutorOptions oneSecond = ExecutorOptions.DEFAULT.withLockWaitTimeout(java.time.Duration.ofSeconds(1));
+        try (ExecutionSession a = shards.session(oneSecond); ExecutionSession b = shards.session(oneSecond)) {
+            a.begin();
+            b.begin();
+            a.execute(List.of(unit("ds0", "UPDATE t SET a = 'A' WHERE id = 1")));
+            b.execute(List.of(unit("ds1", "UPDATE t SET b = 'B' WHERE id = 1")));
+            long t0 = System.nanoTime();
+            CompletableFuture<List<UnitResult>> aWaits = CompletableFuture.supplyAsync(
+                    () -> a.execute(List.of(unit("ds1", "UPDATE t SET a = 'A' WHERE id = 1"))), Shards.THREADS);
+            BackendException bTimedOut = assertThrows(BackendException.class,
+                    () -> b.execute(List.of(unit("ds0", "UPDATE t SET b = 'B' WHERE id = 1"))));
+            java.util.concurrent.ExecutionException aTimedOut = assertThrows(java.util.concurrent.ExecutionException.class,
+                    () -> aWaits.get(5, TimeUnit.SECONDS));
+            long ms = (System.nanoTime() - t0) / 1_000_000;
+            assertEquals(1205, bTimedOut.errno());
+            assertEquals(1205, ((BackendException) aTimedOut.getCause()).errno());
+            assertTrue(ms < 4000, "the cycle took " + ms + " ms to break");
+            assertTrue(a.inTransaction() && b.inTransaction(), "1205 rolls back the statement only, as in MySQL");
+            a.rollback();
+            b.rollback();
+        }
+    }
+
+    @Test
+    void aDeadlockOnOneBackendRollsBackTheVictimsWholeShardedTransaction() throws Exception {
+        shards.sql(0, "INSERT INTO t (id) VALUES (1), (2)");
+        try (ExecutionSession a = shards.session(); ExecutionSession b = shards.session()) {
+            a.begin();
+            // a holds more locks, so InnoDB picks b as the victim
+            a.execute(List.of(unit("ds0", "UPDATE t SET a = 'A' WHERE id = 1"), unit("ds0", "INSERT INTO t (id) VALUES (10), (11), (12)")));
+            b.begin();
+            b.execute(List.of(unit("ds1", "INSERT INTO t (id) VALUES (5)"), unit("ds0", "UPDATE t SET b = 'B' WHERE id = 2")));
+            CompletableFuture<List<UnitResult>> aWaits = CompletableFuture.supplyAsync(
+                    () -> a.execute(List.of(unit("ds0", "UPDATE t SET a = 'A' WHERE id = 2"))), Shards.THREADS);
+            Thread.sleep(300); // a now waits for b's lock on row 2
+            BackendException deadlock = assertThrows(BackendException.class,
+                    () -> b.execute(List.of(unit("ds0", "UPDATE t SET b = 'B' WHERE id = 1"))));
+            assertEquals(1213, deadlock.errno());
+            assertFalse(b.inTransaction(), "the victim's transaction is over on every backend");
+            aWaits.get(5, TimeUnit.SECONDS);
+            a.commit();
+        }
+        assertEquals("", ids(1), "b's insert on the other backend was rolled back too");
+        assertEquals("1,2,10,11,12", ids(0));
+    }
+}
