@@ -10,7 +10,11 @@ import io.shardwise.core.rewrite.SourceText;
 import io.shardwise.core.route.ExecutionUnit;
 import io.shardwise.core.route.RouteKind;
 import io.shardwise.core.route.RoutePlan;
+import io.shardwise.core.sql.analyze.Delete;
+import io.shardwise.core.sql.analyze.Insert;
 import io.shardwise.core.sql.analyze.SessionCommand;
+import io.shardwise.core.sql.analyze.UnanalyzableException;
+import io.shardwise.core.sql.analyze.Update;
 import io.shardwise.core.sql.analyze.Statement;
 import io.shardwise.core.sql.normalize.NormalizedSql;
 import io.shardwise.core.sql.normalize.Normalizer;
@@ -43,19 +47,65 @@ public final class EngineSession implements AutoCloseable {
             throw new ShardwiseException(ErrorCode.BUG, "statement has " + normalized.parameterCount() + " ? markers but "
                     + params.size() + " values were given");
         }
-        CachedPlan plan = engine.plan(normalized);
+        CachedPlan plan = plan(normalized);
         Statement statement = plan.statement();
         if (statement instanceof SessionCommand command) {
             return command(command, normalized, params);
         }
         RoutePlan route = route(statement, normalized, plan, params);
+        boolean write = statement instanceof Insert || statement instanceof Update || statement instanceof Delete;
+        if (write && route.units().size() > 1 && execution.autocommit() && !execution.inTransaction()) {
+            return atomically(route);
+        }
         return run(route);
+    }
+
+    /**
+     * A write over several shards in autocommit mode runs in a transaction of its own, so that like
+     * MySQL's statement it either changes every shard or none when one fails (a duplicate key on one
+     * shard, say). The commit itself is per backend, not two-phase.
+     */
+    private StatementResult atomically(RoutePlan route) {
+        execution.begin();
+        StatementResult result;
+        try {
+            result = run(route);
+        } catch (RuntimeException e) {
+            try {
+                execution.rollback();
+            } catch (RuntimeException suppressed) {
+                e.addSuppressed(suppressed);
+            }
+            throw e;
+        }
+        execution.commit();
+        return result;
+    }
+
+    /**
+     * The cached plan; for a statement the analyzer cannot read, a backend judges its syntax first, so
+     * a typo gets MySQL's own 1064 rather than "not supported".
+     */
+    private CachedPlan plan(NormalizedSql normalized) {
+        try {
+            return engine.plan(normalized);
+        } catch (UnanalyzableException e) {
+            String probe = "PREPARE shardwise_syntax_probe FROM '" + normalized.sql().replace("\\", "\\\\").replace("'", "''") + "'";
+            try {
+                execution.execute(List.of(new ExecutionUnit(engine.rule().config().defaultBackend(), probe, List.of(), java.util.Map.of())));
+            } catch (ShardwiseException backend) {
+                if (backend.errno() == ErrorCode.PARSE_ERROR.errno()) {
+                    throw backend;
+                }
+            }
+            throw e;
+        }
     }
 
     /** The route plan a statement would run with (PREVIEW). */
     public RoutePlan preview(String sql, List<Object> params) {
         NormalizedSql normalized = Normalizer.normalize(sql);
-        CachedPlan plan = engine.plan(normalized);
+        CachedPlan plan = plan(normalized);
         if (plan.statement() instanceof SessionCommand c) {
             throw new ShardwiseException(ErrorCode.UNSUPPORTED, "PREVIEW of " + c.kind() + " (it runs in the session, on no shard)");
         }

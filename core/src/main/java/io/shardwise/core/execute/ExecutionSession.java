@@ -257,7 +257,7 @@ public final class ExecutionSession implements AutoCloseable {
     public void rollbackToSavepoint(String name) {
         ensureOpen();
         if (transaction == null) {
-            throw new SavepointMissingException(name);
+            throw new ShardwiseException(ErrorCode.SAVEPOINT_DOES_NOT_EXIST, name);
         }
         liveTransaction().rollbackToSavepoint(name);
     }
@@ -265,7 +265,7 @@ public final class ExecutionSession implements AutoCloseable {
     public void releaseSavepoint(String name) {
         ensureOpen();
         if (transaction == null) {
-            throw new SavepointMissingException(name);
+            throw new ShardwiseException(ErrorCode.SAVEPOINT_DOES_NOT_EXIST, name);
         }
         liveTransaction().releaseSavepoint(name);
     }

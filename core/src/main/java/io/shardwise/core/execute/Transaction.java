@@ -183,7 +183,7 @@ final class Transaction {
         } finally {
             lock.unlock();
         }
-        throw new SavepointMissingException(name);
+        throw new ShardwiseException(ErrorCode.SAVEPOINT_DOES_NOT_EXIST, name);
     }
 
     private void trim(int size) {

@@ -14,8 +14,16 @@ import java.util.Map;
  * pre-sized builder.
  */
 public final class Renderer {
-    /** Replace [start, end) of the template's text with {@code text}; start == end inserts. */
-    public record Edit(int start, int end, String text) {}
+    /**
+     * Replace [start, end) of the template's text with {@code text}; start == end inserts. With
+     * {@code aliasSource}, the replaced span's own source text follows as a quoted alias, so the
+     * column keeps the label the user's text gives it.
+     */
+    public record Edit(int start, int end, String text, boolean aliasSource) {
+        public Edit(int start, int end, String text) {
+            this(start, end, text, false);
+        }
+    }
 
     /** The physical SQL and the values for its {@code ?} markers. */
     public record Rendered(String sql, List<Object> params) {}
@@ -54,6 +62,7 @@ public final class Renderer {
                     continue;
                 }
                 sb.append(out, source.at(at), source.at(edit.start())).append(edit.text());
+                alias(sb, edit, out, source);
                 at = edit.end();
                 e++;
             }
@@ -88,11 +97,19 @@ public final class Renderer {
             Edit edit = edits.get(e++);
             if (edit.start() >= at) {
                 sb.append(out, source.at(at), source.at(edit.start())).append(edit.text());
+                alias(sb, edit, out, source);
                 at = edit.end();
             }
         }
-        sb.append(text, at, text.length());
+        sb.append(out, source.at(at), out.length());
         return new Rendered(sb.toString(), params == null ? List.of() : params);
+    }
+
+    private static void alias(StringBuilder sb, Edit edit, String out, SourceText source) {
+        if (edit.aliasSource()) {
+            String label = out.substring(source.at(edit.start()), source.at(edit.end()));
+            sb.append(" AS `").append(label.replace("`", "``")).append('`');
+        }
     }
 
     /** A physical name as an identifier: backticked only when it needs to be. */

@@ -4,6 +4,7 @@ import io.shardwise.core.error.ErrorCode;
 import io.shardwise.core.error.ShardwiseException;
 import io.shardwise.core.rewrite.Renderer;
 import io.shardwise.core.sql.analyze.Clause;
+import io.shardwise.core.sql.analyze.HavingExpr;
 import io.shardwise.core.sql.analyze.SelectShape;
 import io.shardwise.core.sql.analyze.SqlTemplate;
 import io.shardwise.core.sql.analyze.ValueRef;
@@ -51,19 +52,25 @@ final class MergePlanner {
             if (item.aggregate() != null && item.aggregate().kind() == SelectShape.AggregateKind.OTHER) {
                 throw unsupported("aggregate " + item.text() + " across shards");
             }
-            if (item.aggregate() != null && item.aggregate().distinct()) {
-                throw unsupported("aggregate over DISTINCT values across shards: " + item.text());
-            }
         }
+        String distinctArgument = distinctArgument();
         long offset = number(shape.offset(), 0);
         long limit = number(shape.limit(), -1);
         List<Renderer.Edit> edits = new ArrayList<>();
         MergeSpec spec;
         if (shape.isAggregate()) {
             spec = aggregate(offset, limit);
+            if (distinctArgument != null) {
+                distinctEdits(distinctArgument, edits);
+            }
+            // groups are complete only after the merge: LIMIT and HAVING apply there, not per shard
             Clause limitClause = template.clause(Clause.Kind.LIMIT);
             if (limitClause != null) {
                 edits.add(new Renderer.Edit(limitClause.start(), limitClause.end(), ""));
+            }
+            Clause havingClause = template.clause(Clause.Kind.HAVING);
+            if (havingClause != null) {
+                edits.add(new Renderer.Edit(havingClause.start(), havingClause.end(), ""));
             }
         } else {
             MergeSpec.Tail tail = new MergeSpec.Tail(false, offset, limit, visibleWidth());
@@ -100,6 +107,46 @@ final class MergePlanner {
         return new Plan(hidden.isEmpty() ? showAll(spec) : spec, edits, visible + hidden.size());
     }
 
+    /**
+     * The one argument of the COUNT/SUM/AVG(DISTINCT ...) items, or null when there are none. Shards
+     * can group by one extra expression, so several different DISTINCT arguments are refused.
+     */
+    private String distinctArgument() {
+        String argument = null;
+        for (SelectShape.Item item : shape.items()) {
+            SelectShape.Aggregate a = item.aggregate();
+            if (a == null || !a.distinct() || a.kind() == SelectShape.AggregateKind.MIN || a.kind() == SelectShape.AggregateKind.MAX) {
+                continue;
+            }
+            if (a.argument().indexOf('?') >= 0 || item.start() < 0) {
+                throw unsupported("an aggregate over DISTINCT values of an expression with a literal, across shards: " + item.text());
+            }
+            if (argument != null && !argument.equalsIgnoreCase(a.argument())) {
+                throw unsupported("aggregates over DISTINCT values of different expressions (" + argument + ", " + a.argument()
+                        + ") across shards");
+            }
+            argument = a.argument();
+        }
+        return argument;
+    }
+
+    /** Each distinct aggregate item becomes its argument (under the item's label), and shards group by it. */
+    private void distinctEdits(String argument, List<Renderer.Edit> edits) {
+        for (SelectShape.Item item : shape.items()) {
+            SelectShape.Aggregate a = item.aggregate();
+            if (a != null && a.distinct() && a.kind() != SelectShape.AggregateKind.MIN && a.kind() != SelectShape.AggregateKind.MAX) {
+                edits.add(new Renderer.Edit(item.start(), item.end(), argument, item.alias() == null));
+            }
+        }
+        Clause group = template.clause(Clause.Kind.GROUP_BY);
+        if (group != null) {
+            edits.add(new Renderer.Edit(group.end(), group.end(), ", " + argument));
+        } else {
+            Clause point = template.clause(Clause.Kind.GROUP_BY_POINT);
+            edits.add(new Renderer.Edit(point.start(), point.start(), " group by " + argument + " "));
+        }
+    }
+
     /** Nothing hidden: the tail shows every column (a * stays correct whatever its width). */
     private static MergeSpec showAll(MergeSpec spec) {
         MergeSpec.Tail t = spec.tail();
@@ -114,8 +161,8 @@ final class MergePlanner {
     }
 
     private MergeSpec aggregate(long offset, long limit) {
-        if (shape.having() != null) {
-            throw unsupported("HAVING across shards");
+        if (shape.having() != null && shape.havingExpr() == null) {
+            throw unsupported("this HAVING condition across shards: " + shape.having());
         }
         List<SortKey> groupKeys = new ArrayList<>();
         for (SelectShape.Key key : shape.groupBy()) {
@@ -131,6 +178,16 @@ final class MergePlanner {
             if (a == null) {
                 continue;
             }
+            if (a.distinct() && a.kind() != SelectShape.AggregateKind.MIN && a.kind() != SelectShape.AggregateKind.MAX) {
+                // each shard returns the distinct values themselves (grouped by them); the merge counts them once
+                AggregateSlot.Kind kind = switch (a.kind()) {
+                    case COUNT -> AggregateSlot.Kind.COUNT_DISTINCT;
+                    case SUM -> AggregateSlot.Kind.SUM_DISTINCT;
+                    default -> AggregateSlot.Kind.AVG_DISTINCT;
+                };
+                aggregates.add(new AggregateSlot(kind, i, -1, -1, weight(a.argument())));
+                continue;
+            }
             aggregates.add(switch (a.kind()) {
                 case COUNT -> AggregateSlot.of(AggregateSlot.Kind.COUNT, i);
                 case SUM -> AggregateSlot.of(AggregateSlot.Kind.SUM, i);
@@ -141,6 +198,7 @@ final class MergePlanner {
                 case OTHER -> throw unsupported("aggregate " + item.text() + " across shards");
             });
         }
+        RowExpr having = shape.havingExpr() == null ? null : having(shape.havingExpr(), aggregates);
         List<SortKey> order = new ArrayList<>();
         for (SelectShape.Key key : shape.orderBy()) {
             int column = keyColumn(key);
@@ -152,8 +210,69 @@ final class MergePlanner {
             }
             order.add(new SortKey(column, key.descending(), weight(keyText(key))));
         }
-        return new MergeSpec.GroupedAggregate(groupKeys, aggregates, false, null, order,
+        return new MergeSpec.GroupedAggregate(groupKeys, aggregates, false, having, order,
                 new MergeSpec.Tail(false, offset, limit, visibleWidth()));
+    }
+
+    /** The HAVING condition over merged columns; aggregates it needs that are not selected become hidden ones. */
+    private RowExpr having(HavingExpr e, List<AggregateSlot> aggregates) {
+        return switch (e) {
+            case HavingExpr.Value v -> new RowExpr.Constant(NodeSelector.value(v.value(), bindings));
+            case HavingExpr.Ref r -> {
+                int column = havingColumn(r, aggregates);
+                String expression = r.aggregate() != null ? "" : column < visible ? shape.items().get(column).text() : r.text();
+                yield new RowExpr.ColumnRef(column, weight(expression));
+            }
+            case HavingExpr.Binary b -> switch (b.op()) {
+                case EQ -> new RowExpr.Compare(RowExpr.CompareOp.EQ, having(b.left(), aggregates), having(b.right(), aggregates));
+                case NE -> new RowExpr.Compare(RowExpr.CompareOp.NE, having(b.left(), aggregates), having(b.right(), aggregates));
+                case LT -> new RowExpr.Compare(RowExpr.CompareOp.LT, having(b.left(), aggregates), having(b.right(), aggregates));
+                case LE -> new RowExpr.Compare(RowExpr.CompareOp.LE, having(b.left(), aggregates), having(b.right(), aggregates));
+                case GT -> new RowExpr.Compare(RowExpr.CompareOp.GT, having(b.left(), aggregates), having(b.right(), aggregates));
+                case GE -> new RowExpr.Compare(RowExpr.CompareOp.GE, having(b.left(), aggregates), having(b.right(), aggregates));
+                case ADD -> new RowExpr.Arithmetic(RowExpr.ArithmeticOp.ADD, having(b.left(), aggregates), having(b.right(), aggregates));
+                case SUBTRACT -> new RowExpr.Arithmetic(RowExpr.ArithmeticOp.SUBTRACT, having(b.left(), aggregates), having(b.right(), aggregates));
+                case MULTIPLY -> new RowExpr.Arithmetic(RowExpr.ArithmeticOp.MULTIPLY, having(b.left(), aggregates), having(b.right(), aggregates));
+                case DIVIDE -> new RowExpr.Arithmetic(RowExpr.ArithmeticOp.DIVIDE, having(b.left(), aggregates), having(b.right(), aggregates));
+            };
+            case HavingExpr.And a -> new RowExpr.And(a.operands().stream().map(x -> having(x, aggregates)).toList());
+            case HavingExpr.Or o -> new RowExpr.Or(o.operands().stream().map(x -> having(x, aggregates)).toList());
+            case HavingExpr.Not n -> new RowExpr.Not(having(n.operand(), aggregates));
+            case HavingExpr.IsNull n -> new RowExpr.IsNull(having(n.operand(), aggregates), n.negated());
+        };
+    }
+
+    private int havingColumn(HavingExpr.Ref ref, List<AggregateSlot> aggregates) {
+        SelectShape.Aggregate wanted = ref.aggregate();
+        for (int i = 0; i < shape.items().size(); i++) {
+            SelectShape.Item item = shape.items().get(i);
+            if (wanted != null && wanted.equals(item.aggregate())
+                    || wanted == null && (item.alias() != null && item.alias().equalsIgnoreCase(unquote(ref.text()))
+                    || item.text().equalsIgnoreCase(ref.text()))) {
+                return i;
+            }
+        }
+        if (wanted == null) {
+            return hide(ref.text());
+        }
+        if (wanted.distinct()) {
+            throw unsupported("aggregate over DISTINCT values in HAVING across shards: " + ref.text());
+        }
+        int column = hide(ref.text());
+        aggregates.add(switch (wanted.kind()) {
+            case COUNT -> AggregateSlot.of(AggregateSlot.Kind.COUNT, column);
+            case SUM -> AggregateSlot.of(AggregateSlot.Kind.SUM, column);
+            case MIN -> new AggregateSlot(AggregateSlot.Kind.MIN, column, -1, -1, weight(ref.text()));
+            case MAX -> new AggregateSlot(AggregateSlot.Kind.MAX, column, -1, -1, weight(ref.text()));
+            case AVG -> new AggregateSlot(AggregateSlot.Kind.AVG, column, hide("sum(" + wanted.argument() + ")"),
+                    hide("count(" + wanted.argument() + ")"), -1);
+            case OTHER -> throw unsupported("aggregate " + ref.text() + " in HAVING across shards");
+        });
+        return column;
+    }
+
+    private static String unquote(String s) {
+        return s.startsWith("`") && s.endsWith("`") ? s.substring(1, s.length() - 1) : s;
     }
 
     private boolean isGroupExpression(SelectShape.Key key) {
@@ -188,7 +307,7 @@ final class MergePlanner {
             }
             long position = number(key.ordinal(), -1);
             if (position < 1 || position > visible) {
-                throw new ShardwiseException(ErrorCode.BACKEND_ERROR, "Unknown column '" + position + "' in 'order clause'");
+                throw new ShardwiseException(ErrorCode.BAD_FIELD, String.valueOf(position), "order clause");
             }
             if (shape.items().get((int) position - 1).isStar()) {
                 throw unsupported("ORDER BY the position of a * item across shards");
@@ -213,7 +332,8 @@ final class MergePlanner {
         if (expression.isEmpty()) {
             return -1;
         }
-        return hide("weight_string(" + expression + ")");
+        // rtrim: under PAD SPACE collations 'a ' = 'a', but WEIGHT_STRING keeps trailing spaces
+        return hide("weight_string(rtrim(" + expression + "))");
     }
 
     private int hide(String expression) {

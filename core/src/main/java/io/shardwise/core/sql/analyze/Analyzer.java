@@ -132,6 +132,6 @@ public final class Analyzer {
     }
 
     private static ShardwiseException unsupported(String what, String table) {
-        return new ShardwiseException(ErrorCode.UNSUPPORTED, what + " on table '" + table + "'");
+        return new UnanalyzableException(what + " on table '" + table + "'");
     }
 }

@@ -113,6 +113,9 @@ final class CalciteMasking {
                         onDuplicate = t.start();
                         m.remove(t.start(), sql.length());
                         return new Result(m, nullSafe, lockingTail, dmlOrderLimit, onDuplicate);
+                    } else if (w.equals("as") && next != null && next.kind() == Kind.WORD) {
+                        m.replace(next.start(), next.end(), "`" + next.text() + "`");
+                        i++;
                     } else if (w.equals("as") && next != null && next.kind() == Kind.PARAM) {
                         // a string alias (AS 'label') was normalized to ?; Calcite wants a name
                         m.replace(next.start(), next.end(), "p" + next.start());

@@ -11,6 +11,10 @@ public record Clause(Kind kind, int start, int end) {
         SELECT_LIST_END,
         /** The top-level {@code limit ...}. */
         LIMIT,
+        /** The top-level GROUP BY list (after the keywords, without WITH ROLLUP). */
+        GROUP_BY,
+        /** Insertion point for a GROUP BY: after WHERE, before HAVING, ORDER BY, LIMIT and locking clauses. */
+        GROUP_BY_POINT,
         /** The top-level {@code having ...}. */
         HAVING,
         /** The top-level {@code order by ...}. */

@@ -33,6 +33,21 @@ final class ConditionExtractor {
         this.tables = tables;
     }
 
+    /** Records the key joins in conditions that co-locate rows without narrowing them (outer-join ON). */
+    void keyJoinsOnly(List<SqlNode> conditions) {
+        for (SqlNode condition : conditions) {
+            for (SqlNode conjunct : conjuncts(condition)) {
+                if (conjunct instanceof SqlCall call && call.getKind() == SqlKind.EQUALS) {
+                    TableRef l = keyOf(call.operand(0));
+                    TableRef r = keyOf(call.operand(1));
+                    if (l != null && r != null) {
+                        keyJoins.add(new Select.KeyJoin(l, r));
+                    }
+                }
+            }
+        }
+    }
+
     /** Per sharded table reference, the AND of what each conjunct says about its key. */
     Map<TableRef, KeyCondition> extract(List<SqlNode> conditions) {
         Map<TableRef, List<KeyCondition>> found = new LinkedHashMap<>();

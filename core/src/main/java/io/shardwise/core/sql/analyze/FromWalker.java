@@ -26,6 +26,12 @@ final class FromWalker {
     final List<TableRef> allTables = new ArrayList<>();
     final List<TableRef> topTables = new ArrayList<>();
     final List<SqlNode> innerJoinConditions = new ArrayList<>();
+    /** ON conditions of outer joins: they co-locate rows (key joins) but narrow nothing. */
+    final List<SqlNode> outerJoinConditions = new ArrayList<>();
+    /** USING (...) columns, as pairs of the references on each side. */
+    final List<Select.KeyJoin> usingJoins = new ArrayList<>();
+    /** Tables an outer join may fill with NULLs: WHERE conditions on them do not narrow the route. */
+    final List<TableRef> nullSupplying = new ArrayList<>();
     final List<Slot> slots = new ArrayList<>();
     boolean nested;
 
@@ -47,10 +53,22 @@ final class FromWalker {
             case SqlJoin join -> {
                 boolean innerJoin = join.getJoinType() == JoinType.INNER || join.getJoinType() == JoinType.COMMA
                         || join.getJoinType() == JoinType.CROSS;
+                int leftStart = topTables.size();
                 from(join.getLeft(), top, inner);
+                int rightStart = topTables.size();
                 from(join.getRight(), top, inner && innerJoin);
-                if (join.getCondition() != null && top && inner && innerJoin) {
+                if (top && (join.getJoinType() == JoinType.LEFT || join.getJoinType() == JoinType.FULL)) {
+                    nullSupplying.addAll(topTables.subList(rightStart, topTables.size()));
+                }
+                if (top && (join.getJoinType() == JoinType.RIGHT || join.getJoinType() == JoinType.FULL)) {
+                    nullSupplying.addAll(topTables.subList(leftStart, rightStart));
+                }
+                if (join.getCondition() instanceof org.apache.calcite.sql.SqlNodeList using && top) {
+                    using(using, topTables.subList(leftStart, rightStart), topTables.subList(rightStart, topTables.size()));
+                } else if (join.getCondition() != null && top && inner && innerJoin) {
                     innerJoinConditions.add(join.getCondition());
+                } else if (join.getCondition() != null && top) {
+                    outerJoinConditions.add(join.getCondition());
                 }
                 if (join.getCondition() != null) {
                     nestedIn(join.getCondition());
@@ -75,6 +93,24 @@ final class FromWalker {
                 subquery(node);
             }
         }
+    }
+
+    private void using(org.apache.calcite.sql.SqlNodeList columns, List<TableRef> left, List<TableRef> right) {
+        for (SqlNode column : columns) {
+            String name = ((SqlIdentifier) column).getSimple();
+            for (TableRef l : left) {
+                for (TableRef r : right) {
+                    if (isKey(l, name) && isKey(r, name)) {
+                        usingJoins.add(new Select.KeyJoin(l, r));
+                    }
+                }
+            }
+        }
+    }
+
+    private boolean isKey(TableRef t, String column) {
+        return isLogical(t) && rule.table(t.name()) instanceof io.shardwise.core.rule.TableRule.Sharded s
+                && s.keyColumn().equalsIgnoreCase(column);
     }
 
     private void table(SqlIdentifier id, String alias, boolean top) {

@@ -43,6 +43,9 @@ final class SelectAnalyzer {
             from.nestedIn(select.getHaving());
         }
         from.qualifierSlots(root);
+        if (hasWindow(root)) {
+            from.nested = true; // a window spans every row: per-shard windows are wrong
+        }
         List<Slot> slots = new ArrayList<>(from.slots);
         addParamSlots(parsed, slots);
 
@@ -56,7 +59,10 @@ final class SelectAnalyzer {
             if (select.getWhere() != null) {
                 where.add(select.getWhere());
             }
-            conditions = extractor.extract(where);
+            conditions = new java.util.HashMap<>(extractor.extract(where));
+            conditions.keySet().removeAll(from.nullSupplying);
+            extractor.keyJoinsOnly(from.outerJoinConditions);
+            extractor.keyJoins.addAll(from.usingJoins);
             Clauses c = Clauses.of(parsed.tokens);
             nested |= c.setOperation || c.into;
             shape = shape(parsed, select, c, extractor);
@@ -85,6 +91,24 @@ final class SelectAnalyzer {
         if (c.limit.present()) {
             out.put(Clause.Kind.LIMIT, new Clause(Clause.Kind.LIMIT, c.startOffset(c.limit), c.endOffset(c.limit)));
         }
+        if (c.groupBy.present()) {
+            out.put(Clause.Kind.GROUP_BY, new Clause(Clause.Kind.GROUP_BY, c.startOffset(c.groupBy), c.endOffset(c.groupBy)));
+        }
+        int groupPoint;
+        if (c.groupBy.present()) {
+            groupPoint = c.endOffset(c.groupBy);
+        } else if (c.having.present()) {
+            groupPoint = tokens.get(c.having.first() - 1).start();
+        } else if (c.orderBy.present()) {
+            groupPoint = tokens.get(c.orderBy.first() - 2).start();
+        } else if (c.limit.present()) {
+            groupPoint = c.startOffset(c.limit);
+        } else if (c.lockingTail >= 0) {
+            groupPoint = tokens.get(c.lockingTail).start();
+        } else {
+            groupPoint = tokens.isEmpty() ? 0 : trimmedEnd(tokens);
+        }
+        out.put(Clause.Kind.GROUP_BY_POINT, new Clause(Clause.Kind.GROUP_BY_POINT, groupPoint, groupPoint));
         if (c.having.present()) {
             int start = tokens.get(c.having.first() - 1).start(); // the HAVING keyword
             out.put(Clause.Kind.HAVING, new Clause(Clause.Kind.HAVING, start, c.endOffset(c.having)));
@@ -128,11 +152,13 @@ final class SelectAnalyzer {
                 alias = ((SqlIdentifier) call.operand(1)).getSimple();
             }
             String text = i < itemRanges.size() ? itemText(sql, c, itemRanges.get(i), alias != null) : expr.toString();
+            int start = i < itemRanges.size() ? c.startOffset(itemRanges.get(i)) : -1;
+            int end = start < 0 ? -1 : start + text.length();
             boolean isStar = expr instanceof SqlIdentifier id && id.isStar();
             star |= isStar;
             SelectShape.Aggregate aggregate = aggregate(expr, sql, parsed);
             boolean contains = aggregate == null && containsAggregate(expr);
-            items.add(new SelectShape.Item(text, alias, aggregate, contains, isStar));
+            items.add(new SelectShape.Item(text, alias, aggregate, contains, isStar, start, end));
         }
         List<SelectShape.Key> groupBy = keys(parsed, c, c.groupBy, items, extractor);
         List<SelectShape.Key> orderBy = keys(parsed, c, c.orderBy, items, extractor);
@@ -160,7 +186,8 @@ final class SelectAnalyzer {
             }
         }
         boolean distinct = c.distinct || select.getModifierNode(SqlSelectKeyword.DISTINCT) != null;
-        return new SelectShape(items, star, distinct, groupBy, having, orderBy, offset, limit);
+        HavingExpr havingExpr = select.getHaving() == null ? null : HavingReader.read(parsed, select.getHaving());
+        return new SelectShape(items, star, distinct, groupBy, having, havingExpr, orderBy, offset, limit);
     }
 
     private static int ordinalAt(ParsedText parsed, Token param) {
@@ -191,7 +218,7 @@ final class SelectAnalyzer {
         return sql.substring(c.tokens.get(r.first()).start(), c.tokens.get(last - 1).end());
     }
 
-    private static SelectShape.Aggregate aggregate(SqlNode expr, String sql, ParsedText parsed) {
+    static SelectShape.Aggregate aggregate(SqlNode expr, String sql, ParsedText parsed) {
         if (!(expr instanceof SqlCall call) || call.getOperator() == null) {
             return null;
         }
@@ -238,6 +265,34 @@ final class SelectAnalyzer {
             }
         }
         return call.operand(0).toString();
+    }
+
+    private static boolean hasWindow(SqlNode root) {
+        Boolean found = root.accept(new SqlBasicVisitor<>() {
+            @Override
+            public Boolean visit(SqlCall call) {
+                if (call.getKind() == SqlKind.OVER || call.getKind() == SqlKind.WINDOW) {
+                    return true;
+                }
+                for (SqlNode operand : call.getOperandList()) {
+                    if (operand != null && Boolean.TRUE.equals(operand.accept(this))) {
+                        return true;
+                    }
+                }
+                return false;
+            }
+
+            @Override
+            public Boolean visit(SqlNodeList list) {
+                for (SqlNode n : list) {
+                    if (n != null && Boolean.TRUE.equals(n.accept(this))) {
+                        return true;
+                    }
+                }
+                return false;
+            }
+        });
+        return Boolean.TRUE.equals(found);
     }
 
     static boolean containsAggregate(SqlNode expr) {

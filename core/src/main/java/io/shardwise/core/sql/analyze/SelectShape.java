@@ -8,9 +8,11 @@ import java.util.List;
  *
  * @param star whether the list contains {@code *} or {@code t.*} (column count known only at run time)
  * @param having the HAVING condition's text, or null
+ * @param havingExpr the HAVING condition as the merger can evaluate it, or null when it has parts
+ *     the merger cannot evaluate (or there is no HAVING)
  */
 public record SelectShape(List<Item> items, boolean star, boolean distinct, List<Key> groupBy, String having,
-                          List<Key> orderBy, ValueRef offset, ValueRef limit) {
+                          HavingExpr havingExpr, List<Key> orderBy, ValueRef offset, ValueRef limit) {
     public SelectShape {
         items = List.copyOf(items);
         groupBy = List.copyOf(groupBy);
@@ -22,12 +24,14 @@ public record SelectShape(List<Item> items, boolean star, boolean distinct, List
     }
 
     /**
-     * A select item: its text (for repeating it in a hidden column), alias, and aggregate.
+     * A select item: its text (for repeating it in a hidden column) and span without the alias, its
+     * alias, and aggregate.
      *
      * @param containsAggregate an aggregate nested in a larger expression ({@code SUM(a)/COUNT(*)}),
      *     which a scatter cannot merge
      */
-    public record Item(String text, String alias, Aggregate aggregate, boolean containsAggregate, boolean isStar) {}
+    public record Item(String text, String alias, Aggregate aggregate, boolean containsAggregate, boolean isStar,
+                       int start, int end) {}
 
     public enum AggregateKind { COUNT, SUM, MIN, MAX, AVG, OTHER }
 

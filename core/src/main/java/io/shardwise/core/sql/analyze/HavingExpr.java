@@ -1,0 +1,35 @@
+package io.shardwise.core.sql.analyze;
+
+import java.util.List;
+
+/**
+ * A HAVING condition as the merger must evaluate it after merging groups across shards: references
+ * to aggregates and columns (resolved to merged columns by the router), values, comparisons,
+ * arithmetic and logic.
+ */
+public sealed interface HavingExpr {
+    /** An aggregate call ({@code aggregate} set) or a column or alias (its text). */
+    record Ref(String text, SelectShape.Aggregate aggregate) implements HavingExpr {}
+
+    record Value(ValueRef value) implements HavingExpr {}
+
+    enum Op { EQ, NE, LT, LE, GT, GE, ADD, SUBTRACT, MULTIPLY, DIVIDE }
+
+    record Binary(Op op, HavingExpr left, HavingExpr right) implements HavingExpr {}
+
+    record And(List<HavingExpr> operands) implements HavingExpr {
+        public And {
+            operands = List.copyOf(operands);
+        }
+    }
+
+    record Or(List<HavingExpr> operands) implements HavingExpr {
+        public Or {
+            operands = List.copyOf(operands);
+        }
+    }
+
+    record Not(HavingExpr operand) implements HavingExpr {}
+
+    record IsNull(HavingExpr operand, boolean negated) implements HavingExpr {}
+}

@@ -1,0 +1,63 @@
+package io.shardwise.it.oracle;
+
+import io.shardwise.core.EngineSession;
+import io.shardwise.core.StatementResult;
+import io.shardwise.core.error.ShardwiseException;
+import io.shardwise.core.execute.Column;
+import io.shardwise.core.execute.ResultCursor;
+import io.shardwise.it.oracle.Outcome.Row;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The side under test: one engine session. Cursor cells are copied as they are read (a cursor's
+ * arrays are valid only until the next row), and every cursor is closed, even when reading fails.
+ */
+final class EngineSide {
+    private final EngineSession session;
+
+    EngineSide(EngineSession session) {
+        this.session = session;
+    }
+
+    Outcome run(OracleCase c) {
+        try {
+            StatementResult result = c.prepared() ? session.execute(c.sql(), c.params()) : session.execute(c.sql());
+            return switch (result) {
+                case StatementResult.Rows r -> rows(r.cursor());
+                case StatementResult.Update u -> new Outcome.Update(u.affectedRows(), u.lastInsertId());
+            };
+        } catch (ShardwiseException e) {
+            return new Outcome.Failure(e.errno(), e.sqlState(), e.getMessage());
+        } catch (RuntimeException | AssertionError e) {
+            return new Outcome.Crash(e);
+        }
+    }
+
+    /** The engine's update result, for the generated-key cases that need its keys. */
+    StatementResult.Update update(String sql) {
+        return (StatementResult.Update) session.execute(sql);
+    }
+
+    private static Outcome rows(ResultCursor cursor) {
+        try (cursor) {
+            List<Column> columns = cursor.columns();
+            List<String> labels = new ArrayList<>(columns.size());
+            List<Integer> types = new ArrayList<>(columns.size());
+            for (Column col : columns) {
+                labels.add(col.name());
+                types.add(col.mysqlType());
+            }
+            List<Row> rows = new ArrayList<>();
+            while (cursor.next()) {
+                byte[][] cells = new byte[columns.size()][];
+                for (int i = 0; i < cells.length; i++) {
+                    byte[] v = cursor.get(i);
+                    cells[i] = v == null ? null : v.clone();
+                }
+                rows.add(new Row(cells));
+            }
+            return new Outcome.Rows(labels, types, rows);
+        }
+    }
+}

@@ -1,0 +1,490 @@
+package io.shardwise.it.oracle;
+
+import java.math.BigDecimal;
+import java.time.LocalDateTime;
+import java.util.List;
+
+/**
+ * The hand-written oracle statements, one group per feature. Reads come first and leave the data as
+ * loaded; writes come last, each followed by a full, primary-key-ordered read of the table it touched.
+ * Every ORDER BY that could tie ends with a unique column, and LIMIT appears only after such an ORDER
+ * BY, so each statement has exactly one correct result. DISTINCT, GROUP BY and MIN/MAX over strings
+ * with case or accent variants ({@code 'paid'/'Paid'}) use {@link Corpus#ci}: MySQL may return any
+ * member of a collation-equal group.
+ */
+final class HandCorpus {
+    private HandCorpus() {}
+
+    static List<OracleCase> reads() {
+        Corpus c = new Corpus();
+
+        c.category("point");
+        c.q("SELECT * FROM orders WHERE user_id = 7");
+        c.q("SELECT order_id, status, amount FROM orders WHERE user_id = 1 ORDER BY order_id");
+        c.q("SELECT * FROM order_items WHERE user_id = 2 ORDER BY item_id");
+        c.q("SELECT * FROM users WHERE user_id = 42");
+        c.q("SELECT name, email FROM users WHERE user_id = 100");
+        c.q("SELECT * FROM sbtest1 WHERE id = 500");
+        c.q("SELECT c FROM sbtest1 WHERE id = 1");
+        c.q("SELECT * FROM small WHERE id = 2");
+        c.q("SELECT * FROM events WHERE created_at = '2025-01-01 00:00:00'");
+        c.q("SELECT * FROM events WHERE created_at = '2026-01-01'");
+        c.q("SELECT * FROM orders WHERE user_id = 7 AND status = 'paid'");
+        c.q("SELECT * FROM users WHERE user_id = 194");
+        c.q("SELECT * FROM orders WHERE user_id = 3 AND order_id > 100500");
+        c.q("SELECT order_id FROM orders WHERE 5 = user_id");
+        c.q("SELECT * FROM orders WHERE user_id = 900000001");
+        c.q("SELECT * FROM users u WHERE u.user_id = 10");
+        c.q("SELECT `order_id`, `user_id` FROM `orders` WHERE `user_id` = 11");
+        c.q("select ORDER_ID, Amount from orders where USER_ID = 13");
+        c.q("SELECT /* a comment */ order_id FROM orders -- trailing\n WHERE user_id = 14");
+
+        c.category("multi-point");
+        c.q("SELECT * FROM orders WHERE user_id IN (1, 2, 3)");
+        c.q("SELECT * FROM orders WHERE user_id IN (4, 8, 12) ORDER BY order_id");
+        c.q("SELECT * FROM users WHERE user_id IN (1, 5, 9, 13, 194, 195)");
+        c.q("SELECT * FROM orders WHERE user_id = 1 OR user_id = 2");
+        c.q("SELECT * FROM orders WHERE user_id = 1 OR user_id = 6 OR user_id = -1");
+        c.q("SELECT * FROM sbtest1 WHERE id IN (1, 2, 3, 4, 5, 6, 7, 8)");
+        c.q("SELECT id, k FROM sbtest1 WHERE id IN (10, 20, 30) ORDER BY k, id");
+        c.q("SELECT * FROM small WHERE id IN (1, 3)");
+        c.q("SELECT * FROM events WHERE created_at IN ('2025-01-01 00:00:00', '2026-12-31 23:59:59')");
+        c.q("SELECT * FROM order_items WHERE user_id IN (2, 3) AND quantity > 2");
+        c.q("SELECT * FROM orders WHERE user_id IN (7) ");
+        c.q("SELECT * FROM orders WHERE user_id IN (1, 1, 1)");
+        c.q("SELECT * FROM users WHERE user_id IN (-1, -2, -3, -1000)");
+
+        c.category("range");
+        c.q("SELECT * FROM orders WHERE user_id BETWEEN 10 AND 20");
+        c.q("SELECT * FROM orders WHERE user_id > 150");
+        c.q("SELECT * FROM orders WHERE user_id < 0");
+        c.q("SELECT * FROM orders WHERE user_id >= 190 AND user_id <= 193 ORDER BY user_id, order_id");
+        c.q("SELECT * FROM users WHERE user_id BETWEEN 1 AND 3");
+        c.q("SELECT * FROM events WHERE created_at BETWEEN '2025-03-01' AND '2025-04-01'");
+        c.q("SELECT * FROM events WHERE created_at >= '2026-01-01'");
+        c.q("SELECT * FROM events WHERE created_at < '2025-01-01'");
+        c.q("SELECT * FROM events WHERE created_at > '2026-12-31 23:59:58'");
+        c.q("SELECT * FROM events WHERE created_at >= '2025-12-31 23:59:59' AND created_at <= '2026-01-01 00:00:00'");
+        c.q("SELECT id, kind FROM events WHERE created_at > '2025-06-30' AND created_at < '2025-07-02' ORDER BY id");
+        c.q("SELECT * FROM events WHERE created_at >= '2027-01-01'");
+        c.q("SELECT * FROM events WHERE created_at = '2024-06-01'");
+        c.q("SELECT COUNT(*) FROM events WHERE created_at BETWEEN '2025-01-01' AND '2025-12-31 23:59:59'");
+        c.q("SELECT * FROM sbtest1 WHERE id BETWEEN 100 AND 120");
+        c.q("SELECT c FROM sbtest1 WHERE id BETWEEN 1 AND 100 ORDER BY c");
+        c.q("SELECT * FROM small WHERE id > 1");
+
+        c.category("scatter");
+        c.q("SELECT * FROM orders");
+        c.q("SELECT * FROM order_items");
+        c.q("SELECT * FROM users");
+        c.q("SELECT * FROM events");
+        c.q("SELECT * FROM sbtest1");
+        c.q("SELECT * FROM sbtest2");
+        c.q("SELECT * FROM small");
+        c.q("SELECT order_id, amount FROM orders WHERE status = 'paid'");
+        c.q("SELECT order_id FROM orders WHERE amount > 900");
+        c.q("SELECT * FROM orders WHERE amount IS NULL");
+        c.q("SELECT * FROM orders WHERE status IS NULL");
+        c.q("SELECT * FROM orders WHERE order_id = 100123");
+        c.q("SELECT * FROM users WHERE name = 'apple'");
+        c.q("SELECT * FROM users WHERE email LIKE '%EXAMPLE.com'");
+        c.q("SELECT * FROM users WHERE country_code = 'de'");
+        c.q("SELECT * FROM users WHERE name = 'zoe'");
+        c.q("SELECT * FROM users WHERE name = 'aaron'");
+        c.q("SELECT * FROM users WHERE name = ''");
+        c.q("SELECT * FROM users WHERE name IS NULL");
+        c.q("SELECT * FROM sbtest1 WHERE k = 500");
+        c.q("SELECT * FROM small WHERE category = 'BOOKS'");
+        c.q("SELECT * FROM events WHERE kind = 'view' AND id < 50");
+        c.q("SELECT * FROM order_items WHERE sku = 'sku-1100'");
+        c.q("SELECT * FROM orders WHERE user_id IS NULL");
+        c.q("SELECT * FROM orders WHERE user_id = 1 OR status = 'new'");
+        c.q("SELECT * FROM orders WHERE NOT (user_id = 1)");
+        c.q("SELECT * FROM orders WHERE user_id <> 1 AND amount < 10");
+        c.q("SELECT order_id, amount * 2 AS double_amount, UPPER(status) FROM orders WHERE amount < 5");
+        c.q("SELECT order_id, created_at, DATE(created_at) AS d, YEAR(created_at) FROM orders WHERE amount > 990");
+        c.q("SELECT 1 AS one, order_id FROM orders WHERE amount < 0");
+        c.q("SELECT o.* FROM orders o WHERE o.amount = 19.99");
+
+        c.category("join");
+        c.q("SELECT o.order_id, o.amount, i.item_id, i.sku FROM orders o JOIN order_items i ON o.user_id = i.user_id"
+                + " AND o.order_id = i.order_id WHERE o.user_id = 7");
+        c.q("SELECT o.order_id, i.item_id, i.price FROM orders o JOIN order_items i ON o.user_id = i.user_id"
+                + " AND o.order_id = i.order_id WHERE o.amount > 950");
+        c.q("SELECT o.order_id, i.item_id FROM orders o JOIN order_items i USING (user_id, order_id)"
+                + " WHERE o.user_id IN (1, 2) ORDER BY i.item_id");
+        c.q("SELECT u.user_id, u.name, o.order_id FROM users u JOIN orders o ON u.user_id = o.user_id WHERE u.user_id = 3");
+        c.q("SELECT u.user_id, o.order_id FROM users u LEFT JOIN orders o ON u.user_id = o.user_id WHERE o.order_id IS NULL");
+        c.q("SELECT o.order_id, o.user_id, u.name FROM orders o LEFT JOIN users u ON u.user_id = o.user_id WHERE u.user_id IS NULL");
+        c.q("SELECT u.user_id, COUNT(o.order_id) FROM users u LEFT JOIN orders o ON u.user_id = o.user_id"
+                + " WHERE u.user_id BETWEEN 1 AND 20 GROUP BY u.user_id ORDER BY u.user_id");
+        c.q("SELECT o.order_id, SUM(i.price * i.quantity) AS total FROM orders o JOIN order_items i"
+                + " ON o.user_id = i.user_id AND o.order_id = i.order_id WHERE o.user_id = 1 GROUP BY o.order_id ORDER BY o.order_id");
+        c.q("SELECT COUNT(*) FROM orders o JOIN order_items i ON o.user_id = i.user_id AND o.order_id = i.order_id");
+        c.q("SELECT o.order_id, i.sku FROM orders o, order_items i WHERE o.user_id = i.user_id"
+                + " AND o.order_id = i.order_id AND i.quantity = 100");
+
+        c.category("broadcast");
+        c.q("SELECT * FROM countries");
+        c.q("SELECT * FROM countries ORDER BY code");
+        c.q("SELECT * FROM countries WHERE code = 'de'");
+        c.q("SELECT name FROM countries WHERE code IN ('US', 'ci', 'TR') ORDER BY name");
+        c.q("SELECT COUNT(*) FROM countries");
+        c.q("SELECT u.user_id, c.name FROM users u JOIN countries c ON u.country_code = c.code WHERE u.user_id = 5");
+        c.q("SELECT u.user_id, c.name FROM users u JOIN countries c ON u.country_code = c.code WHERE u.user_id < 40");
+        c.q("SELECT u.user_id, c.name FROM users u LEFT JOIN countries c ON u.country_code = c.code");
+        c.q("SELECT c.code, COUNT(*) FROM users u JOIN countries c ON u.country_code = c.code GROUP BY c.code ORDER BY c.code");
+        c.q("SELECT o.order_id, c.code FROM orders o JOIN users u ON o.user_id = u.user_id"
+                + " JOIN countries c ON c.code = u.country_code WHERE o.user_id = 2");
+        c.q("SELECT p.code, c.name FROM promotions p JOIN countries c ON c.code = 'FR' ORDER BY p.id");
+
+        c.category("single");
+        c.q("SELECT * FROM promotions");
+        c.q("SELECT * FROM promotions ORDER BY code, id");
+        c.q("SELECT * FROM promotions WHERE code = 'welcome10'");
+        c.q("SELECT code, discount FROM promotions WHERE discount > 10 ORDER BY discount DESC, id");
+        c.q("SELECT COUNT(*), SUM(discount), AVG(discount), MIN(discount), MAX(discount) FROM promotions");
+        c.q("SELECT discount, COUNT(*) FROM promotions GROUP BY discount HAVING COUNT(*) > 1");
+        c.q("SELECT * FROM promotions WHERE id IN (SELECT id FROM promotions WHERE discount > 20)");
+        c.q("SELECT * FROM promotions ORDER BY id LIMIT 3");
+        c.q("SELECT GROUP_CONCAT(code ORDER BY id) FROM promotions");
+
+        c.category("order");
+        c.q("SELECT order_id, amount FROM orders ORDER BY amount, order_id");
+        c.q("SELECT order_id, amount FROM orders ORDER BY amount DESC, order_id DESC");
+        c.q("SELECT order_id, amount FROM orders WHERE amount IS NOT NULL ORDER BY amount DESC, order_id");
+        c.q("SELECT order_id, status FROM orders ORDER BY status, order_id");
+        c.q("SELECT order_id, status FROM orders ORDER BY status DESC, order_id");
+        c.q("SELECT user_id, name FROM users ORDER BY name, user_id");
+        c.q("SELECT user_id, name FROM users ORDER BY name DESC, user_id DESC");
+        c.q("SELECT user_id, email FROM users ORDER BY email, user_id");
+        c.q("SELECT user_id, country_code FROM users ORDER BY country_code, user_id");
+        c.q("SELECT user_id, created_at FROM users ORDER BY created_at, user_id");
+        c.q("SELECT id, created_at FROM events ORDER BY created_at DESC, id");
+        c.q("SELECT id, kind FROM events ORDER BY kind, id");
+        c.q("SELECT order_id FROM orders ORDER BY user_id, order_id");
+        c.q("SELECT order_id, user_id FROM orders ORDER BY user_id DESC, order_id");
+        c.q("SELECT order_id FROM orders ORDER BY created_at, order_id");
+        c.q("SELECT order_id, amount FROM orders ORDER BY 2, 1");
+        c.q("SELECT order_id AS id, amount AS a FROM orders ORDER BY a DESC, id");
+        c.q("SELECT item_id, sku FROM order_items ORDER BY sku, item_id");
+        c.q("SELECT id, c FROM sbtest1 ORDER BY c");
+        c.q("SELECT id, k FROM sbtest1 ORDER BY k DESC, id");
+        c.q("SELECT * FROM small ORDER BY category DESC");
+        c.q("SELECT * FROM small ORDER BY id DESC");
+        c.q("SELECT user_id, name FROM users WHERE user_id IN (1, 2, 3, 4) ORDER BY name, user_id");
+        c.q("SELECT order_id, amount FROM orders ORDER BY -amount, order_id");
+        c.q("SELECT order_id, status FROM orders ORDER BY UPPER(status), order_id");
+        c.q("SELECT user_id, name FROM users ORDER BY LENGTH(name), user_id");
+        c.q("SELECT order_id, user_id FROM orders ORDER BY order_id");
+
+        c.category("limit");
+        c.q("SELECT * FROM orders ORDER BY order_id LIMIT 10");
+        c.q("SELECT * FROM orders ORDER BY order_id LIMIT 5, 10");
+        c.q("SELECT * FROM orders ORDER BY order_id LIMIT 10 OFFSET 990");
+        c.q("SELECT * FROM orders ORDER BY order_id LIMIT 995, 10");
+        c.q("SELECT * FROM orders ORDER BY order_id LIMIT 2000, 10");
+        c.q("SELECT * FROM orders ORDER BY order_id LIMIT 0");
+        c.q("SELECT order_id, amount FROM orders ORDER BY amount DESC, order_id LIMIT 7");
+        c.q("SELECT user_id, name FROM users ORDER BY name, user_id LIMIT 20, 15");
+        c.q("SELECT id FROM events ORDER BY created_at, id LIMIT 3");
+        c.q("SELECT id FROM events WHERE created_at >= '2026-01-01' ORDER BY created_at, id LIMIT 3");
+        c.q("SELECT * FROM orders WHERE user_id = 1 ORDER BY order_id LIMIT 2");
+        c.q("SELECT * FROM orders WHERE user_id IN (1, 2) ORDER BY order_id LIMIT 1, 3");
+        c.q("SELECT id, k FROM sbtest1 ORDER BY k, id LIMIT 100, 5");
+        c.q("SELECT * FROM small ORDER BY id LIMIT 1, 1");
+        c.q("SELECT * FROM orders ORDER BY order_id DESC LIMIT 1");
+
+        c.category("distinct");
+        c.ci("SELECT DISTINCT status FROM orders");
+        c.q("SELECT DISTINCT user_id FROM orders");
+        c.q("SELECT DISTINCT user_id FROM orders ORDER BY user_id");
+        c.ci("SELECT DISTINCT country_code FROM users");
+        c.ci("SELECT DISTINCT kind FROM events");
+        c.q("SELECT DISTINCT YEAR(created_at) FROM events");
+        c.q("SELECT DISTINCT quantity FROM order_items ORDER BY quantity");
+        c.ci("SELECT DISTINCT status, YEAR(created_at) FROM orders");
+        c.q("SELECT DISTINCT amount FROM orders WHERE amount < 1 ORDER BY amount");
+        c.q("SELECT DISTINCT category FROM small");
+        c.ci("SELECT DISTINCT name FROM users");
+        c.q("SELECT DISTINCT user_id FROM orders ORDER BY user_id LIMIT 5, 5");
+
+        c.category("group");
+        c.ci("SELECT status, COUNT(*) FROM orders GROUP BY status");
+        c.ci("SELECT status, COUNT(*), SUM(amount), MIN(amount), MAX(amount), AVG(amount) FROM orders GROUP BY status");
+        c.q("SELECT user_id, COUNT(*) FROM orders GROUP BY user_id");
+        c.q("SELECT user_id, COUNT(*) AS n FROM orders GROUP BY user_id ORDER BY user_id");
+        c.q("SELECT user_id, SUM(amount) FROM orders GROUP BY user_id ORDER BY user_id DESC");
+        c.q("SELECT user_id, COUNT(*) AS n FROM orders GROUP BY user_id ORDER BY n DESC, user_id LIMIT 10");
+        c.q("SELECT YEAR(created_at), COUNT(*) FROM orders GROUP BY YEAR(created_at)");
+        c.q("SELECT YEAR(created_at) AS y, COUNT(*) FROM events GROUP BY y ORDER BY y");
+        c.q("SELECT quantity, COUNT(*), SUM(price) FROM order_items GROUP BY quantity ORDER BY quantity");
+        c.q("SELECT COUNT(*), MIN(user_id) FROM users GROUP BY name");
+        c.ci("SELECT country_code, COUNT(*) FROM users GROUP BY country_code");
+        c.q("SELECT k, COUNT(*) FROM sbtest1 GROUP BY k ORDER BY k LIMIT 20");
+        c.q("SELECT category, COUNT(*) FROM small GROUP BY category");
+        c.q("SELECT user_id, AVG(amount) FROM orders WHERE user_id < 0 GROUP BY user_id");
+        c.q("SELECT user_id, COUNT(*) FROM orders WHERE user_id = 1 GROUP BY user_id");
+        c.ci("SELECT status, COUNT(*) FROM orders WHERE user_id = 1 GROUP BY status HAVING COUNT(*) > 1");
+        c.q("SELECT user_id, COUNT(*) FROM orders GROUP BY user_id ORDER BY COUNT(*) DESC, user_id LIMIT 3");
+        c.q("SELECT UPPER(status) AS s, COUNT(*) FROM orders GROUP BY UPPER(status) ORDER BY s");
+        c.q("SELECT user_id, MAX(created_at), MIN(created_at) FROM orders GROUP BY user_id");
+        c.q("SELECT status IS NULL, COUNT(*) FROM orders GROUP BY status IS NULL");
+
+        c.category("having");
+        c.ci("SELECT status, COUNT(*) FROM orders GROUP BY status HAVING COUNT(*) > 10");
+        c.q("SELECT user_id FROM orders GROUP BY user_id HAVING SUM(amount) > 1000");
+        c.q("SELECT user_id, COUNT(*) AS n FROM orders GROUP BY user_id HAVING n >= 10 ORDER BY n DESC, user_id");
+        c.q("SELECT user_id, AVG(amount) FROM orders GROUP BY user_id HAVING AVG(amount) < 300 ORDER BY user_id");
+        c.q("SELECT user_id, MAX(amount) FROM orders GROUP BY user_id HAVING MAX(amount) > 990 OR MIN(amount) < 0");
+        c.q("SELECT quantity, COUNT(*) FROM order_items GROUP BY quantity HAVING COUNT(*) >= 10 AND COUNT(*) <= 2000");
+        c.q("SELECT YEAR(created_at) AS y, COUNT(*) FROM events GROUP BY y HAVING y > 2025");
+        c.q("SELECT k, COUNT(*) FROM sbtest1 GROUP BY k HAVING COUNT(*) > 2 ORDER BY k");
+        c.q("SELECT user_id, COUNT(*) FROM orders WHERE user_id = 1 GROUP BY user_id HAVING COUNT(*) > 100");
+        c.q("SELECT COUNT(*) FROM orders HAVING COUNT(*) > 0");
+
+        c.category("aggregate");
+        c.q("SELECT COUNT(*) FROM orders");
+        c.q("SELECT COUNT(*), COUNT(amount), COUNT(status) FROM orders");
+        c.q("SELECT SUM(amount) FROM orders");
+        c.q("SELECT AVG(amount) FROM orders");
+        c.q("SELECT MIN(amount), MAX(amount) FROM orders");
+        c.q("SELECT MIN(created_at), MAX(created_at) FROM orders");
+        c.q("SELECT SUM(user_id) FROM orders WHERE user_id > 0");
+        c.q("SELECT SUM(user_id), AVG(user_id) FROM users");
+        c.q("SELECT MIN(user_id), MAX(user_id) FROM users");
+        c.q("SELECT COUNT(*) AS n, SUM(quantity) AS q, AVG(quantity) AS avg_q FROM order_items");
+        c.q("SELECT AVG(price) FROM order_items");
+        c.q("SELECT SUM(k), AVG(k), MIN(c), MAX(c) FROM sbtest1");
+        c.q("SELECT COUNT(*) FROM events");
+        c.q("SELECT MIN(status), MAX(status) FROM orders");
+        c.q("SELECT MIN(name), MAX(name) FROM users");
+        c.q("SELECT MAX(country_code) FROM users");
+        c.q("SELECT COUNT(*) FROM orders WHERE user_id = 7");
+        c.q("SELECT COUNT(*), SUM(amount), AVG(amount), MIN(amount), MAX(amount) FROM orders WHERE user_id = 123456789");
+        c.q("SELECT COUNT(*), SUM(amount), AVG(amount), MIN(amount), MAX(amount) FROM orders WHERE amount > 1000000");
+        c.q("SELECT COUNT(*), SUM(k) FROM sbtest1 WHERE id < 0");
+        c.q("SELECT COUNT(*) FROM events WHERE created_at < '2025-01-01'");
+        c.q("SELECT COUNT(*), MAX(created_at) FROM events WHERE created_at >= '2027-01-01'");
+        c.q("SELECT COUNT(1), COUNT(NULL) FROM orders");
+        c.q("SELECT SUM(amount) AS total FROM orders WHERE status = 'paid'");
+        c.q("SELECT COUNT(*) FROM small");
+        c.q("SELECT SUM(id), AVG(id) FROM small");
+
+        c.category("keys");
+        c.q("SELECT * FROM orders WHERE user_id = -1");
+        c.q("SELECT * FROM orders WHERE user_id = -1000");
+        c.q("SELECT * FROM users WHERE user_id = 9223372036854775807");
+        c.q("SELECT * FROM orders WHERE user_id = 9223372036854775807");
+        c.q("SELECT * FROM orders WHERE user_id = 9007199254740993");
+        c.q("SELECT * FROM orders WHERE user_id = 4294967296");
+        c.q("SELECT * FROM orders WHERE user_id = '42'");
+        c.q("SELECT * FROM orders WHERE user_id = '7'");
+        c.q("SELECT * FROM users WHERE user_id = ' 7'");
+        c.q("SELECT * FROM users WHERE user_id = '7.0'");
+        c.q("SELECT * FROM users WHERE user_id = '7abc'");
+        c.q("SELECT * FROM users WHERE user_id = 7.0");
+        c.q("SELECT * FROM users WHERE user_id = 7.5");
+        c.q("SELECT * FROM users WHERE user_id = '-1'");
+        c.q("SELECT * FROM users WHERE user_id = '9007199254740993'");
+        c.q("SELECT * FROM users WHERE user_id = '9007199254740992'");
+        c.q("SELECT * FROM users WHERE user_id = 9007199254740992");
+        c.q("SELECT * FROM users WHERE user_id IN ('1', '2', 3)");
+        c.q("SELECT * FROM users WHERE user_id = NULL");
+        c.q("SELECT * FROM users WHERE user_id <=> NULL");
+        c.q("SELECT * FROM users WHERE user_id IN (NULL, 5)");
+        c.q("SELECT * FROM orders WHERE user_id = 18446744073709551615");
+        c.q("SELECT * FROM orders WHERE user_id = -9223372036854775808");
+        c.q("SELECT * FROM users WHERE user_id = 1e1");
+        c.q("SELECT * FROM users WHERE user_id = 0x0A");
+        c.q("SELECT * FROM sbtest1 WHERE id = '5'");
+        c.q("SELECT * FROM sbtest1 WHERE id = 5.0");
+        c.q("SELECT * FROM sbtest1 WHERE id = -5");
+        c.q("SELECT * FROM small WHERE id = -1");
+        c.q("SELECT * FROM small WHERE id = '3'");
+        c.q("SELECT * FROM events WHERE created_at = '2025-12-31 23:59:59'");
+        c.q("SELECT * FROM events WHERE created_at = 20260101000000");
+        c.q("SELECT * FROM events WHERE created_at = '2025-07-01'");
+        c.q("SELECT * FROM orders WHERE user_id BETWEEN -3 AND -1");
+        c.q("SELECT * FROM orders WHERE user_id BETWEEN '10' AND '12'");
+
+        c.category("prepared");
+        c.p("SELECT * FROM orders WHERE user_id = ?", 7L);
+        c.p("SELECT * FROM orders WHERE user_id = ?", 7);
+        c.p("SELECT * FROM orders WHERE user_id = ?", "7");
+        c.p("SELECT * FROM orders WHERE user_id = ?", -1L);
+        c.p("SELECT * FROM orders WHERE user_id = ?", Long.MAX_VALUE);
+        c.p("SELECT * FROM orders WHERE user_id = ?", (Object) null);
+        c.p("SELECT * FROM orders WHERE user_id IN (?, ?, ?)", 1L, 2L, 3L);
+        c.p("SELECT * FROM orders WHERE user_id BETWEEN ? AND ? ORDER BY order_id", 5L, 9L);
+        c.p("SELECT * FROM orders WHERE user_id = ? AND status = ?", 1L, "paid");
+        c.p("SELECT order_id FROM orders WHERE amount > ? ORDER BY order_id", new BigDecimal("900.50"));
+        c.p("SELECT * FROM orders ORDER BY order_id LIMIT ?, ?", 10, 5);
+        c.p("SELECT * FROM orders ORDER BY order_id LIMIT ?", 3);
+        c.p("SELECT c FROM sbtest1 WHERE id = ?", 42);
+        c.p("SELECT c FROM sbtest1 WHERE id BETWEEN ? AND ? ORDER BY c", 100, 199);
+        c.p("SELECT SUM(k) FROM sbtest1 WHERE id BETWEEN ? AND ?", 1, 100);
+        c.p("SELECT DISTINCT c FROM sbtest1 WHERE id BETWEEN ? AND ? ORDER BY c", 300, 399);
+        c.p("SELECT * FROM events WHERE created_at = ?", LocalDateTime.of(2026, 1, 1, 0, 0));
+        c.p("SELECT * FROM events WHERE created_at BETWEEN ? AND ?", "2025-12-01", "2026-01-31");
+        c.p("SELECT * FROM users WHERE name = ? ORDER BY user_id", "Apple");
+        c.p("SELECT COUNT(*) FROM orders WHERE user_id > ?", 100L);
+        c.p("SELECT * FROM small WHERE id = ?", 1L);
+        c.p("SELECT * FROM countries WHERE code = ?", "se");
+        c.p("SELECT * FROM promotions WHERE discount = ?", new BigDecimal("10.00"));
+        c.p("SELECT * FROM orders WHERE user_id = ? OR user_id = ?", 9007199254740993L, -3L);
+        c.p("SELECT * FROM users WHERE user_id = ?", "9223372036854775807");
+
+        return c.cases();
+    }
+
+    /** Statements that fail on MySQL and must fail with the same errno through Shardwise. */
+    static List<OracleCase> errors() {
+        Corpus c = new Corpus().category("error");
+        c.fails("SELEC * FROM orders");
+        c.fails("SELECT * FROM orders WHERE");
+        c.fails("SELECT * FROM orders WHERE user_id = 1 AND");
+        c.fails("SELECT * FROM small WHERE id = 1 ORDER");
+        c.fails("SELECT * FROM promotions WHERE");
+        c.fails("SELECT nope FROM orders WHERE user_id = 1");
+        c.fails("SELECT nope FROM orders");
+        c.fails("SELECT * FROM orders WHERE nope = 3");
+        c.fails("SELECT * FROM orders ORDER BY nope");
+        c.fails("SELECT order_id FROM orders ORDER BY 5");
+        c.fails("SELECT order_id FROM orders WHERE user_id = 2 ORDER BY 5");
+        c.fails("SELECT nope FROM countries");
+        c.fails("SELECT nope FROM promotions");
+        c.fails("SELECT * FROM no_such_table");
+        c.fails("SELECT * FROM orders o JOIN no_such_table n ON o.order_id = n.id WHERE o.user_id = 1");
+        c.fails("SELECT user_id FROM orders o JOIN users u ON o.user_id = u.user_id WHERE o.user_id = 1");
+        c.fails("SELECT user_id FROM orders o JOIN users u ON o.user_id = u.user_id");
+        c.fails("SELECT * FROM orders WHERE user_id = 1 LIMIT -1");
+        c.fails("SELECT NOSUCHFUNCTION(order_id) FROM orders");
+        c.fails("SELECT COUNT(*) FROM orders WHERE user_id IN ()");
+        c.fails("SELECT SUM(nope) FROM orders");
+        return c.cases();
+    }
+
+    /** Writes, each followed by the whole touched table; run after every read. */
+    static List<OracleCase> writes() {
+        Corpus c = new Corpus();
+        String ordersCols = "INSERT INTO orders (order_id, user_id, status, amount, created_at) VALUES ";
+
+        c.category("insert");
+        c.write(ordersCols + "(200001, 42, 'new', 10.50, '2025-02-03 04:05:06')", "orders", "order_id");
+        c.write(ordersCols + "(200002, 1, 'new', 1.00, '2025-02-03 04:05:06'), (200003, 2, 'paid', 2.00, '2025-02-03 04:05:07'),"
+                + " (200004, 3, NULL, NULL, '2025-02-03 04:05:08'), (200005, -1, 'Paid', -5.25, '2025-02-03 04:05:09'),"
+                + " (200006, 9223372036854775807, 'x', 0, '2025-02-03 04:05:10')", "orders", "order_id");
+        c.write("INSERT INTO orders (user_id, order_id, created_at) VALUES (6, 200007, '2026-01-01')", "orders", "order_id");
+        c.write(ordersCols + "(200009, '10', 'str-key', 3, '2025-01-01')", "orders", "order_id");
+        c.pwrite(ordersCols + "(?, ?, ?, ?, ?)", "orders", "order_id",
+                200010L, 11L, "prepared", new BigDecimal("12.34"), LocalDateTime.of(2025, 5, 6, 7, 8, 9));
+        c.pwrite(ordersCols + "(?, ?, ?, ?, ?), (?, ?, ?, ?, ?)", "orders", "order_id",
+                200011L, -2L, null, null, "2025-01-01 00:00:00", 200012L, 13L, "two", 1, "2025-01-02 00:00:00");
+        c.write("INSERT INTO order_items (item_id, order_id, user_id, sku, quantity, price) VALUES"
+                + " (90001, 200001, 42, 'SKU-9', 1, 1.00), (90002, 200002, 1, 'sku-9', 2, 2.00), (90003, 200003, 2, 'SKU-10', 3, 3.00)",
+                "order_items", "item_id");
+        c.write("INSERT INTO users (user_id, name, email, country_code, created_at) VALUES (1001, 'New', NULL, 'DE', NULL),"
+                + " (1002, 'new', 'n@x', 'de', '2025-01-01'), (-5000, 'Neg', NULL, NULL, NULL)", "users", "user_id");
+        c.write("INSERT INTO countries (code, name) VALUES ('XX', 'Nowhere')", "countries", "code");
+        c.write("INSERT INTO countries VALUES ('YY', 'Elsewhere'), ('QQ', 'Quux')", "countries", "code");
+        c.write("INSERT INTO promotions (id, code, discount) VALUES (11, 'NEW11', 11.00)", "promotions", "id");
+        c.write("INSERT INTO events (id, created_at, kind) VALUES (501, '2025-12-31 23:59:59', 'edge'),"
+                + " (502, '2026-01-01 00:00:00', 'edge'), (503, '2025-06-15 12:00:00', NULL)", "events", "id");
+        c.write("INSERT INTO sbtest1 (id, k, c, pad) VALUES (1001, 5, 'c1001', 'p'), (1002, 6, 'c1002', 'p'), (1003, 7, 'c1003', 'p')",
+                "sbtest1", "id");
+        c.write("INSERT INTO small (id, category) VALUES (4, 'books'), (5, 'software')", "small", "id");
+        c.write("INSERT IGNORE INTO users (user_id, name) VALUES (42, 'ignored')", "users", "user_id");
+        c.write("INSERT INTO users (user_id, name) VALUES (42, 'dupe') ON DUPLICATE KEY UPDATE name = 'dupe'", "users", "user_id");
+        c.write("INSERT INTO users (user_id, name) VALUES (42, 'dupe') ON DUPLICATE KEY UPDATE name = 'dupe'", "users", "user_id");
+        c.write("INSERT INTO users (user_id, name) VALUES (43, 'a'), (1003, 'b') ON DUPLICATE KEY UPDATE name = VALUES(name)",
+                "users", "user_id");
+        c.write("REPLACE INTO sbtest1 (id, k, c, pad) VALUES (1001, 50, 'replaced', 'p')", "sbtest1", "id");
+        c.write("REPLACE INTO countries (code, name) VALUES ('XX', 'Nowhere Land')", "countries", "code");
+        c.failingWrite("INSERT INTO users (user_id, name) VALUES (42, 'duplicate')", "users", "user_id");
+        c.failingWrite("INSERT INTO countries VALUES ('DE', 'again')", "countries", "code");
+        c.failingWrite("INSERT INTO promotions (id, code, discount) VALUES (1, 'dupe', 1)", "promotions", "id");
+        c.failingWrite("INSERT INTO countries VALUES ('XYZ', 'too long a code')", "countries", "code");
+        c.failingWrite("INSERT INTO orders (order_id, user_id, nope, created_at) VALUES (200099, 1, 1, '2025-01-01')", "orders", "order_id");
+        c.failingWrite("INSERT INTO sbtest1 (id, k, c, pad) VALUES (1004, 1, 'x')", "sbtest1", "id");
+
+        c.category("update");
+        c.write("UPDATE orders SET status = 'shipped' WHERE user_id = 42", "orders", "order_id");
+        c.write("UPDATE orders SET status = status WHERE user_id = 5", "orders", "order_id");
+        c.write("UPDATE orders SET amount = amount + 1 WHERE order_id = 100010", "orders", "order_id");
+        c.write("UPDATE orders SET status = 'void' WHERE status = 'cancelled'", "orders", "order_id");
+        c.write("UPDATE orders SET amount = 0 WHERE user_id IN (1, 2, 3) AND amount < 100", "orders", "order_id");
+        c.write("UPDATE orders SET status = 'neg' WHERE user_id < 0", "orders", "order_id");
+        c.write("UPDATE orders SET status = 'none' WHERE user_id = 77777", "orders", "order_id");
+        c.pwrite("UPDATE orders SET amount = ? WHERE user_id = ? AND order_id = ?", "orders", "order_id",
+                new BigDecimal("7.77"), 42L, 200001L);
+        c.write("UPDATE users SET name = 'Zed' WHERE user_id IN (1, 2, 3)", "users", "user_id");
+        c.write("UPDATE users SET email = LOWER(email) WHERE email LIKE '%EXAMPLE%'", "users", "user_id");
+        c.write("UPDATE countries SET name = 'Deutschland' WHERE code = 'de'", "countries", "code");
+        c.write("UPDATE countries SET name = name", "countries", "code");
+        c.write("UPDATE promotions SET discount = discount * 2 WHERE id > 8", "promotions", "id");
+        c.write("UPDATE events SET kind = 'boundary' WHERE created_at BETWEEN '2025-12-31' AND '2026-01-01 00:00:00'", "events", "id");
+        c.write("UPDATE sbtest1 SET k = k + 1 WHERE id = 7", "sbtest1", "id");
+        c.write("UPDATE sbtest1 SET c = 'range' WHERE id BETWEEN 10 AND 20", "sbtest1", "id");
+        c.write("UPDATE small SET category = 'hardware' WHERE id = 4", "small", "id");
+        c.write("UPDATE order_items SET quantity = quantity + 1 WHERE user_id = 2 AND sku LIKE 'sku%'", "order_items", "item_id");
+        c.failingWrite("UPDATE orders SET nope = 1 WHERE user_id = 3", "orders", "order_id");
+
+        c.category("delete");
+        c.write("DELETE FROM orders WHERE order_id = 200001", "orders", "order_id");
+        c.write("DELETE FROM orders WHERE user_id = 3", "orders", "order_id");
+        c.write("DELETE FROM order_items WHERE user_id IN (4, 5)", "order_items", "item_id");
+        c.write("DELETE FROM orders WHERE status = 'void'", "orders", "order_id");
+        c.write("DELETE FROM orders WHERE user_id = 88888", "orders", "order_id");
+        c.write("DELETE FROM countries WHERE code = 'XX'", "countries", "code");
+        c.write("DELETE FROM events WHERE created_at < '2025-02-01'", "events", "id");
+        c.write("DELETE FROM sbtest1 WHERE id BETWEEN 990 AND 1002", "sbtest1", "id");
+        c.write("DELETE FROM small WHERE id = 5", "small", "id");
+        c.write("DELETE FROM promotions WHERE id = 11", "promotions", "id");
+        c.pwrite("DELETE FROM users WHERE user_id = ?", "users", "user_id", -5000L);
+        c.write("DELETE FROM users WHERE user_id = '1001'", "users", "user_id");
+
+        // last: a multi-row INSERT that fails on one shard must change nothing (MySQL's statement atomicity)
+        c.category("insert");
+        c.failingWrite("INSERT INTO users (user_id, name) VALUES (2000, 'ok'), (42, 'duplicate')", "users", "user_id");
+
+        c.category("ddl");
+        c.q("CREATE TABLE oracle_scratch (id INT NOT NULL PRIMARY KEY, v VARCHAR(10) NULL)"
+                + " ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_general_ci");
+        c.write("INSERT INTO oracle_scratch VALUES (1, 'a'), (2, 'B'), (3, NULL)", "oracle_scratch", "id");
+        c.write("UPDATE oracle_scratch SET v = 'c' WHERE id = 3", "oracle_scratch", "id");
+        c.q("SELECT v, COUNT(*) FROM oracle_scratch GROUP BY v ORDER BY v");
+        c.q("DROP TABLE oracle_scratch");
+        c.fails("SELECT * FROM oracle_scratch");
+        c.q("CREATE INDEX idx_oracle_status ON orders (status)");
+        c.q("SELECT order_id FROM orders WHERE status = 'paid' ORDER BY order_id");
+        c.q("DROP INDEX idx_oracle_status ON orders");
+        return c.cases();
+    }
+
+    /** What earlier versions refused and the merger now computes: HAVING BETWEEN, aggregates over DISTINCT values. */
+    static List<OracleCase> formerlyRefused() {
+        Corpus c = new Corpus();
+        c.category("aggregate");
+        c.q("SELECT quantity, COUNT(*) FROM order_items GROUP BY quantity HAVING COUNT(*) BETWEEN 10 AND 2000 ORDER BY quantity");
+        c.q("SELECT COUNT(DISTINCT status) FROM orders");
+        c.q("SELECT SUM(DISTINCT amount), AVG(DISTINCT amount), COUNT(DISTINCT amount) FROM orders");
+        c.q("SELECT user_id, COUNT(DISTINCT status), COUNT(*) FROM orders GROUP BY user_id ORDER BY user_id LIMIT 30");
+        return c.cases();
+    }
+
+    /** Statements Shardwise refuses by design with 1235; they are not oracle statements. */
+    static final List<String> UNSUPPORTED = List.of(
+            "SELECT order_id, amount FROM orders ORDER BY amount * -1, order_id",
+            "INSERT INTO orders VALUES (200008, 8, 'paid', 99.99, '2024-12-31 23:59:59')",
+            "SELECT * FROM orders WHERE user_id IN (SELECT user_id FROM users WHERE name = 'bob')",
+            "SELECT COUNT(*) FROM (SELECT user_id FROM orders) t",
+            "SELECT user_id FROM orders UNION SELECT user_id FROM users",
+            "SELECT o.order_id FROM orders o JOIN sbtest1 s ON o.order_id = s.id",
+            "SELECT o.order_id FROM orders o JOIN events e ON e.id = o.order_id",
+            "SELECT SUM(amount) / COUNT(*) FROM orders",
+            "SELECT MAX(amount) - MIN(amount) FROM orders",
+            "SELECT GROUP_CONCAT(status) FROM orders",
+            "SELECT STDDEV(amount) FROM orders",
+            "SELECT order_id, ROW_NUMBER() OVER (ORDER BY order_id) FROM orders");
+}

@@ -1,0 +1,211 @@
+package io.shardwise.it.oracle;
+
+import io.shardwise.it.oracle.Outcome.Crash;
+import io.shardwise.it.oracle.Outcome.Failure;
+import io.shardwise.it.oracle.Outcome.Row;
+import io.shardwise.it.oracle.Outcome.Rows;
+import io.shardwise.it.oracle.Outcome.Update;
+import java.text.Normalizer;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * Decides whether Shardwise's outcome of a statement matches the unsharded database's, and writes
+ * the report when it does not. Results agree when labels, protocol types and rows agree (in order
+ * when the statement has a top-level ORDER BY, as multisets otherwise); updates when affected rows
+ * and last insert id agree; errors when the errno agrees. A report always shows the statement, both
+ * outcomes and the first rows that differ: nothing passes silently.
+ */
+final class OracleComparator {
+    /** Rows shown per side in a report. */
+    static final int SHOWN_ROWS = 5;
+
+    sealed interface Verdict {
+        /** Both sides agree. */
+        record Identical() implements Verdict {}
+
+        /** The sides disagree: a Shardwise bug, or a corpus statement whose result is not determined. */
+        record Different(String report) implements Verdict {}
+
+        /** A side crashed, or an error case did not fail on the unsharded database. */
+        record Error(String report) implements Verdict {}
+    }
+
+    static final Verdict IDENTICAL = new Verdict.Identical();
+
+    Verdict compare(OracleCase c, Outcome sharded, Outcome direct) {
+        if (sharded instanceof Crash || direct instanceof Crash) {
+            return new Verdict.Error(report(c, sharded, direct, "a side crashed" + stack(sharded) + stack(direct)));
+        }
+        if (c.mustFail() && !(direct instanceof Failure)) {
+            return new Verdict.Error(report(c, sharded, direct, "corpus: this error case succeeds on the unsharded database"));
+        }
+        String difference = switch (direct) {
+            case Rows d -> sharded instanceof Rows s ? rows(c, s, d) : "shardwise did not return rows";
+            case Update d -> sharded instanceof Update s ? update(s, d) : "shardwise did not return an update count";
+            case Failure d -> sharded instanceof Failure s ? failure(s, d) : "shardwise succeeded where the unsharded database failed";
+            case Crash d -> throw new AssertionError("handled above");
+        };
+        return difference == null ? IDENTICAL : new Verdict.Different(report(c, sharded, direct, difference));
+    }
+
+    private static String update(Update s, Update d) {
+        List<String> diffs = new ArrayList<>();
+        if (s.affectedRows() != d.affectedRows()) {
+            diffs.add("affected rows " + s.affectedRows() + " vs " + d.affectedRows());
+        }
+        if (s.lastInsertId() != d.lastInsertId()) {
+            diffs.add("last insert id " + s.lastInsertId() + " vs " + d.lastInsertId());
+        }
+        return diffs.isEmpty() ? null : String.join("; ", diffs);
+    }
+
+    private static String failure(Failure s, Failure d) {
+        return s.errno() == d.errno() ? null : "errno " + s.errno() + " vs " + d.errno();
+    }
+
+    /**
+     * Protocol types agree, where VAR_STRING (253) and STRING (254) count as one: MariaDB itself
+     * reports MAX() of an ENUM as either, depending on the plan its optimizer picks for the data a
+     * shard holds (a constant-table plan gives 253), so no merge can reproduce the choice.
+     */
+    static boolean sameTypes(List<Integer> a, List<Integer> b) {
+        if (a.size() != b.size()) {
+            return false;
+        }
+        for (int i = 0; i < a.size(); i++) {
+            int x = a.get(i);
+            int y = b.get(i);
+            if (x != y && !((x == 253 || x == 254) && (y == 253 || y == 254))) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private static String rows(OracleCase c, Rows s, Rows d) {
+        if (!s.labels().equals(d.labels())) {
+            return "labels " + s.labels() + " vs " + d.labels();
+        }
+        if (!sameTypes(s.types(), d.types())) {
+            return "types " + s.types() + " vs " + d.types() + " (labels " + d.labels() + ")";
+        }
+        List<Row> sRows = c.collationEquivalent() ? fold(s.rows()) : s.rows();
+        List<Row> dRows = c.collationEquivalent() ? fold(d.rows()) : d.rows();
+        String unordered = multisetDifference(sRows, dRows);
+        if (!c.ordered()) {
+            return unordered;
+        }
+        if (unordered != null) {
+            return unordered;
+        }
+        for (int i = 0; i < sRows.size(); i++) {
+            if (!sRows.get(i).equals(dRows.get(i))) {
+                StringBuilder sb = new StringBuilder("same rows in another order; first difference at row " + (i + 1) + ":");
+                for (int j = i; j < Math.min(sRows.size(), i + SHOWN_ROWS); j++) {
+                    sb.append("\n      row ").append(j + 1).append(": shardwise ").append(s.rows().get(j))
+                            .append("  direct ").append(d.rows().get(j));
+                }
+                return sb.toString();
+            }
+        }
+        return null;
+    }
+
+    /** Null when both hold the same rows the same number of times; else the rows only one side has. */
+    static String multisetDifference(List<Row> sharded, List<Row> direct) {
+        Map<Row, Integer> balance = new LinkedHashMap<>();
+        for (Row r : sharded) {
+            balance.merge(r, 1, Integer::sum);
+        }
+        for (Row r : direct) {
+            balance.merge(r, -1, Integer::sum);
+        }
+        List<Row> onlySharded = new ArrayList<>();
+        List<Row> onlyDirect = new ArrayList<>();
+        int shardedExtra = 0;
+        int directExtra = 0;
+        for (Map.Entry<Row, Integer> e : balance.entrySet()) {
+            int n = e.getValue();
+            if (n > 0) {
+                shardedExtra += n;
+                if (onlySharded.size() < SHOWN_ROWS) {
+                    onlySharded.add(e.getKey());
+                }
+            } else if (n < 0) {
+                directExtra -= n;
+                if (onlyDirect.size() < SHOWN_ROWS) {
+                    onlyDirect.add(e.getKey());
+                }
+            }
+        }
+        if (shardedExtra == 0 && directExtra == 0) {
+            return null;
+        }
+        StringBuilder sb = new StringBuilder("rows differ: shardwise " + sharded.size() + " rows, direct " + direct.size() + " rows");
+        sb.append("\n      only in shardwise (").append(shardedExtra).append("): ").append(onlySharded);
+        sb.append("\n      only in direct (").append(directExtra).append("): ").append(onlyDirect);
+        return sb.toString();
+    }
+
+    /** Cells folded roughly as utf8mb4_general_ci compares them: case, accents, trailing spaces. */
+    static List<Row> fold(List<Row> rows) {
+        List<Row> out = new ArrayList<>(rows.size());
+        for (Row r : rows) {
+            String[] texts = new String[r.width()];
+            for (int i = 0; i < texts.length; i++) {
+                String t = r.text(i);
+                texts[i] = t == null ? null : foldText(t);
+            }
+            out.add(Row.of(texts));
+        }
+        return out;
+    }
+
+    static String foldText(String t) {
+        String stripped = Normalizer.normalize(t, Normalizer.Form.NFD).replaceAll("\\p{M}", "");
+        return stripped.toLowerCase(Locale.ROOT).stripTrailing();
+    }
+
+    private static String report(OracleCase c, Outcome sharded, Outcome direct, String difference) {
+        StringBuilder sb = new StringBuilder();
+        sb.append('[').append(c.category()).append("] ").append(c).append('\n');
+        sb.append("    difference: ").append(difference).append('\n');
+        sb.append("    shardwise:  ").append(Outcome.describe(sharded)).append(firstRows(sharded)).append('\n');
+        sb.append("    direct:     ").append(Outcome.describe(direct)).append(firstRows(direct));
+        return sb.toString();
+    }
+
+    private static String firstRows(Outcome o) {
+        if (!(o instanceof Rows r) || r.rows().isEmpty()) {
+            return "";
+        }
+        List<Row> first = r.rows().subList(0, Math.min(SHOWN_ROWS, r.rows().size()));
+        return "\n                first rows " + first;
+    }
+
+    private static String stack(Outcome o) {
+        if (!(o instanceof Crash c)) {
+            return "";
+        }
+        StringBuilder sb = new StringBuilder("\n      ").append(c.cause());
+        StackTraceElement[] trace = c.cause().getStackTrace();
+        for (int i = 0; i < Math.min(8, trace.length); i++) {
+            sb.append("\n        at ").append(trace[i]);
+        }
+        return sb.toString();
+    }
+
+    /** Counts per category, for the corpus summary. */
+    static Map<String, Integer> countByCategory(List<OracleCase> cases) {
+        Map<String, Integer> counts = new HashMap<>();
+        for (OracleCase c : cases) {
+            counts.merge(c.category(), 1, Integer::sum);
+        }
+        return counts;
+    }
+}

@@ -1,0 +1,107 @@
+package io.shardwise.it.oracle;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.shardwise.it.oracle.OracleComparator.Verdict;
+import io.shardwise.it.oracle.Outcome.Row;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class OracleComparatorTest {
+    private final OracleComparator comparator = new OracleComparator();
+
+    private static final OracleCase UNORDERED = new OracleCase("t", "SELECT id, name FROM users", null, false, false);
+    private static final OracleCase ORDERED = new OracleCase("t", "SELECT id, name FROM users ORDER BY id", null, false, false);
+
+    private static Outcome.Rows rows(List<String> labels, Row... rows) {
+        return new Outcome.Rows(labels, List.of(8, 253), List.of(rows));
+    }
+
+    private static Outcome.Rows usual(Row... rows) {
+        return rows(List.of("id", "name"), rows);
+    }
+
+    @Test
+    void identicalRowsInAnyOrderAgreeWithoutOrderBy() {
+        Verdict v = comparator.compare(UNORDERED, usual(Row.of("1", "a"), Row.of("2", null)), usual(Row.of("2", null), Row.of("1", "a")));
+        assertInstanceOf(Verdict.Identical.class, v);
+    }
+
+    @Test
+    void aChangedRowIsADifferenceNamingBothRows() {
+        Verdict v = comparator.compare(UNORDERED, usual(Row.of("1", "a"), Row.of("2", "b")), usual(Row.of("1", "a"), Row.of("2", "B")));
+        String report = assertInstanceOf(Verdict.Different.class, v).report();
+        assertTrue(report.contains("SELECT id, name FROM users"), report);
+        assertTrue(report.contains("('2', 'b')") && report.contains("('2', 'B')"), report);
+    }
+
+    @Test
+    void nullAndEmptyStringAndAMissingDuplicateAreDifferences() {
+        assertInstanceOf(Verdict.Different.class, comparator.compare(UNORDERED, usual(Row.of("1", null)), usual(Row.of("1", ""))));
+        assertInstanceOf(Verdict.Different.class,
+                comparator.compare(UNORDERED, usual(Row.of("1", "a")), usual(Row.of("1", "a"), Row.of("1", "a"))));
+    }
+
+    @Test
+    void aChangedLabelIsADifference() {
+        Verdict v = comparator.compare(UNORDERED, rows(List.of("id", "NAME"), Row.of("1", "a")), usual(Row.of("1", "a")));
+        assertTrue(assertInstanceOf(Verdict.Different.class, v).report().contains("labels"));
+    }
+
+    @Test
+    void aChangedTypeIsADifference() {
+        Outcome.Rows decimal = new Outcome.Rows(List.of("id", "name"), List.of(246, 253), List.of(Row.of("1", "a")));
+        Verdict v = comparator.compare(UNORDERED, decimal, usual(Row.of("1", "a")));
+        assertTrue(assertInstanceOf(Verdict.Different.class, v).report().contains("types"));
+    }
+
+    @Test
+    void orderMattersOnlyUnderATopLevelOrderBy() {
+        Outcome a = usual(Row.of("1", "a"), Row.of("2", "b"));
+        Outcome b = usual(Row.of("2", "b"), Row.of("1", "a"));
+        String report = assertInstanceOf(Verdict.Different.class, comparator.compare(ORDERED, a, b)).report();
+        assertTrue(report.contains("another order"), report);
+        OracleCase nested = new OracleCase("t", "SELECT * FROM (SELECT id FROM t ORDER BY id) x WHERE s = 'order by'", null, false, false);
+        assertFalse(nested.ordered());
+        assertTrue(new OracleCase("t", "select a from t order\n by a", null, false, false).ordered());
+        assertFalse(new OracleCase("t", "SELECT reorder_by FROM t", null, false, false).ordered());
+    }
+
+    @Test
+    void aDifferentErrnoIsADifferenceAndTheSameErrnoAgrees() {
+        OracleCase c = new OracleCase("t", "SELECT nope FROM t", null, true, false);
+        Outcome unknownColumn = new Outcome.Failure(1054, "42S22", "Unknown column 'nope'");
+        assertInstanceOf(Verdict.Identical.class, comparator.compare(c, new Outcome.Failure(1054, "42S22", "other text"), unknownColumn));
+        String report = assertInstanceOf(Verdict.Different.class,
+                comparator.compare(c, new Outcome.Failure(1235, "42000", "unsupported"), unknownColumn)).report();
+        assertTrue(report.contains("errno 1235 vs 1054"), report);
+        assertInstanceOf(Verdict.Different.class, comparator.compare(c, usual(), unknownColumn));
+    }
+
+    @Test
+    void anErrorCaseThatSucceedsDirectlyAndACrashAreErrors() {
+        OracleCase c = new OracleCase("t", "SELECT 1", null, true, false);
+        assertInstanceOf(Verdict.Error.class, comparator.compare(c, usual(), usual()));
+        assertInstanceOf(Verdict.Error.class,
+                comparator.compare(UNORDERED, new Outcome.Crash(new NullPointerException("boom")), usual()));
+    }
+
+    @Test
+    void updatesCompareAffectedRowsAndLastInsertId() {
+        OracleCase c = new OracleCase("t", "UPDATE t SET a = 1", null, false, false);
+        assertInstanceOf(Verdict.Identical.class, comparator.compare(c, new Outcome.Update(2, 0), new Outcome.Update(2, 0)));
+        assertInstanceOf(Verdict.Different.class, comparator.compare(c, new Outcome.Update(4, 0), new Outcome.Update(2, 0)));
+        assertInstanceOf(Verdict.Different.class, comparator.compare(c, new Outcome.Update(2, 7), new Outcome.Update(2, 0)));
+    }
+
+    @Test
+    void collationEquivalentCasesFoldCaseAccentsAndTrailingSpacesOnly() {
+        OracleCase ci = new OracleCase("t", "SELECT DISTINCT id, name FROM users", null, false, true);
+        assertInstanceOf(Verdict.Identical.class, comparator.compare(ci, usual(Row.of("1", "Zoë")), usual(Row.of("1", "zoe "))));
+        assertInstanceOf(Verdict.Different.class, comparator.compare(ci, usual(Row.of("1", "Zoë")), usual(Row.of("1", "zoey"))));
+        assertEquals("emile", OracleComparator.foldText("Émile"));
+    }
+}

@@ -1,0 +1,316 @@
+package io.shardwise.it.oracle;
+
+import java.math.BigDecimal;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
+
+/**
+ * Read statements drawn from a small SELECT grammar with a fixed seed, so every run generates the same
+ * corpus: predicates on and off the sharding key (equality, IN, ranges, NULL tests, values of another
+ * type than the column's), global and grouped aggregates, DISTINCT, ORDER BY with the primary key as
+ * the last key (no ties), LIMIT and OFFSET only under such an ORDER BY, and about one statement in
+ * five prepared with its literals as parameters.
+ *
+ * <p>Strings with case and accent variants are grouped, made DISTINCT or aggregated with MIN/MAX only
+ * in collation-equivalent cases, since MySQL returns any member of an equal group.
+ */
+final class RandomCorpus {
+    static final long SEED = 0x0A_C1E_2025L;
+
+    enum Kind { INT, DEC, STR, DATE }
+
+    record Col(String name, Kind kind, List<Object> samples) {}
+
+    record Table(String name, String pk, String key, List<Col> cols) {
+        Col col(String n) {
+            for (Col c : cols) {
+                if (c.name().equals(n)) {
+                    return c;
+                }
+            }
+            throw new IllegalArgumentException(n);
+        }
+    }
+
+    private static final List<Object> USER_IDS = List.of(-1000L, -3L, -2L, -1L, 0L, 1L, 2L, 3L, 4L, 5L, 7L, 10L, 13L, 42L,
+            64L, 100L, 150L, 193L, 194L, 4_294_967_296L, 9_007_199_254_740_993L, Long.MAX_VALUE, 900_000_001L);
+    private static final List<Object> STATUSES = List.of("paid", "Paid", "new", "shipped", "cancelled", "PAID", "nope");
+    private static final List<Object> AMOUNTS = List.of(new BigDecimal("0.00"), new BigDecimal("19.99"), 100, new BigDecimal("500.5"),
+            -3, 999, new BigDecimal("250.00"));
+    private static final List<Object> DATES = List.of("2024-01-01", "2024-06-15 12:00:00", "2025-01-01", "2025-06-01 12:00:00",
+            "2025-07-01", "2025-12-31 23:59:59", "2026-01-01", "2026-06-30", "2027-01-01", "2023-05-05");
+
+    static final List<Table> TABLES = List.of(
+            new Table("orders", "order_id", "user_id", List.of(
+                    new Col("order_id", Kind.INT, List.of(100_001L, 100_250L, 100_500L, 100_999L, 101_000L, 5L)),
+                    new Col("user_id", Kind.INT, USER_IDS),
+                    new Col("status", Kind.STR, STATUSES),
+                    new Col("amount", Kind.DEC, AMOUNTS),
+                    new Col("created_at", Kind.DATE, DATES))),
+            new Table("order_items", "item_id", "user_id", List.of(
+                    new Col("item_id", Kind.INT, List.of(1L, 500L, 1500L, 2999L, 4000L)),
+                    new Col("order_id", Kind.INT, List.of(100_001L, 100_300L, 100_777L)),
+                    new Col("user_id", Kind.INT, USER_IDS),
+                    new Col("sku", Kind.STR, List.of("SKU-1000", "sku-1000", "SKU-1150", "SKU-1299", "SKU-2000")),
+                    new Col("quantity", Kind.INT, List.of(1, 2, 3, 5, 100)),
+                    new Col("price", Kind.DEC, List.of(new BigDecimal("0.99"), 50, new BigDecimal("100.50"), 199)))),
+            new Table("users", "user_id", "user_id", List.of(
+                    new Col("user_id", Kind.INT, USER_IDS),
+                    new Col("name", Kind.STR, List.of("apple", "APPLE", "bob", "Zoë", "zoe", "", "aaron", "Émile", "李雷")),
+                    new Col("email", Kind.STR, List.of("user1@example.com", "user7@mail.test", "USER9@EXAMPLE.COM")),
+                    new Col("country_code", Kind.STR, List.of("DE", "de", "US", "ZZ", "fr")),
+                    new Col("created_at", Kind.DATE, DATES))),
+            new Table("events", "id", "created_at", List.of(
+                    new Col("id", Kind.INT, List.of(1L, 4L, 100L, 250L, 499L, 500L)),
+                    new Col("created_at", Kind.DATE, DATES),
+                    new Col("kind", Kind.STR, List.of("view", "View", "click", "purchase", "signup")))),
+            new Table("sbtest1", "id", "id", List.of(
+                    new Col("id", Kind.INT, List.of(1L, 2L, 10L, 77L, 500L, 999L, 1000L, 1001L, -1L)),
+                    new Col("k", Kind.INT, List.of(1L, 250L, 500L, 750L, 1000L)),
+                    new Col("c", Kind.STR, List.of("1", "5", "00", "9")),
+                    new Col("pad", Kind.STR, List.of("2", "33")))),
+            new Table("small", "id", "id", List.of(
+                    new Col("id", Kind.INT, List.of(0L, 1L, 2L, 3L, 4L)),
+                    new Col("category", Kind.STR, List.of("books", "Hardware", "software", "toys")))));
+
+    private final Random r;
+    private List<Object> params;
+
+    RandomCorpus(long seed) {
+        r = new Random(seed);
+    }
+
+    static List<OracleCase> generate(int count) {
+        RandomCorpus g = new RandomCorpus(SEED);
+        List<OracleCase> out = new ArrayList<>(count);
+        for (int i = 0; i < count; i++) {
+            out.add(g.next());
+        }
+        return out;
+    }
+
+    OracleCase next() {
+        Table t = TABLES.get(r.nextInt(TABLES.size()));
+        params = r.nextInt(5) == 0 ? new ArrayList<>() : null;
+        StringBuilder sql = new StringBuilder();
+        boolean ci;
+        int shape = r.nextInt(10);
+        if (shape < 4) {
+            ci = rows(t, sql);
+        } else if (shape < 6) {
+            ci = aggregate(t, sql);
+        } else if (shape < 9) {
+            ci = grouped(t, sql);
+        } else {
+            ci = distinct(t, sql);
+        }
+        return new OracleCase("random", sql.toString(), params, false, ci);
+    }
+
+    private boolean rows(Table t, StringBuilder sql) {
+        sql.append("SELECT ");
+        if (r.nextInt(4) == 0) {
+            sql.append('*');
+        } else {
+            List<Col> cols = subset(t.cols());
+            for (int i = 0; i < cols.size(); i++) {
+                sql.append(i == 0 ? "" : ", ").append(cols.get(i).name());
+            }
+        }
+        sql.append(" FROM ").append(t.name());
+        where(t, sql);
+        if (r.nextInt(3) > 0) {
+            sql.append(" ORDER BY ");
+            Col c = pick(t.cols());
+            if (!c.name().equals(t.pk())) {
+                sql.append(c.name()).append(r.nextBoolean() ? " DESC" : "").append(", ");
+            }
+            sql.append(t.pk()).append(r.nextInt(3) == 0 ? " DESC" : "");
+            limit(sql);
+        }
+        return false;
+    }
+
+    private boolean aggregate(Table t, StringBuilder sql) {
+        sql.append("SELECT ");
+        int n = 1 + r.nextInt(4);
+        boolean ci = false;
+        for (int i = 0; i < n; i++) {
+            sql.append(i == 0 ? "" : ", ");
+            ci |= aggregateItem(t, sql);
+        }
+        sql.append(" FROM ").append(t.name());
+        where(t, sql);
+        return ci;
+    }
+
+    private boolean grouped(Table t, StringBuilder sql) {
+        Col g = pick(t.cols());
+        boolean ci = g.kind() == Kind.STR;
+        String group = g.kind() == Kind.DATE && r.nextBoolean() ? "YEAR(" + g.name() + ")" : g.name();
+        sql.append("SELECT ").append(group);
+        int n = 1 + r.nextInt(3);
+        for (int i = 0; i < n; i++) {
+            sql.append(", ");
+            ci |= aggregateItem(t, sql);
+        }
+        sql.append(" FROM ").append(t.name());
+        where(t, sql);
+        sql.append(" GROUP BY ").append(group);
+        int order = r.nextInt(3);
+        if (order == 1) {
+            sql.append(" ORDER BY 1").append(r.nextBoolean() ? " DESC" : "");
+            limit(sql);
+        } else if (order == 2) {
+            sql.append(" ORDER BY 2").append(r.nextBoolean() ? " DESC" : "").append(", 1");
+            limit(sql);
+        }
+        return ci;
+    }
+
+    private boolean distinct(Table t, StringBuilder sql) {
+        List<Col> cols = subset(t.cols());
+        if (cols.size() > 2) {
+            cols = cols.subList(0, 2);
+        }
+        boolean ci = false;
+        sql.append("SELECT DISTINCT ");
+        for (int i = 0; i < cols.size(); i++) {
+            sql.append(i == 0 ? "" : ", ").append(cols.get(i).name());
+            ci |= cols.get(i).kind() == Kind.STR;
+        }
+        sql.append(" FROM ").append(t.name());
+        where(t, sql);
+        if (r.nextBoolean()) {
+            sql.append(" ORDER BY ");
+            for (int i = 0; i < cols.size(); i++) {
+                sql.append(i == 0 ? "" : ", ").append(cols.get(i).name()).append(r.nextBoolean() ? " DESC" : "");
+            }
+            limit(sql);
+        }
+        return ci;
+    }
+
+    /** One aggregate; true when its value is a string chosen among collation-equal ones. */
+    private boolean aggregateItem(Table t, StringBuilder sql) {
+        Col c = pick(t.cols());
+        switch (r.nextInt(6)) {
+            case 0 -> sql.append("COUNT(*)");
+            case 1 -> sql.append("COUNT(").append(c.name()).append(')');
+            case 2 -> sql.append("MIN(").append(c.name()).append(')');
+            case 3 -> sql.append("MAX(").append(c.name()).append(')');
+            case 4 -> sql.append("SUM(").append(numeric(t).name()).append(')');
+            default -> sql.append("AVG(").append(numeric(t).name()).append(')');
+        }
+        return c.kind() == Kind.STR;
+    }
+
+    private Col numeric(Table t) {
+        List<Col> nums = new ArrayList<>();
+        for (Col c : t.cols()) {
+            if (c.kind() == Kind.INT || c.kind() == Kind.DEC) {
+                nums.add(c);
+            }
+        }
+        return pick(nums);
+    }
+
+    private void limit(StringBuilder sql) {
+        switch (r.nextInt(4)) {
+            case 0 -> sql.append(" LIMIT ").append(lit(1 + r.nextInt(20)));
+            case 1 -> sql.append(" LIMIT ").append(lit(r.nextInt(50))).append(", ").append(lit(1 + r.nextInt(20)));
+            default -> { }
+        }
+    }
+
+    private void where(Table t, StringBuilder sql) {
+        int n = r.nextInt(4);
+        if (n == 0) {
+            return;
+        }
+        sql.append(" WHERE ");
+        for (int i = 0; i < n; i++) {
+            if (i > 0) {
+                sql.append(r.nextInt(3) == 0 ? " OR " : " AND ");
+            }
+            // the sharding key half the time: point, multi-point and range routes
+            Col c = r.nextBoolean() ? t.col(t.key()) : pick(t.cols());
+            sql.append(predicate(c));
+        }
+    }
+
+    private String predicate(Col c) {
+        String n = c.name();
+        return switch (r.nextInt(12)) {
+            case 0, 1, 2 -> n + " = " + value(c);
+            case 3 -> n + " IN (" + value(c) + ", " + value(c) + (r.nextBoolean() ? ", " + value(c) : "") + ")";
+            case 4 -> n + " BETWEEN " + ordered(c);
+            case 5 -> n + (r.nextBoolean() ? " > " : " <= ") + value(c);
+            case 6 -> n + (r.nextBoolean() ? " >= " : " < ") + value(c);
+            case 7 -> n + (r.nextBoolean() ? " IS NULL" : " IS NOT NULL");
+            case 8 -> n + (r.nextBoolean() ? " = NULL" : " <=> NULL");
+            case 9 -> n + " <> " + value(c);
+            case 10 -> c.kind() == Kind.STR ? n + " LIKE " + lit(c.samples().get(r.nextInt(c.samples().size())) + "%") : n + " = " + mixed(c);
+            default -> "NOT (" + n + " = " + value(c) + ")";
+        };
+    }
+
+    /** A value of another type than the column's: a quoted number, a number for a date. */
+    private String mixed(Col c) {
+        Object v = c.samples().get(r.nextInt(c.samples().size()));
+        return switch (c.kind()) {
+            case INT, DEC -> lit(v.toString());
+            case DATE -> v.toString().length() == 10 ? v.toString().replace("-", "") : lit(v);
+            case STR -> "0";
+        };
+    }
+
+    private String ordered(Col c) {
+        Object a = c.samples().get(r.nextInt(c.samples().size()));
+        Object b = c.samples().get(r.nextInt(c.samples().size()));
+        if (compare(a, b) > 0) {
+            Object x = a;
+            a = b;
+            b = x;
+        }
+        return lit(a) + " AND " + lit(b);
+    }
+
+    private static int compare(Object a, Object b) {
+        if (a instanceof String sa && b instanceof String sb) {
+            return sa.compareToIgnoreCase(sb);
+        }
+        return new BigDecimal(a.toString()).compareTo(new BigDecimal(b.toString()));
+    }
+
+    private String value(Col c) {
+        return lit(c.samples().get(r.nextInt(c.samples().size())));
+    }
+
+    /** A literal: inline SQL text, or a {@code ?} whose value is kept when generating a prepared statement. */
+    private String lit(Object v) {
+        if (params != null) {
+            params.add(v);
+            return "?";
+        }
+        return v instanceof String s ? "'" + s.replace("'", "''") + "'" : v.toString();
+    }
+
+    private <T> T pick(List<T> list) {
+        return list.get(r.nextInt(list.size()));
+    }
+
+    private List<Col> subset(List<Col> cols) {
+        List<Col> out = new ArrayList<>();
+        for (Col c : cols) {
+            if (r.nextInt(2) == 0) {
+                out.add(c);
+            }
+        }
+        if (out.isEmpty()) {
+            out.add(pick(cols));
+        }
+        return out;
+    }
+}
