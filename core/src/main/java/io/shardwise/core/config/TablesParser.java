@@ -251,7 +251,7 @@ final class TablesParser {
             if (nodes.isEmpty()) {
                 return null;
             }
-            if (!sameShape(nodes, parent.nodes())) {
+            if (!DataNode.sameShape(nodes, parent.nodes())) {
                 b.nodesNode().problem("'" + b.nodesNode().describe().replace("'", "") + "' gives " + nodes.size()
                         + " nodes on " + backendsOf(nodes) + ", but '" + parent.name() + "' has " + parent.nodes().size()
                         + " nodes on " + backendsOf(parent.nodes()) + "; a bound table needs the same number of nodes"
@@ -272,18 +272,6 @@ final class TablesParser {
             }
         }
         return new TableConfig.Bound(b.name(), parent.name(), nodes, b.key(), b.generate());
-    }
-
-    private static boolean sameShape(List<DataNode> a, List<DataNode> b) {
-        if (a.size() != b.size()) {
-            return false;
-        }
-        for (int i = 0; i < a.size(); i++) {
-            if (!a.get(i).backend().equals(b.get(i).backend())) {
-                return false;
-            }
-        }
-        return true;
     }
 
     private static String backendsOf(List<DataNode> nodes) {

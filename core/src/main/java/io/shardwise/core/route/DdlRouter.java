@@ -33,7 +33,7 @@ final class DdlRouter {
         }
         List<DataNode> first = layouts.get(0);
         for (int i = 1; i < layouts.size(); i++) {
-            if (!sameShape(first, layouts.get(i))) {
+            if (!DataNode.sameShape(first, layouts.get(i))) {
                 throw MergePlanner.unsupported(ddl.verb().toUpperCase(Locale.ROOT) + " naming tables laid out differently ("
                         + tables.get(0).name() + ", " + tables.get(i).name() + "); run one statement per table");
             }
@@ -56,17 +56,5 @@ final class DdlRouter {
             case TableRule.Single s -> RouteKind.UNSHARDED;
         };
         return new RoutePlan(kind, units, units.size() == 1 ? new MergeSpec.PassThrough() : new MergeSpec.Concat(MergeSpec.Tail.NONE));
-    }
-
-    private static boolean sameShape(List<DataNode> a, List<DataNode> b) {
-        if (a.size() != b.size()) {
-            return false;
-        }
-        for (int i = 0; i < a.size(); i++) {
-            if (!a.get(i).backend().equals(b.get(i).backend())) {
-                return false;
-            }
-        }
-        return true;
     }
 }

@@ -21,10 +21,7 @@ final class DmlAnalyzer {
 
     static Statement update(ParsedText parsed, ShardingRule rule) {
         SqlUpdate update = (SqlUpdate) parsed.node;
-        FromWalker from = new FromWalker(parsed, rule);
-        from.walkTop(update.getAlias() == null ? update.getTargetTable()
-                : org.apache.calcite.sql.fun.SqlStdOperatorTable.AS.createCall(update.getParserPosition(), update.getTargetTable(), update.getAlias()));
-        from.nestedIn(update.getCondition());
+        FromWalker from = target(parsed, rule, update.getTargetTable(), update.getAlias(), update.getCondition());
         for (SqlNode value : update.getSourceExpressionList()) {
             from.nestedIn(value);
         }
@@ -43,16 +40,22 @@ final class DmlAnalyzer {
 
     static Statement delete(ParsedText parsed, ShardingRule rule) {
         SqlDelete delete = (SqlDelete) parsed.node;
-        FromWalker from = new FromWalker(parsed, rule);
-        from.walkTop(delete.getAlias() == null ? delete.getTargetTable()
-                : org.apache.calcite.sql.fun.SqlStdOperatorTable.AS.createCall(delete.getParserPosition(), delete.getTargetTable(), delete.getAlias()));
-        from.nestedIn(delete.getCondition());
+        FromWalker from = target(parsed, rule, delete.getTargetTable(), delete.getAlias(), delete.getCondition());
         from.qualifierSlots(delete);
         Map<TableRef, KeyCondition> conditions = conditions(parsed, rule, from, delete.getCondition());
         List<Slot> slots = new ArrayList<>(from.slots);
         SelectAnalyzer.addParamSlots(parsed, slots);
         return new Delete(new SqlTemplate(parsed.sql, slots), from.allTables, conditions,
                 parsed.masking.dmlOrderLimitStart() >= 0, from.nested);
+    }
+
+    /** The walker over a write's target table (aliased or not) and the subqueries of its WHERE. */
+    private static FromWalker target(ParsedText parsed, ShardingRule rule, SqlNode table, SqlIdentifier alias, SqlNode where) {
+        FromWalker from = new FromWalker(parsed, rule);
+        from.walkTop(alias == null ? table
+                : org.apache.calcite.sql.fun.SqlStdOperatorTable.AS.createCall(table.getParserPosition(), table, alias));
+        from.nestedIn(where);
+        return from;
     }
 
     private static Map<TableRef, KeyCondition> conditions(ParsedText parsed, ShardingRule rule, FromWalker from, SqlNode where) {
