@@ -9,11 +9,11 @@ import java.util.List;
  * One execution's values behind a digest's {@code ?}s: the statement's literals (routed by value,
  * kept as the user's text) interleaved with prepared-statement parameters (bound as values).
  */
-final class StatementBindings implements Bindings {
+public final class StatementBindings implements Bindings {
     private final List<Literal> literals;
     private final List<Object> params;
 
-    StatementBindings(NormalizedSql statement, List<Object> params) {
+    public StatementBindings(NormalizedSql statement, List<Object> params) {
         this.literals = statement.literals();
         this.params = params;
     }
