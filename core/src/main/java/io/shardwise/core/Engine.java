@@ -62,7 +62,7 @@ public final class Engine implements AutoCloseable {
     }
 
     CachedPlan plan(NormalizedSql statement) {
-        return plans.get(statement, s -> new CachedPlan(analyzer.analyze(s.digest()), s.digestTokenOffsets()));
+        return plans.get(statement, s -> new CachedPlan(router.prepare(analyzer.analyze(s.digest())), s.digestTokenOffsets()));
     }
 
     Router router() {

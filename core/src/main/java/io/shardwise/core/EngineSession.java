@@ -113,7 +113,7 @@ public final class EngineSession implements AutoCloseable {
     }
 
     private RoutePlan route(Statement statement, NormalizedSql normalized, CachedPlan plan, List<Object> params) {
-        return engine.router().route(statement, new StatementBindings(normalized, params),
+        return engine.router().route(plan.prepared(), new StatementBindings(normalized, params),
                 SourceText.original(normalized, plan.digestTokenOffsets()));
     }
 

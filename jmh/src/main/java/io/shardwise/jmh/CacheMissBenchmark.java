@@ -81,7 +81,8 @@ public class CacheMissBenchmark {
         String sql = statements[next];
         next = (next + 1) & Workload.MASK;
         NormalizedSql normalized = Normalizer.normalize(sql);
-        Pipeline.Plan plan = new Pipeline.Plan(analyzer.analyze(normalized.digest()), normalized.digestTokenOffsets());
+        Pipeline.Plan plan = new Pipeline.Plan(pipeline.router().prepare(analyzer.analyze(normalized.digest())),
+                normalized.digestTokenOffsets());
         return pipeline.route(normalized, plan);
     }
 }

@@ -27,10 +27,14 @@ final class Pipeline {
     private static final long PLAN_CACHE_WEIGHT = 64L * 1024 * 1024;
 
     /** What the cache keeps per digest: {@code CachedPlan}'s fields. */
-    record Plan(Statement statement, int[] digestTokenOffsets) {
+    record Plan(Router.Prepared prepared, int[] digestTokenOffsets) {
+        Statement statement() {
+            return prepared.statement();
+        }
+
         /** {@code CachedPlan.weight()}. */
         int weight() {
-            return 64 + statement.template().text().length() * 4 + digestTokenOffsets.length * 4;
+            return 64 + statement().template().text().length() * 4 + digestTokenOffsets.length * 4;
         }
     }
 
@@ -56,13 +60,17 @@ final class Pipeline {
 
     /** {@code Engine.plan}: a hit is a hash probe and one digest comparison. */
     Plan plan(NormalizedSql normalized) {
-        return plans.get(normalized, s -> new Plan(analyzer.analyze(s.digest()), s.digestTokenOffsets()));
+        return plans.get(normalized, s -> new Plan(router.prepare(analyzer.analyze(s.digest())), s.digestTokenOffsets()));
     }
 
     /** {@code EngineSession.route}: routing and rendering, with this statement's values and text. */
     RoutePlan route(NormalizedSql normalized, Plan plan) {
-        return router.route(plan.statement(), new io.shardwise.core.StatementBindings(normalized, java.util.List.of()),
+        return router.route(plan.prepared(), new io.shardwise.core.StatementBindings(normalized, java.util.List.of()),
                 SourceText.original(normalized, plan.digestTokenOffsets()));
+    }
+
+    Router router() {
+        return router;
     }
 
     Analyzer analyzer() {

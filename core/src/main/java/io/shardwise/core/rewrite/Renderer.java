@@ -46,6 +46,9 @@ public final class Renderer {
                                   List<Edit> edits) {
         String text = template.text();
         String out = source.text();
+        if (edits.isEmpty() && source.hasValues() && unchanged(template, source, out, physical, bindings)) {
+            return new Rendered(out, List.of()); // the user's text is already what this node needs
+        }
         StringBuilder sb = new StringBuilder(out.length() + 32);
         List<Object> params = null;
         int at = 0;
@@ -103,6 +106,31 @@ public final class Renderer {
         }
         sb.append(out, source.at(at), out.length());
         return new Rendered(sb.toString(), params == null ? List.of() : params);
+    }
+
+    /** Whether every table already has its physical name in the text and every value is inline. */
+    private static boolean unchanged(SqlTemplate template, SourceText source, String out, Map<String, String> physical,
+                                     Bindings bindings) {
+        for (Slot slot : template.slots()) {
+            switch (slot) {
+                case Slot.Table t -> {
+                    String name = physical.get(t.table().toLowerCase(java.util.Locale.ROOT));
+                    if (name != null) {
+                        int start = source.at(t.start());
+                        int length = source.at(t.end()) - start;
+                        if (length != name.length() || !out.regionMatches(start, name, 0, length)) {
+                            return false;
+                        }
+                    }
+                }
+                case Slot.Param p -> {
+                    if (bindings.text(p.index()) == null) {
+                        return false; // a prepared parameter: the unit needs its value
+                    }
+                }
+            }
+        }
+        return true;
     }
 
     private static void alias(StringBuilder sb, Edit edit, String out, SourceText source) {

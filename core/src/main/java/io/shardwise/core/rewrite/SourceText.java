@@ -14,6 +14,11 @@ public interface SourceText {
     /** The offset in {@link #text()} of a token boundary at {@code digestOffset} of the digest. */
     int at(int digestOffset);
 
+    /** Whether {@link #text()} spells out the statement's literal values (a user's text, not a digest). */
+    default boolean hasValues() {
+        return false;
+    }
+
     /** The digest itself (tests, and statements rendered from their normalized form). */
     static SourceText of(String text) {
         return new SourceText() {
@@ -38,6 +43,11 @@ public interface SourceText {
             @Override
             public String text() {
                 return statement.sql();
+            }
+
+            @Override
+            public boolean hasValues() {
+                return true;
             }
 
             @Override

@@ -19,8 +19,52 @@ import java.util.Set;
  * single tables (tables in other schemas, such as information_schema, count as single tables of
  * the default backend), and the physical name of every table on a given node.
  */
-record Placement(List<TableRef> sharded, List<TableRef> broadcast, List<TableRef> single, Map<TableRef, TableRule> rules,
-                 String singleBackend) {
+final class Placement {
+    private final List<TableRef> sharded;
+    private final List<TableRef> broadcast;
+    private final List<TableRef> single;
+    private final Map<TableRef, TableRule> rules;
+    private final String singleBackend;
+    private final Map<String, String> singleNames;
+    private final Map<String, String> singleLogical;
+    /** Per node index of the sharded tables (empty without them): physical names, and back. */
+    private final List<Map<String, String>> namesAt;
+    private final List<Map<String, String>> logicalAt;
+
+    private Placement(List<TableRef> sharded, List<TableRef> broadcast, List<TableRef> single, Map<TableRef, TableRule> rules,
+                      String singleBackend) {
+        this.sharded = sharded;
+        this.broadcast = broadcast;
+        this.single = single;
+        this.rules = rules;
+        this.singleBackend = singleBackend;
+        Map<String, String> names = new HashMap<>();
+        for (TableRef t : single) {
+            if (rules.get(t) instanceof TableRule.Single s) {
+                names.put(t.name().toLowerCase(Locale.ROOT), s.node().table());
+            }
+        }
+        this.singleNames = Map.copyOf(names);
+        this.singleLogical = logical(singleNames);
+        List<Map<String, String>> at = new ArrayList<>();
+        List<Map<String, String>> back = new ArrayList<>();
+        int nodes = sharded.isEmpty() ? 0 : rules.get(sharded.get(0)).nodes().size();
+        for (TableRef t : sharded) {
+            if (rules.get(t).nodes().size() != nodes) {
+                nodes = 0; // tables laid out differently are never joined: the router refuses them
+            }
+        }
+        for (int i = 0; i < nodes; i++) {
+            Map<String, String> n = new HashMap<>(singleNames);
+            for (TableRef t : sharded) {
+                n.put(t.name().toLowerCase(Locale.ROOT), rules.get(t).nodes().get(i).table());
+            }
+            at.add(Map.copyOf(n));
+            back.add(logical(at.get(i)));
+        }
+        this.namesAt = List.copyOf(at);
+        this.logicalAt = List.copyOf(back);
+    }
 
     static Placement of(List<TableRef> tables, ShardingRule rule) {
         List<TableRef> sharded = new ArrayList<>();
@@ -46,8 +90,24 @@ record Placement(List<TableRef> sharded, List<TableRef> broadcast, List<TableRef
             throw new ShardwiseException(ErrorCode.UNSUPPORTED, "a statement over single tables on several backends "
                     + backends + " (" + single + ")");
         }
-        return new Placement(List.copyOf(sharded), List.copyOf(broadcast), List.copyOf(single), rules,
+        return new Placement(List.copyOf(sharded), List.copyOf(broadcast), List.copyOf(single), Map.copyOf(rules),
                 backends.isEmpty() ? null : backends.iterator().next());
+    }
+
+    List<TableRef> sharded() {
+        return sharded;
+    }
+
+    List<TableRef> broadcast() {
+        return broadcast;
+    }
+
+    List<TableRef> single() {
+        return single;
+    }
+
+    String singleBackend() {
+        return singleBackend;
     }
 
     TableRule ruleOf(TableRef t) {
@@ -74,36 +134,34 @@ record Placement(List<TableRef> sharded, List<TableRef> broadcast, List<TableRef
 
     /** Physical names of the single tables (the only ones renamed outside a node). */
     Map<String, String> singleNames() {
-        Map<String, String> names = new HashMap<>();
-        for (TableRef t : single) {
-            if (rules.get(t) instanceof TableRule.Single s) {
-                names.put(t.name().toLowerCase(Locale.ROOT), s.node().table());
-            }
-        }
-        return names;
+        return singleNames;
+    }
+
+    Map<String, String> singleLogical() {
+        return singleLogical;
     }
 
     /** Physical names on node {@code index} of the sharded tables, plus the single tables'. */
     Map<String, String> namesAt(int index) {
-        Map<String, String> names = singleNames();
-        for (TableRef t : sharded) {
-            names.put(t.name().toLowerCase(Locale.ROOT), rules.get(t).nodes().get(index).table());
-        }
-        return names;
+        return namesAt.get(index);
+    }
+
+    /** Physical → logical names on node {@code index}, for result metadata. */
+    Map<String, String> logicalAt(int index) {
+        return logicalAt.get(index);
     }
 
     String backendAt(int index) {
         return rules.get(sharded.get(0)).nodes().get(index).backend();
     }
 
-    /** Physical → logical names, for result metadata. */
-    Map<String, String> logicalNames(Map<String, String> physicalByLogical) {
+    /** Physical → logical names of every table of the statement under a renaming. */
+    private Map<String, String> logical(Map<String, String> physicalByLogical) {
         Map<String, String> out = new HashMap<>();
-        for (Map.Entry<TableRef, TableRule> e : rules.entrySet()) {
-            String logical = e.getKey().name();
-            String physical = physicalByLogical.getOrDefault(logical.toLowerCase(Locale.ROOT), logical);
-            out.put(physical, logical);
+        for (TableRef t : rules.keySet()) {
+            String logical = t.name();
+            out.put(physicalByLogical.getOrDefault(logical.toLowerCase(Locale.ROOT), logical), logical);
         }
-        return out;
+        return Map.copyOf(out);
     }
 }

@@ -30,6 +30,8 @@ import java.util.Map;
 public final class Router {
     private final ShardingRule rule;
 
+    private static final MergeSpec PASS_THROUGH = new MergeSpec.PassThrough();
+
     public Router(ShardingRule rule) {
         this.rule = rule;
     }
@@ -41,31 +43,66 @@ public final class Router {
 
     /** Routes with SQL rendered from {@code source}, the user's own text of this execution. */
     public RoutePlan route(Statement statement, Bindings bindings, SourceText source) {
-        return switch (statement) {
-            case Select s -> select(s, bindings, source);
+        return route(prepare(statement), bindings, source);
+    }
+
+    /**
+     * What routing a statement needs that no value changes: where its tables live and their
+     * physical names on each node. Made once per cached plan, so a cache hit builds no maps.
+     */
+    public static final class Prepared {
+        private final Statement statement;
+        private final Placement placement;
+
+        private Prepared(Statement statement, Placement placement) {
+            this.statement = statement;
+            this.placement = placement;
+        }
+
+        public Statement statement() {
+            return statement;
+        }
+    }
+
+    /** Prepares a statement for routing (fails, as routing would, on tables it can never combine). */
+    public Prepared prepare(Statement statement) {
+        Placement placement = switch (statement) {
+            case Select s -> Placement.of(s.tables(), rule);
+            case Update u -> Placement.of(u.tables(), rule);
+            case Delete d -> Placement.of(d.tables(), rule);
+            case Passthrough p -> Placement.of(p.tables(), rule);
+            case Insert i -> null;
+            case Ddl d -> null;
+            case SessionCommand c -> null;
+        };
+        return new Prepared(statement, placement);
+    }
+
+    public RoutePlan route(Prepared prepared, Bindings bindings, SourceText source) {
+        Placement placement = prepared.placement;
+        return switch (prepared.statement) {
+            case Select s -> select(s, placement, bindings, source);
             case Insert i -> InsertRouter.route(i, bindings, rule, source);
-            case Update u -> write(u.template(), u.tables(), u.conditions(), u.nested(), u.limited(), u.assigned(), bindings, source);
-            case Delete d -> write(d.template(), d.tables(), d.conditions(), d.nested(), d.limited(), List.of(), bindings, source);
+            case Update u -> write(u.template(), placement, u.tables(), u.conditions(), u.nested(), u.limited(), u.assigned(), bindings, source);
+            case Delete d -> write(d.template(), placement, d.tables(), d.conditions(), d.nested(), d.limited(), List.of(), bindings, source);
             case Ddl d -> DdlRouter.route(d, bindings, rule, source);
-            case Passthrough p -> passthrough(p, bindings, source);
+            case Passthrough p -> passthrough(p, placement, bindings, source);
             case SessionCommand c -> throw new ShardwiseException(ErrorCode.BUG, "session command routed: " + c.kind());
         };
     }
 
-    private RoutePlan passthrough(Passthrough p, Bindings bindings, SourceText source) {
-        Placement placement = Placement.of(p.tables(), rule);
+    private RoutePlan passthrough(Passthrough p, Placement placement, Bindings bindings, SourceText source) {
         String backend = placement.singleBackend() != null ? placement.singleBackend() : rule.config().defaultBackend();
         Renderer.Rendered r = Renderer.render(p.template(), source, placement.singleNames(), bindings, List.of());
-        return new RoutePlan(RouteKind.UNSHARDED, List.of(unit(backend, r, placement.logicalNames(Map.of()))), new MergeSpec.PassThrough());
+        return new RoutePlan(RouteKind.UNSHARDED, List.of(unit(backend, r, placement.singleLogical())), PASS_THROUGH);
     }
 
-    private RoutePlan select(Select s, Bindings bindings, SourceText source) {
-        Placement placement = Placement.of(s.tables(), rule);
+    private RoutePlan select(Select s, Placement placement, Bindings bindings, SourceText source) {
         if (placement.sharded().isEmpty()) {
             String backend = placement.readBackend(rule);
             Renderer.Rendered r = Renderer.render(s.template(), source, placement.singleNames(), bindings, List.of());
             RouteKind kind = placement.single().isEmpty() && !placement.broadcast().isEmpty() ? RouteKind.BROADCAST_READ : RouteKind.UNSHARDED;
-            return new RoutePlan(kind, List.of(unit(backend, r, placement.logicalNames(Map.of()))), new MergeSpec.PassThrough());
+            return new RoutePlan(kind, List.of(unit(backend, r, placement.singleLogical())), PASS_THROUGH);
         }
         Selection selection = select(placement, s.topTables(), s.conditions(), s.keyJoins(), bindings);
         if (selection.nodes.cardinality() > 1 && s.nested()) {
@@ -73,7 +110,7 @@ public final class Router {
                     + placement.sharded().get(0).name() + "' spanning " + selection.nodes.cardinality() + " shards");
         }
         List<Renderer.Edit> edits = List.of();
-        MergeSpec merge = new MergeSpec.PassThrough();
+        MergeSpec merge = PASS_THROUGH;
         int starItem = -1;
         int width = -1;
         if (selection.nodes.cardinality() > 1) {
@@ -91,10 +128,9 @@ public final class Router {
         return new RoutePlan(selection.kind, units, merge, starItem, width, List.of());
     }
 
-    private RoutePlan write(io.shardwise.core.sql.analyze.SqlTemplate template, List<TableRef> tables,
+    private RoutePlan write(io.shardwise.core.sql.analyze.SqlTemplate template, Placement placement, List<TableRef> tables,
                             Map<TableRef, KeyCondition> conditions, boolean nested, boolean limited, List<String> assigned,
                             Bindings bindings, SourceText source) {
-        Placement placement = Placement.of(tables, rule);
         TableRef target = tables.get(0);
         TableRule targetRule = placement.ruleOf(target);
         if (targetRule instanceof TableRule.Broadcast b) {
@@ -104,14 +140,14 @@ public final class Router {
             List<ExecutionUnit> units = new ArrayList<>();
             for (DataNode node : b.nodes()) {
                 Renderer.Rendered r = Renderer.render(template, source, placement.singleNames(), bindings, List.of());
-                units.add(unit(node.backend(), r, placement.logicalNames(Map.of())));
+                units.add(unit(node.backend(), r, placement.singleLogical()));
             }
-            return new RoutePlan(RouteKind.BROADCAST_WRITE, units, units.size() == 1 ? new MergeSpec.PassThrough() : new MergeSpec.Concat(MergeSpec.Tail.NONE));
+            return new RoutePlan(RouteKind.BROADCAST_WRITE, units, units.size() == 1 ? PASS_THROUGH : new MergeSpec.Concat(MergeSpec.Tail.NONE));
         }
         if (placement.sharded().isEmpty()) {
             String backend = placement.singleBackend() != null ? placement.singleBackend() : placement.readBackend(rule);
             Renderer.Rendered r = Renderer.render(template, source, placement.singleNames(), bindings, List.of());
-            return new RoutePlan(RouteKind.UNSHARDED, List.of(unit(backend, r, placement.logicalNames(Map.of()))), new MergeSpec.PassThrough());
+            return new RoutePlan(RouteKind.UNSHARDED, List.of(unit(backend, r, placement.singleLogical())), PASS_THROUGH);
         }
         if (targetRule instanceof TableRule.Sharded sharded) {
             for (String column : assigned) {
@@ -129,7 +165,7 @@ public final class Router {
             throw MergePlanner.unsupported("ORDER BY or LIMIT in a write to sharded table '" + target.name() + "' spanning shards");
         }
         List<ExecutionUnit> units = units(template, source, placement, selection, bindings, List.of());
-        return new RoutePlan(selection.kind, units, units.size() == 1 ? new MergeSpec.PassThrough() : new MergeSpec.Concat(MergeSpec.Tail.NONE));
+        return new RoutePlan(selection.kind, units, units.size() == 1 ? PASS_THROUGH : new MergeSpec.Concat(MergeSpec.Tail.NONE));
     }
 
     /** The nodes a statement's sharded tables route to (never empty: an empty match still needs one node's answer). */
@@ -231,7 +267,7 @@ public final class Router {
             Map<String, String> names = placement.namesAt(i);
             Renderer.Rendered r = Renderer.render(template, source, names, bindings, edits);
             String backend = placement.backendAt(i);
-            units.add(unit(backend, r, placement.logicalNames(names)));
+            units.add(unit(backend, r, placement.logicalAt(i)));
         }
         return units;
     }

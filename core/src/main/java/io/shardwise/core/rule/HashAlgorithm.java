@@ -27,7 +27,9 @@ public final class HashAlgorithm implements ShardingAlgorithm {
 
     @Override
     public int nodeFor(Object key) {
-        int hash = Murmur3.hash32(canonical(key).getBytes(StandardCharsets.UTF_8));
+        int hash = key instanceof Long l ? Murmur3.hash32Decimal(l)
+                : key instanceof Integer i ? Murmur3.hash32Decimal(i)
+                : Murmur3.hash32(canonical(key).getBytes(StandardCharsets.UTF_8));
         return (int) (Integer.toUnsignedLong(hash) % nodeCount);
     }
 

@@ -11,11 +11,10 @@ final class Murmur3 {
 
     private Murmur3() {}
 
-    static int hash32(byte[] data) {
+    static int hash32(byte[] data, int offset, int length) {
         int h = 0;
-        int length = data.length;
-        int blocks = length & ~3;
-        for (int i = 0; i < blocks; i += 4) {
+        int blocks = offset + (length & ~3);
+        for (int i = offset; i < blocks; i += 4) {
             int k = (data[i] & 0xff) | (data[i + 1] & 0xff) << 8 | (data[i + 2] & 0xff) << 16 | (data[i + 3] & 0xff) << 24;
             h ^= mixK(k);
             h = Integer.rotateLeft(h, 13) * 5 + 0xe6546b64;
@@ -42,6 +41,27 @@ final class Murmur3 {
         h *= 0xc2b2ae35;
         h ^= h >>> 16;
         return h;
+    }
+
+    /** The hash of {@code Long.toString(value)}'s UTF-8 bytes, without building the string. */
+    static int hash32Decimal(long value) {
+        byte[] digits = new byte[20]; // small and local: the JIT keeps it off the heap
+        int at = digits.length;
+        long v = value;
+        boolean negative = v < 0;
+        do {
+            int d = (int) (v % 10);
+            digits[--at] = (byte) ('0' + (negative ? -d : d));
+            v /= 10;
+        } while (v != 0);
+        if (negative) {
+            digits[--at] = '-';
+        }
+        return hash32(digits, at, digits.length - at);
+    }
+
+    static int hash32(byte[] data) {
+        return hash32(data, 0, data.length);
     }
 
     private static int mixK(int k) {

@@ -16,6 +16,19 @@ class Murmur3Test {
     }
 
     @Test
+    void hashingALongsDigitsDirectlyEqualsHashingItsText() {
+        java.util.Random random = new java.util.Random(7);
+        long[] edges = {0, 1, -1, 9, 10, -10, 999_999_999_999L, Long.MAX_VALUE, Long.MIN_VALUE, Integer.MIN_VALUE};
+        for (long v : edges) {
+            assertEquals(Murmur3.hash32(Long.toString(v).getBytes(StandardCharsets.UTF_8)), Murmur3.hash32Decimal(v), () -> "" + v);
+        }
+        for (int i = 0; i < 20_000; i++) {
+            long v = random.nextLong() >> random.nextInt(64);
+            assertEquals(Murmur3.hash32(Long.toString(v).getBytes(StandardCharsets.UTF_8)), Murmur3.hash32Decimal(v), () -> "" + v);
+        }
+    }
+
+    @Test
     @SuppressWarnings("UnstableApiUsage")
     void agreesWithGuavaOnRandomInputsOfEveryTailLength() {
         Random random = new Random(42);
