@@ -87,11 +87,20 @@ final class NodeSelector {
         return selected <= 1 ? RouteKind.POINT : RouteKind.MULTI_POINT;
     }
 
+    private static boolean anyRange(java.util.List<KeyCondition> conditions) {
+        for (KeyCondition c : conditions) {
+            if (hasRange(c)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     private static boolean hasRange(KeyCondition c) {
         return switch (c) {
             case KeyCondition.Range r -> true;
-            case KeyCondition.And a -> a.operands().stream().anyMatch(NodeSelector::hasRange);
-            case KeyCondition.Or o -> o.operands().stream().anyMatch(NodeSelector::hasRange);
+            case KeyCondition.And a -> anyRange(a.operands());
+            case KeyCondition.Or o -> anyRange(o.operands());
             default -> false;
         };
     }

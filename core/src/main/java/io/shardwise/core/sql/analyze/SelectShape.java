@@ -20,7 +20,15 @@ public record SelectShape(List<Item> items, boolean star, boolean distinct, List
     }
 
     public boolean isAggregate() {
-        return !groupBy.isEmpty() || items.stream().anyMatch(i -> i.aggregate() != null || i.containsAggregate());
+        if (!groupBy.isEmpty()) {
+            return true;
+        }
+        for (Item i : items) { // per execution of a scatter: no streams here
+            if (i.aggregate() != null || i.containsAggregate()) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /**
