@@ -78,5 +78,8 @@ class ServerJarIT {
         Matcher rows = Pattern.compile("; (\\d+) rows loaded\\.").matcher(demo.out());
         assertTrue(rows.find() && Long.parseLong(rows.group(1)) > 5_000, demo.out());
         assertTrue(demo.out().contains("database shop_unsharded"), demo.out());
+        // the demo serves the logical schema and says how to connect to it
+        assertTrue(demo.out().contains("Shardwise serves the logical schema 'shop' on 127.0.0.1:"), demo.out());
+        assertTrue(Pattern.compile("mysql -h127\\.0\\.0\\.1 -P\\d+ -uapp -papp shop").matcher(demo.out()).find(), demo.out());
     }
 }

@@ -526,16 +526,20 @@ final class ShardwiseConnection implements Connection {
         return networkTimeout;
     }
 
+    /** Also unwraps to the shared {@link Engine}, for tools and tests that watch its pools. */
     @Override
     public <T> T unwrap(Class<T> iface) throws SQLException {
         if (iface.isInstance(this)) {
             return iface.cast(this);
+        }
+        if (iface == Engine.class) {
+            return iface.cast(engine);
         }
         throw SqlErrors.illegal("Shardwise connection does not wrap a " + iface.getName());
     }
 
     @Override
     public boolean isWrapperFor(Class<?> iface) {
-        return iface.isInstance(this);
+        return iface.isInstance(this) || iface == Engine.class;
     }
 }

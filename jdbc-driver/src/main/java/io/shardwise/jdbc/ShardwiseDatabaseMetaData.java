@@ -11,15 +11,17 @@ import java.util.List;
 /**
  * What the driver can say truly about the logical database: the product and version of the
  * backends (asked of the default backend), the driver, the one logical catalog, identifier rules and
- * the capability flags of a MySQL server behind Connector/J. Physical names never appear. Table,
- * column, key and index listings are not implemented yet and refuse (see {@link DatabaseMetaDataBase}).
+ * the capability flags of a MySQL server behind Connector/J, and the tables, columns, primary keys and
+ * indexes of the logical schema ({@link LogicalCatalog}). Physical names never appear. What is not
+ * implemented refuses (see {@link DatabaseMetaDataBase}).
  *
  * <p>Assumes backends with {@code lower_case_table_names=0} (Linux's default) for the identifier
  * case flags.
  */
-final class ShardwiseDatabaseMetaData extends DatabaseMetaDataBase {
+final class ShardwiseDatabaseMetaData extends ConnectorJFlags {
     private final ShardwiseConnection connection;
     private String backendVersion;
+    private String sqlKeywords;
 
     ShardwiseDatabaseMetaData(ShardwiseConnection connection) {
         this.connection = connection;
@@ -125,6 +127,40 @@ final class ShardwiseDatabaseMetaData extends DatabaseMetaDataBase {
     @Override
     public ResultSet getSchemas(String catalog, String schemaPattern) throws SQLException {
         return getSchemas();
+    }
+
+    @Override
+    public ResultSet getTables(String catalog, String schemaPattern, String tableNamePattern, String[] types) throws SQLException {
+        return catalog().tables(catalog, tableNamePattern, types);
+    }
+
+    @Override
+    public ResultSet getColumns(String catalog, String schemaPattern, String tableNamePattern, String columnNamePattern)
+            throws SQLException {
+        return catalog().columns(catalog, tableNamePattern, columnNamePattern);
+    }
+
+    @Override
+    public ResultSet getPrimaryKeys(String catalog, String schema, String table) throws SQLException {
+        return catalog().primaryKeys(catalog, table);
+    }
+
+    @Override
+    public ResultSet getIndexInfo(String catalog, String schema, String table, boolean unique, boolean approximate) throws SQLException {
+        return catalog().indexInfo(catalog, table, unique, approximate);
+    }
+
+    @Override
+    public String getSQLKeywords() throws SQLException {
+        if (sqlKeywords == null) {
+            sqlKeywords = catalog().sqlKeywords();
+        }
+        return sqlKeywords;
+    }
+
+    private LogicalCatalog catalog() throws SQLException {
+        connection.checkOpen();
+        return new LogicalCatalog(connection, connection.engine().rule());
     }
 
     @Override

@@ -5,24 +5,35 @@ import io.shardwise.core.sample.SampleData;
 import io.shardwise.core.sample.SampleTarget;
 import io.shardwise.testkit.ControllableServer;
 import io.shardwise.testkit.TestBackends;
+import io.shardwise.core.Engine;
 import java.io.PrintWriter;
+import java.net.BindException;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.CountDownLatch;
 
 /**
  * {@code --demo}: an embedded MariaDB holding the sample schema twice, sharded over two backend
  * databases exactly as the sample configuration lays it out, and whole in one database (what an
- * unsharded MySQL would hold, for comparison). Stops its backends on SIGTERM or Ctrl-C.
+ * unsharded MySQL would hold, for comparison), and the Shardwise server serving the logical schema
+ * on port 3307 (or {@code --port}; an ephemeral port when 3307 is taken). Stops the server, the
+ * engine and the backends, in that order, on SIGTERM or Ctrl-C.
  */
 final class Demo {
     static final String DATABASE_PREFIX = "shop";
     static final String UNSHARDED = "shop_unsharded";
 
+    static final int DEFAULT_PORT = 3307;
+
     private final PrintWriter out;
     private final PrintWriter err;
+    private final Integer port;
 
-    Demo(PrintWriter out, PrintWriter err) {
+    /** @param port where the server listens, or null for 3307 (or any free port if 3307 is taken) */
+    Demo(PrintWriter out, PrintWriter err, Integer port) {
         this.out = out;
         this.err = err;
+        this.port = port;
     }
 
     /** Starts everything; then waits for the JVM's shutdown if {@code wait}, else stops at once. */
@@ -37,14 +48,19 @@ final class Demo {
             err.flush();
             return Main.FAILED;
         }
-        Thread stopper = new Thread(server::close, "shardwise-demo-shutdown");
+        List<AutoCloseable> running = new ArrayList<>(List.of(server)); // closed in reverse order
+        Thread stopper = new Thread(() -> closeAll(running), "shardwise-demo-shutdown");
         Runtime.getRuntime().addShutdownHook(stopper);
         try {
             SampleTarget target = new SampleTarget(server.host(), server.port(), server.user(), server.password(), DATABASE_PREFIX);
             ShardingRule rule = SampleData.rule(target);
             SampleData.LoadReport report = SampleData.loadSharded(rule);
             SampleData.loadUnsharded(target, UNSHARDED);
-            printBanner(server, rule, report);
+            Engine engine = Engine.start(rule);
+            running.add(engine);
+            ShardwiseServer shardwise = listen(engine, rule);
+            running.add(shardwise);
+            printBanner(server, rule, report, shardwise.address().getPort());
             if (wait) {
                 new CountDownLatch(1).await(); // until SIGTERM / Ctrl-C runs the shutdown hook
             }
@@ -59,12 +75,38 @@ final class Demo {
         } finally {
             if (!wait) {
                 Runtime.getRuntime().removeShutdownHook(stopper);
-                server.close();
+                closeAll(running);
             }
         }
     }
 
-    private void printBanner(ControllableServer server, ShardingRule rule, SampleData.LoadReport report) {
+    private ShardwiseServer listen(Engine engine, ShardingRule rule) {
+        String bind = rule.config().server().bind();
+        if (port != null) {
+            return ShardwiseServer.start(engine, bind, port);
+        }
+        try {
+            return ShardwiseServer.start(engine, bind, DEFAULT_PORT);
+        } catch (RuntimeException taken) {
+            if (!(taken.getCause() instanceof BindException)) {
+                throw taken;
+            }
+            return ShardwiseServer.start(engine, bind, 0);
+        }
+    }
+
+    private static void closeAll(List<AutoCloseable> running) {
+        for (int i = running.size() - 1; i >= 0; i--) {
+            try {
+                running.get(i).close();
+            } catch (Exception e) {
+                System.err.println("while stopping the demo: " + e);
+            }
+        }
+        running.clear();
+    }
+
+    private void printBanner(ControllableServer server, ShardingRule rule, SampleData.LoadReport report, int shardwisePort) {
         long rows = report.rowsPerLogicalTable().values().stream().mapToLong(Long::longValue).sum();
         String mysql = "mysql -h" + server.host() + " -P" + server.port() + " -u" + server.user()
                 + (server.password().isEmpty() ? "" : " -p");
@@ -76,9 +118,10 @@ final class Demo {
         out.println("  Unsharded copy:  database " + UNSHARDED + " (what one MySQL would hold)");
         out.println("  Look at a shard: " + mysql + " " + DATABASE_PREFIX + "_1 -e 'SELECT COUNT(*) FROM orders_0'");
         out.println("  Compare:         " + mysql + " " + UNSHARDED + " -e 'SELECT COUNT(*) FROM orders'");
-        out.println("The MySQL-protocol server that serves the logical schema '" + rule.schema()
-                + "' on one port is not part of this build yet; these are its backends.");
-        out.println("Press Ctrl-C to stop (the backends and their data are removed).");
+        out.println();
+        out.println("Shardwise serves the logical schema '" + rule.schema() + "' on 127.0.0.1:" + shardwisePort + ". Connect with:");
+        out.println("  mysql -h127.0.0.1 -P" + shardwisePort + " -uapp -papp " + rule.schema());
+        out.println("Press Ctrl-C to stop (the server stops, and the backends and their data are removed).");
         out.flush();
     }
 }

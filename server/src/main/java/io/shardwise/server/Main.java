@@ -1,28 +1,30 @@
 package io.shardwise.server;
 
+import io.shardwise.core.Engine;
 import io.shardwise.core.config.InvalidConfigException;
 import io.shardwise.core.rule.ShardingRule;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
 /**
- * The {@code shardwise} command line: validates configurations ({@code --check}) and starts the demo
- * ({@code --demo}). Exit codes: 0 success, 1 invalid configuration or failed start, 2 usage error,
- * 3 a mode this build does not include yet.
+ * The {@code shardwise} command line: serves a configuration's schema over the MySQL protocol
+ * ({@code --config FILE}), validates configurations ({@code --check}) and starts the demo
+ * ({@code --demo}). Exit codes: 0 success, 1 invalid configuration or failed start, 2 usage error.
  */
 @Command(name = "shardwise", mixinStandardHelpOptions = true, versionProvider = Main.Version.class,
         description = "Sharding middleware for MySQL: serves one logical schema spread over many MySQL servers.",
         footer = {"", "Examples:",
-                "  shardwise --demo                       embedded MariaDB backends with the sample sharded schema",
+                "  shardwise --config shop.yaml           serve the schema of shop.yaml to MySQL clients",
+                "  shardwise --demo                       embedded MariaDB backends with the sample sharded schema, served on 3307",
                 "  shardwise --check --config shop.yaml   validate a configuration and exit"})
 public final class Main implements Callable<Integer> {
     static final int OK = 0;
     static final int FAILED = 1;
-    static final int NOT_IN_THIS_BUILD = 3;
 
     @Option(names = {"-c", "--config"}, paramLabel = "FILE", description = "YAML configuration (see docs/configuration.md).")
     Path config;
@@ -55,7 +57,7 @@ public final class Main implements Callable<Integer> {
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
         if (demo) {
-            return new Demo(out, err).run(!exitWhenReady);
+            return new Demo(out, err, port).run(!exitWhenReady);
         }
         if (config == null) {
             throw new CommandLine.ParameterException(spec.commandLine(), "Give --config FILE (with --check to validate it), or --demo.");
@@ -73,10 +75,57 @@ public final class Main implements Callable<Integer> {
             out.flush();
             return OK;
         }
-        err.println("This build validates configurations (--check) and runs the demo backends (--demo); the MySQL-protocol"
-                + " server that serves '" + rule.schema() + "' to clients is not part of it yet.");
-        err.flush();
-        return NOT_IN_THIS_BUILD;
+        return serve(rule, out, err);
+    }
+
+    /** Starts the engine and the server, prints where it listens, and waits for SIGTERM (or returns at once with --exit-when-ready). */
+    private int serve(ShardingRule rule, PrintWriter out, PrintWriter err) {
+        Engine engine;
+        ShardwiseServer server;
+        try {
+            engine = Engine.start(rule);
+        } catch (RuntimeException e) {
+            err.println("Could not start the engine: " + e.getMessage());
+            err.flush();
+            return FAILED;
+        }
+        String bind = rule.config().server().bind();
+        int listenPort = port != null ? port : rule.config().server().port();
+        try {
+            server = ShardwiseServer.start(engine, bind, listenPort);
+        } catch (RuntimeException e) {
+            engine.close();
+            err.println("Could not start the server: " + e.getMessage());
+            err.flush();
+            return FAILED;
+        }
+        out.println("Shardwise serves schema '" + rule.schema() + "' on " + bind + ":" + server.address().getPort()
+                + " (MySQL protocol)");
+        out.flush();
+        return awaitShutdown(() -> {
+            server.close();
+            engine.close();
+            out.println("Shardwise stopped: every client disconnected, every backend connection closed.");
+            out.flush();
+        }, !exitWhenReady);
+    }
+
+    /**
+     * Runs {@code stop} on SIGTERM or Ctrl-C (the JVM's shutdown hooks) after waiting forever, or at
+     * once when not {@code wait}.
+     */
+    static int awaitShutdown(Runnable stop, boolean wait) {
+        if (!wait) {
+            stop.run();
+            return OK;
+        }
+        Runtime.getRuntime().addShutdownHook(new Thread(stop, "shardwise-shutdown"));
+        try {
+            new CountDownLatch(1).await();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        return OK;
     }
 
     static final class Version implements CommandLine.IVersionProvider {

@@ -1,4 +1,4 @@
-package io.shardwise.jdbc;
+package io.shardwise.it.jdbc;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -28,7 +28,7 @@ import org.junit.jupiter.api.Test;
  * The same JDBC scenarios through plain Connector/J on the unsharded database and through the
  * Shardwise driver on the sharded layout; each test says what must agree.
  */
-class ConnectorJCompatibilityTest {
+class ConnectorJCompatibilityIT {
     private static Fixture f;
 
     @BeforeAll

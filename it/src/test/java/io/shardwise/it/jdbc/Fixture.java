@@ -1,4 +1,4 @@
-package io.shardwise.jdbc;
+package io.shardwise.it.jdbc;
 
 import io.shardwise.core.rule.ShardingRule;
 import io.shardwise.core.sample.SampleData;

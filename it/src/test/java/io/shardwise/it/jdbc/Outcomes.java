@@ -1,4 +1,4 @@
-package io.shardwise.jdbc;
+package io.shardwise.it.jdbc;
 
 import java.sql.ResultSet;
 import java.sql.ResultSetMetaData;

@@ -1,0 +1,107 @@
+package io.shardwise.it.jdbc;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotSame;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.shardwise.core.Engine;
+import io.shardwise.jdbc.Driver;
+import io.shardwise.jdbc.ShardwiseDataSource;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.SQLTimeoutException;
+import java.sql.Statement;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/** The driver's own contract against a real server: engine sharing, resource release, timeouts, PREVIEW. */
+class DriverIT {
+    private static Fixture f;
+
+    @BeforeAll
+    static void load() {
+        f = Fixture.get();
+    }
+
+    @Test
+    void connectionsToOneConfigurationShareOneEngineUntilShutdown() throws SQLException {
+        String url = "jdbc:shardwise:file:" + f.config.toAbsolutePath();
+        try (Connection a = DriverManager.getConnection(url); Connection b = f.shardwise()) {
+            assertSame(a.unwrap(Engine.class), b.unwrap(Engine.class));
+        }
+        ShardwiseDataSource ds = new ShardwiseDataSource();
+        ds.setUrl(f.url);
+        Engine before;
+        try (Connection c = ds.getConnection()) {
+            before = c.unwrap(Engine.class);
+        }
+        try (Connection c = ds.getConnection()) {
+            assertSame(before, c.unwrap(Engine.class), "kept after the last connection closed");
+        }
+        assertTrue(Driver.shutdown(f.url));
+        try (Connection c = ds.getConnection(); Statement st = c.createStatement(); ResultSet rs = st.executeQuery("SELECT 1")) {
+            assertNotSame(before, c.unwrap(Engine.class));
+            assertTrue(rs.next());
+        }
+    }
+
+    @Test
+    void closingAConnectionInATransactionReleasesEveryBackendConnection() throws SQLException {
+        Connection c = f.shardwise();
+        var engine = c.unwrap(Engine.class);
+        c.setAutoCommit(false);
+        try (Statement st = c.createStatement()) {
+            st.executeUpdate("UPDATE orders SET status = status WHERE user_id IN (1, 2, 3)");
+        }
+        assertTrue(engine.activeConnections() > 0);
+        c.close();
+        assertEquals(0, engine.activeConnections());
+        assertThrows(SQLException.class, c::createStatement);
+    }
+
+    @Test
+    void aResultReadInsideATransactionSurvivesAnUpdateOnTheSameConnection() throws SQLException {
+        try (Connection c = f.shardwise(); Statement read = c.createStatement(); Statement write = c.createStatement()) {
+            c.setAutoCommit(false);
+            int seen = 0;
+            try (ResultSet rs = read.executeQuery("SELECT order_id FROM orders WHERE user_id = 42 ORDER BY order_id")) {
+                while (rs.next()) {
+                    write.executeUpdate("UPDATE orders SET status = status WHERE order_id = " + rs.getLong(1) + " AND user_id = 42");
+                    seen++;
+                }
+            }
+            c.rollback();
+            assertTrue(seen > 1, "rows kept coming after the first update");
+        }
+    }
+
+    @Test
+    void queryTimeoutCancelsTheStatement() throws SQLException {
+        try (Connection c = f.shardwise(); Statement st = c.createStatement()) {
+            st.setQueryTimeout(1);
+            long t0 = System.nanoTime();
+            assertThrows(SQLTimeoutException.class, () -> st.executeQuery("SELECT SLEEP(10)").next());
+            assertTrue(System.nanoTime() - t0 < 8_000_000_000L);
+            st.setQueryTimeout(0);
+            try (ResultSet rs = st.executeQuery("SELECT 1")) {
+                assertTrue(rs.next(), "the connection is usable after a timeout");
+            }
+        }
+    }
+
+    @Test
+    void previewReturnsTheRoutePlanAsRows() throws SQLException {
+        try (Connection c = f.shardwise(); Statement st = c.createStatement();
+             ResultSet rs = st.executeQuery("PREVIEW SELECT * FROM orders WHERE user_id = 42")) {
+            assertEquals("backend", rs.getMetaData().getColumnLabel(1));
+            assertTrue(rs.next());
+            assertEquals("POINT", rs.getString("route"));
+            assertFalse(rs.next());
+        }
+    }
+}

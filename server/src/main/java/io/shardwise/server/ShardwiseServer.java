@@ -1,0 +1,127 @@
+package io.shardwise.server;
+
+import io.netty.bootstrap.ServerBootstrap;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelInitializer;
+import io.netty.channel.ChannelOption;
+import io.netty.channel.EventLoopGroup;
+import io.netty.channel.MultiThreadIoEventLoopGroup;
+import io.netty.channel.group.ChannelGroup;
+import io.netty.channel.group.DefaultChannelGroup;
+import io.netty.channel.nio.NioIoHandler;
+import io.netty.channel.socket.SocketChannel;
+import io.netty.channel.socket.nio.NioServerSocketChannel;
+import io.netty.util.concurrent.GlobalEventExecutor;
+import io.shardwise.core.Engine;
+import io.shardwise.server.auth.Authenticator;
+import io.shardwise.server.protocol.PacketDecoder;
+import io.shardwise.server.protocol.PacketEncoder;
+import io.shardwise.server.session.CommandDispatcher;
+import io.shardwise.server.session.CommandHandler;
+import io.shardwise.server.session.HandshakeHandler;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.InetSocketAddress;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * The MySQL-protocol face: a Netty server whose connections each become an engine session.
+ * Pipeline per client: {@link PacketDecoder} → {@link PacketEncoder} → {@link HandshakeHandler},
+ * which becomes a {@link CommandDispatcher} once the client is in. Does not own the engine: close
+ * the server first, then the engine.
+ */
+public final class ShardwiseServer implements AutoCloseable {
+    /** The largest client message accepted (MySQL's default max_allowed_packet, 64 MiB). */
+    static final int MAX_ALLOWED_PACKET = 64 * 1024 * 1024;
+
+    private final EventLoopGroup boss;
+    private final EventLoopGroup workers;
+    private final ChannelGroup clients = new DefaultChannelGroup("shardwise-clients", GlobalEventExecutor.INSTANCE);
+    private final Set<CommandDispatcher> sessions = ConcurrentHashMap.newKeySet();
+    private final Channel listener;
+
+    private ShardwiseServer(Engine engine, String bind, int port) {
+        Authenticator authenticator = new Authenticator(engine.rule().config().server().users(), engine.rule().schema());
+        AtomicInteger connectionIds = new AtomicInteger();
+        HandshakeHandler.SessionOpener opener = (channel, client, capabilities, id) -> {
+            CommandDispatcher session = new CommandDispatcher(
+                    CommandHandler.open(engine, client, HandshakeHandler.host(channel.remoteAddress()), id, capabilities), capabilities);
+            sessions.add(session);
+            session.finished().whenComplete((done, failure) -> sessions.remove(session));
+            return session;
+        };
+        boss = new MultiThreadIoEventLoopGroup(1, NioIoHandler.newFactory());
+        workers = new MultiThreadIoEventLoopGroup(NioIoHandler.newFactory());
+        try {
+            listener = new ServerBootstrap().group(boss, workers).channel(NioServerSocketChannel.class)
+                    .childOption(ChannelOption.TCP_NODELAY, true)
+                    .childHandler(new ChannelInitializer<SocketChannel>() {
+                        @Override
+                        protected void initChannel(SocketChannel ch) {
+                            clients.add(ch);
+                            ch.pipeline().addLast("framer", new PacketDecoder(MAX_ALLOWED_PACKET))
+                                    .addLast("packets", PacketEncoder.INSTANCE)
+                                    .addLast("handshake", new HandshakeHandler(authenticator, opener, connectionIds.incrementAndGet()));
+                        }
+                    })
+                    .bind(bind, port).syncUninterruptibly().channel();
+        } catch (Exception e) { // bind() rethrows the checked BindException undeclared
+            shutdownGroups();
+            if (e instanceof IOException io) {
+                throw new UncheckedIOException("cannot listen on " + bind + ":" + port + ": " + io.getMessage(), io);
+            }
+            throw e;
+        }
+    }
+
+    /**
+     * Listens on {@code bind:port} (port 0: an ephemeral one) and serves {@code engine}'s schema.
+     *
+     * @throws UncheckedIOException when it cannot listen (its cause a {@link java.net.BindException} when the port is taken)
+     */
+    public static ShardwiseServer start(Engine engine, String bind, int port) {
+        return new ShardwiseServer(engine, bind, port);
+    }
+
+    public InetSocketAddress address() {
+        return (InetSocketAddress) listener.localAddress();
+    }
+
+    /** Connected clients (after the handshake or during it). */
+    public int clientCount() {
+        return clients.size();
+    }
+
+    /**
+     * Stops accepting, closes every client connection, waits (up to 10 s) until their sessions have
+     * released their backend connections, then stops the event loops. The engine can close after this.
+     */
+    @Override
+    public void close() {
+        listener.close().syncUninterruptibly();
+        clients.close().awaitUninterruptibly(5, TimeUnit.SECONDS);
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        for (CommandDispatcher session : List.copyOf(sessions)) {
+            try {
+                session.finished().get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                break;
+            } catch (ExecutionException | TimeoutException e) {
+                // a session stuck on a backend: the engine's close ends it
+            }
+        }
+        shutdownGroups();
+    }
+
+    private void shutdownGroups() {
+        boss.shutdownGracefully(0, 2, TimeUnit.SECONDS).syncUninterruptibly();
+        workers.shutdownGracefully(0, 2, TimeUnit.SECONDS).syncUninterruptibly();
+    }
+}

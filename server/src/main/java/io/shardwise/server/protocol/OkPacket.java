@@ -1,0 +1,38 @@
+package io.shardwise.server.protocol;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufAllocator;
+import java.nio.charset.StandardCharsets;
+
+/**
+ * An OK packet. With {@code endOfRows} it carries header 0xFE: the end of a result set for clients
+ * with CLIENT_DEPRECATE_EOF (MySQL's protocol page "OK_Packet": "0xFE ... as EOF").
+ */
+public record OkPacket(long affectedRows, long lastInsertId, ServerStatus status, int warnings, String info) {
+    public static final int HEADER = 0x00;
+    public static final int END_OF_ROWS_HEADER = 0xFE;
+
+    public ByteBuf encode(ByteBufAllocator alloc, boolean endOfRows) {
+        ByteBuf out = alloc.buffer(16 + info.length());
+        out.writeByte(endOfRows ? END_OF_ROWS_HEADER : HEADER);
+        Wire.writeLenenc(out, affectedRows);
+        Wire.writeLenenc(out, lastInsertId);
+        out.writeShortLE(status.bits()).writeShortLE(warnings);
+        return out.writeBytes(info.getBytes(StandardCharsets.UTF_8));
+    }
+
+    /** Reads an OK packet (either header); for tests and tools. */
+    public static OkPacket decode(ByteBuf in) {
+        Wire.need(in, 1);
+        int header = in.readUnsignedByte();
+        if (header != HEADER && header != END_OF_ROWS_HEADER) {
+            throw new MalformedPacketException("not an OK packet: header 0x" + Integer.toHexString(header));
+        }
+        long affected = Wire.readLenenc(in);
+        long id = Wire.readLenenc(in);
+        Wire.need(in, 4);
+        ServerStatus status = new ServerStatus(in.readUnsignedShortLE());
+        int warnings = in.readUnsignedShortLE();
+        return new OkPacket(affected, id, status, warnings, Wire.readRest(in));
+    }
+}

@@ -1,0 +1,69 @@
+package io.shardwise.server.protocol;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.CompositeByteBuf;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.handler.codec.LengthFieldBasedFrameDecoder;
+import io.netty.handler.codec.TooLongFrameException;
+import java.nio.ByteOrder;
+
+/**
+ * Wire bytes → {@link Packet}s: frames on the 3-byte little-endian length (+1 for the sequence id)
+ * and joins 16 MiB continuation packets into one payload. Never consumes a partial wire packet
+ * (the superclass waits for whole frames). A message longer than {@code maxMessageLength} raises
+ * {@link TooLongFrameException} after discarding what was gathered; the handler then answers
+ * 1153 and closes this client.
+ *
+ * <p>Buffer lifetime: each emitted packet's payload is a retained slice (or a composite of slices)
+ * of the input the caller must release via the packet.
+ */
+public final class PacketDecoder extends LengthFieldBasedFrameDecoder {
+    private final int maxMessageLength;
+    private CompositeByteBuf continued;
+
+    public PacketDecoder(int maxMessageLength) {
+        super(ByteOrder.LITTLE_ENDIAN, Packet.MAX_WIRE_PAYLOAD + Packet.HEADER_LENGTH, 0, 3, 1, 0, true);
+        this.maxMessageLength = maxMessageLength;
+    }
+
+    @Override
+    protected Object decode(ChannelHandlerContext ctx, ByteBuf in) throws Exception {
+        ByteBuf frame = (ByteBuf) super.decode(ctx, in);
+        if (frame == null) {
+            return null;
+        }
+        int length = frame.getUnsignedMediumLE(frame.readerIndex());
+        int sequenceId = frame.getUnsignedByte(frame.readerIndex() + 3);
+        frame.skipBytes(Packet.HEADER_LENGTH);
+        if (continued == null && length < Packet.MAX_WIRE_PAYLOAD) {
+            return new Packet(sequenceId, frame);
+        }
+        if (continued == null) {
+            continued = ctx.alloc().compositeBuffer(Integer.MAX_VALUE);
+        }
+        if ((long) continued.readableBytes() + length > maxMessageLength) {
+            frame.release();
+            discardContinued();
+            throw new TooLongFrameException("a packet longer than " + maxMessageLength + " bytes");
+        }
+        continued.addComponent(true, frame);
+        if (length == Packet.MAX_WIRE_PAYLOAD) {
+            return null; // more follows, at least an empty terminator
+        }
+        ByteBuf whole = continued;
+        continued = null;
+        return new Packet(sequenceId, whole);
+    }
+
+    private void discardContinued() {
+        if (continued != null) {
+            continued.release();
+            continued = null;
+        }
+    }
+
+    @Override
+    protected void handlerRemoved0(ChannelHandlerContext ctx) {
+        discardContinued();
+    }
+}

@@ -1,0 +1,146 @@
+package io.shardwise.server.session;
+
+import io.netty.buffer.ByteBuf;
+import io.shardwise.core.Engine;
+import io.shardwise.core.EngineSession;
+import io.shardwise.core.StatementResult;
+import io.shardwise.core.error.ShardwiseException;
+import io.shardwise.core.execute.Column;
+import io.shardwise.core.execute.ResultCursor;
+import io.shardwise.server.auth.Authenticator;
+import io.shardwise.server.protocol.Capabilities;
+import io.shardwise.server.protocol.ColumnDefinition;
+import io.shardwise.server.protocol.Command;
+import io.shardwise.server.protocol.ServerStatus;
+import io.shardwise.server.protocol.TextRow;
+import io.shardwise.server.protocol.Wire;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * One client's session state machine: runs each command against its {@link EngineSession} and
+ * writes the response. Called serially by one virtual thread ({@link CommandDispatcher}), so it
+ * may block on backends. Errors become ERR packets with the engine's (or the backend's) errno,
+ * SQLSTATE and message; an error after rows have streamed replaces the final EOF/OK, as the
+ * text-resultset protocol allows.
+ */
+public final class CommandHandler implements AutoCloseable {
+    private final EngineSession session;
+    private final String logicalSchema;
+    private final SessionVariables variables;
+    /** The current schema (null until the client names one); the engine validates every change. */
+    private String schema;
+
+    CommandHandler(EngineSession session, String logicalSchema, SessionVariables.Client client, String schema) {
+        this.session = session;
+        this.logicalSchema = logicalSchema;
+        this.variables = new SessionVariables(client);
+        this.schema = schema;
+    }
+
+    /** A session for a client that just logged in; {@code capabilities} decide matched vs changed row counts. */
+    public static CommandHandler open(Engine engine, Authenticator.Accepted client, String host, int connectionId,
+                                      Capabilities capabilities) {
+        return new CommandHandler(engine.openSession(capabilities.countsFoundRows()), engine.rule().schema(),
+                new SessionVariables.Client(client.user(), host, connectionId), client.schema());
+    }
+
+    /** Answers one command; false when the connection should close (COM_QUIT). */
+    boolean handle(Command command, ResponseWriter out) {
+        switch (command) {
+            case Command.Query q -> query(q.sql(), out);
+            case Command.Ping p -> out.ok(0, 0, status(), 0);
+            case Command.Quit q -> {
+                return false;
+            }
+            case Command.InitDb db -> {
+                query("USE `" + db.schema().replace("`", "``") + "`", out);
+            }
+            case Command.Unsupported u -> out.error(1047, "08S01", "Unknown command");
+        }
+        return true;
+    }
+
+    private void query(String sql, ResponseWriter out) {
+        try {
+            ResultCursor answered = variables.answer(sql, session.autocommit(), schema);
+            if (answered != null) {
+                stream(answered, out);
+                return;
+            }
+            switch (session.execute(sql)) {
+                case StatementResult.Rows rows -> stream(rows.cursor(), out);
+                case StatementResult.Update u -> {
+                    String first = firstWord(sql);
+                    if (first.equals("set")) {
+                        variables.recordSet(sql);
+                    } else if (first.equals("use")) {
+                        schema = logicalSchema; // the engine accepted it, so it named the one schema served
+                    }
+                    out.ok(u.affectedRows(), u.lastInsertId(), status(), u.warnings());
+                }
+            }
+        } catch (ShardwiseException e) {
+            out.error(e.errno(), e.sqlState(), e.getMessage());
+        } catch (RuntimeException e) {
+            out.error(1105, "HY000", "[BUG] " + e);
+        }
+    }
+
+
+    /** Column count, definitions, rows, end; paced by the channel. Closes the cursor whatever happens. */
+    private void stream(ResultCursor cursor, ResponseWriter out) {
+        try (cursor) {
+            List<Column> columns = cursor.columns();
+            int n = columns.size();
+            ByteBuf count = out.channel().alloc().buffer(9);
+            Wire.writeLenenc(count, n);
+            out.send(count);
+            for (Column c : columns) {
+                out.send(new ColumnDefinition(c.schema(), c.table(), c.orgTable(), c.name(), c.orgName(), c.collation(),
+                        c.length(), c.mysqlType(), c.flags(), c.decimals()).encode(out.channel().alloc()));
+            }
+            out.endOfColumns(status());
+            while (cursor.next()) {
+                int size = 0;
+                for (int i = 0; i < n; i++) {
+                    size += TextRow.encodedLength(cursor.get(i));
+                }
+                ByteBuf row = out.channel().alloc().buffer(size);
+                for (int i = 0; i < n; i++) {
+                    TextRow.writeValue(row, cursor.get(i));
+                }
+                if (!out.sendPaced(row)) {
+                    return; // the client left: closing the cursor releases the backend work
+                }
+            }
+            out.endOfRows(status(), 0);
+        }
+    }
+
+    private ServerStatus status() {
+        return ServerStatus.of(session.inTransaction(), session.autocommit());
+    }
+
+    /** The statement's first word, lower case, when it is SET or USE (cheap: no lexing on the hot path); else "". */
+    private static String firstWord(String sql) {
+        String s = sql.stripLeading();
+        if (s.length() > 3 && !Character.isLetterOrDigit(s.charAt(3))) {
+            String w = s.substring(0, 3).toLowerCase(Locale.ROOT);
+            if (w.equals("set") || w.equals("use")) {
+                return w;
+            }
+        }
+        return "";
+    }
+
+    /** Cancels the running statement; safe from any thread. */
+    void cancel() {
+        session.cancel();
+    }
+
+    @Override
+    public void close() {
+        session.close();
+    }
+}

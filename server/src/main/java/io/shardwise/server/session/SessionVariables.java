@@ -1,0 +1,280 @@
+package io.shardwise.server.session;
+
+import io.shardwise.core.execute.Column;
+import io.shardwise.core.execute.ResultCursor;
+import io.shardwise.core.sql.normalize.SqlLexer;
+import io.shardwise.core.sql.normalize.Token;
+import io.shardwise.core.sql.normalize.TokenKind;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * The server variables a client reads back ({@code SELECT @@version_comment}, Connector/J's
+ * connect-time {@code SELECT @@session.auto_increment_increment AS ..., ...}) and the session
+ * functions clients call ({@code DATABASE()}, {@code USER()}, {@code CONNECTION_ID()} ...), answered
+ * in the session without a backend round trip (a backend would name its physical schema and
+ * account). Starts from a table of defaults; successful {@code SET} statements update this
+ * session's copy. A statement naming a variable not in the table, or with anything else (a FROM,
+ * an expression), is not answered here and goes to the engine. Not thread-safe: one per session.
+ */
+final class SessionVariables {
+    /** Who is connected: for USER(), CURRENT_USER() and CONNECTION_ID(). */
+    record Client(String user, String host, int connectionId) {}
+
+    private record Value(String text, boolean numeric) {}
+
+    private static final String SQL_MODE = "ONLY_FULL_GROUP_BY,STRICT_TRANS_TABLES,NO_ZERO_IN_DATE,NO_ZERO_DATE,"
+            + "ERROR_FOR_DIVISION_BY_ZERO,NO_ENGINE_SUBSTITUTION";
+    private static final Map<String, Value> DEFAULTS = defaults();
+
+    private final Map<String, Value> values = new HashMap<>(DEFAULTS);
+    private final Client client;
+
+    SessionVariables(Client client) {
+        this.client = client;
+    }
+
+    private static Map<String, Value> defaults() {
+        Map<String, Value> d = new HashMap<>();
+        for (String[] s : new String[][] {
+                {"version", HandshakeHandler.SERVER_VERSION}, {"version_comment", "Shardwise"},
+                {"version_compile_os", "Linux"}, {"version_compile_machine", "x86_64"},
+                {"character_set_client", "utf8mb4"}, {"character_set_connection", "utf8mb4"},
+                {"character_set_results", "utf8mb4"}, {"character_set_server", "utf8mb4"},
+                {"character_set_database", "utf8mb4"}, {"character_set_system", "utf8mb3"},
+                {"collation_server", "utf8mb4_general_ci"}, {"collation_connection", "utf8mb4_general_ci"},
+                {"collation_database", "utf8mb4_general_ci"}, {"init_connect", ""}, {"license", "GPL"},
+                {"query_cache_type", "OFF"}, {"sql_mode", SQL_MODE}, {"system_time_zone", "UTC"}, {"time_zone", "SYSTEM"},
+                {"transaction_isolation", "REPEATABLE-READ"}, {"tx_isolation", "REPEATABLE-READ"},
+                {"default_storage_engine", "InnoDB"}}) {
+            d.put(s[0], new Value(s[1], false));
+        }
+        for (String[] n : new String[][] {
+                {"auto_increment_increment", "1"}, {"auto_increment_offset", "1"}, {"interactive_timeout", "28800"},
+                {"wait_timeout", "28800"}, {"lower_case_table_names", "0"}, {"max_allowed_packet", "67108864"},
+                {"net_buffer_length", "16384"}, {"net_write_timeout", "60"}, {"performance_schema", "0"},
+                {"query_cache_size", "0"}, {"transaction_read_only", "0"}, {"tx_read_only", "0"},
+                {"protocol_version", "10"}, {"sql_auto_is_null", "0"}, {"max_execution_time", "0"},
+                {"div_precision_increment", "4"}, {"session_track_schema", "1"}}) {
+            d.put(n[0], new Value(n[1], true));
+        }
+        return Map.copyOf(d);
+    }
+
+    /**
+     * The rows of a {@code SELECT @@a [AS x], DATABASE(), ... [LIMIT n]} statement, or null when it
+     * is not one this session answers. One pass over the tokens of that small grammar (hence its length).
+     *
+     * @param schema the session's current schema, or null for none
+     */
+    ResultCursor answer(String sql, boolean autocommit, String schema) {
+        if (sql.indexOf("@@") < 0 && sql.indexOf("()") < 0) {
+            return null; // the common case, decided without lexing: data statements pay nothing here
+        }
+        List<Token> tokens = tokens(sql);
+        if (tokens.size() < 2 || !word(sql, tokens.get(0)).equals("select")) {
+            return null;
+        }
+        List<Column> columns = new ArrayList<>();
+        List<byte[]> row = new ArrayList<>();
+        long limit = Long.MAX_VALUE;
+        int i = 1;
+        while (i < tokens.size()) {
+            Token t = tokens.get(i);
+            Value value;
+            String label;
+            if (t.kind() == TokenKind.SYSTEM_VARIABLE) {
+                String name = variableName(t.text(sql));
+                value = name.equals("autocommit") ? new Value(autocommit ? "1" : "0", true) : values.get(name);
+                label = t.text(sql);
+                i++;
+            } else if (i + 2 < tokens.size() && tokens.get(i + 1).kind() == TokenKind.LEFT_PAREN
+                    && tokens.get(i + 2).kind() == TokenKind.RIGHT_PAREN) {
+                value = function(word(sql, t), schema);
+                label = sql.substring(t.start(), tokens.get(i + 2).end());
+                i += 3;
+            } else {
+                return null;
+            }
+            if (value == null) {
+                return null;
+            }
+            if (i < tokens.size() && word(sql, tokens.get(i)).equals("as")) {
+                i++;
+            }
+            if (i < tokens.size() && isAlias(sql, tokens.get(i))) {
+                label = unquote(tokens.get(i).text(sql));
+                i++;
+            }
+            columns.add(column(label, value));
+            row.add(value.text() == null ? null : value.text().getBytes(StandardCharsets.UTF_8));
+            if (i < tokens.size() && tokens.get(i).kind() == TokenKind.COMMA) {
+                i++;
+            } else {
+                break;
+            }
+        }
+        if (i < tokens.size() && word(sql, tokens.get(i)).equals("limit") && i + 1 < tokens.size()
+                && tokens.get(i + 1).kind() == TokenKind.INTEGER) {
+            limit = Long.parseLong(tokens.get(i + 1).text(sql));
+            i += 2;
+        }
+        if (i != tokens.size() || columns.isEmpty()) {
+            return null;
+        }
+        return new ValuesCursor(columns, limit == 0 ? List.of() : List.<byte[][]>of(row.toArray(new byte[0][])));
+    }
+
+    private Value function(String name, String schema) {
+        return switch (name) {
+            case "database", "schema" -> new Value(schema, false);
+            case "user", "session_user", "system_user" -> new Value(client.user() + "@" + client.host(), false);
+            case "current_user" -> new Value(client.user() + "@%", false);
+            case "connection_id" -> new Value(Integer.toString(client.connectionId()), true);
+            case "version" -> values.get("version");
+            default -> null;
+        };
+    }
+
+    /** Updates this session's values after {@code sql}, a SET statement, succeeded. */
+    void recordSet(String sql) {
+        List<Token> tokens = tokens(sql);
+        if (tokens.isEmpty() || !word(sql, tokens.get(0)).equals("set")) {
+            return;
+        }
+        int from = 1;
+        for (int i = 1; i <= tokens.size(); i++) {
+            if (i < tokens.size() && word(sql, tokens.get(i)).equals("transaction")) {
+                // SET [SESSION] TRANSACTION ISOLATION LEVEL x, READ ONLY: its commas separate characteristics
+                i = tokens.size();
+            }
+            if (i == tokens.size() || tokens.get(i).kind() == TokenKind.COMMA) {
+                assignment(sql, tokens.subList(from, i));
+                from = i + 1;
+            }
+        }
+    }
+
+    private void assignment(String sql, List<Token> t) {
+        int at = 0;
+        if (t.size() > 1 && (word(sql, t.get(0)).equals("session") || word(sql, t.get(0)).equals("local"))) {
+            at = 1;
+        }
+        if (t.size() < at + 2) {
+            return;
+        }
+        String head = word(sql, t.get(at));
+        if (head.equals("transaction")) {
+            // only SET SESSION TRANSACTION changes the session's value; without SESSION it is the next transaction's
+            if (at == 1) {
+                sessionTransaction(sql, t.subList(at + 1, t.size()));
+            }
+            return;
+        }
+        if (head.equals("names") || head.equals("charset") || head.equals("character")) {
+            int v = head.equals("character") ? at + 2 : at + 1;
+            if (v < t.size()) {
+                String charset = unquote(t.get(v).text(sql));
+                for (String name : new String[] {"character_set_client", "character_set_connection", "character_set_results"}) {
+                    put(name, charset);
+                }
+                if (v + 2 < t.size() && word(sql, t.get(v + 1)).equals("collate")) {
+                    put("collation_connection", unquote(t.get(v + 2).text(sql)));
+                }
+            }
+            return;
+        }
+        String op = t.get(at + 1).text(sql);
+        if (!op.equals("=") && !op.equals(":=") || t.size() < at + 3) {
+            return;
+        }
+        String name = t.get(at).kind() == TokenKind.SYSTEM_VARIABLE ? variableName(t.get(at).text(sql)) : unquote(head);
+        String value = unquote(sql.substring(t.get(at + 2).start(), t.get(t.size() - 1).end()).strip());
+        put(name, value.equalsIgnoreCase("null") ? null : value);
+        if (name.equals("transaction_isolation") || name.equals("tx_isolation")) {
+            put("transaction_isolation", value.toUpperCase(Locale.ROOT).replace(' ', '-'));
+            put("tx_isolation", value.toUpperCase(Locale.ROOT).replace(' ', '-'));
+        }
+    }
+
+    private void sessionTransaction(String sql, List<Token> t) {
+        StringBuilder words = new StringBuilder();
+        for (Token token : t) {
+            words.append(word(sql, token)).append(' ');
+        }
+        String text = words.toString().strip();
+        for (String level : new String[] {"read uncommitted", "read committed", "repeatable read", "serializable"}) {
+            if (text.contains("isolation level " + level)) {
+                String value = level.toUpperCase(Locale.ROOT).replace(' ', '-');
+                put("transaction_isolation", value);
+                put("tx_isolation", value);
+            }
+        }
+        if (text.contains("read only") && !text.contains("level read only")) {
+            put("transaction_read_only", "1");
+            put("tx_read_only", "1");
+        } else if (text.contains("read write")) {
+            put("transaction_read_only", "0");
+            put("tx_read_only", "0");
+        }
+    }
+
+    private void put(String name, String text) {
+        Value old = values.get(name);
+        values.put(name, new Value(text, old != null && old.numeric()));
+    }
+
+    private static Column column(String label, Value value) {
+        return value.numeric()
+                ? new Column("", "", "", label, "", Column.BINARY_COLLATION, 21, 8, Column.FLAG_BINARY, 0)
+                : new Column("", "", "", label, "", 45, 4 * Math.max(value.text() == null ? 0 : value.text().length(), 1), 253, 0, 31);
+    }
+
+    private static boolean isAlias(String sql, Token t) {
+        return switch (t.kind()) {
+            case IDENTIFIER, QUOTED_IDENTIFIER, STRING -> true;
+            case KEYWORD -> !word(sql, t).equals("limit") && !word(sql, t).equals("from");
+            default -> false;
+        };
+    }
+
+    private static String variableName(String text) {
+        String name = text.substring(2).toLowerCase(Locale.ROOT).replace("`", "");
+        for (String scope : new String[] {"session.", "local.", "global."}) {
+            if (name.startsWith(scope)) {
+                return name.substring(scope.length());
+            }
+        }
+        return name;
+    }
+
+    private static List<Token> tokens(String sql) {
+        List<Token> out = new ArrayList<>();
+        try {
+            for (Token t : SqlLexer.tokenize(sql)) {
+                if (t.kind() != TokenKind.SEMICOLON) {
+                    out.add(t);
+                }
+            }
+        } catch (RuntimeException unlexable) {
+            return List.of(); // the engine reports it with its own error
+        }
+        return out;
+    }
+
+    private static String word(String sql, Token t) {
+        return t.text(sql).toLowerCase(Locale.ROOT);
+    }
+
+    private static String unquote(String s) {
+        String v = s.strip();
+        if (v.length() >= 2 && (v.charAt(0) == '\'' || v.charAt(0) == '"' || v.charAt(0) == '`') && v.charAt(v.length() - 1) == v.charAt(0)) {
+            return v.substring(1, v.length() - 1);
+        }
+        return v;
+    }
+}

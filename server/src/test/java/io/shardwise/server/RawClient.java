@@ -1,0 +1,116 @@
+package io.shardwise.server;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufAllocator;
+import io.netty.buffer.ByteBufUtil;
+import io.netty.buffer.Unpooled;
+import io.shardwise.server.auth.NativePassword;
+import io.shardwise.server.protocol.AuthSwitchRequest;
+import io.shardwise.server.protocol.Capabilities;
+import io.shardwise.server.protocol.ErrPacket;
+import io.shardwise.server.protocol.HandshakeResponse;
+import io.shardwise.server.protocol.HandshakeV10;
+import java.io.DataInputStream;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.net.Socket;
+import java.util.Map;
+import java.util.function.Function;
+
+/**
+ * A minimal blocking MySQL client over a plain socket, for what real drivers never send (unknown
+ * commands, a proposed caching_sha2_password, a disconnect in the middle of a result).
+ */
+final class RawClient implements AutoCloseable {
+    record Reply(int sequenceId, byte[] payload) {
+        int header() {
+            return payload.length == 0 ? -1 : payload[0] & 0xFF;
+        }
+
+        <T> T as(Function<ByteBuf, T> decoder) {
+            return decoder.apply(Unpooled.wrappedBuffer(payload));
+        }
+    }
+
+    private final Socket socket;
+    private final DataInputStream in;
+    private final OutputStream out;
+
+    private RawClient(Socket socket) throws IOException {
+        this.socket = socket;
+        this.in = new DataInputStream(socket.getInputStream());
+        this.out = socket.getOutputStream();
+    }
+
+    /** Connects and authenticates with {@code plugin} proposed; returns the client and the final reply (OK or ERR). */
+    static RawClient connect(int port, String user, String password, String database, String plugin) throws IOException {
+        return connect(port, user, password, database, plugin, Capabilities.SERVER);
+    }
+
+    static RawClient connect(int port, String user, String password, String database, String plugin, Capabilities capabilities)
+            throws IOException {
+        RawClient c = new RawClient(new Socket("127.0.0.1", port));
+        c.socket.setSoTimeout(30_000);
+        c.login(user, password, database, plugin, capabilities);
+        return c;
+    }
+
+    Reply loginReply;
+
+    private void login(String user, String password, String database, String plugin, Capabilities capabilities) throws IOException {
+        HandshakeV10 hello = read().as(HandshakeV10::decode);
+        byte[] token = plugin.equals(NativePassword.PLUGIN) ? NativePassword.scramble(hello.authSeed(), password) : new byte[32];
+        HandshakeResponse response = new HandshakeResponse(capabilities, 1 << 24, 45, user, token, database, plugin, Map.of());
+        ByteBuf buf = response.encode(ByteBufAllocator.DEFAULT);
+        try {
+            send(1, ByteBufUtil.getBytes(buf));
+        } finally {
+            buf.release();
+        }
+        Reply reply = read();
+        if (reply.header() == AuthSwitchRequest.HEADER) {
+            AuthSwitchRequest request = reply.as(AuthSwitchRequest::decode);
+            byte[] seed = java.util.Arrays.copyOf(request.data(), 20);
+            send(reply.sequenceId() + 1, NativePassword.scramble(seed, password));
+            reply = read();
+        }
+        loginReply = reply;
+    }
+
+    void send(int sequenceId, byte[] payload) throws IOException {
+        byte[] header = {(byte) payload.length, (byte) (payload.length >> 8), (byte) (payload.length >> 16), (byte) sequenceId};
+        out.write(header);
+        out.write(payload);
+        out.flush();
+    }
+
+    void command(int code, String argument) throws IOException {
+        byte[] text = argument.getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        byte[] payload = new byte[text.length + 1];
+        payload[0] = (byte) code;
+        System.arraycopy(text, 0, payload, 1, text.length);
+        send(0, payload);
+    }
+
+    Reply read() throws IOException {
+        byte[] header = new byte[4];
+        in.readFully(header);
+        int length = (header[0] & 0xFF) | (header[1] & 0xFF) << 8 | (header[2] & 0xFF) << 16;
+        byte[] payload = new byte[length];
+        in.readFully(payload);
+        return new Reply(header[3] & 0xFF, payload);
+    }
+
+    ErrPacket readError() throws IOException {
+        Reply r = read();
+        if (r.header() != ErrPacket.HEADER) {
+            throw new AssertionError("expected an ERR packet, got header 0x" + Integer.toHexString(r.header()));
+        }
+        return r.as(ErrPacket::decode);
+    }
+
+    @Override
+    public void close() throws IOException {
+        socket.close();
+    }
+}

@@ -1,0 +1,186 @@
+package io.shardwise.server.protocol;
+
+import static io.shardwise.server.protocol.WireBytes.bytes;
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufAllocator;
+import io.netty.buffer.Unpooled;
+import io.shardwise.server.Leaks;
+import java.nio.charset.StandardCharsets;
+import java.util.HexFormat;
+import java.util.Map;
+import java.util.function.Function;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+class PacketsTest {
+    private static final ByteBufAllocator ALLOC = ByteBufAllocator.DEFAULT;
+
+    @AfterEach
+    void noBufferLeaked() {
+        Leaks.assertNone();
+    }
+
+    private static byte[] encoded(Function<ByteBufAllocator, ByteBuf> encoder) {
+        ByteBuf buf = encoder.apply(ALLOC);
+        try {
+            return bytes(buf);
+        } finally {
+            buf.release();
+        }
+    }
+
+    private static <T> T decoded(byte[] bytes, Function<ByteBuf, T> decoder) {
+        ByteBuf buf = Unpooled.wrappedBuffer(bytes);
+        T value = decoder.apply(buf);
+        assertFalse(buf.isReadable(), "the decoder read the whole payload");
+        return value;
+    }
+
+    private static byte[] hex(String h) {
+        return HexFormat.of().parseHex(h.replace(" ", ""));
+    }
+
+    @Test
+    void lengthEncodedIntegersUseTheShortestFormAtEachBoundary() {
+        long[] values = {0, 250, 251, 65535, 65536, (1 << 24) - 1, 1 << 24, Long.MAX_VALUE, -1};
+        String[] forms = {"00", "fa", "fcfb00", "fcffff", "fd000001", "fdffffff", "fe0000000100000000", "feffffffffffffff7f",
+                "feffffffffffffffff"};
+        for (int i = 0; i < values.length; i++) {
+            long v = values[i];
+            assertArrayEquals(hex(forms[i]), encoded(a -> {
+                ByteBuf b = a.buffer();
+                Wire.writeLenenc(b, v);
+                return b;
+            }), "value " + v);
+            assertEquals(v, (long) decoded(hex(forms[i]), Wire::readLenenc));
+        }
+    }
+
+    @Test
+    void truncatedLengthEncodedDataIsMalformedNotAnIndexError() {
+        assertThrows(MalformedPacketException.class, () -> Wire.readLenenc(Unpooled.wrappedBuffer(hex("fc01"))));
+        assertThrows(MalformedPacketException.class, () -> Wire.readLenencBytes(Unpooled.wrappedBuffer(hex("05616263"))));
+        assertThrows(MalformedPacketException.class, () -> Wire.readNulTerminated(Unpooled.wrappedBuffer(hex("6162"))));
+    }
+
+    @Test
+    void anOkPacketCarriesCountsStatusAndWarnings() {
+        OkPacket ok = new OkPacket(300, 7, ServerStatus.of(true, false), 2, "");
+        assertArrayEquals(hex("00 fc2c01 07 0100 0200"), encoded(a -> ok.encode(a, false)));
+        assertArrayEquals(hex("fe fc2c01 07 0100 0200"), encoded(a -> ok.encode(a, true)));
+        OkPacket back = decoded(encoded(a -> ok.encode(a, true)), OkPacket::decode);
+        assertEquals(ok, back);
+        assertTrue(back.status().inTransaction());
+        assertFalse(back.status().autocommit());
+    }
+
+    @Test
+    void anErrPacketHasTheSqlStateMarker() {
+        ErrPacket err = new ErrPacket(1045, "28000", "Access denied");
+        byte[] bytes = encoded(err::encode);
+        assertArrayEquals(hex("ff 1504 23 3238303030"), java.util.Arrays.copyOf(bytes, 9));
+        assertEquals(err, decoded(bytes, ErrPacket::decode));
+        assertThrows(IllegalArgumentException.class, () -> new ErrPacket(1, "HY0", "x"));
+    }
+
+    @Test
+    void anEofPacketIsWarningsThenStatus() {
+        assertArrayEquals(hex("fe 0300 0200"), encoded(new EofPacket(3, ServerStatus.of(false, true))::encode));
+    }
+
+    @Test
+    void aColumnDefinitionRoundTripsEveryField() {
+        ColumnDefinition c = new ColumnDefinition("shop", "orders", "orders", "total", "amount", 45, 40, 246, 1 | 32, 2);
+        byte[] bytes = encoded(c::encode);
+        assertEquals(c, decoded(bytes, ColumnDefinition::decode));
+        assertArrayEquals("def".getBytes(StandardCharsets.US_ASCII), java.util.Arrays.copyOfRange(bytes, 1, 4));
+    }
+
+    @Test
+    void aTextRowWritesNullAsFbAndValuesLengthEncoded() {
+        byte[] big = new byte[300];
+        byte[][] values = {"42".getBytes(StandardCharsets.US_ASCII), null, new byte[0], big};
+        byte[] row = encoded(a -> {
+            ByteBuf b = a.buffer();
+            for (byte[] v : values) {
+                TextRow.writeValue(b, v);
+            }
+            return b;
+        });
+        int expected = 0;
+        for (byte[] v : values) {
+            expected += TextRow.encodedLength(v);
+        }
+        assertEquals(expected, row.length);
+        assertArrayEquals(hex("02 3432 fb 00 fc2c01"), java.util.Arrays.copyOf(row, 8));
+    }
+
+    @Test
+    void theGreetingAnnouncesVersionSeedCapabilitiesAndPlugin() {
+        byte[] seed = "abcdefghijklmnopqrst".getBytes(StandardCharsets.US_ASCII);
+        HandshakeV10 greeting = new HandshakeV10("8.0.36-shardwise", 77, seed, Capabilities.SERVER, 45, ServerStatus.of(false, true),
+                "mysql_native_password");
+        byte[] bytes = encoded(greeting::encode);
+        assertEquals(10, bytes[0]);
+        HandshakeV10 back = decoded(bytes, HandshakeV10::decode);
+        assertEquals("8.0.36-shardwise", back.serverVersion());
+        assertEquals(77, back.connectionId());
+        assertArrayEquals(seed, back.authSeed());
+        assertEquals(Capabilities.SERVER, back.capabilities());
+        assertEquals("mysql_native_password", back.authPlugin());
+        assertTrue(back.capabilities().endsResultsWithOk() && back.capabilities().namesAuthPlugin()
+                && !back.capabilities().asksForTls());
+    }
+
+    @Test
+    void aHandshakeResponseIsReadAccordingToTheClientsCapabilities() {
+        byte[] token = new byte[20];
+        java.util.Arrays.fill(token, (byte) 7);
+        for (int caps : new int[] {Capabilities.SERVER.bits(),
+                Capabilities.PROTOCOL_41 | Capabilities.SECURE_CONNECTION,
+                Capabilities.PROTOCOL_41 | Capabilities.SECURE_CONNECTION | Capabilities.CONNECT_WITH_DB | Capabilities.PLUGIN_AUTH}) {
+            Capabilities c = new Capabilities(caps);
+            HandshakeResponse sent = new HandshakeResponse(c, 1 << 24, 45, "app", token,
+                    c.namesSchemaAtConnect() ? "shop" : null, c.namesAuthPlugin() ? "caching_sha2_password" : null,
+                    c.sendsConnectAttributes() ? Map.of("_client_name", "test") : Map.of());
+            HandshakeResponse back = decoded(encoded(sent::encode), HandshakeResponse::decode);
+            assertEquals("app", back.user());
+            assertArrayEquals(token, back.authResponse());
+            assertEquals(sent.database(), back.database());
+            assertEquals(sent.authPlugin(), back.authPlugin());
+            assertEquals(sent.attributes(), back.attributes());
+        }
+    }
+
+    @Test
+    void aPreProtocol41ClientIsRefused() {
+        byte[] old = new byte[40];
+        assertThrows(MalformedPacketException.class, () -> HandshakeResponse.decode(Unpooled.wrappedBuffer(old)));
+    }
+
+    @Test
+    void commandsAreDecodedByTheirFirstByte() {
+        assertEquals(new Command.Query("SELECT 'é'"), decoded(WireBytes.command(Command.COM_QUERY, "SELECT 'é'"), Command::decode));
+        assertEquals(new Command.Ping(), decoded(new byte[] {Command.COM_PING}, Command::decode));
+        assertEquals(new Command.Quit(), decoded(new byte[] {Command.COM_QUIT}, Command::decode));
+        assertEquals(new Command.InitDb("shop"), decoded(WireBytes.command(Command.COM_INIT_DB, "shop"), Command::decode));
+        assertEquals(new Command.Unsupported(0x16), decoded(new byte[] {0x16, 1, 2, 3}, Command::decode));
+        assertThrows(MalformedPacketException.class, () -> Command.decode(Unpooled.EMPTY_BUFFER));
+    }
+
+    @Test
+    void anAuthSwitchRequestNamesThePluginThenItsData() {
+        byte[] data = "seed".getBytes(StandardCharsets.US_ASCII);
+        byte[] bytes = encoded(new AuthSwitchRequest("mysql_native_password", data)::encode);
+        assertEquals((byte) 0xFE, bytes[0]);
+        AuthSwitchRequest back = decoded(bytes, AuthSwitchRequest::decode);
+        assertEquals("mysql_native_password", back.plugin());
+        assertArrayEquals(data, back.data());
+    }
+}

@@ -1,0 +1,217 @@
+package io.shardwise.server.session;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufAllocator;
+import io.netty.buffer.Unpooled;
+import io.netty.channel.ChannelHandler;
+import io.netty.channel.ChannelInboundHandlerAdapter;
+import io.netty.channel.embedded.EmbeddedChannel;
+import io.shardwise.core.config.UserConfig;
+import io.shardwise.server.Leaks;
+import io.shardwise.server.auth.Authenticator;
+import io.shardwise.server.auth.NativePassword;
+import io.shardwise.server.protocol.AuthSwitchRequest;
+import io.shardwise.server.protocol.Capabilities;
+import io.shardwise.server.protocol.ErrPacket;
+import io.shardwise.server.protocol.HandshakeResponse;
+import io.shardwise.server.protocol.HandshakeV10;
+import io.shardwise.server.protocol.OkPacket;
+import io.shardwise.server.protocol.Packet;
+import io.shardwise.server.protocol.PacketDecoder;
+import io.shardwise.server.protocol.PacketEncoder;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/** The connection phase through the real framing, with the client's packets fed byte by byte. */
+class HandshakeHandlerTest {
+    private static final Authenticator USERS = new Authenticator(List.of(new UserConfig("app", "secret", List.of("shop"))), "shop");
+    private final ChannelHandler commands = new ChannelInboundHandlerAdapter();
+    private final List<Authenticator.Accepted> opened = new ArrayList<>();
+    private final List<Capabilities> negotiated = new ArrayList<>();
+
+    @AfterEach
+    void noBufferLeaked() {
+        Leaks.assertNone();
+    }
+
+    private EmbeddedChannel connect() {
+        return new EmbeddedChannel(new PacketDecoder(1 << 24), PacketEncoder.INSTANCE,
+                new HandshakeHandler(USERS, (channel, client, caps, id) -> {
+                    opened.add(client);
+                    negotiated.add(caps);
+                    return commands;
+                }, 5));
+    }
+
+    /** The payloads the server wrote since the last call, with their sequence ids, framing checked by our decoder. */
+    private static List<Packet> sent(EmbeddedChannel server) {
+        EmbeddedChannel client = new EmbeddedChannel(new PacketDecoder(1 << 24));
+        for (ByteBuf b; (b = server.readOutbound()) != null; ) {
+            client.writeInbound(b);
+        }
+        List<Packet> out = new ArrayList<>();
+        for (Packet p; (p = client.readInbound()) != null; ) {
+            out.add(p);
+        }
+        assertFalse(client.finish());
+        return out;
+    }
+
+    private static Packet only(List<Packet> packets) {
+        assertEquals(1, packets.size(), packets::toString);
+        return packets.get(0);
+    }
+
+    private static void sendByteByByte(EmbeddedChannel server, int sequenceId, ByteBuf payload) {
+        ByteBuf wire = Unpooled.buffer().writeMediumLE(payload.readableBytes()).writeByte(sequenceId).writeBytes(payload);
+        payload.release();
+        while (wire.isReadable()) {
+            server.writeInbound(wire.readRetainedSlice(1));
+        }
+        wire.release();
+    }
+
+    private static HandshakeV10 greeting(EmbeddedChannel server) {
+        Packet p = only(sent(server));
+        try {
+            assertEquals(0, p.sequenceId());
+            return HandshakeV10.decode(p.content());
+        } finally {
+            p.release();
+        }
+    }
+
+    private static ByteBuf response(String user, byte[] token, String database, String plugin) {
+        Capabilities caps = new Capabilities(Capabilities.SERVER.bits() | Capabilities.MULTI_STATEMENTS);
+        return new HandshakeResponse(caps, 1 << 24, 45, user, token, database, plugin, Map.of("_client_name", "test"))
+                .encode(ByteBufAllocator.DEFAULT);
+    }
+
+    @Test
+    void theRightNativePasswordLogsInAndHandsTheConnectionToTheSession() {
+        EmbeddedChannel server = connect();
+        HandshakeV10 hello = greeting(server);
+        assertEquals(HandshakeHandler.SERVER_VERSION, hello.serverVersion());
+        assertEquals(5, hello.connectionId());
+        assertEquals(NativePassword.PLUGIN, hello.authPlugin());
+        sendByteByByte(server, 1, response("app", NativePassword.scramble(hello.authSeed(), "secret"), "shop", NativePassword.PLUGIN));
+        Packet ok = only(sent(server));
+        try {
+            assertEquals(2, ok.sequenceId());
+            assertTrue(OkPacket.decode(ok.content()).status().autocommit());
+        } finally {
+            ok.release();
+        }
+        assertEquals(List.of(new Authenticator.Accepted("app", "shop")), opened);
+        assertSame(commands, server.pipeline().get("commands"));
+        assertNull(server.pipeline().get(HandshakeHandler.class));
+        assertFalse(negotiated.get(0).bits() == 0 || (negotiated.get(0).bits() & Capabilities.MULTI_STATEMENTS) != 0,
+                "only capabilities both sides have are used");
+        assertTrue(server.isActive());
+        assertFalse(server.finish());
+    }
+
+    @Test
+    void aWrongPasswordIsDeniedWith1045AndTheConnectionCloses() {
+        EmbeddedChannel server = connect();
+        HandshakeV10 hello = greeting(server);
+        sendByteByByte(server, 1, response("app", NativePassword.scramble(hello.authSeed(), "guess"), null, NativePassword.PLUGIN));
+        Packet p = only(sent(server));
+        try {
+            assertEquals(2, p.sequenceId());
+            assertEquals(new ErrPacket(1045, "28000", "Access denied for user 'app'@'localhost' (using password: YES)"),
+                    ErrPacket.decode(p.content()));
+        } finally {
+            p.release();
+        }
+        assertFalse(server.isActive());
+        assertTrue(opened.isEmpty());
+        assertFalse(server.finish());
+    }
+
+    @Test
+    void anUnknownUserGetsTheSameAnswerAsAWrongPassword() {
+        EmbeddedChannel server = connect();
+        greeting(server);
+        sendByteByByte(server, 1, response("root", new byte[0], null, NativePassword.PLUGIN));
+        Packet p = only(sent(server));
+        try {
+            assertEquals(new ErrPacket(1045, "28000", "Access denied for user 'root'@'localhost' (using password: NO)"),
+                    ErrPacket.decode(p.content()));
+        } finally {
+            p.release();
+        }
+        assertFalse(server.finish());
+    }
+
+    @Test
+    void aClientProposingCachingSha2IsSwitchedToNativePasswordAndLogsIn() {
+        EmbeddedChannel server = connect();
+        HandshakeV10 hello = greeting(server);
+        sendByteByByte(server, 1, response("app", new byte[32], "shop", "caching_sha2_password"));
+        Packet switchRequest = only(sent(server));
+        try {
+            assertEquals(2, switchRequest.sequenceId());
+            AuthSwitchRequest request = AuthSwitchRequest.decode(switchRequest.content());
+            assertEquals(NativePassword.PLUGIN, request.plugin());
+            byte[] seedAndNul = java.util.Arrays.copyOf(hello.authSeed(), 21);
+            assertArrayEquals(seedAndNul, request.data());
+        } finally {
+            switchRequest.release();
+        }
+        sendByteByByte(server, 3, Unpooled.wrappedBuffer(NativePassword.scramble(hello.authSeed(), "secret")));
+        Packet ok = only(sent(server));
+        try {
+            assertEquals(4, ok.sequenceId());
+            assertEquals(0, ok.content().getUnsignedByte(ok.content().readerIndex()), "an OK packet");
+        } finally {
+            ok.release();
+        }
+        assertSame(commands, server.pipeline().get("commands"));
+        assertFalse(server.finish());
+    }
+
+    @Test
+    void anUnknownSchemaAtConnectIs1049() {
+        EmbeddedChannel server = connect();
+        HandshakeV10 hello = greeting(server);
+        sendByteByByte(server, 1, response("app", NativePassword.scramble(hello.authSeed(), "secret"), "shop_0", NativePassword.PLUGIN));
+        Packet p = only(sent(server));
+        try {
+            assertEquals(new ErrPacket(1049, "42000", "Unknown database 'shop_0'"), ErrPacket.decode(p.content()));
+        } finally {
+            p.release();
+        }
+        assertFalse(server.isActive());
+        assertFalse(server.finish());
+    }
+
+    @Test
+    void aMalformedResponseIsAnsweredWithAnErrorAndClosesOnlyThatConnection() {
+        EmbeddedChannel server = connect();
+        greeting(server);
+        sendByteByByte(server, 1, Unpooled.wrappedBuffer(new byte[] {1, 2, 3}));
+        Packet p = only(sent(server));
+        try {
+            ErrPacket err = ErrPacket.decode(p.content());
+            assertEquals(1043, err.errno());
+            assertEquals("08S01", err.sqlState());
+        } finally {
+            p.release();
+        }
+        assertFalse(server.isActive());
+        assertInstanceOf(EmbeddedChannel.class, server);
+        assertFalse(server.finish());
+    }
+}

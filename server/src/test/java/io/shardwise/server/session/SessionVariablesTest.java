@@ -1,0 +1,105 @@
+package io.shardwise.server.session;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.shardwise.core.execute.Column;
+import io.shardwise.core.execute.ResultCursor;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class SessionVariablesTest {
+    private static final SessionVariables.Client CLIENT = new SessionVariables.Client("app", "10.0.0.9", 12);
+    private final SessionVariables variables = new SessionVariables(CLIENT);
+
+    /** Labels, then each row's values ("NULL" for null). */
+    private static List<String> rows(ResultCursor cursor) {
+        List<String> out = new ArrayList<>();
+        try (cursor) {
+            out.add(String.join("|", cursor.columns().stream().map(Column::name).toList()));
+            while (cursor.next()) {
+                List<String> row = new ArrayList<>();
+                for (int i = 0; i < cursor.columns().size(); i++) {
+                    byte[] v = cursor.get(i);
+                    row.add(v == null ? "NULL" : new String(v, StandardCharsets.UTF_8));
+                }
+                out.add(String.join("|", row));
+            }
+        }
+        return out;
+    }
+
+    @Test
+    void connectorJsConnectQueryIsAnsweredWithItsAliases() {
+        String sql = "/* mysql-connector-j-9.4.0 (Revision: x) */SELECT  @@session.auto_increment_increment AS auto_increment_increment,"
+                + " @@character_set_client AS character_set_client, @@character_set_connection AS character_set_connection,"
+                + " @@character_set_results AS character_set_results, @@character_set_server AS character_set_server,"
+                + " @@collation_server AS collation_server, @@collation_connection AS collation_connection,"
+                + " @@init_connect AS init_connect, @@interactive_timeout AS interactive_timeout, @@license AS license,"
+                + " @@lower_case_table_names AS lower_case_table_names, @@max_allowed_packet AS max_allowed_packet,"
+                + " @@net_write_timeout AS net_write_timeout, @@performance_schema AS performance_schema,"
+                + " @@query_cache_size AS query_cache_size, @@query_cache_type AS query_cache_type, @@sql_mode AS sql_mode,"
+                + " @@system_time_zone AS system_time_zone, @@time_zone AS time_zone,"
+                + " @@transaction_isolation AS transaction_isolation, @@wait_timeout AS wait_timeout";
+        List<String> rows = rows(variables.answer(sql, true, "shop"));
+        assertEquals(2, rows.size());
+        assertTrue(rows.get(0).startsWith("auto_increment_increment|character_set_client|"), rows.get(0));
+        assertTrue(rows.get(0).endsWith("|transaction_isolation|wait_timeout"), rows.get(0));
+        assertTrue(rows.get(1).startsWith("1|utf8mb4|utf8mb4|utf8mb4|utf8mb4|"), rows.get(1));
+        assertTrue(rows.get(1).contains("|67108864|"), rows.get(1));
+        assertTrue(rows.get(1).endsWith("|REPEATABLE-READ|28800"), rows.get(1));
+    }
+
+    @Test
+    void theMysqlCliBannerQueryNamesShardwise() {
+        assertEquals(List.of("@@version_comment", "Shardwise"), rows(variables.answer("select @@version_comment limit 1", true, "shop")));
+        assertEquals(List.of("@@version"), rows(variables.answer("SELECT @@version LIMIT 0;", true, "shop")));
+    }
+
+    @Test
+    void autocommitIsReadFromTheEngineSession() {
+        assertEquals(List.of("@@autocommit", "0"), rows(variables.answer("SELECT @@autocommit", false, "shop")));
+        assertEquals(List.of("a", "1"), rows(variables.answer("SELECT @@session.autocommit a", true, "shop")));
+    }
+
+    @Test
+    void sessionFunctionsNameTheLogicalSchemaAndTheClientsAccount() {
+        assertEquals(List.of("DATABASE()|user()|CURRENT_USER()|CONNECTION_ID()|v", "shop|app@10.0.0.9|app@%|12|8.0.36-shardwise"),
+                rows(variables.answer("SELECT DATABASE(), user(), CURRENT_USER(), CONNECTION_ID(), VERSION() AS v", true, "shop")));
+        assertEquals(List.of("DATABASE()", "NULL"), rows(variables.answer("SELECT DATABASE()", true, null)));
+        assertNull(variables.answer("SELECT NOW()", true, "shop"));
+        assertNull(variables.answer("SELECT DATABASE(1)", true, "shop"));
+    }
+
+    @Test
+    void statementsBeyondPlainVariablesGoToTheEngine() {
+        assertNull(variables.answer("SELECT @@version FROM dual", true, "shop"));
+        assertNull(variables.answer("SELECT @@no_such_variable", true, "shop"));
+        assertNull(variables.answer("SELECT @@version, 1", true, "shop"));
+        assertNull(variables.answer("SELECT 1", true, "shop"));
+        assertNull(variables.answer("SELECT * FROM orders", true, "shop"));
+        assertNull(variables.answer("SELECT 'unterminated", true, "shop"));
+    }
+
+    @Test
+    void successfulSetStatementsAreReadBack() {
+        variables.recordSet("SET NAMES latin1 COLLATE latin1_swedish_ci");
+        variables.recordSet("SET character_set_results = NULL, @@session.sql_mode = 'ANSI_QUOTES'");
+        variables.recordSet("SET SESSION transaction_isolation = 'READ-COMMITTED'");
+        assertEquals(List.of("@@character_set_client|@@character_set_results|@@collation_connection|@@sql_mode|@@tx_isolation",
+                "latin1|NULL|latin1_swedish_ci|ANSI_QUOTES|READ-COMMITTED"),
+                rows(variables.answer("SELECT @@character_set_client, @@character_set_results, @@collation_connection,"
+                        + " @@sql_mode, @@tx_isolation", true, "shop")));
+        variables.recordSet("SET TRANSACTION ISOLATION LEVEL SERIALIZABLE"); // the next transaction only
+        assertEquals("READ-COMMITTED", rows(variables.answer("SELECT @@transaction_isolation", true, "shop")).get(1));
+        variables.recordSet("SET SESSION TRANSACTION ISOLATION LEVEL SERIALIZABLE, READ ONLY");
+        assertEquals(List.of("@@transaction_isolation|@@tx_read_only", "SERIALIZABLE|1"),
+                rows(variables.answer("SELECT @@transaction_isolation, @@tx_read_only", true, "shop")));
+        assertFalse(rows(new SessionVariables(CLIENT).answer("SELECT @@sql_mode", true, "shop")).get(1).equals("ANSI_QUOTES"),
+                "each session has its own copy");
+    }
+}
