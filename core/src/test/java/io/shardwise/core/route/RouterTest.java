@@ -229,6 +229,16 @@ class RouterTest {
     }
 
     @Test
+    void deleteNamingItsOneTableByAliasRoutesLikeAPlainDelete() {
+        sql("delete o from orders o where o.user_id = ?", 7L).routes(POINT)
+                .rewritesTo("ds1: delete o from orders_1 o where o.user_id = 7");
+        sql("delete orders from orders where user_id = ?", 7L).routes(POINT)
+                .rewritesTo("ds1: delete orders_1 from orders_1 where user_id = 7");
+        sql("delete o from orders o join users u on o.user_id = u.user_id where u.user_id = ?", 7L)
+                .fails(ErrorCode.UNSUPPORTED, "orders");
+    }
+
+    @Test
     void ddlReachesEveryPhysicalTable() {
         sql("create table if not exists orders (order_id bigint primary key, user_id bigint)").routes(SCATTER)
                 .rewritesTo("ds0: create table if not exists orders_0 (order_id bigint primary key, user_id bigint)",

@@ -433,6 +433,8 @@ final class HandCorpus {
         c.category("delete");
         c.write("DELETE FROM orders WHERE order_id = 200001", "orders", "order_id");
         c.write("DELETE FROM orders WHERE user_id = 3", "orders", "order_id");
+        c.write("DELETE o FROM orders o WHERE o.user_id = 6", "orders", "order_id");
+        c.write("DELETE orders FROM orders WHERE user_id = 10 AND status IS NULL", "orders", "order_id");
         c.write("DELETE FROM order_items WHERE user_id IN (4, 5)", "order_items", "item_id");
         c.write("DELETE FROM orders WHERE status = 'void'", "orders", "order_id");
         c.write("DELETE FROM orders WHERE user_id = 88888", "orders", "order_id");

@@ -14,8 +14,12 @@ import java.util.Set;
  */
 final class CalciteMasking {
     /** What masking found out on the way. */
+    /**
+     * @param deleteTarget the span of the name after DELETE in {@code DELETE x FROM t ...} (masked for
+     *     Calcite), or null
+     */
     record Result(MaskedText text, Set<Integer> nullSafeEqualities, int lockingTailStart, int dmlOrderLimitStart,
-                  int onDuplicateStart) {}
+                  int onDuplicateStart, int[] deleteTarget) {}
 
     private static final Set<String> SELECT_MODIFIERS = Set.of("sql_calc_found_rows", "sql_no_cache", "sql_cache",
             "high_priority", "straight_join", "sql_small_result", "sql_big_result", "sql_buffer_result");
@@ -32,11 +36,19 @@ final class CalciteMasking {
         int lockingTail = -1;
         int dmlOrderLimit = -1;
         int onDuplicate = -1;
+        int[] deleteTarget = null;
         String verb = tokens.isEmpty() ? "" : tokens.get(0).lower();
         for (int i = 0; i < tokens.size(); i++) {
             Token t = tokens.get(i);
             Token prev = i > 0 ? tokens.get(i - 1) : null;
             Token next = i + 1 < tokens.size() ? tokens.get(i + 1) : null;
+            if (i == 1 && verb.equals("delete") && isSingleTableAliasDelete(tokens)) {
+                // DELETE a FROM t a WHERE ...: MySQL's multi-table form naming one table (Hibernate
+                // writes it); Calcite reads it as DELETE FROM t a WHERE ...
+                m.remove(t.start(), t.end());
+                deleteTarget = new int[] {t.start(), t.end()};
+                continue;
+            }
             switch (t.kind()) {
                 case VARIABLE -> m.replace(t.start(), t.end(), "v".repeat(Math.max(1, t.end() - t.start())));
                 case COMMENT -> m.remove(t.start(), t.end());
@@ -102,17 +114,17 @@ final class CalciteMasking {
                     } else if (t.depth() == 0 && lockingTail < 0 && isLockingTail(tokens, i)) {
                         lockingTail = t.start();
                         m.remove(t.start(), sql.length());
-                        return new Result(m, nullSafe, lockingTail, dmlOrderLimit, onDuplicate);
+                        return new Result(m, nullSafe, lockingTail, dmlOrderLimit, onDuplicate, deleteTarget);
                     } else if (t.depth() == 0 && (verb.equals("update") || verb.equals("delete"))
                             && (w.equals("limit") || w.equals("order") && next != null && next.is("by"))) {
                         dmlOrderLimit = t.start();
                         m.remove(t.start(), sql.length());
-                        return new Result(m, nullSafe, lockingTail, dmlOrderLimit, onDuplicate);
+                        return new Result(m, nullSafe, lockingTail, dmlOrderLimit, onDuplicate, deleteTarget);
                     } else if (t.depth() == 0 && w.equals("on") && next != null && next.is("duplicate")
                             && (verb.equals("insert") || verb.equals("replace"))) {
                         onDuplicate = t.start();
                         m.remove(t.start(), sql.length());
-                        return new Result(m, nullSafe, lockingTail, dmlOrderLimit, onDuplicate);
+                        return new Result(m, nullSafe, lockingTail, dmlOrderLimit, onDuplicate, deleteTarget);
                     } else if (w.equals("as") && next != null && next.kind() == Kind.WORD) {
                         m.replace(next.start(), next.end(), "`" + next.text() + "`");
                         i++;
@@ -125,7 +137,31 @@ final class CalciteMasking {
                 default -> { }
             }
         }
-        return new Result(m, nullSafe, lockingTail, dmlOrderLimit, onDuplicate);
+        return new Result(m, nullSafe, lockingTail, dmlOrderLimit, onDuplicate, deleteTarget);
+    }
+
+    /** DELETE x FROM t [AS] x ... with nothing else in FROM: x is t's alias (or t itself). */
+    private static boolean isSingleTableAliasDelete(List<Token> tokens) {
+        if (tokens.size() < 4 || tokens.get(1).kind() != Kind.WORD && tokens.get(1).kind() != Kind.QUOTED_ID
+                || !tokens.get(2).is("from")) {
+            return false;
+        }
+        String target = DigestScanner.identifier(tokens.get(1));
+        int i = 3;
+        String table = DigestScanner.identifier(tokens.get(i));
+        i++;
+        if (i + 1 < tokens.size() && tokens.get(i).text().equals(".")) {
+            table = DigestScanner.identifier(tokens.get(i + 1));
+            i += 2;
+        }
+        if (i < tokens.size() && tokens.get(i).is("as")) {
+            i++;
+        }
+        String alias = i < tokens.size() && (tokens.get(i).kind() == Kind.WORD || tokens.get(i).kind() == Kind.QUOTED_ID)
+                && !tokens.get(i).is("where") ? DigestScanner.identifier(tokens.get(i)) : null;
+        int after = alias == null ? i : i + 1;
+        boolean single = after >= tokens.size() || tokens.get(after).is("where") || tokens.get(after).kind() == Kind.SEMICOLON;
+        return single && (target.equalsIgnoreCase(table) || alias != null && target.equalsIgnoreCase(alias));
     }
 
     private static boolean isLockingTail(List<Token> tokens, int i) {

@@ -44,6 +44,11 @@ final class DmlAnalyzer {
         from.qualifierSlots(delete);
         Map<TableRef, KeyCondition> conditions = conditions(parsed, rule, from, delete.getCondition());
         List<Slot> slots = new ArrayList<>(from.slots);
+        int[] target = parsed.masking.deleteTarget();
+        if (target != null && !from.topTables.isEmpty() && from.topTables.get(0).alias() == null && from.isLogical(from.topTables.get(0))) {
+            // DELETE t FROM t ...: the name after DELETE is the table itself and is renamed with it
+            slots.add(new Slot.Table(target[0], target[1], from.topTables.get(0).name()));
+        }
         SelectAnalyzer.addParamSlots(parsed, slots);
         return new Delete(new SqlTemplate(parsed.sql, slots), from.allTables, conditions,
                 parsed.masking.dmlOrderLimitStart() >= 0, from.nested);
