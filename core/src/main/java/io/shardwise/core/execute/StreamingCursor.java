@@ -40,6 +40,9 @@ final class StreamingCursor implements ResultCursor {
         open.add(this);
     }
 
+    /** Rows read on close before deciding that a result is long and must be killed. */
+    static final int DRAIN_BEFORE_KILL = 16;
+
     Lease lease() {
         return lease;
     }
@@ -79,7 +82,28 @@ final class StreamingCursor implements ResultCursor {
 
     @Override
     public void close() {
-        end(null, false);
+        end(null, finishesSoon());
+    }
+
+    /**
+     * Whether the result ends within a few more rows. Callers often close right after the last row
+     * without asking for the end (a point select read once): reading on briefly then is far cheaper
+     * than KILL QUERY, which needs a connection of its own. A long result is still killed.
+     */
+    private boolean finishesSoon() {
+        if (ended.get()) {
+            return true;
+        }
+        try {
+            for (int i = 0; i < DRAIN_BEFORE_KILL; i++) {
+                if (!rows.next()) {
+                    return true;
+                }
+            }
+        } catch (SQLException e) {
+            return false;
+        }
+        return false;
     }
 
     private void end(SQLException failure, boolean exhausted) {

@@ -107,6 +107,27 @@ class CancelTest {
     }
 
     @Test
+    void closingAShortResultAfterItsLastRowNeedsNoKill() throws Exception {
+        long before = comKill();
+        try (ExecutionSession s = shards.session()) {
+            for (int i = 0; i < 20; i++) {
+                try (ResultCursor c = ((UnitResult.Rows) s.execute(List.of(unit("ds0", "SELECT " + i))).getFirst()).cursor()) {
+                    assertTrue(c.next()); // the one row, then close without asking for the end
+                }
+            }
+        }
+        assertEquals(before, comKill(), "a result that ends within a few rows is read to its end, not killed");
+    }
+
+    private static long comKill() throws Exception {
+        try (java.sql.Connection c = io.shardwise.testkit.TestBackends.shared().connect("");
+             java.sql.ResultSet rs = c.createStatement().executeQuery("SHOW GLOBAL STATUS LIKE 'Com_kill'")) {
+            assertTrue(rs.next());
+            return rs.getLong(2);
+        }
+    }
+
+    @Test
     void aCursorLeftOpenInATransactionIsClosedByTheNextStatement() {
         try (ExecutionSession s = shards.session()) {
             s.begin();

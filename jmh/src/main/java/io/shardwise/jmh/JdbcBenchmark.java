@@ -1,0 +1,124 @@
+package io.shardwise.jmh;
+
+import com.zaxxer.hikari.HikariConfig;
+import com.zaxxer.hikari.HikariDataSource;
+import io.shardwise.core.sample.SampleData;
+import io.shardwise.core.sample.SampleTarget;
+import io.shardwise.testkit.MysqlServer;
+import io.shardwise.testkit.TestBackends;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Fork;
+import org.openjdk.jmh.annotations.Level;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Param;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.TearDown;
+
+/**
+ * JDBC mode: sysbench's point select and point update through the Shardwise driver against the
+ * sharded sample, and through HikariCP + Connector/J straight to one backend database holding the
+ * same data; the same pool size (8) for both, side by side in one run. Backends: embedded MariaDB,
+ * started in the fork. Throughput; the ratio shardwise-jdbc / direct is what to read.
+ *
+ * <p>Run: {@code java -jar jmh/target/benchmarks.jar JdbcBenchmark -t 1} and again with {@code -t 8}
+ * (after {@code ./mvnw -pl jmh -am verify -Pbench -DskipTests -Dbench.filter=none}).
+ */
+@State(Scope.Benchmark)
+@BenchmarkMode(Mode.Throughput)
+@OutputTimeUnit(TimeUnit.SECONDS)
+@Fork(1)
+public class JdbcBenchmark {
+    private static final int ROWS = 1000;
+    private static final int POOL = 8;
+    private static final Pattern ENV = Pattern.compile("\\$\\{env:([A-Za-z0-9_]+)(?::-([^}]*))?}");
+
+    @Param({"direct", "shardwise-jdbc"})
+    public String target;
+
+    private MysqlServer server;
+    private SampleTarget sample;
+    private HikariDataSource pool;
+
+    @Setup(Level.Trial)
+    public void start() throws Exception {
+        server = TestBackends.shared();
+        sample = new SampleTarget(server.host(), server.port(), server.user(), server.password(), TestBackends.uniqueSchemaName("bench"));
+        HikariConfig config = new HikariConfig();
+        config.setMaximumPoolSize(POOL);
+        config.setMinimumIdle(POOL);
+        if (target.equals("direct")) {
+            String whole = sample.databasePrefix() + "_whole";
+            SampleData.loadUnsharded(sample, whole);
+            config.setJdbcUrl(server.jdbcUrl(whole));
+            config.setUsername(server.user());
+            config.setPassword(server.password());
+        } else {
+            SampleData.loadSharded(SampleData.rule(sample));
+            Path file = Files.createTempFile("shardwise-bench", ".yaml");
+            Files.writeString(file, substitute(SampleData.configYaml()));
+            file.toFile().deleteOnExit();
+            config.setJdbcUrl("jdbc:shardwise:" + file);
+        }
+        pool = new HikariDataSource(config);
+    }
+
+    /** The sample configuration with its environment references filled for this server. */
+    private String substitute(String yaml) {
+        Matcher m = ENV.matcher(yaml);
+        StringBuilder out = new StringBuilder();
+        while (m.find()) {
+            String value = switch (m.group(1)) {
+                case "SHARDWISE_SAMPLE_HOST" -> sample.host();
+                case "SHARDWISE_SAMPLE_PORT" -> Integer.toString(sample.port());
+                case "SHARDWISE_SAMPLE_DB" -> sample.databasePrefix();
+                case "SHARDWISE_SAMPLE_USER" -> sample.user();
+                case "SHARDWISE_SAMPLE_PASSWORD" -> sample.password();
+                default -> m.group(2) == null ? "" : m.group(2);
+            };
+            m.appendReplacement(out, Matcher.quoteReplacement(value));
+        }
+        return m.appendTail(out).toString();
+    }
+
+    @TearDown(Level.Trial)
+    public void stop() {
+        pool.close();
+        for (String db : new String[] {sample.databasePrefix() + "_whole", sample.databasePrefix() + "_0", sample.databasePrefix() + "_1"}) {
+            server.dropSchema(db);
+        }
+    }
+
+    @Benchmark
+    public String pointSelect() throws SQLException {
+        int id = 1 + ThreadLocalRandom.current().nextInt(ROWS);
+        try (Connection c = pool.getConnection(); PreparedStatement ps = c.prepareStatement("SELECT c FROM sbtest1 WHERE id = ?")) {
+            ps.setInt(1, id);
+            try (ResultSet rs = ps.executeQuery()) {
+                return rs.next() ? rs.getString(1) : null;
+            }
+        }
+    }
+
+    @Benchmark
+    public int pointUpdate() throws SQLException {
+        int id = 1 + ThreadLocalRandom.current().nextInt(ROWS);
+        try (Connection c = pool.getConnection(); PreparedStatement ps = c.prepareStatement("UPDATE sbtest1 SET k = k + 1 WHERE id = ?")) {
+            ps.setInt(1, id);
+            return ps.executeUpdate();
+        }
+    }
+}
