@@ -2,6 +2,7 @@ package io.shardwise.server;
 
 import io.netty.bootstrap.ServerBootstrap;
 import io.netty.channel.Channel;
+import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoopGroup;
@@ -11,17 +12,22 @@ import io.netty.channel.group.DefaultChannelGroup;
 import io.netty.channel.nio.NioIoHandler;
 import io.netty.channel.socket.SocketChannel;
 import io.netty.channel.socket.nio.NioServerSocketChannel;
+import io.netty.handler.timeout.IdleStateHandler;
 import io.netty.util.concurrent.GlobalEventExecutor;
 import io.shardwise.core.Engine;
 import io.shardwise.server.auth.Authenticator;
+import io.shardwise.server.protocol.ErrPacket;
+import io.shardwise.server.protocol.Packet;
 import io.shardwise.server.protocol.PacketDecoder;
 import io.shardwise.server.protocol.PacketEncoder;
 import io.shardwise.server.session.CommandDispatcher;
 import io.shardwise.server.session.CommandHandler;
 import io.shardwise.server.session.HandshakeHandler;
+import io.shardwise.server.session.SessionRegistry;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
+import java.time.Duration;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -39,21 +45,48 @@ import java.util.concurrent.atomic.AtomicInteger;
 public final class ShardwiseServer implements AutoCloseable {
     /** The largest client message accepted (MySQL's default max_allowed_packet, 64 MiB). */
     static final int MAX_ALLOWED_PACKET = 64 * 1024 * 1024;
+    /**
+     * Per-server limits on clients.
+     *
+     * @param maxConnections clients served at once; the next gets ERR 1040 (MySQL's default is 151;
+     *     a proxy's clients are cheap, a virtual thread each, hence 1000)
+     * @param idleTimeout a client sending no command for this long is disconnected (ERR 4031 first,
+     *     as MySQL 8.0.24+ does); {@link Duration#ZERO} for never. A running statement is not idle.
+     */
+    public record Limits(int maxConnections, Duration idleTimeout) {
+        public static final Limits DEFAULT = new Limits(1000, Duration.ZERO);
+
+        public Limits {
+            if (maxConnections < 1) {
+                throw new IllegalArgumentException("maxConnections must be at least 1: " + maxConnections);
+            }
+            if (idleTimeout.isNegative()) {
+                throw new IllegalArgumentException("idleTimeout must not be negative: " + idleTimeout);
+            }
+        }
+    }
 
     private final EventLoopGroup boss;
     private final EventLoopGroup workers;
     private final ChannelGroup clients = new DefaultChannelGroup("shardwise-clients", GlobalEventExecutor.INSTANCE);
     private final Set<CommandDispatcher> sessions = ConcurrentHashMap.newKeySet();
+    private final SessionRegistry registry = new SessionRegistry();
     private final Channel listener;
 
-    private ShardwiseServer(Engine engine, String bind, int port) {
+    private ShardwiseServer(Engine engine, String bind, int port, Limits limits) {
+        AtomicInteger connected = new AtomicInteger();
         Authenticator authenticator = new Authenticator(engine.rule().config().server().users(), engine.rule().schema());
         AtomicInteger connectionIds = new AtomicInteger();
         HandshakeHandler.SessionOpener opener = (channel, client, capabilities, id) -> {
             CommandDispatcher session = new CommandDispatcher(
-                    CommandHandler.open(engine, client, HandshakeHandler.host(channel.remoteAddress()), id, capabilities), capabilities);
+                    CommandHandler.open(engine, client, HandshakeHandler.host(channel.remoteAddress()), id, capabilities, registry),
+                    capabilities);
             sessions.add(session);
-            session.finished().whenComplete((done, failure) -> sessions.remove(session));
+            Runnable leave = registry.register(id, client.user(), session::cancelRunning, channel::close);
+            session.finished().whenComplete((done, failure) -> {
+                leave.run();
+                sessions.remove(session);
+            });
             return session;
         };
         boss = new MultiThreadIoEventLoopGroup(1, NioIoHandler.newFactory());
@@ -64,7 +97,16 @@ public final class ShardwiseServer implements AutoCloseable {
                     .childHandler(new ChannelInitializer<SocketChannel>() {
                         @Override
                         protected void initChannel(SocketChannel ch) {
+                            if (connected.incrementAndGet() > limits.maxConnections()) {
+                                connected.decrementAndGet();
+                                refuseTooManyConnections(ch);
+                                return;
+                            }
+                            ch.closeFuture().addListener(closed -> connected.decrementAndGet());
                             clients.add(ch);
+                            if (!limits.idleTimeout().isZero()) {
+                                ch.pipeline().addLast("idle", new IdleStateHandler(0, 0, limits.idleTimeout().toMillis(), TimeUnit.MILLISECONDS));
+                            }
                             ch.pipeline().addLast("framer", new PacketDecoder(MAX_ALLOWED_PACKET))
                                     .addLast("packets", PacketEncoder.INSTANCE)
                                     .addLast("handshake", new HandshakeHandler(authenticator, opener, connectionIds.incrementAndGet()));
@@ -86,7 +128,22 @@ public final class ShardwiseServer implements AutoCloseable {
      * @throws UncheckedIOException when it cannot listen (its cause a {@link java.net.BindException} when the port is taken)
      */
     public static ShardwiseServer start(Engine engine, String bind, int port) {
-        return new ShardwiseServer(engine, bind, port);
+        return start(engine, bind, port, Limits.DEFAULT);
+    }
+
+    /**
+     * As {@link #start(Engine, String, int)}, within {@code limits}: a client over the connection
+     * limit gets ERR 1040 "Too many connections" (SQLSTATE 08004) instead of a handshake.
+     */
+    public static ShardwiseServer start(Engine engine, String bind, int port, Limits limits) {
+        return new ShardwiseServer(engine, bind, port, limits);
+    }
+
+    /** MySQL sends the ERR in place of the handshake (sequence id 0), then closes. */
+    private static void refuseTooManyConnections(SocketChannel ch) {
+        ch.pipeline().addLast("packets", PacketEncoder.INSTANCE);
+        ch.writeAndFlush(new Packet(0, new ErrPacket(1040, "08004", "Too many connections").encode(ch.alloc())))
+                .addListener(ChannelFutureListener.CLOSE);
     }
 
     public InetSocketAddress address() {

@@ -3,7 +3,8 @@ package io.shardwise.server.protocol;
 import io.netty.buffer.ByteBuf;
 
 /** A client command (the first payload byte names it). Closed set: a new command breaks every switch over it. */
-public sealed interface Command permits Command.Query, Command.Ping, Command.Quit, Command.InitDb, Command.Unsupported {
+public sealed interface Command permits Command.Query, Command.Ping, Command.Quit, Command.InitDb, Command.Unsupported,
+        StmtCommand, ConnectionCommand {
     int COM_QUIT = 0x01;
     int COM_INIT_DB = 0x02;
     int COM_QUERY = 0x03;
@@ -29,6 +30,10 @@ public sealed interface Command permits Command.Query, Command.Ping, Command.Qui
             case COM_PING -> new Ping();
             case COM_QUIT -> new Quit();
             case COM_INIT_DB -> new InitDb(Wire.readRest(payload));
+            case StmtCommand.COM_STMT_PREPARE, StmtCommand.COM_STMT_EXECUTE, StmtCommand.COM_STMT_SEND_LONG_DATA,
+                 StmtCommand.COM_STMT_CLOSE, StmtCommand.COM_STMT_RESET -> StmtCommand.decode(code, payload);
+            case ConnectionCommand.COM_FIELD_LIST, ConnectionCommand.COM_STATISTICS, ConnectionCommand.COM_PROCESS_KILL,
+                 ConnectionCommand.COM_SET_OPTION, ConnectionCommand.COM_RESET_CONNECTION -> ConnectionCommand.decode(code, payload);
             default -> {
                 payload.skipBytes(payload.readableBytes());
                 yield new Unsupported(code);

@@ -1,8 +1,10 @@
 package io.shardwise.server.session;
 
+import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.handler.codec.TooLongFrameException;
+import io.netty.handler.timeout.IdleStateEvent;
 import io.netty.util.ReferenceCountUtil;
 import io.shardwise.server.protocol.Capabilities;
 import io.shardwise.server.protocol.Command;
@@ -80,6 +82,13 @@ public final class CommandDispatcher extends ChannelInboundHandlerAdapter {
         }
     }
 
+    /** KILL QUERY: cancels the running statement, if any, on a virtual thread of its own (cancelling may block). */
+    public void cancelRunning() {
+        if (busy.get()) {
+            Thread.ofVirtual().start(handler::cancel);
+        }
+    }
+
     /** Completes once the session is closed (its cursors and backend connections released) after the client left. */
     public CompletableFuture<Void> finished() {
         return finished;
@@ -119,6 +128,19 @@ public final class CommandDispatcher extends ChannelInboundHandlerAdapter {
         }
         inbox.add(CLOSED);
         ctx.fireChannelInactive();
+    }
+
+    /** The idle timeout (an {@link IdleStateEvent} from the server's IdleStateHandler): only a client with no command running is idle. */
+    @Override
+    public void userEventTriggered(ChannelHandlerContext ctx, Object event) {
+        if (event instanceof IdleStateEvent && !busy.get() && inbox.isEmpty()) {
+            // MySQL 8.0.24+ says why before closing; sequence 0 as for any unsolicited packet
+            ctx.writeAndFlush(new Packet(0, new ErrPacket(4031, "HY000",
+                    "The client was disconnected by the server because of inactivity.").encode(ctx.alloc())))
+                    .addListener(ChannelFutureListener.CLOSE);
+            return;
+        }
+        ctx.fireUserEventTriggered(event);
     }
 
     @Override

@@ -7,11 +7,14 @@ import io.shardwise.core.StatementResult;
 import io.shardwise.core.error.ShardwiseException;
 import io.shardwise.core.execute.Column;
 import io.shardwise.core.execute.ResultCursor;
+import io.shardwise.core.rule.ShardingRule;
 import io.shardwise.server.auth.Authenticator;
 import io.shardwise.server.protocol.Capabilities;
 import io.shardwise.server.protocol.ColumnDefinition;
 import io.shardwise.server.protocol.Command;
+import io.shardwise.server.protocol.ConnectionCommand;
 import io.shardwise.server.protocol.ServerStatus;
+import io.shardwise.server.protocol.StmtCommand;
 import io.shardwise.server.protocol.TextRow;
 import io.shardwise.server.protocol.Wire;
 import java.util.List;
@@ -28,21 +31,29 @@ public final class CommandHandler implements AutoCloseable {
     private final EngineSession session;
     private final String logicalSchema;
     private final SessionVariables variables;
+    private final ShowStatements shows;
+    private final ConnectionCommands connection;
+    private final PreparedStatements statements;
     /** The current schema (null until the client names one); the engine validates every change. */
     private String schema;
 
-    CommandHandler(EngineSession session, String logicalSchema, SessionVariables.Client client, String schema) {
+    CommandHandler(EngineSession session, ShardingRule rule, SessionVariables.Client client, String schema,
+                   SessionRegistry registry) {
         this.session = session;
-        this.logicalSchema = logicalSchema;
+        this.logicalSchema = rule.schema();
+        this.shows = new ShowStatements(rule);
         this.variables = new SessionVariables(client);
+        this.connection = new ConnectionCommands(session, variables, shows, registry, client.user(), this::status);
+        this.statements = new PreparedStatements(session, this::status);
+        this.connection.onReset(statements::clear);
         this.schema = schema;
     }
 
     /** A session for a client that just logged in; {@code capabilities} decide matched vs changed row counts. */
     public static CommandHandler open(Engine engine, Authenticator.Accepted client, String host, int connectionId,
-                                      Capabilities capabilities) {
-        return new CommandHandler(engine.openSession(capabilities.countsFoundRows()), engine.rule().schema(),
-                new SessionVariables.Client(client.user(), host, connectionId), client.schema());
+                                      Capabilities capabilities, SessionRegistry registry) {
+        return new CommandHandler(engine.openSession(capabilities.countsFoundRows()), engine.rule(),
+                new SessionVariables.Client(client.user(), host, connectionId), client.schema(), registry);
     }
 
     /** Answers one command; false when the connection should close (COM_QUIT). */
@@ -57,13 +68,21 @@ public final class CommandHandler implements AutoCloseable {
                 query("USE `" + db.schema().replace("`", "``") + "`", out);
             }
             case Command.Unsupported u -> out.error(1047, "08S01", "Unknown command");
+            case StmtCommand s -> statements.handle(s, out);
+            case ConnectionCommand c -> connection.handle(c, schema, out);
         }
         return true;
     }
 
     private void query(String sql, ResponseWriter out) {
         try {
+            if (connection.intercept(sql, out)) {
+                return;
+            }
             ResultCursor answered = variables.answer(sql, session.autocommit(), schema);
+            if (answered == null) {
+                answered = shows.answer(sql, schema, variables, session.autocommit());
+            }
             if (answered != null) {
                 stream(answered, out);
                 return;

@@ -140,6 +140,18 @@ final class SessionVariables {
         };
     }
 
+    /** This session's value of a variable it knows (lower-case name), or null (unknown, or NULL). */
+    String text(String name) {
+        Value v = values.get(name);
+        return v == null ? null : v.text();
+    }
+
+    /** Back to the defaults (COM_RESET_CONNECTION). */
+    void reset() {
+        values.clear();
+        values.putAll(DEFAULTS);
+    }
+
     /** Updates this session's values after {@code sql}, a SET statement, succeeded. */
     void recordSet(String sql) {
         List<Token> tokens = tokens(sql);

@@ -170,7 +170,7 @@ class PacketsTest {
         assertEquals(new Command.Ping(), decoded(new byte[] {Command.COM_PING}, Command::decode));
         assertEquals(new Command.Quit(), decoded(new byte[] {Command.COM_QUIT}, Command::decode));
         assertEquals(new Command.InitDb("shop"), decoded(WireBytes.command(Command.COM_INIT_DB, "shop"), Command::decode));
-        assertEquals(new Command.Unsupported(0x16), decoded(new byte[] {0x16, 1, 2, 3}, Command::decode));
+        assertEquals(new Command.Unsupported(0x1D), decoded(new byte[] {0x1D, 1, 2, 3}, Command::decode));
         assertThrows(MalformedPacketException.class, () -> Command.decode(Unpooled.EMPTY_BUFFER));
     }
 

@@ -1,0 +1,242 @@
+package io.shardwise.server.session;
+
+import io.shardwise.core.config.DataNode;
+import io.shardwise.core.error.ErrorCode;
+import io.shardwise.core.error.ShardwiseException;
+import io.shardwise.core.execute.Column;
+import io.shardwise.core.execute.ResultCursor;
+import io.shardwise.core.rule.ShardingRule;
+import io.shardwise.core.rule.TableRule;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * Answers SHOW and DESCRIBE over logical names. The logical tables are the configured ones plus the
+ * default backend's tables that no configured node claims (single tables there), as the JDBC
+ * driver's catalog lists them. A table is described by its first physical table, asked of its
+ * backend with the client's own statement text (the logical name spliced out), so labels, column
+ * order and types are exactly MySQL's; the answer is then renamed so no physical name leaks.
+ *
+ * <p>Hazard: statistics (SHOW INDEX's Cardinality, SHOW CREATE TABLE's AUTO_INCREMENT) are those of
+ * the first physical table, not of the whole logical table. Each statement opens a short-lived
+ * backend connection ({@link BackendCatalog}).
+ */
+final class ShowStatements {
+    private static final String INFORMATION_SCHEMA = "information_schema";
+    private static final Comparator<String> BY_UPPER_CASE =
+            Comparator.<String, String>comparing(n -> n.toUpperCase(Locale.ROOT)).thenComparing(n -> n);
+
+    private final ShardingRule rule;
+    private final BackendCatalog catalog;
+
+    ShowStatements(ShardingRule rule) {
+        this.rule = rule;
+        this.catalog = new BackendCatalog(rule);
+    }
+
+    /**
+     * The answer to {@code sql}, or null when it is not a SHOW/DESCRIBE statement.
+     *
+     * @param schema the session's current schema, or null
+     * @throws ShardwiseException with MySQL's code (1235 for a SHOW form not answered, 1046, 1049,
+     *     1146) or a backend's own error
+     */
+    ResultCursor answer(String sql, String schema, SessionVariables variables, boolean autocommit) {
+        ShowStatement show = ShowStatement.parse(sql);
+        if (show == null) {
+            return null;
+        }
+        return switch (show.kind()) {
+            case DATABASES -> databases(show);
+            case TABLES -> tables(show, schema);
+            case COLUMNS, CREATE_TABLE, INDEX -> table(show, schema);
+            case VARIABLES -> variables(show, variables, autocommit);
+            case BACKEND, DIAGNOSTICS -> passThrough(show);
+        };
+    }
+
+    private ResultCursor databases(ShowStatement show) {
+        BackendCatalog.Answer answer = catalog.query(rule.config().defaultBackend(), show.sql(), null, null);
+        Pattern like = like(show.like());
+        List<byte[][]> rows = new ArrayList<>();
+        for (String name : List.of(INFORMATION_SCHEMA, rule.schema())) {
+            if (like.matcher(name).matches()) {
+                rows.add(new byte[][] {bytes(name)});
+            }
+        }
+        return cursor(answer.columns(), rows);
+    }
+
+    private ResultCursor tables(ShowStatement show, String schema) {
+        String database = database(show, schema);
+        if (database.equalsIgnoreCase(INFORMATION_SCHEMA)) {
+            return passThrough(show);
+        }
+        String backend = rule.config().defaultBackend();
+        BackendCatalog.Answer answer = catalog.query(backend, show.physical(""), null, null);
+        List<Column> columns = new ArrayList<>();
+        for (Column c : answer.columns()) {
+            columns.add(new Column(c.schema(), c.table(), c.orgTable(), tablesIn(c.name(), answer.database()),
+                    tablesIn(c.orgName(), answer.database()), c.collation(), c.length(), c.mysqlType(), c.flags(), c.decimals()));
+        }
+        Set<String> claimed = claimedOn(backend);
+        TreeMap<String, byte[][]> rows = new TreeMap<>(BY_UPPER_CASE);
+        for (byte[][] row : answer.rows()) {
+            String name = new String(row[0], StandardCharsets.UTF_8);
+            if (!claimed.contains(name.toLowerCase(Locale.ROOT)) && !rule.isConfigured(name)) {
+                rows.put(name, row);
+            }
+        }
+        Pattern like = like(show.like());
+        for (TableRule t : rule.tables()) {
+            if (like.matcher(t.name()).matches()) {
+                rows.put(t.name(), columns.size() == 1 ? new byte[][] {bytes(t.name())}
+                        : new byte[][] {bytes(t.name()), bytes("BASE TABLE")});
+            }
+        }
+        return cursor(columns, List.copyOf(rows.values()));
+    }
+
+    /** SHOW COLUMNS / DESCRIBE, SHOW CREATE TABLE and SHOW INDEX of one logical table. */
+    private ResultCursor table(ShowStatement show, String schema) {
+        String database = database(show, schema);
+        if (database.equalsIgnoreCase(INFORMATION_SCHEMA)) {
+            return passThrough(show);
+        }
+        TableRule table = rule.table(show.table());
+        DataNode node = table.nodes().getFirst();
+        if (!rule.isConfigured(show.table()) && claimedOn(node.backend()).contains(show.table().toLowerCase(Locale.ROOT))) {
+            throw new ShardwiseException(ErrorCode.NO_SUCH_TABLE, rule.schema(), show.table()); // a physical name: not served
+        }
+        String logical = table.name();
+        BackendCatalog.Answer answer = catalog.query(node.backend(),
+                show.physical("`" + node.table().replace("`", "``") + "`"), node.table(), show.table());
+        List<byte[][]> rows = answer.rows();
+        if (show.kind() != ShowStatement.Kind.COLUMNS) {
+            int tableColumn = answer.index(show.kind() == ShowStatement.Kind.INDEX ? "Table" : answer.columns().getFirst().name());
+            rows = new ArrayList<>(rows.size());
+            for (byte[][] physical : answer.rows()) {
+                byte[][] row = physical.clone();
+                row[tableColumn] = bytes(logical);
+                if (show.kind() == ShowStatement.Kind.CREATE_TABLE && row.length > 1 && row[1] != null) {
+                    row[1] = bytes(Pattern.compile("`" + Pattern.quote(node.table()) + "`", Pattern.CASE_INSENSITIVE)
+                            .matcher(new String(row[1], StandardCharsets.UTF_8))
+                            .replaceFirst(Matcher.quoteReplacement("`" + logical.replace("`", "``") + "`")));
+                }
+                rows.add(row);
+            }
+        }
+        return cursor(answer.rename(rule.schema(), node.table(), logical), rows);
+    }
+
+    /** COM_FIELD_LIST: the columns of a logical table of the current schema whose names match {@code wildcard}. */
+    List<Column> fieldList(String name, String wildcard, String schema) {
+        if (schema == null) {
+            throw new ShardwiseException(ErrorCode.NO_DATABASE_SELECTED);
+        }
+        TableRule table = rule.table(name);
+        DataNode node = table.nodes().getFirst();
+        if (!rule.isConfigured(name) && claimedOn(node.backend()).contains(name.toLowerCase(Locale.ROOT))) {
+            throw new ShardwiseException(ErrorCode.NO_SUCH_TABLE, rule.schema(), name);
+        }
+        BackendCatalog.Answer answer = catalog.query(node.backend(),
+                "SELECT * FROM `" + node.table().replace("`", "``") + "` LIMIT 0", node.table(), name);
+        Pattern like = like(wildcard == null || wildcard.isEmpty() ? null : wildcard);
+        List<Column> columns = new ArrayList<>();
+        for (Column c : answer.rename(rule.schema(), node.table(), table.name())) {
+            if (like.matcher(c.name()).matches()) {
+                columns.add(c);
+            }
+        }
+        return columns;
+    }
+
+    private ResultCursor variables(ShowStatement show, SessionVariables variables, boolean autocommit) {
+        BackendCatalog.Answer answer = catalog.query(rule.config().defaultBackend(), show.sql(), null, null);
+        List<byte[][]> rows = new ArrayList<>(answer.rows().size());
+        for (byte[][] physical : answer.rows()) {
+            byte[][] row = physical.clone();
+            String name = new String(row[0], StandardCharsets.UTF_8).toLowerCase(Locale.ROOT);
+            String own = name.equals("autocommit") ? (autocommit ? "ON" : "OFF") : variables.text(name);
+            if (own != null) {
+                row[1] = bytes(own);
+            }
+            rows.add(row);
+        }
+        return cursor(answer.columns(), rows);
+    }
+
+    private ResultCursor passThrough(ShowStatement show) {
+        BackendCatalog.Answer answer = catalog.query(rule.config().defaultBackend(), show.sql(), null, null);
+        return cursor(answer.columns(), answer.rows());
+    }
+
+    /** The database a statement lists: the one it names, else the current one; only the logical schema and information_schema exist. */
+    private String database(ShowStatement show, String schema) {
+        String database = show.database() != null ? show.database() : schema;
+        if (database == null) {
+            throw new ShardwiseException(ErrorCode.NO_DATABASE_SELECTED);
+        }
+        if (!database.equalsIgnoreCase(rule.schema()) && !database.equalsIgnoreCase(INFORMATION_SCHEMA)) {
+            throw new ShardwiseException(ErrorCode.UNKNOWN_DATABASE, database);
+        }
+        return database;
+    }
+
+    /** Physical tables on {@code backend} that configured nodes own (lower case): they are not logical tables. */
+    private Set<String> claimedOn(String backend) {
+        Set<String> claimed = new HashSet<>();
+        for (TableRule t : rule.tables()) {
+            for (DataNode n : t.nodes()) {
+                if (n.backend().equals(backend)) {
+                    claimed.add(n.table().toLowerCase(Locale.ROOT));
+                }
+            }
+        }
+        return claimed;
+    }
+
+    /** {@code Tables_in_shop_0 (pattern)} becomes {@code Tables_in_shop (pattern)}. */
+    private String tablesIn(String label, String physicalDatabase) {
+        String prefix = "Tables_in_" + physicalDatabase;
+        return label.regionMatches(true, 0, prefix, 0, prefix.length())
+                ? "Tables_in_" + rule.schema() + label.substring(prefix.length()) : label;
+    }
+
+    /** A LIKE pattern as a case-insensitive regex (information_schema compares with a _ci collation); null matches all. */
+    static Pattern like(String pattern) {
+        if (pattern == null) {
+            return Pattern.compile(".*", Pattern.DOTALL);
+        }
+        StringBuilder regex = new StringBuilder(pattern.length() + 8);
+        for (int i = 0; i < pattern.length(); i++) {
+            char c = pattern.charAt(i);
+            if (c == '\\' && i + 1 < pattern.length()) {
+                regex.append(Pattern.quote(String.valueOf(pattern.charAt(++i))));
+            } else if (c == '%') {
+                regex.append(".*");
+            } else if (c == '_') {
+                regex.append('.');
+            } else {
+                regex.append(Pattern.quote(String.valueOf(c)));
+            }
+        }
+        return Pattern.compile(regex.toString(), Pattern.CASE_INSENSITIVE | Pattern.UNICODE_CASE | Pattern.DOTALL);
+    }
+
+    private static ResultCursor cursor(List<Column> columns, List<byte[][]> rows) {
+        return new ValuesCursor(columns, rows);
+    }
+
+    private static byte[] bytes(String s) {
+        return s.getBytes(StandardCharsets.UTF_8);
+    }
+}

@@ -1,0 +1,198 @@
+package io.shardwise.server;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
+
+import io.shardwise.core.Engine;
+import io.shardwise.core.rule.ShardingRule;
+import io.shardwise.core.sample.SampleData;
+import io.shardwise.core.sample.SampleTarget;
+import io.shardwise.testkit.MysqlServer;
+import io.shardwise.testkit.TestBackends;
+import java.io.File;
+import java.nio.charset.StandardCharsets;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.ResultSetMetaData;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * SHOW and DESCRIBE through the server over logical names, each compared with the same statement
+ * on the unsharded copy of the sample data: same labels and types, same rows once the unsharded
+ * database's name is read as the logical one.
+ */
+class ShowStatementsTest {
+    private static MysqlServer backend;
+    private static SampleTarget target;
+    private static String whole;
+    private static Engine engine;
+    private static ShardwiseServer server;
+
+    @BeforeAll
+    static void start() {
+        backend = TestBackends.shared();
+        target = new SampleTarget(backend.host(), backend.port(), backend.user(), backend.password(), TestBackends.uniqueSchemaName("show"));
+        ShardingRule rule = SampleData.rule(target);
+        SampleData.loadSharded(rule);
+        whole = target.databasePrefix() + "_whole";
+        SampleData.loadUnsharded(target, whole);
+        engine = Engine.start(rule);
+        server = ShardwiseServer.start(engine, "127.0.0.1", 0);
+    }
+
+    @AfterAll
+    static void stop() {
+        if (server != null) {
+            server.close();
+        }
+        if (engine != null) {
+            engine.close();
+        }
+        backend.dropSchema(target.databasePrefix() + "_0");
+        backend.dropSchema(target.databasePrefix() + "_1");
+        backend.dropSchema(whole);
+    }
+
+    @AfterEach
+    void nothingBorrowedNothingLeaked() throws Exception {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(15);
+        while (engine.activeConnections() != 0) {
+            if (System.nanoTime() > deadline) {
+                fail("a backend connection was not returned");
+            }
+            Thread.sleep(20);
+        }
+        Leaks.assertNone();
+    }
+
+    private static Connection viaServer() throws SQLException {
+        return DriverManager.getConnection("jdbc:mysql://127.0.0.1:" + server.address().getPort()
+                + "/shop?user=app&password=app&sslMode=DISABLED&allowPublicKeyRetrieval=true");
+    }
+
+    /** Labels and types, then rows as text (sorted), with the unsharded database's name read as "shop". */
+    private static List<String> table(Connection c, String sql, int... blanked) throws SQLException {
+        try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery(sql)) {
+            ResultSetMetaData md = rs.getMetaData();
+            StringBuilder labels = new StringBuilder();
+            for (int i = 1; i <= md.getColumnCount(); i++) {
+                labels.append(md.getColumnLabel(i)).append(':').append(md.getColumnTypeName(i)).append('|');
+            }
+            List<String> rows = new ArrayList<>();
+            while (rs.next()) {
+                StringBuilder row = new StringBuilder();
+                for (int i = 1; i <= md.getColumnCount(); i++) {
+                    final int column = i;
+                    boolean blank = java.util.Arrays.stream(blanked).anyMatch(b -> b == column);
+                    row.append(blank ? "?" : rs.getString(i)).append('|');
+                }
+                rows.add(row.toString().replaceAll(" AUTO_INCREMENT=\\d+", ""));
+            }
+            Collections.sort(rows);
+            rows.add(0, labels.toString().replace("Tables_in_" + whole, "Tables_in_shop"));
+            return rows;
+        }
+    }
+
+    private static void sameAsUnsharded(String sql, int... blanked) throws SQLException {
+        try (Connection proxied = viaServer(); Connection plain = backend.connect(whole)) {
+            assertEquals(table(plain, sql.replaceAll("\\bshop\\b", whole), blanked), table(proxied, sql, blanked), sql);
+        }
+    }
+
+    @Test
+    void tableListingsAndDescriptionsMatchTheUnshardedDatabase() throws Exception {
+        for (String sql : new String[] {
+                "SHOW TABLES", "SHOW FULL TABLES", "show tables like 'order%'", "SHOW TABLES FROM shop LIKE 'users'",
+                "SHOW COLUMNS FROM orders", "SHOW FULL COLUMNS FROM order_items", "SHOW COLUMNS FROM orders LIKE 'user%'",
+                "SHOW FIELDS IN shop.users", "DESCRIBE orders", "DESC countries", "desc `orders` status", "DESCRIBE sbtest1",
+                "SHOW CREATE TABLE orders", "SHOW CREATE TABLE shop.promotions", "SHOW CREATE TABLE events",
+                "SHOW COLUMNS FROM orders FROM shop;"}) {
+            sameAsUnsharded(sql);
+        }
+        sameAsUnsharded("SHOW INDEX FROM orders", 7); // Cardinality: the first physical table's
+        sameAsUnsharded("SHOW KEYS FROM order_items", 7);
+    }
+
+    @Test
+    void serverWideListingsComeFromTheDefaultBackendWithTheSessionsOwnVariables() throws Exception {
+        for (String sql : new String[] {"SHOW ENGINES", "SHOW COLLATION LIKE 'utf8mb4_bin'", "SHOW CHARACTER SET LIKE 'utf8%'",
+                "SHOW VARIABLES LIKE 'max_allowed_packet'", "SHOW WARNINGS", "SHOW ERRORS"}) {
+            sameAsUnsharded(sql);
+        }
+        try (Connection proxied = viaServer(); Connection plain = backend.connect(whole)) {
+            assertEquals(table(plain, "SHOW GLOBAL STATUS LIKE 'Uptime'").getFirst(),
+                    table(proxied, "SHOW GLOBAL STATUS LIKE 'Uptime'").getFirst());
+            assertEquals(List.of("Variable_name:VARCHAR|Value:VARCHAR|", "version_comment|Shardwise|"),
+                    table(proxied, "SHOW SESSION VARIABLES LIKE 'version_comment'"));
+            try (Statement s = proxied.createStatement()) {
+                s.execute("SET autocommit = 0");
+            }
+            assertEquals("autocommit|OFF|", table(proxied, "SHOW VARIABLES LIKE 'autocommit'").get(1));
+            assertEquals(List.of("Database:VARCHAR|", "information_schema|", "shop|"), table(proxied, "SHOW DATABASES"));
+            assertEquals(List.of("Database (sh%):VARCHAR|", "shop|"), table(proxied, "SHOW DATABASES LIKE 'sh%'"));
+        }
+    }
+
+    @Test
+    void physicalNamesNeverLeakAndUnknownFormsAreRefusedWith1235() throws Exception {
+        try (Connection proxied = viaServer(); Statement s = proxied.createStatement()) {
+            SQLException physical = assertThrows(SQLException.class, () -> s.executeQuery("SHOW COLUMNS FROM orders_0"));
+            assertEquals(1146, physical.getErrorCode());
+            SQLException missing = assertThrows(SQLException.class, () -> s.executeQuery("DESCRIBE nope"));
+            assertEquals(1146, missing.getErrorCode());
+            assertTrue(missing.getMessage().contains("'shop.nope'"), missing.getMessage());
+            assertFalse(missing.getMessage().contains(target.databasePrefix()), missing.getMessage());
+            SQLException unsupported = assertThrows(SQLException.class, () -> s.executeQuery("SHOW TABLE STATUS"));
+            assertEquals(1235, unsupported.getErrorCode());
+            assertTrue(unsupported.getMessage().contains("SHOW TABLE STATUS"), unsupported.getMessage());
+            assertEquals(1049, assertThrows(SQLException.class, () -> s.executeQuery("SHOW TABLES FROM other")).getErrorCode());
+            try (ResultSet rs = s.executeQuery("SHOW CREATE TABLE orders")) {
+                assertTrue(rs.next());
+                assertFalse(rs.getString(2).contains("orders_0"), rs.getString(2));
+            }
+        }
+    }
+
+    @Test
+    void theMariadbCommandLineListsLogicalTablesInBatchMode() throws Exception {
+        String binary = null;
+        for (String dir : System.getenv().getOrDefault("PATH", "").split(File.pathSeparator)) {
+            for (String name : new String[] {"mariadb", "mysql"}) {
+                if (binary == null && new File(dir, name).canExecute()) {
+                    binary = new File(dir, name).getPath();
+                }
+            }
+        }
+        if (binary == null) {
+            fail("neither 'mariadb' nor 'mysql' is on the PATH; install the client (apt-get install -y mariadb-client)");
+        }
+        Process p = new ProcessBuilder(binary, "--protocol=TCP", "-h127.0.0.1", "-P" + server.address().getPort(), "-uapp", "-papp",
+                "--skip-ssl", "--batch", "shop", "-e", "SHOW TABLES").redirectErrorStream(true).start();
+        assertTrue(p.waitFor(60, TimeUnit.SECONDS), "the client finished");
+        String output = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertEquals(0, p.exitValue(), output);
+        StringBuilder expected = new StringBuilder("Tables_in_shop\n");
+        try (Connection plain = backend.connect(whole)) {
+            for (String row : table(plain, "SHOW TABLES").subList(1, table(plain, "SHOW TABLES").size())) {
+                expected.append(row, 0, row.length() - 1).append('\n');
+            }
+        }
+        List<String> lines = new ArrayList<>(List.of(output.split("\n")));
+        Collections.sort(lines.subList(1, lines.size()));
+        assertEquals(expected.toString(), String.join("\n", lines) + "\n");
+    }
+}

@@ -1,0 +1,54 @@
+package io.shardwise.server.session;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+import io.shardwise.core.error.ShardwiseException;
+import org.junit.jupiter.api.Test;
+
+class ShowStatementTest {
+    private static String physical(String sql) {
+        return ShowStatement.parse(sql).physical("`orders_0`");
+    }
+
+    @Test
+    void theLogicalTableAndItsDatabaseClauseAreSplicedOutOfTheClientsText() {
+        assertEquals("SHOW FULL COLUMNS FROM `orders_0` LIKE 'a%'", physical("SHOW FULL COLUMNS FROM orders LIKE 'a%'"));
+        assertEquals("SHOW COLUMNS IN `orders_0` LIKE 'a%'", physical("SHOW COLUMNS IN orders FROM shop LIKE 'a%'"));
+        assertEquals("show index from `orders_0`", physical("show index from `shop`.`orders`"));
+        assertEquals("DESC `orders_0` status", physical("DESC orders status"));
+        assertEquals("SHOW CREATE TABLE `orders_0`;", physical("SHOW CREATE TABLE shop.orders;"));
+        assertEquals("SHOW FULL TABLES LIKE 'o%'", ShowStatement.parse("SHOW FULL TABLES FROM shop LIKE 'o%'").physical(""));
+    }
+
+    @Test
+    void namesDatabasesAndPatternsAreRead() {
+        ShowStatement s = ShowStatement.parse("SHOW COLUMNS FROM `order_items` IN shop LIKE 'user\\_%'");
+        assertEquals(ShowStatement.Kind.COLUMNS, s.kind());
+        assertEquals("order_items", s.table());
+        assertEquals("shop", s.database());
+        assertEquals("user\\_%", s.like());
+        assertEquals(ShowStatement.Kind.DATABASES, ShowStatement.parse("SHOW SCHEMAS").kind());
+        assertEquals(ShowStatement.Kind.VARIABLES, ShowStatement.parse("SHOW GLOBAL VARIABLES WHERE Variable_name = 'x'").kind());
+        assertEquals(ShowStatement.Kind.BACKEND, ShowStatement.parse("SHOW SESSION STATUS LIKE 'Up%'").kind());
+        assertEquals(ShowStatement.Kind.BACKEND, ShowStatement.parse("SHOW STORAGE ENGINES").kind());
+    }
+
+    @Test
+    void otherStatementsAreLeftToTheEngine() {
+        assertNull(ShowStatement.parse("SELECT 1"));
+        assertNull(ShowStatement.parse("EXPLAIN SELECT * FROM orders"));
+        assertNull(ShowStatement.parse("DESCRIBE SELECT * FROM orders"));
+        assertNull(ShowStatement.parse("showcase"));
+        assertNull(ShowStatement.parse("DELETE FROM orders"));
+    }
+
+    @Test
+    void unknownShowFormsAreRefusedWith1235NamingTheStatement() {
+        ShardwiseException e = assertThrows(ShardwiseException.class, () -> ShowStatement.parse("SHOW PROCESSLIST;"));
+        assertEquals(1235, e.errno());
+        assertEquals("This version of Shardwise doesn't yet support 'SHOW PROCESSLIST'", e.getMessage());
+        assertEquals(1235, assertThrows(ShardwiseException.class, () -> ShowStatement.parse("SHOW TABLES WHERE x = 1")).errno());
+    }
+}
