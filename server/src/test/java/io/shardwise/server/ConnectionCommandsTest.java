@@ -7,15 +7,12 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
 import io.shardwise.core.Engine;
-import io.shardwise.core.rule.ShardingRule;
-import io.shardwise.core.sample.SampleData;
 import io.shardwise.core.sample.SampleTarget;
 import io.shardwise.server.auth.NativePassword;
 import io.shardwise.server.protocol.ColumnDefinition;
 import io.shardwise.server.protocol.ConnectionCommand;
 import io.shardwise.server.protocol.OkPacket;
 import io.shardwise.testkit.MysqlServer;
-import io.shardwise.testkit.TestBackends;
 import java.io.EOFException;
 import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
@@ -39,30 +36,23 @@ class ConnectionCommandsTest {
     private static String whole;
     private static Engine engine;
     private static ShardwiseServer server;
+    private static SampleServer sample;
 
     @BeforeAll
     static void start() {
-        backend = TestBackends.shared();
-        target = new SampleTarget(backend.host(), backend.port(), backend.user(), backend.password(), TestBackends.uniqueSchemaName("conn"));
-        ShardingRule rule = SampleData.rule(target);
-        SampleData.loadSharded(rule);
-        whole = target.databasePrefix() + "_whole";
-        SampleData.loadUnsharded(target, whole);
-        engine = Engine.start(rule);
-        server = ShardwiseServer.start(engine, "127.0.0.1", 0);
+        sample = SampleServer.start("conn");
+        backend = sample.backend;
+        target = sample.target;
+        whole = sample.whole;
+        engine = sample.engine;
+        server = sample.server;
     }
 
     @AfterAll
     static void stop() {
-        if (server != null) {
-            server.close();
+        if (sample != null) {
+            sample.close();
         }
-        if (engine != null) {
-            engine.close();
-        }
-        backend.dropSchema(target.databasePrefix() + "_0");
-        backend.dropSchema(target.databasePrefix() + "_1");
-        backend.dropSchema(whole);
     }
 
     @AfterEach

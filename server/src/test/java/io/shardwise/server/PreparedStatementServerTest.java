@@ -7,14 +7,11 @@ import static org.junit.jupiter.api.Assertions.fail;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import io.shardwise.core.Engine;
-import io.shardwise.core.rule.ShardingRule;
-import io.shardwise.core.sample.SampleData;
 import io.shardwise.core.sample.SampleTarget;
 import io.shardwise.server.auth.NativePassword;
 import io.shardwise.server.protocol.ErrPacket;
 import io.shardwise.server.protocol.StmtCommand;
 import io.shardwise.testkit.MysqlServer;
-import io.shardwise.testkit.TestBackends;
 import java.math.BigDecimal;
 import java.sql.Connection;
 import java.sql.DriverManager;
@@ -48,30 +45,23 @@ class PreparedStatementServerTest {
     private static String whole;
     private static Engine engine;
     private static ShardwiseServer server;
+    private static SampleServer sample;
 
     @BeforeAll
     static void start() {
-        backend = TestBackends.shared();
-        target = new SampleTarget(backend.host(), backend.port(), backend.user(), backend.password(), TestBackends.uniqueSchemaName("serverps"));
-        ShardingRule rule = SampleData.rule(target);
-        SampleData.loadSharded(rule);
-        whole = target.databasePrefix() + "_whole";
-        SampleData.loadUnsharded(target, whole);
-        engine = Engine.start(rule);
-        server = ShardwiseServer.start(engine, "127.0.0.1", 0);
+        sample = SampleServer.start("serverps");
+        backend = sample.backend;
+        target = sample.target;
+        whole = sample.whole;
+        engine = sample.engine;
+        server = sample.server;
     }
 
     @AfterAll
     static void stop() {
-        if (server != null) {
-            server.close();
+        if (sample != null) {
+            sample.close();
         }
-        if (engine != null) {
-            engine.close();
-        }
-        backend.dropSchema(target.databasePrefix() + "_0");
-        backend.dropSchema(target.databasePrefix() + "_1");
-        backend.dropSchema(whole);
     }
 
     @AfterEach
