@@ -529,13 +529,10 @@ final class ShardwiseConnection implements Connection {
     /** Also unwraps to the shared {@link Engine}, for tools and tests that watch its pools. */
     @Override
     public <T> T unwrap(Class<T> iface) throws SQLException {
-        if (iface.isInstance(this)) {
-            return iface.cast(this);
-        }
         if (iface == Engine.class) {
             return iface.cast(engine);
         }
-        throw SqlErrors.illegal("Shardwise connection does not wrap a " + iface.getName());
+        return SqlErrors.unwrapSelf(this, iface, "Shardwise connection");
     }
 
     @Override

@@ -86,10 +86,7 @@ public class ShardwiseDataSource implements DataSource {
 
     @Override
     public <T> T unwrap(Class<T> iface) throws SQLException {
-        if (iface.isInstance(this)) {
-            return iface.cast(this);
-        }
-        throw SqlErrors.illegal("ShardwiseDataSource does not wrap a " + iface.getName());
+        return SqlErrors.unwrapSelf(this, iface, "ShardwiseDataSource");
     }
 
     @Override

@@ -452,10 +452,7 @@ final class ShardwiseDatabaseMetaData extends ConnectorJFlags {
 
     @Override
     public <T> T unwrap(Class<T> iface) throws SQLException {
-        if (iface.isInstance(this)) {
-            return iface.cast(this);
-        }
-        throw SqlErrors.illegal("does not wrap a " + iface.getName());
+        return SqlErrors.unwrapSelf(this, iface, "Shardwise database metadata");
     }
 
     @Override

@@ -494,10 +494,7 @@ final class ShardwisePreparedStatement extends ShardwiseStatement implements Pre
 
         @Override
         public <T> T unwrap(Class<T> iface) throws SQLException {
-            if (iface.isInstance(this)) {
-                return iface.cast(this);
-            }
-            throw SqlErrors.illegal("does not wrap a " + iface.getName());
+            return SqlErrors.unwrapSelf(this, iface, "Shardwise parameter metadata");
         }
 
         @Override

@@ -708,10 +708,7 @@ final class ShardwiseResultSet extends ResultSetBase {
 
     @Override
     public <T> T unwrap(Class<T> iface) throws SQLException {
-        if (iface.isInstance(this)) {
-            return iface.cast(this);
-        }
-        throw SqlErrors.illegal("Shardwise result set does not wrap a " + iface.getName());
+        return SqlErrors.unwrapSelf(this, iface, "Shardwise result set");
     }
 
     @Override

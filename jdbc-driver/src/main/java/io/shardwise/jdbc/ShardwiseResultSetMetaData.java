@@ -170,10 +170,7 @@ final class ShardwiseResultSetMetaData implements ResultSetMetaData {
 
     @Override
     public <T> T unwrap(Class<T> iface) throws SQLException {
-        if (iface.isInstance(this)) {
-            return iface.cast(this);
-        }
-        throw SqlErrors.illegal("does not wrap a " + iface.getName());
+        return SqlErrors.unwrapSelf(this, iface, "Shardwise result set metadata");
     }
 
     @Override

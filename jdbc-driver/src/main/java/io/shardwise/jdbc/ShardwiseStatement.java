@@ -577,10 +577,7 @@ class ShardwiseStatement implements Statement {
 
     @Override
     public <T> T unwrap(Class<T> iface) throws SQLException {
-        if (iface.isInstance(this)) {
-            return iface.cast(this);
-        }
-        throw SqlErrors.illegal("Shardwise statement does not wrap a " + iface.getName());
+        return SqlErrors.unwrapSelf(this, iface, "Shardwise statement");
     }
 
     @Override

@@ -58,6 +58,14 @@ final class SqlErrors {
         return out;
     }
 
+    /** {@code Wrapper.unwrap} for a Shardwise object that wraps nothing but itself. */
+    static <T> T unwrapSelf(Object self, Class<T> iface, String what) throws SQLException {
+        if (iface.isInstance(self)) {
+            return iface.cast(self);
+        }
+        throw illegal(what + " does not wrap a " + iface.getName());
+    }
+
     static SQLException illegal(String message) {
         return new SQLException(message, ILLEGAL_ARGUMENT);
     }

@@ -14,6 +14,16 @@ import org.junit.jupiter.api.Test;
 /** The driver's own contract that needs no database: URLs, registration, name patterns. Everything against servers is in it/ (io.shardwise.it.jdbc). */
 class DriverTest {
     @Test
+    void objectsUnwrapToThemselvesAndRefuseAnythingElseNamingIt() throws Exception {
+        ShardwiseDataSource ds = new ShardwiseDataSource();
+        assertTrue(ds.isWrapperFor(javax.sql.DataSource.class));
+        assertEquals(ds, ds.unwrap(javax.sql.DataSource.class));
+        SQLException e = assertThrows(SQLException.class, () -> ds.unwrap(String.class));
+        assertEquals("ShardwiseDataSource does not wrap a java.lang.String", e.getMessage());
+        assertEquals("S1009", e.getSQLState());
+    }
+
+    @Test
     void urlsParseLocationAndPropertiesWithPropertiesWinning() throws SQLException {
         Properties info = new Properties();
         info.setProperty("useAffectedRows", "false");

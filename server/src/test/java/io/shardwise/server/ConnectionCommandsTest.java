@@ -4,7 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assertions.fail;
 
 import io.shardwise.core.Engine;
 import io.shardwise.core.sample.SampleTarget;
@@ -57,14 +56,7 @@ class ConnectionCommandsTest {
 
     @AfterEach
     void nothingBorrowedNothingLeaked() throws Exception {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(15);
-        while (engine.activeConnections() != 0) {
-            if (System.nanoTime() > deadline) {
-                fail("a backend connection was not returned");
-            }
-            Thread.sleep(20);
-        }
-        Leaks.assertNone();
+        sample.assertClean();
     }
 
     private static int port() {
@@ -78,7 +70,7 @@ class ConnectionCommandsTest {
     }
 
     private static Connection viaServer() throws SQLException {
-        return DriverManager.getConnection("jdbc:mysql://127.0.0.1:" + port() + "/shop?user=app&password=app&sslMode=DISABLED");
+        return sample.connect("app", "");
     }
 
     @Test

@@ -2,7 +2,6 @@ package io.shardwise.server;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assertions.fail;
 
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
@@ -14,7 +13,6 @@ import io.shardwise.server.protocol.StmtCommand;
 import io.shardwise.testkit.MysqlServer;
 import java.math.BigDecimal;
 import java.sql.Connection;
-import java.sql.DriverManager;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.ResultSetMetaData;
@@ -27,8 +25,6 @@ import java.util.Arrays;
 import java.util.Collections;
 import java.util.HexFormat;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
-import java.util.function.BooleanSupplier;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
@@ -66,28 +62,16 @@ class PreparedStatementServerTest {
 
     @AfterEach
     void nothingBorrowedNothingLeaked() throws Exception {
-        awaitTrue(() -> engine.activeConnections() == 0, "every backend connection is back in its pool");
-        Leaks.assertNone();
+        sample.assertClean();
     }
 
-    private static void awaitTrue(BooleanSupplier condition, String what) throws InterruptedException {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(15);
-        while (!condition.getAsBoolean()) {
-            if (System.nanoTime() > deadline) {
-                fail("timed out waiting until " + what);
-            }
-            Thread.sleep(20);
-        }
-    }
 
     private static Connection viaServer() throws SQLException {
-        return DriverManager.getConnection("jdbc:mysql://127.0.0.1:" + server.address().getPort()
-                + "/shop?user=app&password=app&sslMode=DISABLED&allowPublicKeyRetrieval=true"
-                + "&useServerPrepStmts=true&cachePrepStmts=true");
+        return sample.connect("app", "&useServerPrepStmts=true&cachePrepStmts=true");
     }
 
     private static Connection direct() throws SQLException {
-        return backend.connect(whole);
+        return sample.direct();
     }
 
     private static PreparedStatement prepare(Connection c, String sql, Object... params) throws SQLException {

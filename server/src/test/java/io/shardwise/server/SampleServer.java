@@ -1,11 +1,18 @@
 package io.shardwise.server;
 
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
+
 import io.shardwise.core.Engine;
 import io.shardwise.core.rule.ShardingRule;
 import io.shardwise.core.sample.SampleData;
 import io.shardwise.core.sample.SampleTarget;
 import io.shardwise.testkit.MysqlServer;
 import io.shardwise.testkit.TestBackends;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.SQLException;
+import java.util.concurrent.TimeUnit;
 
 /**
  * What the server's end-to-end tests stand on: the sample data sharded (databases prefix_0 and
@@ -38,6 +45,35 @@ final class SampleServer implements AutoCloseable {
         SampleData.loadUnsharded(target, whole);
         Engine engine = Engine.start(rule);
         return new SampleServer(backend, target, whole, engine, ShardwiseServer.start(engine, "127.0.0.1", 0));
+    }
+
+    /** A Connector/J connection through the Shardwise server as {@code app}; {@code options} are extra URL parameters. */
+    Connection connect(String password, String options) throws SQLException {
+        return DriverManager.getConnection("jdbc:mysql://127.0.0.1:" + server.address().getPort() + "/shop?user=app&password="
+                + password + "&sslMode=DISABLED&allowPublicKeyRetrieval=true" + options);
+    }
+
+    /** A connection straight to the unsharded copy: what one MySQL would answer. */
+    Connection direct() throws SQLException {
+        return backend.connect(whole);
+    }
+
+    /**
+     * After every test (STYLE 25): every backend connection back in its pool, no leaked buffer, and new
+     * clients still accepted.
+     */
+    void assertClean() throws Exception {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(15);
+        while (engine.activeConnections() != 0) {
+            if (System.nanoTime() > deadline) {
+                fail("a backend connection was not returned to its pool");
+            }
+            Thread.sleep(20);
+        }
+        Leaks.assertNone();
+        try (Connection c = connect("app", "")) {
+            assertTrue(c.isValid(5), "new connections are still accepted");
+        }
     }
 
     @Override

@@ -28,7 +28,6 @@ import picocli.CommandLine;
 import java.io.File;
 import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
-import java.sql.DriverManager;
 import java.sql.ResultSet;
 import java.sql.ResultSetMetaData;
 import java.sql.SQLException;
@@ -76,11 +75,7 @@ class ServerTest {
 
     @AfterEach
     void nothingBorrowedNothingLeaked() throws Exception {
-        awaitTrue(() -> engine.activeConnections() == 0, "every backend connection is back in its pool");
-        Leaks.assertNone();
-        try (Connection c = viaServer()) {
-            assertTrue(c.isValid(5), "new connections are still accepted");
-        }
+        sample.assertClean();
     }
 
     private static void awaitTrue(BooleanSupplier condition, String what) throws InterruptedException {
@@ -102,12 +97,11 @@ class ServerTest {
     }
 
     private static Connection viaServer(String password) throws SQLException {
-        return DriverManager.getConnection("jdbc:mysql://127.0.0.1:" + port() + "/shop?user=app&password=" + password
-                + "&sslMode=DISABLED&allowPublicKeyRetrieval=true");
+        return sample.connect(password, "");
     }
 
     private static Connection direct() throws SQLException {
-        return backend.connect(whole);
+        return sample.direct();
     }
 
     /** Labels, then rows as text; sorted unless the statement orders them. */

@@ -12,7 +12,6 @@ import io.shardwise.testkit.MysqlServer;
 import java.io.File;
 import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
-import java.sql.DriverManager;
 import java.sql.ResultSet;
 import java.sql.ResultSetMetaData;
 import java.sql.SQLException;
@@ -58,19 +57,11 @@ class ShowStatementsTest {
 
     @AfterEach
     void nothingBorrowedNothingLeaked() throws Exception {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(15);
-        while (engine.activeConnections() != 0) {
-            if (System.nanoTime() > deadline) {
-                fail("a backend connection was not returned");
-            }
-            Thread.sleep(20);
-        }
-        Leaks.assertNone();
+        sample.assertClean();
     }
 
     private static Connection viaServer() throws SQLException {
-        return DriverManager.getConnection("jdbc:mysql://127.0.0.1:" + server.address().getPort()
-                + "/shop?user=app&password=app&sslMode=DISABLED&allowPublicKeyRetrieval=true");
+        return sample.connect("app", "");
     }
 
     /** Labels and types, then rows as text (sorted), with the unsharded database's name read as "shop". */
