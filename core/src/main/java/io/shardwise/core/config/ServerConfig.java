@@ -1,14 +1,62 @@
 package io.shardwise.core.config;
 
+import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
 
-/** Settings of the server face only: where it listens and who may connect. */
-public record ServerConfig(String bind, int port, List<UserConfig> users) {
-    public static final ServerConfig DEFAULT = new ServerConfig("127.0.0.1", 3307, List.of());
+/**
+ * Settings of the server face only: where it listens, who may connect and how, and the limits on
+ * clients.
+ *
+ * @param maxConnections clients served at once; the next one gets ERR 1040
+ * @param idleTimeout a client idle this long is disconnected with ERR 4031; {@link Duration#ZERO} for never
+ * @param maxPacketSize the largest client message in bytes (MySQL's max_allowed_packet); a longer one gets ERR 1153
+ * @param defaultAuthPlugin the plugin every client authenticates with, one of {@link #AUTH_PLUGINS}
+ */
+public record ServerConfig(String bind, int port, List<UserConfig> users, int maxConnections, Duration idleTimeout,
+                           int maxPacketSize, TlsConfig tls, String defaultAuthPlugin) {
+    public static final String NATIVE_PASSWORD = "mysql_native_password";
+    public static final String CACHING_SHA2_PASSWORD = "caching_sha2_password";
+    public static final List<String> AUTH_PLUGINS = List.of(NATIVE_PASSWORD, CACHING_SHA2_PASSWORD);
+    /** MySQL's own max_allowed_packet range. */
+    public static final int MIN_PACKET_SIZE = 1024;
+    public static final int MAX_PACKET_SIZE = 1 << 30;
+
+    public static final ServerConfig DEFAULT = new ServerConfig("127.0.0.1", 3307, List.of(), 1000, Duration.ZERO,
+            64 << 20, TlsConfig.GENERATED, NATIVE_PASSWORD);
 
     public ServerConfig {
         Objects.requireNonNull(bind, "bind");
+        Objects.requireNonNull(idleTimeout, "idleTimeout");
+        Objects.requireNonNull(tls, "tls");
         users = List.copyOf(users);
+        if (maxConnections < 1) {
+            throw new IllegalArgumentException("maxConnections must be at least 1: " + maxConnections);
+        }
+        if (idleTimeout.isNegative()) {
+            throw new IllegalArgumentException("idleTimeout must not be negative: " + idleTimeout);
+        }
+        if (maxPacketSize < MIN_PACKET_SIZE || maxPacketSize > MAX_PACKET_SIZE) {
+            throw new IllegalArgumentException("maxPacketSize must be from " + MIN_PACKET_SIZE + " to " + MAX_PACKET_SIZE + ": " + maxPacketSize);
+        }
+        if (!AUTH_PLUGINS.contains(defaultAuthPlugin)) {
+            throw new IllegalArgumentException("defaultAuthPlugin must be one of " + AUTH_PLUGINS + ": " + defaultAuthPlugin);
+        }
+    }
+
+    public ServerConfig withUsers(List<UserConfig> newUsers) {
+        return new ServerConfig(bind, port, newUsers, maxConnections, idleTimeout, maxPacketSize, tls, defaultAuthPlugin);
+    }
+
+    public ServerConfig withLimits(int newMaxConnections, Duration newIdleTimeout, int newMaxPacketSize) {
+        return new ServerConfig(bind, port, users, newMaxConnections, newIdleTimeout, newMaxPacketSize, tls, defaultAuthPlugin);
+    }
+
+    public ServerConfig withTls(TlsConfig newTls) {
+        return new ServerConfig(bind, port, users, maxConnections, idleTimeout, maxPacketSize, newTls, defaultAuthPlugin);
+    }
+
+    public ServerConfig withDefaultAuthPlugin(String plugin) {
+        return new ServerConfig(bind, port, users, maxConnections, idleTimeout, maxPacketSize, tls, plugin);
     }
 }

@@ -1,15 +1,25 @@
 package io.shardwise.core.config;
 
+import java.nio.file.Path;
+import java.security.PrivateKey;
+import java.security.cert.X509Certificate;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /** Reads the {@code server} section (used by the server face only). */
 final class ServerParser {
-    static final Set<String> SERVER_KEYS = Set.of("bind", "port", "users");
+    static final Set<String> SERVER_KEYS = Set.of("bind", "port", "users", "maxConnections", "idleTimeout", "maxPacketSize",
+            "tls", "auth");
     static final Set<String> USER_KEYS = Set.of("name", "password", "schemas");
+    static final Set<String> TLS_KEYS = Set.of("cert", "key", "required");
+    static final Set<String> AUTH_KEYS = Set.of("defaultPlugin");
+    private static final Pattern SIZE = Pattern.compile("(\\d+)\\s*([kKmMgG])?");
 
     private ServerParser() {}
 
@@ -30,10 +40,120 @@ final class ServerParser {
                 }
             }
         }
-        if (bind == null || port == null) {
+        Integer maxConnections = keys.containsKey("maxConnections") ? keys.get("maxConnections").integer(1, 100_000)
+                : Integer.valueOf(d.maxConnections());
+        Duration idleTimeout = BackendsParser.duration(keys.get("idleTimeout"), d.idleTimeout(), Duration.ZERO);
+        Integer maxPacketSize = keys.containsKey("maxPacketSize") ? size(keys.get("maxPacketSize")) : Integer.valueOf(d.maxPacketSize());
+        TlsConfig tls = keys.containsKey("tls") ? tls(keys.get("tls")) : d.tls();
+        String plugin = keys.containsKey("auth") ? authPlugin(keys.get("auth")) : d.defaultAuthPlugin();
+        if (bind == null || port == null || maxConnections == null || idleTimeout == null || maxPacketSize == null
+                || tls == null || plugin == null) {
             return d;
         }
-        return new ServerConfig(bind, port, users);
+        return new ServerConfig(bind, port, users, maxConnections, idleTimeout, maxPacketSize, tls, plugin);
+    }
+
+    /** Bytes, or a whole number with K, M or G (powers of 1024), as MySQL's max_allowed_packet. */
+    private static Integer size(ConfigNode node) {
+        String text = node.string();
+        if (text == null) {
+            return null;
+        }
+        Matcher m = SIZE.matcher(text.trim());
+        String range = "; expected bytes from " + ServerConfig.MIN_PACKET_SIZE + " to 1G, or a number with unit K, M or G (e.g. 64M)";
+        if (!m.matches()) {
+            node.problem("'" + text + "' is not a size" + range);
+            return null;
+        }
+        int shift = m.group(2) == null ? 0 : switch (Character.toUpperCase(m.group(2).charAt(0))) {
+            case 'K' -> 10;
+            case 'M' -> 20;
+            default -> 30;
+        };
+        long bytes;
+        try {
+            bytes = Math.multiplyExact(Long.parseLong(m.group(1)), 1L << shift);
+        } catch (ArithmeticException | NumberFormatException e) {
+            bytes = Long.MAX_VALUE;
+        }
+        if (bytes < ServerConfig.MIN_PACKET_SIZE || bytes > ServerConfig.MAX_PACKET_SIZE) {
+            node.problem("'" + text + "' is out of range" + range);
+            return null;
+        }
+        return (int) bytes;
+    }
+
+    private static TlsConfig tls(ConfigNode node) {
+        Map<String, ConfigNode> keys = node.entries(TLS_KEYS);
+        if (!node.isMapping()) {
+            return null;
+        }
+        Boolean required = keys.containsKey("required") ? keys.get("required").bool() : Boolean.FALSE;
+        ConfigNode certNode = keys.get("cert");
+        ConfigNode keyNode = keys.get("key");
+        if (certNode == null && keyNode == null) {
+            return required == null ? null : new TlsConfig(null, null, required);
+        }
+        if (certNode == null || keyNode == null) {
+            node.problem("give both cert and key (PEM files), or neither to have a self-signed certificate generated at start");
+            return null;
+        }
+        Path cert = path(certNode);
+        Path key = path(keyNode);
+        List<X509Certificate> chain = null;
+        PrivateKey privateKey = null;
+        try {
+            chain = cert == null ? null : PemFiles.certificates(cert);
+        } catch (IllegalArgumentException e) {
+            certNode.problem(e.getMessage());
+        }
+        try {
+            privateKey = key == null ? null : PemFiles.privateKey(key);
+        } catch (IllegalArgumentException e) {
+            keyNode.problem(e.getMessage());
+        }
+        if (chain == null || privateKey == null || required == null) {
+            return null;
+        }
+        try {
+            PemFiles.checkPair(chain.get(0), privateKey);
+        } catch (IllegalArgumentException e) {
+            keyNode.problem(key + ": " + e.getMessage() + " in " + cert);
+            return null;
+        }
+        return new TlsConfig(cert, key, required);
+    }
+
+    private static Path path(ConfigNode node) {
+        String text = node.name();
+        if (text == null) {
+            return null;
+        }
+        try {
+            return Path.of(text);
+        } catch (java.nio.file.InvalidPathException e) {
+            node.problem("'" + text + "' is not a file path: " + e.getReason());
+            return null;
+        }
+    }
+
+    private static String authPlugin(ConfigNode node) {
+        Map<String, ConfigNode> keys = node.entries(AUTH_KEYS);
+        if (!node.isMapping()) {
+            return null;
+        }
+        if (!keys.containsKey("defaultPlugin")) {
+            return ServerConfig.DEFAULT.defaultAuthPlugin();
+        }
+        ConfigNode p = keys.get("defaultPlugin");
+        String name = p.name();
+        if (name != null && !ServerConfig.AUTH_PLUGINS.contains(name)) {
+            p.problem("'" + name + "' is not an authentication plugin of this server."
+                    + Suggestions.didYouMean(name, Set.copyOf(ServerConfig.AUTH_PLUGINS))
+                    + " Supported: " + String.join(", ", ServerConfig.AUTH_PLUGINS));
+            return null;
+        }
+        return name;
     }
 
     private static UserConfig user(ConfigNode node, String schema) {

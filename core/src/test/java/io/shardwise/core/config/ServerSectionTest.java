@@ -1,0 +1,111 @@
+package io.shardwise.core.config;
+
+import static io.shardwise.core.config.ConfigLoaderTest.BASE;
+import static io.shardwise.core.config.ConfigLoaderTest.assertOneProblem;
+import static io.shardwise.core.config.ConfigLoaderTest.parse;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.net.URISyntaxException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The server section's limits, TLS files and authentication plugin (fixtures made with openssl req -x509). */
+class ServerSectionTest {
+    private static String file(String name) {
+        try {
+            return Path.of(ServerSectionTest.class.getResource("/tls/" + name).toURI()).toString();
+        } catch (URISyntaxException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    private static ServerConfig server(String section) {
+        ConfigLoader.Result r = parse(BASE + "server: " + section + "\n");
+        assertEquals(List.of(), r.problems());
+        return r.config().server();
+    }
+
+    @Test
+    void defaultsAreMysqlsOwnWhereAProxyHasNoReasonToDiffer() {
+        ServerConfig s = server("{}");
+        assertEquals(1000, s.maxConnections());
+        assertEquals(Duration.ZERO, s.idleTimeout());
+        assertEquals(64 << 20, s.maxPacketSize());
+        assertEquals(TlsConfig.GENERATED, s.tls());
+        assertEquals("mysql_native_password", s.defaultAuthPlugin());
+    }
+
+    @Test
+    void limitsAcceptDurationsAndSizesWithUnits() {
+        ServerConfig s = server("{ maxConnections: 20, idleTimeout: 8h, maxPacketSize: 16M }");
+        assertEquals(20, s.maxConnections());
+        assertEquals(Duration.ofHours(8), s.idleTimeout());
+        assertEquals(16 << 20, s.maxPacketSize());
+        assertEquals(1 << 30, server("{ maxPacketSize: 1g }").maxPacketSize());
+        assertEquals(4096, server("{ maxPacketSize: \"4096\" }").maxPacketSize());
+        assertEquals(2048, server("{ maxPacketSize: 2 K }").maxPacketSize());
+    }
+
+    @Test
+    void badLimitsAreReportedWithPathLineAndRange() {
+        assertOneProblem(BASE + "server: { maxConnections: 0 }\n", "server.maxConnections (line 8)", "expected an integer from 1 to 100000");
+        assertOneProblem(BASE + "server: { idleTimeout: 1d }\n", "server.idleTimeout (line 8)", "'1d' is not a duration");
+        assertOneProblem(BASE + "server: { maxPacketSize: 2G }\n", "server.maxPacketSize (line 8)", "'2G' is out of range; expected bytes from 1024 to 1G");
+        assertOneProblem(BASE + "server: { maxPacketSize: 100 }\n", "server.maxPacketSize", "out of range");
+        assertOneProblem(BASE + "server: { maxPacketSize: 64MB }\n", "server.maxPacketSize", "'64MB' is not a size");
+        assertOneProblem(BASE + "server: { maxconnections: 5 }\n", "unknown key 'maxconnections'. Did you mean 'maxConnections'?");
+    }
+
+    @Test
+    void tlsFilesAreReadAndTheKeyMustMatchTheCertificate() {
+        String cert = file("server-cert.pem");
+        ServerConfig s = server("{ tls: { cert: \"" + cert + "\", key: \"" + file("server-key.pem") + "\", required: true } }");
+        assertEquals(new TlsConfig(Path.of(cert), Path.of(file("server-key.pem")), true), s.tls());
+        assertFalse(s.tls().generatesCertificate());
+        // MySQL's own server-key.pem is PKCS#1 ("BEGIN RSA PRIVATE KEY")
+        assertTrue(server("{ tls: { cert: \"" + cert + "\", key: \"" + file("server-key-pkcs1.pem") + "\" } }").tls().cert() != null);
+        assertOneProblem(BASE + "server: { tls: { cert: \"" + cert + "\", key: \"" + file("other-key.pem") + "\" } }\n",
+                "server.tls.key (line 8)", "the key does not belong to the certificate (CN=shardwise-test)");
+        assertTrue(server("{ tls: { required: yes } }").tls().generatesCertificate());
+    }
+
+    @Test
+    void tlsMistakesNameTheFileAndTheFix(@TempDir Path dir) throws Exception {
+        String cert = file("server-cert.pem");
+        assertOneProblem(BASE + "server: { tls: { cert: \"" + cert + "\" } }\n", "server.tls (line 8)", "give both cert and key");
+        assertOneProblem(BASE + "server: { tls: { cert: \"" + dir.resolve("none.pem") + "\", key: \"" + file("server-key.pem") + "\" } }\n",
+                "server.tls.cert (line 8)", "cannot read");
+        assertOneProblem(BASE + "server: { tls: { cert: \"" + file("server-key.pem") + "\", key: \"" + file("server-key.pem") + "\" } }\n",
+                "server.tls.cert", "holds no PEM certificate");
+        assertOneProblem(BASE + "server: { tls: { cert: \"" + cert + "\", key: \"" + cert + "\" } }\n",
+                "server.tls.key", "holds no PEM private key");
+        Path encrypted = Files.writeString(dir.resolve("enc.pem"), "-----BEGIN ENCRYPTED PRIVATE KEY-----\nAAAA\n-----END ENCRYPTED PRIVATE KEY-----\n");
+        assertOneProblem(BASE + "server: { tls: { cert: \"" + cert + "\", key: \"" + encrypted + "\" } }\n",
+                "server.tls.key", "encrypted private key", "openssl pkcs8 -topk8 -nocrypt");
+        assertOneProblem(BASE + "server: { tls: { required: maybe } }\n", "server.tls.required", "not a boolean");
+        assertOneProblem(BASE + "server: { tls: { crt: x } }\n", "unknown key 'crt'. Did you mean 'cert'?");
+    }
+
+    @Test
+    void theDefaultPluginIsOneOfTheTwoTheServerSpeaks() {
+        assertEquals("caching_sha2_password", server("{ auth: { defaultPlugin: caching_sha2_password } }").defaultAuthPlugin());
+        assertOneProblem(BASE + "server: { auth: { defaultPlugin: caching_sha2_pasword } }\n", "server.auth.defaultPlugin (line 8)",
+                "'caching_sha2_pasword' is not an authentication plugin of this server. Did you mean 'caching_sha2_password'?",
+                "Supported: mysql_native_password, caching_sha2_password");
+    }
+
+    @Test
+    void theRecordRejectsWhatTheParserWouldHaveReported() {
+        assertThrows(IllegalArgumentException.class, () -> ServerConfig.DEFAULT.withLimits(0, Duration.ZERO, 1 << 20));
+        assertThrows(IllegalArgumentException.class, () -> ServerConfig.DEFAULT.withLimits(1, Duration.ZERO, 10));
+        assertThrows(IllegalArgumentException.class, () -> ServerConfig.DEFAULT.withDefaultAuthPlugin("sha256_password"));
+        assertThrows(IllegalArgumentException.class, () -> new TlsConfig(Path.of("c.pem"), null, false));
+    }
+}
