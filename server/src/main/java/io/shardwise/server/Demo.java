@@ -3,6 +3,7 @@ package io.shardwise.server;
 import io.shardwise.core.rule.ShardingRule;
 import io.shardwise.core.sample.SampleData;
 import io.shardwise.core.sample.SampleTarget;
+import io.shardwise.server.tls.ServerTls;
 import io.shardwise.testkit.ControllableServer;
 import io.shardwise.testkit.TestBackends;
 import io.shardwise.core.Engine;
@@ -60,7 +61,7 @@ final class Demo {
             running.add(engine);
             ShardwiseServer shardwise = listen(engine, rule);
             running.add(shardwise);
-            printBanner(server, rule, report, shardwise.address().getPort());
+            printBanner(server, rule, report, shardwise.address().getPort(), shardwise.tls());
             if (wait) {
                 new CountDownLatch(1).await(); // until SIGTERM / Ctrl-C runs the shutdown hook
             }
@@ -106,7 +107,8 @@ final class Demo {
         running.clear();
     }
 
-    private void printBanner(ControllableServer server, ShardingRule rule, SampleData.LoadReport report, int shardwisePort) {
+    private void printBanner(ControllableServer server, ShardingRule rule, SampleData.LoadReport report, int shardwisePort,
+                             ServerTls tls) {
         long rows = report.rowsPerLogicalTable().values().stream().mapToLong(Long::longValue).sum();
         String mysql = "mysql -h" + server.host() + " -P" + server.port() + " -u" + server.user()
                 + (server.password().isEmpty() ? "" : " -p");
@@ -121,6 +123,7 @@ final class Demo {
         out.println();
         out.println("Shardwise serves the logical schema '" + rule.schema() + "' on 127.0.0.1:" + shardwisePort + ". Connect with:");
         out.println("  mysql -h127.0.0.1 -P" + shardwisePort + " -uapp -papp " + rule.schema());
+        out.println("  (" + tls.describe() + "; clients that verify it need that certificate)");
         out.println("Press Ctrl-C to stop (the server stops, and the backends and their data are removed).");
         out.flush();
     }

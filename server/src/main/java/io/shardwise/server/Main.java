@@ -100,7 +100,7 @@ public final class Main implements Callable<Integer> {
             return FAILED;
         }
         out.println("Shardwise serves schema '" + rule.schema() + "' on " + bind + ":" + server.address().getPort()
-                + " (MySQL protocol)");
+                + " (MySQL protocol; " + server.tls().describe() + ")");
         out.flush();
         return awaitShutdown(() -> {
             server.close();

@@ -15,7 +15,10 @@ import io.netty.channel.socket.nio.NioServerSocketChannel;
 import io.netty.handler.timeout.IdleStateHandler;
 import io.netty.util.concurrent.GlobalEventExecutor;
 import io.shardwise.core.Engine;
+import io.shardwise.core.config.ServerConfig;
+import io.shardwise.server.auth.AuthPlugin;
 import io.shardwise.server.auth.Authenticator;
+import io.shardwise.server.auth.RsaKeys;
 import io.shardwise.server.protocol.ErrPacket;
 import io.shardwise.server.protocol.Packet;
 import io.shardwise.server.protocol.PacketDecoder;
@@ -24,6 +27,7 @@ import io.shardwise.server.session.CommandDispatcher;
 import io.shardwise.server.session.CommandHandler;
 import io.shardwise.server.session.HandshakeHandler;
 import io.shardwise.server.session.SessionRegistry;
+import io.shardwise.server.tls.ServerTls;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
@@ -39,12 +43,11 @@ import java.util.concurrent.atomic.AtomicInteger;
 /**
  * The MySQL-protocol face: a Netty server whose connections each become an engine session.
  * Pipeline per client: {@link PacketDecoder} → {@link PacketEncoder} → {@link HandshakeHandler},
- * which becomes a {@link CommandDispatcher} once the client is in. Does not own the engine: close
+ * which becomes a {@link CommandDispatcher} once the client is in; a client that asks for TLS gets an
+ * {@code SslHandler} in front of the framing. Does not own the engine: close
  * the server first, then the engine.
  */
 public final class ShardwiseServer implements AutoCloseable {
-    /** The largest client message accepted (MySQL's default max_allowed_packet, 64 MiB). */
-    static final int MAX_ALLOWED_PACKET = 64 * 1024 * 1024;
     /**
      * Per-server limits on clients.
      *
@@ -52,9 +55,11 @@ public final class ShardwiseServer implements AutoCloseable {
      *     a proxy's clients are cheap, a virtual thread each, hence 1000)
      * @param idleTimeout a client sending no command for this long is disconnected (ERR 4031 first,
      *     as MySQL 8.0.24+ does); {@link Duration#ZERO} for never. A running statement is not idle.
+     * @param maxPacketSize the largest client message (MySQL's max_allowed_packet, 64 MiB by
+     *     default); a longer one gets ERR 1153 and the connection closes
      */
-    public record Limits(int maxConnections, Duration idleTimeout) {
-        public static final Limits DEFAULT = new Limits(1000, Duration.ZERO);
+    public record Limits(int maxConnections, Duration idleTimeout, int maxPacketSize) {
+        public static final Limits DEFAULT = of(ServerConfig.DEFAULT);
 
         public Limits {
             if (maxConnections < 1) {
@@ -63,6 +68,18 @@ public final class ShardwiseServer implements AutoCloseable {
             if (idleTimeout.isNegative()) {
                 throw new IllegalArgumentException("idleTimeout must not be negative: " + idleTimeout);
             }
+            if (maxPacketSize < 1) {
+                throw new IllegalArgumentException("maxPacketSize must be positive: " + maxPacketSize);
+            }
+        }
+
+        public Limits(int maxConnections, Duration idleTimeout) {
+            this(maxConnections, idleTimeout, ServerConfig.DEFAULT.maxPacketSize());
+        }
+
+        /** The limits the configuration's server section sets. */
+        public static Limits of(ServerConfig settings) {
+            return new Limits(settings.maxConnections(), settings.idleTimeout(), settings.maxPacketSize());
         }
     }
 
@@ -72,10 +89,13 @@ public final class ShardwiseServer implements AutoCloseable {
     private final Set<CommandDispatcher> sessions = ConcurrentHashMap.newKeySet();
     private final SessionRegistry registry = new SessionRegistry();
     private final Channel listener;
+    private final ServerTls tls;
 
-    private ShardwiseServer(Engine engine, String bind, int port, Limits limits) {
+    private ShardwiseServer(Engine engine, ServerConfig settings, String bind, int port, Limits limits) {
         AtomicInteger connected = new AtomicInteger();
-        Authenticator authenticator = new Authenticator(engine.rule().config().server().users(), engine.rule().schema());
+        tls = ServerTls.of(settings.tls());
+        Authenticator authenticator = new Authenticator(settings.users(), engine.rule().schema(),
+                AuthPlugin.named(settings.defaultAuthPlugin()), RsaKeys.shared());
         AtomicInteger connectionIds = new AtomicInteger();
         HandshakeHandler.SessionOpener opener = (channel, client, capabilities, id) -> {
             CommandDispatcher session = new CommandDispatcher(
@@ -107,9 +127,10 @@ public final class ShardwiseServer implements AutoCloseable {
                             if (!limits.idleTimeout().isZero()) {
                                 ch.pipeline().addLast("idle", new IdleStateHandler(0, 0, limits.idleTimeout().toMillis(), TimeUnit.MILLISECONDS));
                             }
-                            ch.pipeline().addLast("framer", new PacketDecoder(MAX_ALLOWED_PACKET))
+                            ch.pipeline().addLast("framer", new PacketDecoder(limits.maxPacketSize()))
                                     .addLast("packets", PacketEncoder.INSTANCE)
-                                    .addLast("handshake", new HandshakeHandler(authenticator, opener, connectionIds.incrementAndGet()));
+                                    .addLast("handshake", new HandshakeHandler(authenticator, tls, limits.maxPacketSize(),
+                                            opener, connectionIds.incrementAndGet()));
                         }
                     })
                     .bind(bind, port).syncUninterruptibly().channel();
@@ -123,20 +144,27 @@ public final class ShardwiseServer implements AutoCloseable {
     }
 
     /**
-     * Listens on {@code bind:port} (port 0: an ephemeral one) and serves {@code engine}'s schema.
+     * Listens on {@code bind:port} (port 0: an ephemeral one) and serves {@code engine}'s schema, with
+     * the users, limits, TLS and authentication of the configuration's server section.
      *
      * @throws UncheckedIOException when it cannot listen (its cause a {@link java.net.BindException} when the port is taken)
      */
     public static ShardwiseServer start(Engine engine, String bind, int port) {
-        return start(engine, bind, port, Limits.DEFAULT);
+        ServerConfig settings = engine.rule().config().server();
+        return new ShardwiseServer(engine, settings, bind, port, Limits.of(settings));
     }
 
     /**
-     * As {@link #start(Engine, String, int)}, within {@code limits}: a client over the connection
-     * limit gets ERR 1040 "Too many connections" (SQLSTATE 08004) instead of a handshake.
+     * As {@link #start(Engine, String, int)}, within {@code limits} instead of the configured ones: a
+     * client over the connection limit gets ERR 1040 "Too many connections" (SQLSTATE 08004) instead of a handshake.
      */
     public static ShardwiseServer start(Engine engine, String bind, int port, Limits limits) {
-        return new ShardwiseServer(engine, bind, port, limits);
+        return new ShardwiseServer(engine, engine.rule().config().server(), bind, port, limits);
+    }
+
+    /** Serves {@code engine}'s schema with {@code settings} (bind address, users, limits, TLS, authentication) in place of its configuration's. */
+    public static ShardwiseServer start(Engine engine, ServerConfig settings, int port) {
+        return new ShardwiseServer(engine, settings, settings.bind(), port, Limits.of(settings));
     }
 
     /** MySQL sends the ERR in place of the handshake (sequence id 0), then closes. */
@@ -148,6 +176,11 @@ public final class ShardwiseServer implements AutoCloseable {
 
     public InetSocketAddress address() {
         return (InetSocketAddress) listener.localAddress();
+    }
+
+    /** The TLS side: its certificate (what clients that verify the server must trust) and whether TLS is required. */
+    public ServerTls tls() {
+        return tls;
     }
 
     /** Connected clients (after the handshake or during it). */

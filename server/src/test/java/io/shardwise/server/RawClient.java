@@ -60,7 +60,9 @@ final class RawClient implements AutoCloseable {
     private void login(String user, String password, String database, String plugin, Capabilities capabilities) throws IOException {
         HandshakeV10 hello = read().as(HandshakeV10::decode);
         byte[] token = plugin.equals(NativePassword.PLUGIN) ? NativePassword.scramble(hello.authSeed(), password) : new byte[32];
-        HandshakeResponse response = new HandshakeResponse(capabilities, 1 << 24, 45, user, token, database, plugin, Map.of());
+        // a cleartext client: it must not set CLIENT_SSL, or the server takes the response for an SSL request
+        Capabilities clear = new Capabilities(capabilities.bits() & ~Capabilities.SSL);
+        HandshakeResponse response = new HandshakeResponse(clear, 1 << 24, 45, user, token, database, plugin, Map.of());
         ByteBuf buf = response.encode(ByteBufAllocator.DEFAULT);
         try {
             send(1, ByteBufUtil.getBytes(buf));

@@ -20,9 +20,9 @@ public record Capabilities(int bits) {
     public static final int PLUGIN_AUTH_LENENC_CLIENT_DATA = 1 << 21;
     public static final int DEPRECATE_EOF = 1 << 24;
 
-    /** What this server offers in its handshake. */
+    /** What this server offers in its handshake (SSL too: there is always a certificate, a generated one if none is configured). */
     public static final Capabilities SERVER = new Capabilities(LONG_PASSWORD | FOUND_ROWS | LONG_FLAG | CONNECT_WITH_DB
-            | PROTOCOL_41 | TRANSACTIONS | SECURE_CONNECTION | MULTI_RESULTS | PLUGIN_AUTH | CONNECT_ATTRS
+            | PROTOCOL_41 | SSL | TRANSACTIONS | SECURE_CONNECTION | MULTI_RESULTS | PLUGIN_AUTH | CONNECT_ATTRS
             | PLUGIN_AUTH_LENENC_CLIENT_DATA | DEPRECATE_EOF);
 
     /** The capabilities both sides have: what the connection uses from now on. */

@@ -7,9 +7,12 @@ import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandler;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
+import io.netty.channel.ChannelPipeline;
 import io.netty.handler.codec.TooLongFrameException;
+import io.shardwise.server.auth.AuthExchange;
 import io.shardwise.server.auth.Authenticator;
 import io.shardwise.server.auth.NativePassword;
+import io.shardwise.server.protocol.AuthMoreData;
 import io.shardwise.server.protocol.AuthSwitchRequest;
 import io.shardwise.server.protocol.Capabilities;
 import io.shardwise.server.protocol.ErrPacket;
@@ -17,16 +20,21 @@ import io.shardwise.server.protocol.HandshakeResponse;
 import io.shardwise.server.protocol.HandshakeV10;
 import io.shardwise.server.protocol.OkPacket;
 import io.shardwise.server.protocol.Packet;
+import io.shardwise.server.protocol.PacketDecoder;
+import io.shardwise.server.protocol.PacketEncoder;
 import io.shardwise.server.protocol.ServerStatus;
+import io.shardwise.server.protocol.SslRequest;
+import io.shardwise.server.tls.ServerTls;
 import java.net.InetSocketAddress;
 import java.net.SocketAddress;
-import java.util.Arrays;
+import javax.net.ssl.SSLException;
 
 /**
- * The connection phase on the event loop: greeting, the client's response, an auth switch to
- * mysql_native_password when the client proposed another plugin, then OK (and this handler
- * replaces itself with the session's command handler) or ERR and close. Only CPU work (one SHA-1
- * check) happens here, so it runs on the event loop.
+ * The connection phase on the event loop: greeting; the client's response, or first its SSL
+ * request, after which an {@code SslHandler} goes in front of the framing and the response arrives
+ * over TLS; then the {@link AuthExchange} (auth switch, caching_sha2_password's extra round trips);
+ * then OK (and this handler replaces itself with the session's command handler) or ERR and close.
+ * Only CPU work (hashes, one RSA decryption) happens here, so it runs on the event loop.
  */
 public final class HandshakeHandler extends ChannelInboundHandlerAdapter {
     /** Builds the handler that serves commands once a client is in; called on the event loop. */
@@ -39,17 +47,26 @@ public final class HandshakeHandler extends ChannelInboundHandlerAdapter {
     /** utf8mb4_general_ci: a collation every MySQL and MariaDB client knows. */
     static final int SERVER_COLLATION = 45;
 
-    private enum Phase { AWAITING_RESPONSE, AWAITING_SWITCHED_RESPONSE }
+    private enum Phase { AWAITING_RESPONSE, STARTING_TLS, AWAITING_TLS_RESPONSE, AUTHENTICATING }
 
     private final Authenticator authenticator;
+    private final ServerTls tls;
+    private final int maxPacketSize;
     private final SessionOpener opener;
     private final int connectionId;
     private final byte[] seed = NativePassword.newSeed();
     private Phase phase = Phase.AWAITING_RESPONSE;
     private HandshakeResponse response;
+    private AuthExchange exchange;
+    private int sequenceId;
+    /** What the client sent right behind its SSL request (the start of its TLS handshake), held while the pipeline changes. */
+    private ByteBuf afterSslRequest;
 
-    public HandshakeHandler(Authenticator authenticator, SessionOpener opener, int connectionId) {
+    /** @param maxPacketSize the framing limit, for the decoder that replaces the cleartext one under TLS */
+    public HandshakeHandler(Authenticator authenticator, ServerTls tls, int maxPacketSize, SessionOpener opener, int connectionId) {
         this.authenticator = authenticator;
+        this.tls = tls;
+        this.maxPacketSize = maxPacketSize;
         this.opener = opener;
         this.connectionId = connectionId;
     }
@@ -57,50 +74,102 @@ public final class HandshakeHandler extends ChannelInboundHandlerAdapter {
     @Override
     public void channelActive(ChannelHandlerContext ctx) {
         HandshakeV10 greeting = new HandshakeV10(SERVER_VERSION, connectionId, seed, Capabilities.SERVER, SERVER_COLLATION,
-                ServerStatus.of(false, true), NativePassword.PLUGIN);
+                ServerStatus.of(false, true), authenticator.defaultPlugin().wireName());
         ctx.writeAndFlush(new Packet(0, greeting.encode(ctx.alloc())));
         ctx.fireChannelActive();
     }
 
     @Override
     public void channelRead(ChannelHandlerContext ctx, Object msg) {
+        if (phase == Phase.STARTING_TLS && msg instanceof ByteBuf raw) { // the removed framer hands over what it held
+            afterSslRequest = afterSslRequest == null ? raw : ctx.alloc().compositeBuffer().addComponents(true, afterSslRequest, raw);
+            return;
+        }
         if (!(msg instanceof Packet packet)) {
             ctx.fireChannelRead(msg);
             return;
         }
         try {
-            int reply = packet.sequenceId() + 1;
+            sequenceId = packet.sequenceId();
             switch (phase) {
-                case AWAITING_RESPONSE -> {
-                    response = HandshakeResponse.decode(packet.content());
-                    String plugin = response.authPlugin();
-                    if (plugin != null && !plugin.isEmpty() && !plugin.equals(NativePassword.PLUGIN)) {
-                        phase = Phase.AWAITING_SWITCHED_RESPONSE;
-                        byte[] data = Arrays.copyOf(seed, seed.length + 1); // the seed, NUL-terminated
-                        ctx.writeAndFlush(new Packet(reply, new AuthSwitchRequest(NativePassword.PLUGIN, data).encode(ctx.alloc())));
-                        return;
-                    }
-                    finish(ctx, response.authResponse(), reply);
-                }
-                case AWAITING_SWITCHED_RESPONSE -> finish(ctx, ByteBufUtil.getBytes(packet.content()), reply);
+                case AWAITING_RESPONSE, AWAITING_TLS_RESPONSE -> onResponse(ctx, packet.content());
+                case AUTHENTICATING -> perform(ctx, exchange.next(ByteBufUtil.getBytes(packet.content())));
+                case STARTING_TLS -> throw new IllegalStateException("a packet while TLS starts");
             }
         } finally {
             packet.release();
         }
     }
 
-    private void finish(ChannelHandlerContext ctx, byte[] authResponse, int sequenceId) {
-        Capabilities common = response.capabilities().commonWith(Capabilities.SERVER);
-        Authenticator.Outcome outcome = authenticator.authenticate(response.user(), host(ctx.channel().remoteAddress()),
-                seed, authResponse, response.database());
+    private void onResponse(ChannelHandlerContext ctx, ByteBuf content) {
+        if (phase == Phase.AWAITING_RESPONSE && SslRequest.isSslRequest(content)) {
+            startTls(ctx);
+            return;
+        }
+        response = HandshakeResponse.decode(content);
+        boolean secure = phase == Phase.AWAITING_TLS_RESPONSE;
+        if (tls.required() && !secure) {
+            send(ctx, new ErrPacket(3159, "HY000",
+                    "Connections using insecure transport are prohibited while --require_secure_transport=ON.").encode(ctx.alloc()))
+                    .addListener(ChannelFutureListener.CLOSE);
+            return;
+        }
+        phase = Phase.AUTHENTICATING;
+        exchange = new AuthExchange(authenticator, seed, secure, response.user(), host(ctx.channel().remoteAddress()), response.database());
+        perform(ctx, exchange.start(response.authPlugin(), response.authResponse()));
+    }
+
+    /**
+     * TLS goes in front of the framing. The client may have sent its ClientHello right behind the
+     * SSL request, so the cleartext framer may hold TLS bytes: it is removed (handing them here),
+     * a new framer goes behind the SslHandler, and those bytes re-enter the pipeline from its head.
+     */
+    private void startTls(ChannelHandlerContext ctx) {
+        phase = Phase.STARTING_TLS;
+        ChannelPipeline p = ctx.pipeline();
+        String framer = p.context(PacketDecoder.class).name();
+        p.remove(framer);
+        String encoder = p.context(PacketEncoder.class).name();
+        p.addBefore(encoder, "tls", tls.newHandler(ctx.alloc()));
+        p.addBefore(encoder, framer, new PacketDecoder(maxPacketSize));
+        phase = Phase.AWAITING_TLS_RESPONSE;
+        ByteBuf early = afterSslRequest;
+        afterSslRequest = null;
+        if (early != null) {
+            p.fireChannelRead(early);
+            p.fireChannelReadComplete();
+        }
+    }
+
+    private void perform(ChannelHandlerContext ctx, AuthExchange.Step step) {
+        switch (step) {
+            case AuthExchange.SwitchTo s -> send(ctx, new AuthSwitchRequest(s.plugin().wireName(), s.data()).encode(ctx.alloc()));
+            case AuthExchange.MoreData m -> send(ctx, new AuthMoreData(m.data()).encode(ctx.alloc()));
+            case AuthExchange.Done d -> {
+                if (d.preface() != null) {
+                    send(ctx, new AuthMoreData(d.preface()).encode(ctx.alloc()));
+                }
+                finish(ctx, d.outcome());
+            }
+        }
+    }
+
+    private void finish(ChannelHandlerContext ctx, Authenticator.Outcome outcome) {
         switch (outcome) {
-            case Authenticator.Denied d -> ctx.writeAndFlush(new Packet(sequenceId,
-                    new ErrPacket(d.errno(), d.sqlState(), d.message()).encode(ctx.alloc()))).addListener(ChannelFutureListener.CLOSE);
+            case Authenticator.Denied d -> send(ctx, new ErrPacket(d.errno(), d.sqlState(), d.message()).encode(ctx.alloc()))
+                    .addListener(ChannelFutureListener.CLOSE);
             case Authenticator.Accepted a -> {
-                ctx.writeAndFlush(new Packet(sequenceId, new OkPacket(0, 0, ServerStatus.of(false, true), 0, "").encode(ctx.alloc(), false)));
+                send(ctx, new OkPacket(0, 0, ServerStatus.of(false, true), 0, "").encode(ctx.alloc(), false));
+                Capabilities common = response.capabilities().commonWith(Capabilities.SERVER);
                 ctx.pipeline().replace(this, "commands", opener.open(ctx.channel(), a, common, connectionId));
             }
         }
+    }
+
+    /** Each server packet of the connection phase follows the one before it, whoever sent that. */
+    private io.netty.channel.ChannelFuture send(ChannelHandlerContext ctx, ByteBuf payload) {
+        sequenceId = (sequenceId + 1) & 0xFF;
+        return ctx.writeAndFlush(new Packet(sequenceId, payload));
     }
 
     /** A client's address as MySQL writes it in messages ('app'@'127.0.0.1'). */
@@ -110,11 +179,25 @@ public final class HandshakeHandler extends ChannelInboundHandlerAdapter {
     }
 
     @Override
+    public void handlerRemoved(ChannelHandlerContext ctx) {
+        if (afterSslRequest != null) {
+            afterSslRequest.release();
+            afterSslRequest = null;
+        }
+    }
+
+    @Override
     public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
+        if (cause instanceof SSLException || cause.getCause() instanceof SSLException) {
+            ctx.close(); // a failed TLS handshake: no cleartext ERR can reach the client
+            return;
+        }
+        if (phase == Phase.AWAITING_RESPONSE && sequenceId == 0) {
+            sequenceId = 1; // the response never decoded (too long): answer it anyway
+        }
         ErrPacket err = cause instanceof TooLongFrameException || cause.getCause() instanceof TooLongFrameException
                 ? new ErrPacket(1153, "08S01", "Got a packet bigger than 'max_allowed_packet' bytes")
                 : new ErrPacket(1043, "08S01", "Bad handshake");
-        ByteBuf payload = err.encode(ctx.alloc());
-        ctx.writeAndFlush(new Packet(response == null ? 2 : 4, payload)).addListener(ChannelFutureListener.CLOSE);
+        send(ctx, err.encode(ctx.alloc())).addListener(ChannelFutureListener.CLOSE);
     }
 }

@@ -14,6 +14,7 @@ import io.netty.buffer.Unpooled;
 import io.netty.channel.ChannelHandler;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.channel.embedded.EmbeddedChannel;
+import io.shardwise.core.config.TlsConfig;
 import io.shardwise.core.config.UserConfig;
 import io.shardwise.server.Leaks;
 import io.shardwise.server.auth.Authenticator;
@@ -27,6 +28,7 @@ import io.shardwise.server.protocol.OkPacket;
 import io.shardwise.server.protocol.Packet;
 import io.shardwise.server.protocol.PacketDecoder;
 import io.shardwise.server.protocol.PacketEncoder;
+import io.shardwise.server.tls.ServerTls;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -36,6 +38,7 @@ import org.junit.jupiter.api.Test;
 /** The connection phase through the real framing, with the client's packets fed byte by byte. */
 class HandshakeHandlerTest {
     private static final Authenticator USERS = new Authenticator(List.of(new UserConfig("app", "secret", List.of("shop"))), "shop");
+    private static final ServerTls TLS = ServerTls.of(TlsConfig.GENERATED);
     private final ChannelHandler commands = new ChannelInboundHandlerAdapter();
     private final List<Authenticator.Accepted> opened = new ArrayList<>();
     private final List<Capabilities> negotiated = new ArrayList<>();
@@ -46,8 +49,12 @@ class HandshakeHandlerTest {
     }
 
     private EmbeddedChannel connect() {
+        return connect(USERS, TLS);
+    }
+
+    private EmbeddedChannel connect(Authenticator users, ServerTls tls) {
         return new EmbeddedChannel(new PacketDecoder(1 << 24), PacketEncoder.INSTANCE,
-                new HandshakeHandler(USERS, (channel, client, caps, id) -> {
+                new HandshakeHandler(users, tls, 1 << 24, (channel, client, caps, id) -> {
                     opened.add(client);
                     negotiated.add(caps);
                     return commands;
@@ -93,7 +100,7 @@ class HandshakeHandlerTest {
     }
 
     private static ByteBuf response(String user, byte[] token, String database, String plugin) {
-        Capabilities caps = new Capabilities(Capabilities.SERVER.bits() | Capabilities.MULTI_STATEMENTS);
+        Capabilities caps = new Capabilities((Capabilities.SERVER.bits() | Capabilities.MULTI_STATEMENTS) & ~Capabilities.SSL);
         return new HandshakeResponse(caps, 1 << 24, 45, user, token, database, plugin, Map.of("_client_name", "test"))
                 .encode(ByteBufAllocator.DEFAULT);
     }
