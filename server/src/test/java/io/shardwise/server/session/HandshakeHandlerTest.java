@@ -17,7 +17,15 @@ import io.netty.channel.embedded.EmbeddedChannel;
 import io.shardwise.core.config.TlsConfig;
 import io.shardwise.core.config.UserConfig;
 import io.shardwise.server.Leaks;
+import io.netty.handler.ssl.SslContextBuilder;
+import io.netty.handler.ssl.SslHandler;
+import io.netty.handler.ssl.SslProvider;
+import io.shardwise.server.auth.AuthPlugin;
 import io.shardwise.server.auth.Authenticator;
+import io.shardwise.server.auth.CachingSha2Password;
+import io.shardwise.server.auth.RsaKeys;
+import io.shardwise.server.protocol.AuthMoreData;
+import io.shardwise.server.protocol.SslRequest;
 import io.shardwise.server.auth.NativePassword;
 import io.shardwise.server.protocol.AuthSwitchRequest;
 import io.shardwise.server.protocol.Capabilities;
@@ -57,7 +65,7 @@ class HandshakeHandlerTest {
                 new HandshakeHandler(users, tls, 1 << 24, (channel, client, caps, id) -> {
                     opened.add(client);
                     negotiated.add(caps);
-                    return commands;
+                    return opened.size() == 1 ? commands : new ChannelInboundHandlerAdapter(); // one pipeline per handler
                 }, 5));
     }
 
@@ -220,5 +228,126 @@ class HandshakeHandlerTest {
         assertFalse(server.isActive());
         assertInstanceOf(EmbeddedChannel.class, server);
         assertFalse(server.finish());
+    }
+
+    @Test
+    void whenTlsIsRequiredACleartextClientGets3159() {
+        EmbeddedChannel server = connect(USERS, ServerTls.of(new TlsConfig(null, null, true)));
+        HandshakeV10 hello = greeting(server);
+        assertTrue(hello.capabilities().asksForTls(), "the greeting offers TLS");
+        sendByteByByte(server, 1, response("app", NativePassword.scramble(hello.authSeed(), "secret"), "shop", NativePassword.PLUGIN));
+        Packet p = only(sent(server));
+        try {
+            assertEquals(2, p.sequenceId());
+            assertEquals(new ErrPacket(3159, "HY000",
+                    "Connections using insecure transport are prohibited while --require_secure_transport=ON."), ErrPacket.decode(p.content()));
+        } finally {
+            p.release();
+        }
+        assertFalse(server.isActive());
+        assertTrue(opened.isEmpty());
+        assertFalse(server.finish());
+    }
+
+    /** Moves bytes both ways until neither side has anything to send. */
+    private static void pump(EmbeddedChannel client, EmbeddedChannel server) {
+        boolean moved = true;
+        while (moved) {
+            moved = false;
+            server.runPendingTasks();
+            client.runPendingTasks();
+            for (ByteBuf b; (b = server.readOutbound()) != null; moved = true) {
+                client.writeInbound(b);
+            }
+            for (ByteBuf b; (b = client.readOutbound()) != null; moved = true) {
+                server.writeInbound(b);
+            }
+        }
+    }
+
+    @Test
+    void anSslRequestWithTheClientHelloRightBehindItSwitchesTheConnectionToTls() throws Exception {
+        EmbeddedChannel server = connect(USERS, ServerTls.of(new TlsConfig(null, null, true)));
+        HandshakeV10 hello = greeting(server);
+        SslHandler clientTls = SslContextBuilder.forClient().trustManager(TLS.certificate()).sslProvider(SslProvider.JDK).build()
+                .newHandler(ByteBufAllocator.DEFAULT, "localhost", 3307); // the generated certificate names localhost
+        EmbeddedChannel client = new EmbeddedChannel(clientTls);
+        ByteBuf request = new SslRequest(Capabilities.SERVER, 1 << 24, 45).encode(ByteBufAllocator.DEFAULT);
+        ByteBuf wire = Unpooled.buffer().writeMediumLE(request.readableBytes()).writeByte(1).writeBytes(request);
+        request.release();
+        for (ByteBuf b; (b = client.readOutbound()) != null; ) { // the ClientHello, in the same TCP read as the request
+            wire.writeBytes(b);
+            b.release();
+        }
+        server.writeInbound(wire);
+        pump(client, server);
+        assertTrue(clientTls.handshakeFuture().isSuccess(), () -> String.valueOf(clientTls.handshakeFuture().cause()));
+        assertInstanceOf(SslHandler.class, server.pipeline().get("tls"));
+
+        ByteBuf response = response("app", NativePassword.scramble(hello.authSeed(), "secret"), "shop", NativePassword.PLUGIN);
+        ByteBuf framed = Unpooled.buffer().writeMediumLE(response.readableBytes()).writeByte(2).writeBytes(response);
+        response.release();
+        client.writeOutbound(framed);
+        pump(client, server);
+        EmbeddedChannel reader = new EmbeddedChannel(new PacketDecoder(1 << 24));
+        for (ByteBuf b; (b = client.readInbound()) != null; ) {
+            reader.writeInbound(b);
+        }
+        Packet ok = reader.readInbound();
+        try {
+            assertEquals(3, ok.sequenceId(), "the SSL request counted as packet 1, the response over TLS as 2");
+            assertEquals(0, ok.content().getUnsignedByte(ok.content().readerIndex()), "an OK packet");
+        } finally {
+            ok.release();
+        }
+        assertEquals(List.of(new Authenticator.Accepted("app", "shop")), opened);
+        assertFalse(reader.finish());
+        client.finishAndReleaseAll();
+        server.finishAndReleaseAll();
+    }
+
+    @Test
+    void cachingSha2ByDefaultTakesTheFastPathForAUserWhoLoggedInBefore() {
+        Authenticator sha2 = new Authenticator(List.of(new UserConfig("app", "secret", List.of("shop"))), "shop",
+                AuthPlugin.CACHING_SHA2_PASSWORD, RsaKeys.shared());
+        for (int login = 0; login < 2; login++) {
+            EmbeddedChannel server = connect(sha2, TLS);
+            HandshakeV10 hello = greeting(server);
+            assertEquals(CachingSha2Password.PLUGIN, hello.authPlugin());
+            sendByteByByte(server, 1, response("app", CachingSha2Password.scramble(hello.authSeed(), "secret"), "shop",
+                    CachingSha2Password.PLUGIN));
+            List<Packet> replies = sent(server);
+            if (login == 0) { // not cached yet: ask for the password; without TLS the client asks for the key
+                assertArrayEquals(new byte[] {CachingSha2Password.PERFORM_FULL_AUTHENTICATION}, moreData(only(replies), 2));
+                sendByteByByte(server, 3, Unpooled.wrappedBuffer(new byte[] {CachingSha2Password.REQUEST_PUBLIC_KEY}));
+                String pem = new String(moreData(only(sent(server)), 4), java.nio.charset.StandardCharsets.US_ASCII);
+                assertEquals(RsaKeys.shared().publicKeyPem(), pem);
+                try {
+                    sendByteByByte(server, 5, Unpooled.wrappedBuffer(
+                            CachingSha2Password.encryptPassword(RsaKeys.shared().publicKey(), hello.authSeed(), "secret")));
+                } catch (java.security.GeneralSecurityException e) {
+                    throw new AssertionError(e);
+                }
+                Packet ok = only(sent(server));
+                assertEquals(6, ok.sequenceId());
+                ok.release();
+            } else { // cached: fast_auth_success, then OK
+                assertEquals(2, replies.size(), replies::toString);
+                assertArrayEquals(new byte[] {CachingSha2Password.FAST_AUTH_SUCCESS}, moreData(replies.get(0), 2));
+                assertEquals(3, replies.get(1).sequenceId());
+                replies.get(1).release();
+            }
+            assertTrue(server.pipeline().get("commands") != null);
+            assertFalse(server.finish());
+        }
+    }
+
+    private static byte[] moreData(Packet p, int sequenceId) {
+        try {
+            assertEquals(sequenceId, p.sequenceId());
+            return AuthMoreData.decode(p.content()).data();
+        } finally {
+            p.release();
+        }
     }
 }
