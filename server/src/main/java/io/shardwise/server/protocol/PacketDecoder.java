@@ -22,7 +22,8 @@ public final class PacketDecoder extends LengthFieldBasedFrameDecoder {
     private CompositeByteBuf continued;
 
     public PacketDecoder(int maxMessageLength) {
-        super(ByteOrder.LITTLE_ENDIAN, Packet.MAX_WIRE_PAYLOAD + Packet.HEADER_LENGTH, 0, 3, 1, 0, true);
+        // a single wire packet over the limit fails as soon as its header is read, before its bytes are buffered
+        super(ByteOrder.LITTLE_ENDIAN, Math.min(maxMessageLength, Packet.MAX_WIRE_PAYLOAD) + Packet.HEADER_LENGTH, 0, 3, 1, 0, true);
         this.maxMessageLength = maxMessageLength;
     }
 
