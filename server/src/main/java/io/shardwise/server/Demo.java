@@ -123,7 +123,7 @@ final class Demo {
         out.println();
         out.println("Shardwise serves the logical schema '" + rule.schema() + "' on 127.0.0.1:" + shardwisePort + ". Connect with:");
         out.println("  mysql -h127.0.0.1 -P" + shardwisePort + " -uapp -papp " + rule.schema());
-        out.println("  (" + tls.describe() + "; clients that verify it need that certificate)");
+        out.println("  " + tls.describe());
         out.println("Press Ctrl-C to stop (the server stops, and the backends and their data are removed).");
         out.flush();
     }

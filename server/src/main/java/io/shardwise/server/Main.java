@@ -100,7 +100,8 @@ public final class Main implements Callable<Integer> {
             return FAILED;
         }
         out.println("Shardwise serves schema '" + rule.schema() + "' on " + bind + ":" + server.address().getPort()
-                + " (MySQL protocol; " + server.tls().describe() + ")");
+                + " (MySQL protocol)");
+        out.println("  " + server.tls().describe());
         out.flush();
         return awaitShutdown(() -> {
             server.close();

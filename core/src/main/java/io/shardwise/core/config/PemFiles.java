@@ -112,7 +112,9 @@ public final class PemFiles {
         try {
             text = Files.readString(file, StandardCharsets.US_ASCII);
         } catch (IOException e) {
-            throw new IllegalArgumentException("cannot read " + file.toAbsolutePath() + ": " + e.getMessage(), e);
+            String why = e instanceof java.nio.file.NoSuchFileException ? "no such file"
+                    : e instanceof java.nio.file.AccessDeniedException ? "permission denied" : e.toString();
+            throw new IllegalArgumentException("cannot read " + file.toAbsolutePath() + ": " + why, e);
         }
         List<Block> blocks = new ArrayList<>();
         Matcher m = BLOCK.matcher(text);

@@ -81,7 +81,7 @@ class ServerSectionTest {
         String cert = file("server-cert.pem");
         assertOneProblem(BASE + "server: { tls: { cert: \"" + cert + "\" } }\n", "server.tls (line 8)", "give both cert and key");
         assertOneProblem(BASE + "server: { tls: { cert: \"" + dir.resolve("none.pem") + "\", key: \"" + file("server-key.pem") + "\" } }\n",
-                "server.tls.cert (line 8)", "cannot read");
+                "server.tls.cert (line 8)", "cannot read", "none.pem: no such file");
         assertOneProblem(BASE + "server: { tls: { cert: \"" + file("server-key.pem") + "\", key: \"" + file("server-key.pem") + "\" } }\n",
                 "server.tls.cert", "holds no PEM certificate");
         assertOneProblem(BASE + "server: { tls: { cert: \"" + cert + "\", key: \"" + cert + "\" } }\n",
