@@ -94,8 +94,10 @@ public final class ShardwiseServer implements AutoCloseable {
     private ShardwiseServer(Engine engine, ServerConfig settings, String bind, int port, Limits limits) {
         AtomicInteger connected = new AtomicInteger();
         tls = ServerTls.of(settings.tls());
-        Authenticator authenticator = new Authenticator(settings.users(), engine.rule().schema(),
-                AuthPlugin.named(settings.defaultAuthPlugin()), RsaKeys.shared());
+        AuthPlugin plugin = AuthPlugin.named(settings.defaultAuthPlugin());
+        // generated now, not at the first login: key generation must not stall an event loop
+        Authenticator authenticator = new Authenticator(settings.users(), engine.rule().schema(), plugin,
+                plugin == AuthPlugin.CACHING_SHA2_PASSWORD ? RsaKeys.shared() : null);
         AtomicInteger connectionIds = new AtomicInteger();
         HandshakeHandler.SessionOpener opener = (channel, client, capabilities, id) -> {
             CommandDispatcher session = new CommandDispatcher(

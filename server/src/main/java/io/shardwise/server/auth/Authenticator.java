@@ -25,13 +25,20 @@ public final class Authenticator {
     private final RsaKeys keys;
     private final Map<String, byte[]> sha2Cache = new ConcurrentHashMap<>();
 
-    /** Users of mysql_native_password (and the JVM's RSA keys for caching_sha2_password clients). */
+    /** Users of mysql_native_password. */
     public Authenticator(List<UserConfig> users, String schema) {
-        this(users, schema, AuthPlugin.MYSQL_NATIVE_PASSWORD, RsaKeys.shared());
+        this(users, schema, AuthPlugin.MYSQL_NATIVE_PASSWORD, null);
     }
 
-    /** @param defaultPlugin the plugin clients are switched to when they propose another */
+    /**
+     * @param defaultPlugin the plugin clients are switched to when they propose another
+     * @param keys for caching_sha2_password's full authentication without TLS; null when the
+     *     default is mysql_native_password (every client is switched to it, so none asks for a key)
+     */
     public Authenticator(List<UserConfig> users, String schema, AuthPlugin defaultPlugin, RsaKeys keys) {
+        if (defaultPlugin == AuthPlugin.CACHING_SHA2_PASSWORD && keys == null) {
+            throw new IllegalArgumentException("caching_sha2_password needs an RSA key pair");
+        }
         for (UserConfig u : users) {
             this.users.put(u.name(), u);
         }

@@ -135,7 +135,7 @@ class PacketsTest {
         assertEquals(Capabilities.SERVER, back.capabilities());
         assertEquals("mysql_native_password", back.authPlugin());
         assertTrue(back.capabilities().endsResultsWithOk() && back.capabilities().namesAuthPlugin()
-                && !back.capabilities().asksForTls());
+                && back.capabilities().asksForTls(), "TLS is always offered");
     }
 
     @Test
