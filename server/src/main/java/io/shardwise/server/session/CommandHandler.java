@@ -91,6 +91,15 @@ public final class CommandHandler implements AutoCloseable {
             if (connection.intercept(sql, out)) {
                 return;
             }
+            DatabaseStatements.Outcome database = DatabaseStatements.answer(sql, logicalSchema);
+            if (database != null) {
+                if (database.errno() == null) {
+                    out.ok(0, 0, status(), 0);
+                } else {
+                    out.error(database.errno(), database.sqlState(), database.message());
+                }
+                return;
+            }
             ResultCursor answered = variables.answer(sql, session.autocommit(), schema);
             if (answered == null) {
                 answered = shows.answer(sql, schema, variables, session.autocommit());
