@@ -20,6 +20,10 @@ import java.util.Map;
  * account). Starts from a table of defaults; successful {@code SET} statements update this
  * session's copy. A statement naming a variable not in the table, or with anything else (a FROM,
  * an expression), is not answered here and goes to the engine. Not thread-safe: one per session.
+ *
+ * <p>The defaults are the default backend's own session values ({@link BackendVariables}) where the
+ * backend decides them (sql_mode, time_zone, isolation ...), so a client reads back what its statements
+ * run under; the server's identity, the client's character sets and the packet limit are the server's.
  */
 final class SessionVariables {
     /** Who is connected: for USER(), CURRENT_USER() and CONNECTION_ID(). */
@@ -31,11 +35,35 @@ final class SessionVariables {
             + "ERROR_FOR_DIVISION_BY_ZERO,NO_ENGINE_SUBSTITUTION";
     private static final Map<String, Value> DEFAULTS = defaults();
 
-    private final Map<String, Value> values = new HashMap<>(DEFAULTS);
+    /** What the server answers itself, whatever the backend says. */
+    private static final java.util.Set<String> SERVER_OWNED = java.util.Set.of("version", "version_comment",
+            "version_compile_os", "version_compile_machine", "character_set_client", "character_set_connection",
+            "character_set_results", "collation_connection", "max_allowed_packet", "protocol_version", "session_track_schema",
+            "init_connect");
+
+    private final Map<String, Value> defaults;
+    private final Map<String, Value> values;
     private final Client client;
 
     SessionVariables(Client client) {
+        this(client, Map.of());
+    }
+
+    /** @param backend the default backend's session variables by lower-case name (empty when unknown) */
+    SessionVariables(Client client, Map<String, String> backend) {
         this.client = client;
+        Map<String, Value> d = new HashMap<>(DEFAULTS);
+        for (Map.Entry<String, Value> e : DEFAULTS.entrySet()) {
+            String own = backend.get(e.getKey());
+            if (own != null && !SERVER_OWNED.contains(e.getKey())) {
+                if (e.getValue().numeric()) {
+                    own = own.equalsIgnoreCase("ON") ? "1" : own.equalsIgnoreCase("OFF") ? "0" : own; // SHOW's booleans; SELECT reads 1/0
+                }
+                d.put(e.getKey(), new Value(own, e.getValue().numeric()));
+            }
+        }
+        this.defaults = Map.copyOf(d);
+        this.values = new HashMap<>(defaults);
     }
 
     private static Map<String, Value> defaults() {
@@ -149,7 +177,7 @@ final class SessionVariables {
     /** Back to the defaults (COM_RESET_CONNECTION). */
     void reset() {
         values.clear();
-        values.putAll(DEFAULTS);
+        values.putAll(defaults);
     }
 
     /** Updates this session's values after {@code sql}, a SET statement, succeeded. */
@@ -206,7 +234,11 @@ final class SessionVariables {
         }
         String name = t.get(at).kind() == TokenKind.SYSTEM_VARIABLE ? variableName(t.get(at).text(sql)) : unquote(head);
         String value = unquote(sql.substring(t.get(at + 2).start(), t.get(t.size() - 1).end()).strip());
-        put(name, value.equalsIgnoreCase("null") ? null : value);
+        if (value.equalsIgnoreCase("default") && t.size() == at + 3) {
+            Value initial = defaults.get(name);
+            value = initial == null ? null : initial.text();
+        }
+        put(name, value == null || value.equalsIgnoreCase("null") ? null : value);
         if (name.equals("transaction_isolation") || name.equals("tx_isolation")) {
             put("transaction_isolation", value.toUpperCase(Locale.ROOT).replace(' ', '-'));
             put("tx_isolation", value.toUpperCase(Locale.ROOT).replace(' ', '-'));

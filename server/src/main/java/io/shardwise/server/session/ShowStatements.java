@@ -31,8 +31,9 @@ import java.util.regex.Pattern;
  */
 final class ShowStatements {
     private static final String INFORMATION_SCHEMA = "information_schema";
-    private static final Comparator<String> BY_UPPER_CASE =
-            Comparator.<String, String>comparing(n -> n.toUpperCase(Locale.ROOT)).thenComparing(n -> n);
+    /** MySQL's order of table names: case-insensitive as lower case ('order_items' before 'orders'), then exact. */
+    private static final Comparator<String> BY_NAME =
+            Comparator.<String, String>comparing(n -> n.toLowerCase(Locale.ROOT)).thenComparing(n -> n);
 
     private final ShardingRule rule;
     private final BackendCatalog catalog;
@@ -95,7 +96,7 @@ final class ShowStatements {
                     tablesIn(c.orgName(), answer.database()), c.collation(), c.length(), c.mysqlType(), c.flags(), c.decimals()));
         }
         Set<String> claimed = claimedOn(backend);
-        TreeMap<String, byte[][]> rows = new TreeMap<>(BY_UPPER_CASE);
+        TreeMap<String, byte[][]> rows = new TreeMap<>(BY_NAME);
         for (byte[][] row : answer.rows()) {
             String name = new String(row[0], StandardCharsets.UTF_8);
             if (!claimed.contains(name.toLowerCase(Locale.ROOT)) && !rule.isConfigured(name)) {
@@ -130,7 +131,7 @@ final class ShowStatements {
         Set<String> claimed = claimedOn(defaultBackend);
         Pattern like = like(show.like());
         List<Column> columns = null;
-        TreeMap<String, byte[][]> rows = new TreeMap<>(BY_UPPER_CASE);
+        TreeMap<String, byte[][]> rows = new TreeMap<>(BY_NAME);
         for (var backend : wanted.entrySet()) {
             BackendCatalog.Answer answer = catalog.query(backend.getKey(), "SHOW TABLE STATUS", null, null);
             if (columns == null) {
