@@ -89,10 +89,13 @@ final class InformationSchemaQueries {
             return null;
         }
         BackendCatalog.Answer answer = catalog.query(defaultBackend, rewritten, null, null);
+        Map<String, String> spelled = selectListNames(sql);
         List<Column> columns = new ArrayList<>(answer.columns().size());
         for (Column c : answer.columns()) {
             String db = logical.isPhysicalDatabase(c.schema()) ? logical.schema() : c.schema();
-            columns.add(new Column(db, c.table(), c.orgTable(), c.name(), c.orgName(), c.collation(), c.length(),
+            // a derived table's columns are labelled as it names them; MySQL labels a column as the select list spells it
+            String label = spelled.getOrDefault(c.name().toLowerCase(Locale.ROOT), c.name());
+            columns.add(new Column(db, c.table(), c.orgTable(), label, c.orgName(), c.collation(), c.length(),
                     c.mysqlType(), c.flags(), c.decimals()));
         }
         return new ValuesCursor(columns, answer.rows());
@@ -146,6 +149,32 @@ final class InformationSchemaQueries {
             return null;
         }
         return out.append(sql, copied, sql.length()).toString();
+    }
+
+    /** The identifiers of the outermost select list by lower-case name, as the statement spells them. */
+    private static Map<String, String> selectListNames(String sql) {
+        Map<String, String> names = new java.util.HashMap<>();
+        int depth = 0;
+        boolean started = false;
+        for (Token t : tokens(sql)) {
+            switch (t.kind()) {
+                case LEFT_PAREN -> depth++;
+                case RIGHT_PAREN -> depth--;
+                case IDENTIFIER, QUOTED_IDENTIFIER, KEYWORD -> {
+                    String word = word(sql, t);
+                    if (depth == 0 && word.equals("select")) {
+                        started = true;
+                    } else if (depth == 0 && word.equals("from")) {
+                        return names;
+                    } else if (started) {
+                        String name = unquote(t.text(sql));
+                        names.putIfAbsent(name.toLowerCase(Locale.ROOT), name);
+                    }
+                }
+                default -> { }
+            }
+        }
+        return names;
     }
 
     /** The derived table for one information_schema table: its columns in order, names mapped, only logical rows. */
