@@ -1,6 +1,7 @@
 package io.shardwise.it.server.clients;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
@@ -129,6 +130,25 @@ class ClientCompatibilityIT {
         // errno and SQLSTATE as on one server; the message names the shard the error came from (STYLE 9)
         assertEquals(errorCode(errors[1].err()), errorCode(errors[0].err()));
         assertEquals("ERROR 1146 (42S02) at line 1", errorCode(errors[0].err()), errors[0].describe());
+    }
+
+    /**
+     * Interactive mode (on a pseudo-terminal from script(1)) sends what batch mode does not: {@code select
+     * @@version_comment limit 1} and, for completion, SHOW DATABASES, SHOW TABLES and a COM_FIELD_LIST per table.
+     */
+    @Test
+    void mariadbCliInteractiveSessionReadsTableInformationForCompletion() {
+        String script = ClientProcess.require("script(1) (apt-get install bsdutils)", "script");
+        Endpoint e = fixture.viaServer();
+        List<String> cli = cli(e, "--auto-rehash");
+        cli.remove("--batch");
+        Result r = ClientProcess.run(List.of(script, "-qec", String.join(" ", cli), "/dev/null"),
+                "SELECT COUNT(*) AS n FROM orders;\nquit\n", null, 60);
+        assertEquals(0, r.exit(), r.describe());
+        assertTrue(r.out().contains("Reading table information for completion"), r.describe());
+        assertTrue(r.out().contains("Server version: ") && r.out().contains("Shardwise"), r.describe());
+        assertTrue(r.out().contains("| 1000 |"), r.describe());
+        assertFalse(r.out().contains("ERROR"), r.describe());
     }
 
     @Test
