@@ -46,7 +46,7 @@ public final class CommandHandler implements AutoCloseable {
         this.registry = registry;
         this.activity = registry.track(client.connectionId(), client.user(), client.host());
         this.shows = new ShowStatements(rule, registry, client.user());
-        this.variables = new SessionVariables(client, BackendVariables.of(rule));
+        this.variables = new SessionVariables(client, () -> BackendVariables.of(rule));
         this.connection = new ConnectionCommands(session, variables, shows, registry, client.user(), this::status);
         this.statements = new PreparedStatements(session, this::status);
         this.connection.onReset(statements::clear);

@@ -148,6 +148,11 @@ final class InformationSchemaQueries {
         if (!found) {
             return null;
         }
+        String first = t.isEmpty() ? "" : word(sql, t.getFirst());
+        if (!first.equals("select") && !first.equals("with") && !first.equals("(")) {
+            // it would run outside the session's transaction and write physical rows or names somewhere
+            throw new ShardwiseException(ErrorCode.UNSUPPORTED, "information_schema in a statement other than SELECT");
+        }
         return out.append(sql, copied, sql.length()).toString();
     }
 

@@ -11,6 +11,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.function.Supplier;
 
 /**
  * The server variables a client reads back ({@code SELECT @@version_comment}, Connector/J's
@@ -33,7 +34,7 @@ final class SessionVariables {
 
     private static final String SQL_MODE = "ONLY_FULL_GROUP_BY,STRICT_TRANS_TABLES,NO_ZERO_IN_DATE,NO_ZERO_DATE,"
             + "ERROR_FOR_DIVISION_BY_ZERO,NO_ENGINE_SUBSTITUTION";
-    private static final Map<String, Value> DEFAULTS = defaults();
+    private static final Map<String, Value> DEFAULTS = builtIn();
 
     /** What the server answers itself, whatever the backend says. */
     private static final java.util.Set<String> SERVER_OWNED = java.util.Set.of("version", "version_comment",
@@ -41,32 +42,42 @@ final class SessionVariables {
             "character_set_results", "collation_connection", "max_allowed_packet", "protocol_version", "session_track_schema",
             "init_connect");
 
-    private final Map<String, Value> defaults;
-    private final Map<String, Value> values;
+    private final Supplier<Map<String, String>> backend;
     private final Client client;
+    /** Built on first use, on the session's thread: asking the backend must not happen where the session is opened. */
+    private Map<String, Value> defaults;
+    private Map<String, Value> values;
 
     SessionVariables(Client client) {
-        this(client, Map.of());
+        this(client, Map::of);
     }
 
-    /** @param backend the default backend's session variables by lower-case name (empty when unknown) */
-    SessionVariables(Client client, Map<String, String> backend) {
+    /** @param backend the default backend's session variables by lower-case name (empty when unknown), asked on first use */
+    SessionVariables(Client client, Supplier<Map<String, String>> backend) {
         this.client = client;
-        Map<String, Value> d = new HashMap<>(DEFAULTS);
-        for (Map.Entry<String, Value> e : DEFAULTS.entrySet()) {
-            String own = backend.get(e.getKey());
-            if (own != null && !SERVER_OWNED.contains(e.getKey())) {
-                if (e.getValue().numeric()) {
-                    own = own.equalsIgnoreCase("ON") ? "1" : own.equalsIgnoreCase("OFF") ? "0" : own; // SHOW's booleans; SELECT reads 1/0
-                }
-                d.put(e.getKey(), new Value(own, e.getValue().numeric()));
-            }
-        }
-        this.defaults = Map.copyOf(d);
-        this.values = new HashMap<>(defaults);
+        this.backend = backend;
     }
 
-    private static Map<String, Value> defaults() {
+    private Map<String, Value> values() {
+        if (values == null) {
+            Map<String, String> own = backend.get();
+            Map<String, Value> d = new HashMap<>(DEFAULTS);
+            for (Map.Entry<String, Value> e : DEFAULTS.entrySet()) {
+                String value = own.get(e.getKey());
+                if (value != null && !SERVER_OWNED.contains(e.getKey())) {
+                    if (e.getValue().numeric()) {
+                        value = value.equalsIgnoreCase("ON") ? "1" : value.equalsIgnoreCase("OFF") ? "0" : value; // SHOW's booleans; SELECT reads 1/0
+                    }
+                    d.put(e.getKey(), new Value(value, e.getValue().numeric()));
+                }
+            }
+            defaults = Map.copyOf(d);
+            values = new HashMap<>(defaults);
+        }
+        return values;
+    }
+
+    private static Map<String, Value> builtIn() {
         Map<String, Value> d = new HashMap<>();
         for (String[] s : new String[][] {
                 {"version", HandshakeHandler.SERVER_VERSION}, {"version_comment", "Shardwise"},
@@ -117,7 +128,7 @@ final class SessionVariables {
             String label;
             if (t.kind() == TokenKind.SYSTEM_VARIABLE) {
                 String name = variableName(t.text(sql));
-                value = name.equals("autocommit") ? new Value(autocommit ? "1" : "0", true) : values.get(name);
+                value = name.equals("autocommit") ? new Value(autocommit ? "1" : "0", true) : values().get(name);
                 label = t.text(sql);
                 i++;
             } else if (i + 2 < tokens.size() && tokens.get(i + 1).kind() == TokenKind.LEFT_PAREN
@@ -163,20 +174,20 @@ final class SessionVariables {
             case "user", "session_user", "system_user" -> new Value(client.user() + "@" + client.host(), false);
             case "current_user" -> new Value(client.user() + "@%", false);
             case "connection_id" -> new Value(Integer.toString(client.connectionId()), true);
-            case "version" -> values.get("version");
+            case "version" -> values().get("version");
             default -> null;
         };
     }
 
     /** This session's value of a variable it knows (lower-case name), or null (unknown, or NULL). */
     String text(String name) {
-        Value v = values.get(name);
+        Value v = values().get(name);
         return v == null ? null : v.text();
     }
 
     /** Back to the defaults (COM_RESET_CONNECTION). */
     void reset() {
-        values.clear();
+        values().clear();
         values.putAll(defaults);
     }
 
@@ -235,6 +246,7 @@ final class SessionVariables {
         String name = t.get(at).kind() == TokenKind.SYSTEM_VARIABLE ? variableName(t.get(at).text(sql)) : unquote(head);
         String value = unquote(sql.substring(t.get(at + 2).start(), t.get(t.size() - 1).end()).strip());
         if (value.equalsIgnoreCase("default") && t.size() == at + 3) {
+            values();
             Value initial = defaults.get(name);
             value = initial == null ? null : initial.text();
         }
@@ -268,7 +280,7 @@ final class SessionVariables {
     }
 
     private void put(String name, String text) {
-        Value old = values.get(name);
+        Value old = values().get(name);
         values.put(name, new Value(text, old != null && old.numeric()));
     }
 

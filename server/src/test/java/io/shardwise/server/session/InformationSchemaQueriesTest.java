@@ -65,6 +65,9 @@ class InformationSchemaQueriesTest {
         assertTrue(e.getMessage().contains("information_schema.VIEWS"), e.getMessage());
         assertEquals(1235, assertThrows(ShardwiseException.class,
                 () -> rewrite("SELECT * FROM information_schema.PROCESSLIST")).errno());
+        ShardwiseException write = assertThrows(ShardwiseException.class,
+                () -> rewrite("INSERT INTO names SELECT TABLE_NAME FROM information_schema.TABLES"));
+        assertTrue(write.getMessage().contains("information_schema in a statement other than SELECT"), write.getMessage());
     }
 
     @Test
