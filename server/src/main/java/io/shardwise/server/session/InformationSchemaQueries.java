@@ -4,6 +4,7 @@ import io.shardwise.core.error.ErrorCode;
 import io.shardwise.core.error.ShardwiseException;
 import io.shardwise.core.execute.Column;
 import io.shardwise.core.execute.ResultCursor;
+import io.shardwise.core.rule.ShardingRule;
 import io.shardwise.core.sql.normalize.SqlLexer;
 import io.shardwise.core.sql.normalize.Token;
 import io.shardwise.core.sql.normalize.TokenKind;
@@ -53,12 +54,21 @@ final class InformationSchemaQueries {
     private static final Map<String, List<String>> COLUMN_LISTS = new ConcurrentHashMap<>();
     private static final String INFORMATION_SCHEMA = "information_schema";
 
-    private final LogicalCatalog logical;
+    private final ShardingRule rule;
     private final BackendCatalog catalog;
+    /** Built on first use: a configuration it cannot describe fails the information_schema query, not the session. */
+    private LogicalCatalog logical;
 
-    InformationSchemaQueries(LogicalCatalog logical, BackendCatalog catalog) {
-        this.logical = logical;
+    InformationSchemaQueries(ShardingRule rule, BackendCatalog catalog) {
+        this.rule = rule;
         this.catalog = catalog;
+    }
+
+    private LogicalCatalog logical() {
+        if (logical == null) {
+            logical = new LogicalCatalog(rule);
+        }
+        return logical;
     }
 
     /** Whether {@code sql} names information_schema at all; a scan without allocation, for every statement. */
@@ -83,7 +93,7 @@ final class InformationSchemaQueries {
         if (!mentions(sql)) {
             return null;
         }
-        String defaultBackend = logical.defaultBackend();
+        String defaultBackend = rule.config().defaultBackend();
         String rewritten = rewrite(sql, schema, table -> columnList(defaultBackend, table));
         if (rewritten == null) {
             return null;
@@ -92,7 +102,7 @@ final class InformationSchemaQueries {
         Map<String, String> spelled = selectListNames(sql);
         List<Column> columns = new ArrayList<>(answer.columns().size());
         for (Column c : answer.columns()) {
-            String db = logical.isPhysicalDatabase(c.schema()) ? logical.schema() : c.schema();
+            String db = logical().isPhysicalDatabase(c.schema()) ? logical().schema() : c.schema();
             // a derived table's columns are labelled as it names them; MySQL labels a column as the select list spells it
             String label = spelled.getOrDefault(c.name().toLowerCase(Locale.ROOT), c.name());
             columns.add(new Column(db, c.table(), c.orgTable(), label, c.orgName(), c.collation(), c.length(),
@@ -192,9 +202,9 @@ final class InformationSchemaQueries {
             }
             String[] pair = pairFor(mapped, column);
             if (mapped.schemaColumns().stream().anyMatch(column::equalsIgnoreCase)) {
-                select.append(logical.schemaExpression(ident(column)));
+                select.append(logical().schemaExpression(ident(column)));
             } else if (pair != null) {
-                select.append(logical.tableExpression(ident(pair[0]), ident(pair[1])));
+                select.append(logical().tableExpression(ident(pair[0]), ident(pair[1])));
             } else {
                 select.append(ident(column));
                 continue;
@@ -203,10 +213,10 @@ final class InformationSchemaQueries {
         }
         select.append(" FROM information_schema.").append(ident(table)).append(" WHERE ");
         if (mapped.tableColumns().isEmpty()) {
-            select.append(logical.schemaFilter(ident(mapped.schemaColumns().getFirst())));
+            select.append(logical().schemaFilter(ident(mapped.schemaColumns().getFirst())));
         } else {
             String[] first = mapped.tableColumns().getFirst();
-            select.append(logical.tableFilter(ident(first[0]), ident(first[1])));
+            select.append(logical().tableFilter(ident(first[0]), ident(first[1])));
         }
         return select.toString();
     }
@@ -221,7 +231,7 @@ final class InformationSchemaQueries {
     }
 
     private List<String> columnList(String backend, String table) {
-        return COLUMN_LISTS.computeIfAbsent(logical.url(backend) + "|" + table, key -> {
+        return COLUMN_LISTS.computeIfAbsent(rule.config().backends().get(backend).url() + "|" + table, key -> {
             BackendCatalog.Answer answer = catalog.query(backend, "SELECT * FROM information_schema." + ident(table) + " LIMIT 0",
                     null, null);
             List<String> names = new ArrayList<>();

@@ -61,11 +61,7 @@ final class LogicalCatalog {
         return rule.schema();
     }
 
-    String defaultBackend() {
-        return rule.config().defaultBackend();
-    }
-
-    String url(String backend) {
+    private String url(String backend) {
         return backend(backend).url();
     }
 

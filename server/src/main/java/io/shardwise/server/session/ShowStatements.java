@@ -43,7 +43,7 @@ final class ShowStatements {
     ShowStatements(ShardingRule rule, SessionRegistry registry, String user) {
         this.rule = rule;
         this.catalog = new BackendCatalog(rule);
-        this.informationSchema = new InformationSchemaQueries(new LogicalCatalog(rule), catalog);
+        this.informationSchema = new InformationSchemaQueries(rule, catalog);
         this.processlist = new Processlist(registry, user);
     }
 

@@ -24,8 +24,7 @@ class InformationSchemaQueriesTest {
     };
 
     private static String rewrite(String sql) {
-        LogicalCatalog logical = new LogicalCatalog(RULE);
-        return new InformationSchemaQueries(logical, new BackendCatalog(RULE)).rewrite(sql, "shop", COLUMNS);
+        return new InformationSchemaQueries(RULE, new BackendCatalog(RULE)).rewrite(sql, "shop", COLUMNS);
     }
 
     @Test
