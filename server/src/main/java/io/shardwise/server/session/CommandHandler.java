@@ -34,6 +34,8 @@ public final class CommandHandler implements AutoCloseable {
     private final ShowStatements shows;
     private final ConnectionCommands connection;
     private final PreparedStatements statements;
+    private final SessionRegistry registry;
+    private final SessionRegistry.Activity activity;
     /** The current schema (null until the client names one); the engine validates every change. */
     private String schema;
 
@@ -41,12 +43,15 @@ public final class CommandHandler implements AutoCloseable {
                    SessionRegistry registry) {
         this.session = session;
         this.logicalSchema = rule.schema();
-        this.shows = new ShowStatements(rule);
-        this.variables = new SessionVariables(client);
+        this.registry = registry;
+        this.activity = registry.track(client.connectionId(), client.user(), client.host());
+        this.shows = new ShowStatements(rule, registry, client.user());
+        this.variables = new SessionVariables(client, () -> BackendVariables.of(rule));
         this.connection = new ConnectionCommands(session, variables, shows, registry, client.user(), this::status);
         this.statements = new PreparedStatements(session, this::status);
         this.connection.onReset(statements::clear);
         this.schema = schema;
+        registry.activity(activity, null, schema);
     }
 
     /** A session for a client that just logged in; {@code capabilities} decide matched vs changed row counts. */
@@ -59,7 +64,14 @@ public final class CommandHandler implements AutoCloseable {
     /** Answers one command; false when the connection should close (COM_QUIT). */
     boolean handle(Command command, ResponseWriter out) {
         switch (command) {
-            case Command.Query q -> query(q.sql(), out);
+            case Command.Query q -> {
+                registry.activity(activity, q.sql(), schema);
+                try {
+                    query(q.sql(), out);
+                } finally {
+                    registry.activity(activity, null, schema);
+                }
+            }
             case Command.Ping p -> out.ok(0, 0, status(), 0);
             case Command.Quit q -> {
                 return false;
@@ -77,6 +89,15 @@ public final class CommandHandler implements AutoCloseable {
     private void query(String sql, ResponseWriter out) {
         try {
             if (connection.intercept(sql, out)) {
+                return;
+            }
+            DatabaseStatements.Outcome database = DatabaseStatements.answer(sql, logicalSchema);
+            if (database != null) {
+                if (database.errno() == null) {
+                    out.ok(0, 0, status(), 0);
+                } else {
+                    out.error(database.errno(), database.sqlState(), database.message());
+                }
                 return;
             }
             ResultCursor answered = variables.answer(sql, session.autocommit(), schema);

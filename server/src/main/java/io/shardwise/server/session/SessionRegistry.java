@@ -20,7 +20,29 @@ public final class SessionRegistry {
     /** The outcome of a KILL. */
     enum Kill { DONE, UNKNOWN, NOT_OWNER }
 
+    /**
+     * What one session is doing, for SHOW PROCESSLIST: written by the session's own thread, read by any.
+     * {@code command} is "Query" while a statement runs, else "Sleep"; {@code since} is when it changed.
+     */
+    static final class Activity {
+        final long id;
+        final String user;
+        final String host;
+        volatile String schema;
+        volatile String command = "Sleep";
+        volatile String info;
+        volatile long since;
+
+        Activity(long id, String user, String host, long now) {
+            this.id = id;
+            this.user = user;
+            this.host = host;
+            this.since = now;
+        }
+    }
+
     private final Map<Long, Entry> sessions = new ConcurrentHashMap<>();
+    private final Map<Long, Activity> activities = new ConcurrentHashMap<>();
     private final LongSupplier nanoClock;
     private final long startNanos;
     private final LongAdder questions = new LongAdder();
@@ -38,7 +60,36 @@ public final class SessionRegistry {
     public Runnable register(long connectionId, String user, Runnable cancel, Runnable disconnect) {
         Entry entry = new Entry(user, cancel, disconnect);
         sessions.put(connectionId, entry);
-        return () -> sessions.remove(connectionId, entry);
+        return () -> {
+            sessions.remove(connectionId, entry);
+            activities.remove(connectionId);
+        };
+    }
+
+    /** The activity record of a session that is opening; dropped with the session's registration. */
+    Activity track(long connectionId, String user, String host) {
+        Activity activity = new Activity(connectionId, user, host, nanoClock.getAsLong());
+        activities.put(connectionId, activity);
+        return activity;
+    }
+
+    /** A statement started ({@code sql}) or ended (null) in a session. */
+    void activity(Activity activity, String sql, String schema) {
+        activity.schema = schema;
+        activity.info = sql;
+        activity.command = sql == null ? "Sleep" : "Query";
+        activity.since = nanoClock.getAsLong();
+    }
+
+    /** Seconds since {@code activity} last changed. */
+    long seconds(Activity activity) {
+        return Duration.ofNanos(nanoClock.getAsLong() - activity.since).toSeconds();
+    }
+
+    /** The registered sessions of {@code user} (without the PROCESS privilege MySQL shows one's own threads only), by id. */
+    java.util.List<Activity> processes(String user) {
+        return activities.values().stream().filter(a -> a.user.equals(user) && sessions.containsKey(a.id))
+                .sorted(java.util.Comparator.comparingLong(a -> a.id)).toList();
     }
 
     void countQuestion() {

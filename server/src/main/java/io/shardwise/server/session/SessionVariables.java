@@ -11,6 +11,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.function.Supplier;
 
 /**
  * The server variables a client reads back ({@code SELECT @@version_comment}, Connector/J's
@@ -20,6 +21,10 @@ import java.util.Map;
  * account). Starts from a table of defaults; successful {@code SET} statements update this
  * session's copy. A statement naming a variable not in the table, or with anything else (a FROM,
  * an expression), is not answered here and goes to the engine. Not thread-safe: one per session.
+ *
+ * <p>The defaults are the default backend's own session values ({@link BackendVariables}) where the
+ * backend decides them (sql_mode, time_zone, isolation ...), so a client reads back what its statements
+ * run under; the server's identity, the client's character sets and the packet limit are the server's.
  */
 final class SessionVariables {
     /** Who is connected: for USER(), CURRENT_USER() and CONNECTION_ID(). */
@@ -29,16 +34,50 @@ final class SessionVariables {
 
     private static final String SQL_MODE = "ONLY_FULL_GROUP_BY,STRICT_TRANS_TABLES,NO_ZERO_IN_DATE,NO_ZERO_DATE,"
             + "ERROR_FOR_DIVISION_BY_ZERO,NO_ENGINE_SUBSTITUTION";
-    private static final Map<String, Value> DEFAULTS = defaults();
+    private static final Map<String, Value> DEFAULTS = builtIn();
 
-    private final Map<String, Value> values = new HashMap<>(DEFAULTS);
+    /** What the server answers itself, whatever the backend says. */
+    private static final java.util.Set<String> SERVER_OWNED = java.util.Set.of("version", "version_comment",
+            "version_compile_os", "version_compile_machine", "character_set_client", "character_set_connection",
+            "character_set_results", "collation_connection", "max_allowed_packet", "protocol_version", "session_track_schema",
+            "init_connect");
+
+    private final Supplier<Map<String, String>> backend;
     private final Client client;
+    /** Built on first use, on the session's thread: asking the backend must not happen where the session is opened. */
+    private Map<String, Value> defaults;
+    private Map<String, Value> values;
 
     SessionVariables(Client client) {
-        this.client = client;
+        this(client, Map::of);
     }
 
-    private static Map<String, Value> defaults() {
+    /** @param backend the default backend's session variables by lower-case name (empty when unknown), asked on first use */
+    SessionVariables(Client client, Supplier<Map<String, String>> backend) {
+        this.client = client;
+        this.backend = backend;
+    }
+
+    private Map<String, Value> values() {
+        if (values == null) {
+            Map<String, String> own = backend.get();
+            Map<String, Value> d = new HashMap<>(DEFAULTS);
+            for (Map.Entry<String, Value> e : DEFAULTS.entrySet()) {
+                String value = own.get(e.getKey());
+                if (value != null && !SERVER_OWNED.contains(e.getKey())) {
+                    if (e.getValue().numeric()) {
+                        value = value.equalsIgnoreCase("ON") ? "1" : value.equalsIgnoreCase("OFF") ? "0" : value; // SHOW's booleans; SELECT reads 1/0
+                    }
+                    d.put(e.getKey(), new Value(value, e.getValue().numeric()));
+                }
+            }
+            defaults = Map.copyOf(d);
+            values = new HashMap<>(defaults);
+        }
+        return values;
+    }
+
+    private static Map<String, Value> builtIn() {
         Map<String, Value> d = new HashMap<>();
         for (String[] s : new String[][] {
                 {"version", HandshakeHandler.SERVER_VERSION}, {"version_comment", "Shardwise"},
@@ -89,7 +128,7 @@ final class SessionVariables {
             String label;
             if (t.kind() == TokenKind.SYSTEM_VARIABLE) {
                 String name = variableName(t.text(sql));
-                value = name.equals("autocommit") ? new Value(autocommit ? "1" : "0", true) : values.get(name);
+                value = name.equals("autocommit") ? new Value(autocommit ? "1" : "0", true) : values().get(name);
                 label = t.text(sql);
                 i++;
             } else if (i + 2 < tokens.size() && tokens.get(i + 1).kind() == TokenKind.LEFT_PAREN
@@ -135,21 +174,21 @@ final class SessionVariables {
             case "user", "session_user", "system_user" -> new Value(client.user() + "@" + client.host(), false);
             case "current_user" -> new Value(client.user() + "@%", false);
             case "connection_id" -> new Value(Integer.toString(client.connectionId()), true);
-            case "version" -> values.get("version");
+            case "version" -> values().get("version");
             default -> null;
         };
     }
 
     /** This session's value of a variable it knows (lower-case name), or null (unknown, or NULL). */
     String text(String name) {
-        Value v = values.get(name);
+        Value v = values().get(name);
         return v == null ? null : v.text();
     }
 
     /** Back to the defaults (COM_RESET_CONNECTION). */
     void reset() {
-        values.clear();
-        values.putAll(DEFAULTS);
+        values().clear();
+        values.putAll(defaults);
     }
 
     /** Updates this session's values after {@code sql}, a SET statement, succeeded. */
@@ -206,7 +245,12 @@ final class SessionVariables {
         }
         String name = t.get(at).kind() == TokenKind.SYSTEM_VARIABLE ? variableName(t.get(at).text(sql)) : unquote(head);
         String value = unquote(sql.substring(t.get(at + 2).start(), t.get(t.size() - 1).end()).strip());
-        put(name, value.equalsIgnoreCase("null") ? null : value);
+        if (value.equalsIgnoreCase("default") && t.size() == at + 3) {
+            values();
+            Value initial = defaults.get(name);
+            value = initial == null ? null : initial.text();
+        }
+        put(name, value == null || value.equalsIgnoreCase("null") ? null : value);
         if (name.equals("transaction_isolation") || name.equals("tx_isolation")) {
             put("transaction_isolation", value.toUpperCase(Locale.ROOT).replace(' ', '-'));
             put("tx_isolation", value.toUpperCase(Locale.ROOT).replace(' ', '-'));
@@ -236,7 +280,7 @@ final class SessionVariables {
     }
 
     private void put(String name, String text) {
-        Value old = values.get(name);
+        Value old = values().get(name);
         values.put(name, new Value(text, old != null && old.numeric()));
     }
 

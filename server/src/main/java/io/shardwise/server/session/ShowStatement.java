@@ -25,6 +25,10 @@ record ShowStatement(Kind kind, String sql, String table, String database, Strin
     /** What a statement lists; each is answered by one method of {@link ShowStatements}. */
     enum Kind {
         DATABASES, TABLES, COLUMNS, CREATE_TABLE, INDEX,
+        /** SHOW TABLE STATUS: each logical table's row as its first physical table's, renamed. */
+        TABLE_STATUS,
+        /** SHOW [FULL] PROCESSLIST: the server's own sessions of the user asking. */
+        PROCESSLIST,
         /** SHOW VARIABLES: the default backend's, overridden by the session's own. */
         VARIABLES,
         /** SHOW STATUS, ENGINES, COLLATION, CHARACTER SET: the default backend's answer as it is. */
@@ -116,6 +120,18 @@ record ShowStatement(Kind kind, String sql, String table, String database, Strin
                 Name name = c.name();
                 c.end(what);
                 yield new ShowStatement(Kind.CREATE_TABLE, sql, name.table, name.database, null, name.start, name.end);
+            }
+            case "table" -> {
+                if (!c.peekWord().equals("status")) {
+                    throw unsupported(sql);
+                }
+                c.take();
+                String database = c.fromDatabase();
+                yield new ShowStatement(Kind.TABLE_STATUS, sql, null, database, c.likeOnly(what), -1, -1);
+            }
+            case "processlist" -> {
+                c.end(what);
+                yield new ShowStatement(Kind.PROCESSLIST, sql, null, null, null, -1, -1);
             }
             case "variables" -> new ShowStatement(Kind.VARIABLES, sql, null, null, null, -1, -1);
             case "status", "engines", "collation", "charset", "character" ->

@@ -31,19 +31,25 @@ import java.util.regex.Pattern;
  */
 final class ShowStatements {
     private static final String INFORMATION_SCHEMA = "information_schema";
-    private static final Comparator<String> BY_UPPER_CASE =
-            Comparator.<String, String>comparing(n -> n.toUpperCase(Locale.ROOT)).thenComparing(n -> n);
+    /** MySQL's order of table names: case-insensitive as lower case ('order_items' before 'orders'), then exact. */
+    private static final Comparator<String> BY_NAME =
+            Comparator.<String, String>comparing(n -> n.toLowerCase(Locale.ROOT)).thenComparing(n -> n);
 
     private final ShardingRule rule;
     private final BackendCatalog catalog;
+    private final InformationSchemaQueries informationSchema;
+    private final Processlist processlist;
 
-    ShowStatements(ShardingRule rule) {
+    ShowStatements(ShardingRule rule, SessionRegistry registry, String user) {
         this.rule = rule;
         this.catalog = new BackendCatalog(rule);
+        this.informationSchema = new InformationSchemaQueries(rule, catalog);
+        this.processlist = new Processlist(registry, user);
     }
 
     /**
-     * The answer to {@code sql}, or null when it is not a SHOW/DESCRIBE statement.
+     * The answer to {@code sql}, or null when it is neither a SHOW/DESCRIBE statement nor a query of
+     * information_schema ({@link InformationSchemaQueries}).
      *
      * @param schema the session's current schema, or null
      * @throws ShardwiseException with MySQL's code (1235 for a SHOW form not answered, 1046, 1049,
@@ -52,12 +58,14 @@ final class ShowStatements {
     ResultCursor answer(String sql, String schema, SessionVariables variables, boolean autocommit) {
         ShowStatement show = ShowStatement.parse(sql);
         if (show == null) {
-            return null;
+            return informationSchema.answer(sql, schema);
         }
         return switch (show.kind()) {
             case DATABASES -> databases(show);
             case TABLES -> tables(show, schema);
             case COLUMNS, CREATE_TABLE, INDEX -> table(show, schema);
+            case TABLE_STATUS -> tableStatus(show, schema);
+            case PROCESSLIST -> processlist.answer(show.sql());
             case VARIABLES -> variables(show, variables, autocommit);
             case BACKEND, DIAGNOSTICS -> passThrough(show);
         };
@@ -88,7 +96,7 @@ final class ShowStatements {
                     tablesIn(c.orgName(), answer.database()), c.collation(), c.length(), c.mysqlType(), c.flags(), c.decimals()));
         }
         Set<String> claimed = claimedOn(backend);
-        TreeMap<String, byte[][]> rows = new TreeMap<>(BY_UPPER_CASE);
+        TreeMap<String, byte[][]> rows = new TreeMap<>(BY_NAME);
         for (byte[][] row : answer.rows()) {
             String name = new String(row[0], StandardCharsets.UTF_8);
             if (!claimed.contains(name.toLowerCase(Locale.ROOT)) && !rule.isConfigured(name)) {
@@ -100,6 +108,47 @@ final class ShowStatements {
             if (like.matcher(t.name()).matches()) {
                 rows.put(t.name(), columns.size() == 1 ? new byte[][] {bytes(t.name())}
                         : new byte[][] {bytes(t.name()), bytes("BASE TABLE")});
+            }
+        }
+        return cursor(columns, List.copyOf(rows.values()));
+    }
+
+    /**
+     * SHOW TABLE STATUS: asked of every backend holding a first node (and the default backend, for
+     * its single tables); each logical table keeps its first physical table's row, renamed.
+     */
+    private ResultCursor tableStatus(ShowStatement show, String schema) {
+        if (database(show, schema).equalsIgnoreCase(INFORMATION_SCHEMA)) {
+            return passThrough(show);
+        }
+        String defaultBackend = rule.config().defaultBackend();
+        TreeMap<String, TreeMap<String, String>> wanted = new TreeMap<>(); // backend -> physical -> logical
+        wanted.put(defaultBackend, new TreeMap<>(String.CASE_INSENSITIVE_ORDER));
+        for (TableRule t : rule.tables()) {
+            DataNode first = t.nodes().getFirst();
+            wanted.computeIfAbsent(first.backend(), b -> new TreeMap<>(String.CASE_INSENSITIVE_ORDER)).put(first.table(), t.name());
+        }
+        Set<String> claimed = claimedOn(defaultBackend);
+        Pattern like = like(show.like());
+        List<Column> columns = null;
+        TreeMap<String, byte[][]> rows = new TreeMap<>(BY_NAME);
+        for (var backend : wanted.entrySet()) {
+            BackendCatalog.Answer answer = catalog.query(backend.getKey(), "SHOW TABLE STATUS", null, null);
+            if (columns == null) {
+                columns = answer.columns();
+            }
+            for (byte[][] physical : answer.rows()) {
+                String name = new String(physical[0], StandardCharsets.UTF_8);
+                String logical = backend.getValue().get(name);
+                if (logical == null && backend.getKey().equals(defaultBackend) && !claimed.contains(name.toLowerCase(Locale.ROOT))
+                        && !rule.isConfigured(name)) {
+                    logical = name; // a single table of the default backend
+                }
+                if (logical != null && like.matcher(logical).matches()) {
+                    byte[][] row = physical.clone();
+                    row[0] = bytes(logical);
+                    rows.put(logical, row);
+                }
             }
         }
         return cursor(columns, List.copyOf(rows.values()));

@@ -102,4 +102,20 @@ class SessionVariablesTest {
         assertFalse(rows(new SessionVariables(CLIENT).answer("SELECT @@sql_mode", true, "shop")).get(1).equals("ANSI_QUOTES"),
                 "each session has its own copy");
     }
+
+    @Test
+    void defaultsAreTheBackendsWhereTheBackendDecidesThemAndDefaultRestoresThem() {
+        SessionVariables fromBackend = new SessionVariables(CLIENT, () -> java.util.Map.of("sql_mode", "STRICT_TRANS_TABLES",
+                "version_comment", "mariadb.org binary distribution", "sql_auto_is_null", "OFF", "time_zone", "+00:00",
+                "max_allowed_packet", "16777216"));
+        String select = "SELECT @@sql_mode, @@version_comment, @@sql_auto_is_null, @@time_zone, @@max_allowed_packet";
+        List<String> initial = List.of("@@sql_mode|@@version_comment|@@sql_auto_is_null|@@time_zone|@@max_allowed_packet",
+                "STRICT_TRANS_TABLES|Shardwise|0|+00:00|67108864");
+        assertEquals(initial, rows(fromBackend.answer(select, true, "shop")));
+        fromBackend.recordSet("SET sql_mode = 'ANSI_QUOTES', time_zone = '+02:00'");
+        fromBackend.recordSet("SET SESSION sql_mode = DEFAULT");
+        assertEquals("STRICT_TRANS_TABLES|Shardwise|0|+02:00|67108864", rows(fromBackend.answer(select, true, "shop")).get(1));
+        fromBackend.reset();
+        assertEquals(initial, rows(fromBackend.answer(select, true, "shop")));
+    }
 }

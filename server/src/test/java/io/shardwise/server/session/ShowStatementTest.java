@@ -46,9 +46,21 @@ class ShowStatementTest {
 
     @Test
     void unknownShowFormsAreRefusedWith1235NamingTheStatement() {
-        ShardwiseException e = assertThrows(ShardwiseException.class, () -> ShowStatement.parse("SHOW PROCESSLIST;"));
+        ShardwiseException e = assertThrows(ShardwiseException.class, () -> ShowStatement.parse("SHOW TRIGGERS;"));
         assertEquals(1235, e.errno());
-        assertEquals("This version of Shardwise doesn't yet support 'SHOW PROCESSLIST'", e.getMessage());
+        assertEquals("This version of Shardwise doesn't yet support 'SHOW TRIGGERS'", e.getMessage());
         assertEquals(1235, assertThrows(ShardwiseException.class, () -> ShowStatement.parse("SHOW TABLES WHERE x = 1")).errno());
+    }
+
+    @Test
+    void tableStatusAndProcesslistAreParsedWithTheirDatabaseAndPattern() {
+        ShowStatement status = ShowStatement.parse("SHOW TABLE STATUS FROM `shop` LIKE 'order%';");
+        assertEquals(ShowStatement.Kind.TABLE_STATUS, status.kind());
+        assertEquals("shop", status.database());
+        assertEquals("order%", status.like());
+        assertEquals(ShowStatement.Kind.TABLE_STATUS, ShowStatement.parse("show table status").kind());
+        assertEquals(ShowStatement.Kind.PROCESSLIST, ShowStatement.parse("SHOW FULL PROCESSLIST").kind());
+        assertEquals(1235, assertThrows(ShardwiseException.class, () -> ShowStatement.parse("SHOW TABLE STATUS WHERE Rows > 1")).errno());
+        assertEquals(1235, assertThrows(ShardwiseException.class, () -> ShowStatement.parse("SHOW TABLE foo")).errno());
     }
 }

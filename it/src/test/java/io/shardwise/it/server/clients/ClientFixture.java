@@ -1,0 +1,72 @@
+package io.shardwise.it.server.clients;
+
+import io.shardwise.core.Engine;
+import io.shardwise.core.rule.ShardingRule;
+import io.shardwise.core.sample.SampleData;
+import io.shardwise.core.sample.SampleTarget;
+import io.shardwise.server.ShardwiseServer;
+import io.shardwise.testkit.MysqlServer;
+import io.shardwise.testkit.TestBackends;
+
+/**
+ * What the client tests compare: the sample data sharded (prefix_0, prefix_1) behind a Shardwise
+ * server, and the same data whole (prefix_whole) on the backend itself, which is what one MySQL would
+ * answer. A client runs once against {@link #viaServer()} and once against {@link #direct()}.
+ */
+final class ClientFixture implements AutoCloseable {
+    /** Where a client connects. */
+    record Endpoint(String host, int port, String user, String password, String database) {}
+
+    private final MysqlServer backend;
+    private final SampleTarget target;
+    private final String whole;
+    private final Engine engine;
+    private final ShardwiseServer server;
+
+    private ClientFixture(MysqlServer backend, SampleTarget target, String whole, Engine engine, ShardwiseServer server) {
+        this.backend = backend;
+        this.target = target;
+        this.whole = whole;
+        this.engine = engine;
+        this.server = server;
+    }
+
+    static ClientFixture start(String prefix) {
+        MysqlServer backend = TestBackends.shared();
+        SampleTarget target = new SampleTarget(backend.host(), backend.port(), backend.user(), backend.password(),
+                TestBackends.uniqueSchemaName(prefix));
+        ShardingRule rule = SampleData.rule(target);
+        SampleData.loadSharded(rule);
+        String whole = target.databasePrefix() + "_whole";
+        SampleData.loadUnsharded(target, whole);
+        Engine engine = Engine.start(rule);
+        return new ClientFixture(backend, target, whole, engine, ShardwiseServer.start(engine, "127.0.0.1", 0));
+    }
+
+    Endpoint viaServer() {
+        return new Endpoint("127.0.0.1", server.address().getPort(), "app", "app", "shop");
+    }
+
+    Endpoint direct() {
+        return new Endpoint(backend.host(), backend.port(), backend.user(), backend.password(), whole);
+    }
+
+    /** A direct client's output with the unsharded database's name read as the logical one. */
+    String logical(String directOutput) {
+        return directOutput.replace(whole, "shop");
+    }
+
+    /** Backend connections still borrowed by the engine (0 once every client statement has ended). */
+    int activeConnections() {
+        return engine.activeConnections();
+    }
+
+    @Override
+    public void close() {
+        server.close();
+        engine.close();
+        backend.dropSchema(target.databasePrefix() + "_0");
+        backend.dropSchema(target.databasePrefix() + "_1");
+        backend.dropSchema(whole);
+    }
+}
