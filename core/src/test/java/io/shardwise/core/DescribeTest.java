@@ -105,6 +105,21 @@ class DescribeTest {
     }
 
     @Test
+    void ddlThroughTheEngineForgetsCachedDescriptions() {
+        String sql = "SELECT * FROM describe_scratch WHERE id = ?";
+        try (EngineSession s = engine.openSession()) {
+            s.execute("CREATE TABLE describe_scratch (id INT PRIMARY KEY)");
+            try {
+                assertEquals(List.of("id"), s.describe(sql).stream().map(Column::name).toList());
+                s.execute("ALTER TABLE describe_scratch ADD COLUMN v VARCHAR(10)");
+                assertEquals(List.of("id", "v"), s.describe(sql).stream().map(Column::name).toList());
+            } finally {
+                s.execute("DROP TABLE describe_scratch");
+            }
+        }
+    }
+
+    @Test
     void errorsThatNeedNoValuesComeAtDescribe() {
         try (EngineSession s = engine.openSession()) {
             assertEquals(1064, assertThrows(ShardwiseException.class, () -> s.describe("SELEC c FROM sbtest1")).errno());

@@ -2,6 +2,7 @@ package io.shardwise.server;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.netty.buffer.ByteBuf;
@@ -82,6 +83,26 @@ class CursorFetchServerTest {
                     assertEquals(describe(viaDirect.getMetaData()), describe(viaProxy.getMetaData()), sql);
                 }
             }
+        }
+    }
+
+    @Test
+    void aStatementThatCannotBePreparedGetsItsErrorAsFromOneDatabase() throws Exception {
+        try (Connection proxied = sample.connect("app", "&useServerPrepStmts=true")) {
+            SQLException e = assertThrows(SQLException.class, () -> {
+                try (PreparedStatement ps = proxied.prepareStatement("SELEC order_id FROM orders WHERE user_id = ?")) {
+                    ps.setLong(1, 7);
+                    ps.execute();
+                }
+            });
+            assertEquals(1064, e.getErrorCode());
+            SQLException missing = assertThrows(SQLException.class, () -> {
+                try (PreparedStatement ps = proxied.prepareStatement("SELECT nope FROM orders WHERE user_id = ?")) {
+                    ps.setLong(1, 7);
+                    ps.executeQuery().close();
+                }
+            });
+            assertEquals(1054, missing.getErrorCode());
         }
     }
 
