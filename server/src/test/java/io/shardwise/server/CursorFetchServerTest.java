@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import io.shardwise.server.auth.NativePassword;
+import io.shardwise.server.protocol.Capabilities;
 import io.shardwise.server.protocol.ColumnDefinition;
 import io.shardwise.server.protocol.ServerStatus;
 import io.shardwise.server.protocol.StmtCommand;
@@ -263,6 +264,58 @@ class CursorFetchServerTest {
             assertEquals(0x00, c.read().header());
             assertEquals(0, sample.engine.activeConnections(), "closing the statement released its cursor's connection");
         }
+    }
+
+    @Test
+    void withoutDeprecateEofTheCursorIsAnnouncedAndEndedByEofPackets() throws Exception {
+        Capabilities old = new Capabilities(Capabilities.SERVER.bits() & ~Capabilities.DEPRECATE_EOF);
+        try (RawClient c = RawClient.connect(sample.server.address().getPort(), "app", "app", "shop", NativePassword.PLUGIN, old)) {
+            c.command(StmtCommand.COM_STMT_PREPARE, "SELECT order_id, status FROM orders WHERE order_id > ? ORDER BY order_id LIMIT 3");
+            ByteBuf prepared = Unpooled.wrappedBuffer(c.read().payload()).skipBytes(1);
+            int id = prepared.readIntLE();
+            assertEquals(2, prepared.readUnsignedShortLE(), "columns");
+            assertEquals(1, prepared.readUnsignedShortLE(), "parameters");
+            c.read(); // the parameter
+            assertEquals(0xFE, c.read().header(), "EOF after the parameters");
+            assertEquals("order_id", c.read().as(ColumnDefinition::decode).name());
+            assertEquals("status", c.read().as(ColumnDefinition::decode).name());
+            assertEquals(0xFE, c.read().header(), "EOF after the columns");
+            // flags: cursor; one iteration; NULL bitmap; types bound: LONGLONG; the value 0
+            ByteBuf execute = Unpooled.buffer().writeByte(StmtCommand.COM_STMT_EXECUTE).writeIntLE(id)
+                    .writeByte(ExecuteRequestFlags.CURSOR).writeIntLE(1).writeByte(0).writeByte(1).writeShortLE(8).writeLongLE(0);
+            byte[] payload = new byte[execute.readableBytes()];
+            execute.readBytes(payload);
+            c.send(0, payload);
+            assertEquals(2, c.read().payload()[0]);
+            c.read();
+            c.read();
+            assertTrue(eofStatus(c.read()).cursorExists(), "one EOF, carrying CURSOR_EXISTS");
+            fetch(c, id, 5);
+            for (int i = 0; i < 3; i++) {
+                assertEquals(0x00, c.read().header());
+            }
+            assertTrue(eofStatus(c.read()).lastRowSent());
+        }
+    }
+
+    private static ServerStatus eofStatus(RawClient.Reply reply) {
+        assertEquals(0xFE, reply.header());
+        assertEquals(5, reply.payload().length, "an EOF packet, not an OK");
+        return new ServerStatus(Unpooled.wrappedBuffer(reply.payload()).skipBytes(3).readUnsignedShortLE());
+    }
+
+    @Test
+    void disconnectingWithAnOpenCursorReleasesTheBackend() throws Exception {
+        try (RawClient c = RawClient.connect(sample.server.address().getPort(), "app", "app", "shop", NativePassword.PLUGIN)) {
+            int id = prepare(c, "SELECT * FROM order_items ORDER BY item_id");
+            send(c, StmtCommand.COM_STMT_EXECUTE, id, ExecuteRequestFlags.CURSOR, 1, 0, 0, 0);
+            int columns = c.read().payload()[0];
+            for (int i = 0; i < columns; i++) {
+                c.read();
+            }
+            assertTrue(endStatus(c.read()).cursorExists());
+            assertTrue(sample.engine.activeConnections() > 0);
+        } // the after-each check waits for every backend connection to come back
     }
 
     @Test

@@ -11,6 +11,7 @@ import io.shardwise.core.execute.ResultCursor;
 import io.shardwise.core.sql.normalize.Normalizer;
 import io.shardwise.server.protocol.BinaryRow;
 import io.shardwise.server.protocol.Command;
+import io.shardwise.server.protocol.ConnectionCommand;
 import io.shardwise.server.protocol.ExecuteRequest;
 import io.shardwise.server.protocol.MalformedPacketException;
 import io.shardwise.server.protocol.PrepareOk;
@@ -79,12 +80,11 @@ final class PreparedStatements {
     }
 
     /**
-     * Before any command but those that only touch one statement: a cursor opened inside a transaction
-     * streams on the connection the command's statement may need, so it reads the rest of its rows now.
+     * Before a command that may run a statement: a cursor opened inside a transaction streams on the
+     * transaction's connection, which that statement may need, so it reads the rest of its rows now.
      */
     void beforeCommand(Command command) {
-        if (command instanceof StmtCommand.Fetch || command instanceof StmtCommand.Close || command instanceof StmtCommand.Reset
-                || command instanceof StmtCommand.SendLongData || command instanceof Command.Ping || command instanceof Command.Quit) {
+        if (!mayRunStatements(command)) {
             return;
         }
         for (Prepared p : statements.values()) {
@@ -92,6 +92,23 @@ final class PreparedStatements {
                 p.cursor.detach();
             }
         }
+    }
+
+    private static boolean mayRunStatements(Command command) {
+        return switch (command) {
+            case StmtCommand.Execute e -> true;
+            case StmtCommand.Prepare p -> false; // describing borrows a pooled connection of its own
+            case StmtCommand.Fetch f -> false;
+            case StmtCommand.SendLongData d -> false;
+            case StmtCommand.Close c -> false;
+            case StmtCommand.Reset r -> false;
+            case Command.Query q -> true;
+            case Command.InitDb d -> true;
+            case ConnectionCommand c -> true;
+            case Command.Ping p -> false;
+            case Command.Quit q -> false;
+            case Command.Unsupported u -> false;
+        };
     }
 
     void handle(StmtCommand command, ResponseWriter out) {
