@@ -4,6 +4,7 @@ import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
 import io.shardwise.core.execute.Column;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Supplier;
 
 /**
@@ -12,7 +13,7 @@ import java.util.function.Supplier;
  * costs a backend round trip once. Keyed by the exact text, not the digest (the literals of
  * {@code SELECT 1} and {@code SELECT 'a'} give different types), and by the session's character
  * sets of results (they change the collations and lengths backends report). Bounded; emptied by
- * DDL the engine runs.
+ * DDL the engine runs (a description under way meanwhile is returned but not kept).
  *
  * <p>Hazard: DDL run on the backends directly is not seen, so a prepare may announce a table's old
  * columns until the entry is evicted; each execute still sends the current ones. Thread-safe. The
@@ -29,17 +30,24 @@ final class Descriptions {
             .<Key, List<Column>>weigher((key, columns) -> 64 + key.sql().length() * 2 + columns.size() * 128)
             .build();
 
+    /** Bumped by every invalidation: a description begun before it must not be cached after it. */
+    private final AtomicLong generation = new AtomicLong();
+
     List<Column> get(String sql, String charsets, Supplier<List<Column>> describe) {
         Key key = new Key(sql, charsets);
         List<Column> known = cache.getIfPresent(key);
         if (known == null) {
+            long before = generation.get();
             known = List.copyOf(describe.get());
-            cache.put(key, known);
+            if (generation.get() == before) {
+                cache.put(key, known);
+            }
         }
         return known;
     }
 
     void invalidateAll() {
+        generation.incrementAndGet();
         cache.invalidateAll();
     }
 }
