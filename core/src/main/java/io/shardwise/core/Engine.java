@@ -21,6 +21,7 @@ public final class Engine implements AutoCloseable {
     private final Analyzer analyzer;
     private final Router router;
     private final PlanCache<CachedPlan> plans;
+    private final Descriptions descriptions = new Descriptions();
 
     private Engine(ShardingRule rule, BackendPools pools, ExecutorOptions options) {
         this.rule = rule;
@@ -63,6 +64,10 @@ public final class Engine implements AutoCloseable {
 
     CachedPlan plan(NormalizedSql statement) {
         return plans.get(statement, s -> new CachedPlan(router.prepare(analyzer.analyze(s.digest())), s.digestTokenOffsets()));
+    }
+
+    Descriptions descriptions() {
+        return descriptions;
     }
 
     Router router() {

@@ -2,16 +2,21 @@ package io.shardwise.core;
 
 import io.shardwise.core.error.ErrorCode;
 import io.shardwise.core.error.ShardwiseException;
+import io.shardwise.core.execute.Column;
 import io.shardwise.core.execute.ExecutionSession;
 import io.shardwise.core.execute.ResultCursor;
 import io.shardwise.core.execute.UnitResult;
 import io.shardwise.core.merge.Merger;
 import io.shardwise.core.rewrite.SourceText;
 import io.shardwise.core.route.ExecutionUnit;
+import io.shardwise.core.route.MergeSpec;
 import io.shardwise.core.route.RouteKind;
 import io.shardwise.core.route.RoutePlan;
+import io.shardwise.core.sql.analyze.Ddl;
 import io.shardwise.core.sql.analyze.Delete;
 import io.shardwise.core.sql.analyze.Insert;
+import io.shardwise.core.sql.analyze.Passthrough;
+import io.shardwise.core.sql.analyze.Select;
 import io.shardwise.core.sql.analyze.SessionCommand;
 import io.shardwise.core.sql.analyze.UnanalyzableException;
 import io.shardwise.core.sql.analyze.Update;
@@ -19,6 +24,7 @@ import io.shardwise.core.sql.analyze.Statement;
 import io.shardwise.core.sql.normalize.NormalizedSql;
 import io.shardwise.core.sql.normalize.Normalizer;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 
 /**
@@ -57,7 +63,11 @@ public final class EngineSession implements AutoCloseable {
         if (write && route.units().size() > 1 && execution.autocommit() && !execution.inTransaction()) {
             return atomically(route);
         }
-        return run(route);
+        StatementResult result = run(route);
+        if (result instanceof StatementResult.Update && (statement instanceof Ddl || statement instanceof Passthrough)) {
+            engine.descriptions().invalidateAll(); // it may have changed a table's columns
+        }
+        return result;
     }
 
     /**
@@ -100,6 +110,43 @@ public final class EngineSession implements AutoCloseable {
             }
             throw e;
         }
+    }
+
+    /**
+     * The columns of a statement's result, known before it runs (a server's prepare reply, JDBC's
+     * {@code PreparedStatement.getMetaData}); empty when it returns no rows, or when only running it
+     * can tell (the backend announces no columns for CALL either). The statement is routed as if
+     * every parameter were NULL, its first unit prepared on that unit's backend (never run), and the
+     * plan's merge applied to those columns, so hidden helper columns never show, labels are the
+     * user's and types are what the backend and the merger report when it runs. Cached per text (see
+     * {@link Descriptions}). Errors that do not depend on parameter values (syntax, unknown tables
+     * or columns, what Shardwise refuses) come from here, as MySQL reports them at prepare.
+     */
+    public List<Column> describe(String sql) {
+        NormalizedSql normalized = Normalizer.normalize(sql);
+        CachedPlan plan = plan(normalized);
+        return switch (plan.statement()) {
+            case SessionCommand c -> c.kind() == SessionCommand.Kind.PREVIEW
+                    ? new RowsCursor(SessionCommands.PREVIEW_LABELS, List.of()).columns() : List.of();
+            case Insert i -> List.of();
+            case Update u -> List.of();
+            case Delete d -> List.of();
+            case Ddl d -> List.of();
+            case Select s -> describeRouted(sql, normalized, plan);
+            case Passthrough p -> describeRouted(sql, normalized, plan);
+        };
+    }
+
+    private List<Column> describeRouted(String sql, NormalizedSql normalized, CachedPlan plan) {
+        return engine.descriptions().get(sql, execution.state().charsetKey(), () -> {
+            List<Object> nulls = Arrays.asList(new Object[normalized.parameterCount()]);
+            RoutePlan route = route(plan.statement(), normalized, plan, nulls);
+            List<Column> unit = execution.describe(route.units().get(0));
+            if (unit.isEmpty() || route.merge() instanceof MergeSpec.PassThrough) {
+                return unit;
+            }
+            return Merger.columns(unit, route.units().size(), route.mergeFor(unit.size()));
+        });
     }
 
     /** The route plan a statement would run with (PREVIEW). */

@@ -185,13 +185,15 @@ final class SessionCommands {
         return t.size() < 2 ? "" : sql.substring(t.get(1).start());
     }
 
+    static final List<String> PREVIEW_LABELS = List.of("backend", "actual_sql", "params", "route", "merge");
+
     static RowsCursor previewRows(RoutePlan plan) {
         List<String[]> rows = new ArrayList<>();
         for (ExecutionUnit u : plan.units()) {
             rows.add(new String[] {u.backend(), u.sql(), u.params().isEmpty() ? null : u.params().toString(),
                     plan.kind().name(), plan.merge().explain()});
         }
-        return new RowsCursor(List.of("backend", "actual_sql", "params", "route", "merge"), rows);
+        return new RowsCursor(PREVIEW_LABELS, rows);
     }
 
     private static List<Token> meaningful(String sql) {

@@ -2,6 +2,7 @@ package io.shardwise.jdbc;
 
 import io.shardwise.core.Engine;
 import io.shardwise.core.EngineSession;
+import io.shardwise.core.execute.Column;
 import io.shardwise.core.StatementResult;
 import java.sql.Array;
 import java.sql.Blob;
@@ -83,6 +84,19 @@ final class ShardwiseConnection implements Connection {
                 }
             }
             return session.execute(sql, params);
+        } catch (RuntimeException e) {
+            throw SqlErrors.translate(e);
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** The result columns of a statement, described without running it ({@link EngineSession#describe}). */
+    List<Column> describe(String sql) throws SQLException {
+        checkOpen();
+        lock.lock();
+        try {
+            return session.describe(sql);
         } catch (RuntimeException e) {
             throw SqlErrors.translate(e);
         } finally {

@@ -1,5 +1,6 @@
 package io.shardwise.jdbc;
 
+import io.shardwise.core.execute.Column;
 import io.shardwise.core.sql.normalize.Normalizer;
 import java.io.InputStream;
 import java.io.Reader;
@@ -148,11 +149,22 @@ final class ShardwisePreparedStatement extends ShardwiseStatement implements Pre
         throw notOnPrepared("addBatch");
     }
 
-    /** As Connector/J for client-side prepares: no metadata without executing. */
+    /**
+     * The columns the result will have, described without running the statement (the server face's
+     * prepare reply uses the same description); null for a statement without rows, as Connector/J.
+     */
     @Override
     public ResultSetMetaData getMetaData() throws SQLException {
         checkOpen();
-        return null;
+        List<Column> columns = connection.describe(sql);
+        if (columns.isEmpty()) {
+            return null;
+        }
+        ColumnType[] types = new ColumnType[columns.size()];
+        for (int i = 0; i < types.length; i++) {
+            types[i] = ColumnType.of(columns.get(i));
+        }
+        return new ShardwiseResultSetMetaData(columns, types);
     }
 
     @Override

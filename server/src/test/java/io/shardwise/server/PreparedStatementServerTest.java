@@ -236,11 +236,15 @@ class PreparedStatementServerTest {
             assertEquals(0x00, ok.header());
             ByteBuf prepared = Unpooled.wrappedBuffer(ok.payload()).skipBytes(1);
             int id = prepared.readIntLE();
-            assertEquals(0, prepared.readUnsignedShortLE(), "columns come with each execute");
+            assertEquals(1, prepared.readUnsignedShortLE(), "columns");
             assertEquals(2, prepared.readUnsignedShortLE(), "parameters");
             assertEquals("?", c.read().as(io.shardwise.server.protocol.ColumnDefinition::decode).name());
             assertEquals("?", c.read().as(io.shardwise.server.protocol.ColumnDefinition::decode).name());
-            // DEPRECATE_EOF: no EOF after the parameter definitions, so the next packet answers the reset
+            io.shardwise.server.protocol.ColumnDefinition column = c.read().as(io.shardwise.server.protocol.ColumnDefinition::decode);
+            assertEquals("order_id", column.name());
+            assertEquals("orders", column.table(), "the logical table, never a physical one");
+            assertEquals(io.shardwise.server.protocol.ColumnDefinition.TYPE_LONGLONG, column.type());
+            // DEPRECATE_EOF: no EOF after the definitions, so the next packet answers the reset
             byte[] sendLongData = {StmtCommand.COM_STMT_SEND_LONG_DATA, (byte) id, (byte) (id >> 8), 0, 0, 0, 0, 'x'};
             c.send(0, sendLongData); // no reply
             c.send(0, new byte[] {StmtCommand.COM_STMT_RESET, (byte) id, (byte) (id >> 8), 0, 0});
@@ -259,6 +263,7 @@ class PreparedStatementServerTest {
             assertEquals(0x00, ok.header());
             int id = Unpooled.wrappedBuffer(ok.payload()).skipBytes(1).readIntLE();
             c.read(); // the parameter's definition
+            c.read(); // the column's
             c.command(io.shardwise.server.protocol.ConnectionCommand.COM_RESET_CONNECTION, "");
             assertEquals(0x00, c.read().header(), "OK for the reset");
             c.send(0, new byte[] {StmtCommand.COM_STMT_RESET, (byte) id, (byte) (id >> 8), 0, 0});

@@ -19,6 +19,7 @@ public enum ErrorCode {
     PACKET_TOO_LARGE(1153, "08S01", "Got a packet bigger than 'max_allowed_packet' bytes"),
     UNKNOWN_STATEMENT_HANDLER(1243, "HY000", "Unknown prepared statement handler (%s) given to %s"),
     SAVEPOINT_DOES_NOT_EXIST(1305, "42000", "SAVEPOINT %s does not exist"),
+    NO_OPEN_CURSOR(1421, "HY000", "The statement (%s) has no open cursor."),
     QUERY_INTERRUPTED(1317, "70100", "Query execution was interrupted"),
     INVALID_CONFIG(1105, "HY000", "Invalid Shardwise configuration in %s:%n%s"),
     NO_ROUTE(1105, "HY000", "No shard holds %s = %s for table '%s'"),

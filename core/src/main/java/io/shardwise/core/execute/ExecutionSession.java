@@ -4,6 +4,8 @@ import io.shardwise.core.error.BackendException;
 import io.shardwise.core.error.ErrorCode;
 import io.shardwise.core.error.ShardwiseException;
 import io.shardwise.core.route.ExecutionUnit;
+import java.sql.PreparedStatement;
+import java.sql.ResultSetMetaData;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -40,6 +42,9 @@ import java.util.concurrent.ConcurrentHashMap;
  * command closes them itself (cancelling what they still stream).
  */
 public final class ExecutionSession implements AutoCloseable {
+    /** "This command is not supported in the prepared statement protocol yet". */
+    private static final int ER_UNSUPPORTED_PS = 1295;
+
     private final BackendPools pools;
     private final ExecutorOptions options;
     private final String logicalSchema;
@@ -105,6 +110,35 @@ public final class ExecutionSession implements AutoCloseable {
             }
         }
         throw failure;
+    }
+
+    /**
+     * The columns the backend announces when it prepares {@code unit}'s SQL (COM_STMT_PREPARE: the
+     * statement is never run), with logical names as {@link #execute} reports them; empty when it
+     * announces none: no rows, or only running can tell (CALL), or the backend cannot prepare the
+     * statement (1295). Uses a pooled connection of its own in this session's state, never the
+     * transaction's, so describing never joins a backend to a transaction.
+     */
+    public List<Column> describe(ExecutionUnit unit) {
+        ensureOpen();
+        Lease lease = pools.borrow(unit.backend(), clientFoundRows);
+        SQLException failure = null;
+        try {
+            StateApplier.apply(lease, state, false, options);
+            try (PreparedStatement ps = lease.physical().serverPrepareStatement(unit.sql())) {
+                ResultSetMetaData md = ps.getMetaData();
+                return md == null ? List.of() : Columns.of(md, unit.logicalTables(), logicalSchema);
+            }
+        } catch (SQLException e) {
+            if (e.getErrorCode() == ER_UNSUPPORTED_PS) {
+                return List.of();
+            }
+            failure = e;
+            throw Errors.of(unit.backend(), e);
+        } finally {
+            lease.noteFailure(failure);
+            lease.release();
+        }
     }
 
     /** Outside a transaction: a task per unit, each on its own pooled connection. */

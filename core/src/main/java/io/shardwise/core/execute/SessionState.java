@@ -73,6 +73,14 @@ public final class SessionState {
     private boolean cachedInTransaction;
     private long cachedLockWait;
 
+    /**
+     * What decides the character sets and collations a backend reports for result columns: equal
+     * keys describe a statement's columns alike (a cache key of prepare-time metadata).
+     */
+    public String charsetKey() {
+        return results + ";" + connection;
+    }
+
     /** {@code SET NAMES charset [COLLATE collation]}: results and connection; null collation means the charset's default. */
     public void setNames(String charset, String collation) {
         results = RESULTS + " = " + quote(charset, CHARSET, "character set");

@@ -44,6 +44,36 @@ public final class Merger {
         }
     }
 
+    /**
+     * The columns {@link #merge} of {@code units} cursors with {@code unitColumns} returns, found by
+     * merging that many empty cursors: the very code that shapes a result's columns, so a description
+     * made before running (a prepare reply) cannot drift from what the execution then sends.
+     */
+    public static List<Column> columns(List<Column> unitColumns, int units, MergeSpec spec) {
+        List<ResultCursor> empty = new ArrayList<>(units);
+        for (int i = 0; i < units; i++) {
+            empty.add(new Empty(unitColumns));
+        }
+        try (ResultCursor merged = merge(empty, spec)) {
+            return merged.columns();
+        }
+    }
+
+    private record Empty(List<Column> columns) implements ResultCursor {
+        @Override
+        public boolean next() {
+            return false;
+        }
+
+        @Override
+        public byte[] get(int index) {
+            throw new IllegalStateException("no row");
+        }
+
+        @Override
+        public void close() {}
+    }
+
     private static ResultCursor build(Inputs inputs, MergeSpec requested) {
         List<Column> columns = inputs.cursors().getFirst().columns();
         MergeSpec spec = Weights.applicable(requested, columns);

@@ -104,4 +104,34 @@ class DriverIT {
             assertFalse(rs.next());
         }
     }
+
+    @Test
+    void preparedStatementMetadataBeforeExecutingMatchesOneDatabase() throws SQLException {
+        String[] statements = {
+                "SELECT * FROM orders WHERE user_id = ? ORDER BY order_id",
+                "SELECT status, COUNT(*) AS n, SUM(amount), AVG(amount) FROM orders WHERE order_id > ? GROUP BY status ORDER BY status",
+                "SELECT order_id FROM orders WHERE order_id > ? ORDER BY created_at LIMIT 3",
+                "UPDATE orders SET status = status WHERE order_id = ?",
+        };
+        try (Connection direct = f.direct(); Connection shardwise = f.shardwise()) {
+            for (String sql : statements) {
+                try (java.sql.PreparedStatement d = direct.prepareStatement(sql); java.sql.PreparedStatement s = shardwise.prepareStatement(sql)) {
+                    d.setLong(1, 1); // Connector/J's client-side prepare runs the statement to describe it
+                    assertEquals(describe(d.getMetaData()), describe(s.getMetaData()), sql);
+                }
+            }
+        }
+    }
+
+    private static String describe(java.sql.ResultSetMetaData md) throws SQLException {
+        if (md == null) {
+            return "no metadata";
+        }
+        StringBuilder sb = new StringBuilder();
+        for (int i = 1; i <= md.getColumnCount(); i++) {
+            sb.append(md.getColumnLabel(i)).append(':').append(md.getColumnTypeName(i)).append('(').append(md.getPrecision(i))
+                    .append(',').append(md.getScale(i)).append(")|");
+        }
+        return sb.toString();
+    }
 }

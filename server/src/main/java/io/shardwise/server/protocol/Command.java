@@ -31,7 +31,7 @@ public sealed interface Command permits Command.Query, Command.Ping, Command.Qui
             case COM_QUIT -> new Quit();
             case COM_INIT_DB -> new InitDb(Wire.readRest(payload));
             case StmtCommand.COM_STMT_PREPARE, StmtCommand.COM_STMT_EXECUTE, StmtCommand.COM_STMT_SEND_LONG_DATA,
-                 StmtCommand.COM_STMT_CLOSE, StmtCommand.COM_STMT_RESET -> StmtCommand.decode(code, payload);
+                 StmtCommand.COM_STMT_CLOSE, StmtCommand.COM_STMT_RESET, StmtCommand.COM_STMT_FETCH -> StmtCommand.decode(code, payload);
             case ConnectionCommand.COM_FIELD_LIST, ConnectionCommand.COM_STATISTICS, ConnectionCommand.COM_PROCESS_KILL,
                  ConnectionCommand.COM_SET_OPTION, ConnectionCommand.COM_RESET_CONNECTION -> ConnectionCommand.decode(code, payload);
             default -> {

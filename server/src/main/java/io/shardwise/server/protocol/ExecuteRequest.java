@@ -24,8 +24,16 @@ import java.util.List;
  *              all NULL when none were ever bound and every value is NULL
  */
 public record ExecuteRequest(int flags, int[] types, List<Object> values) {
+    /** The flags bit asking for a read-only cursor (the other cursor types MySQL ignores as well). */
+    public static final int CURSOR_TYPE_READ_ONLY = 0x01;
+
     public ExecuteRequest {
         values = Collections.unmodifiableList(Arrays.asList(values.toArray())); // values may be null: no List.copyOf
+    }
+
+    /** Whether the client asked for a cursor: rows then come with COM_STMT_FETCH, not with the execute's reply. */
+    public boolean opensCursor() {
+        return (flags & CURSOR_TYPE_READ_ONLY) != 0;
     }
 
     /**

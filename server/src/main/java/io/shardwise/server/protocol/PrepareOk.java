@@ -4,9 +4,11 @@ import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
 
 /**
- * COM_STMT_PREPARE_OK: the statement id and how many column and parameter definitions follow.
- * A column count of 0 for a query is allowed: the definitions then come with each execute's result
- * set, which clients read (Connector/J uses prepare-time definitions only when there were some).
+ * COM_STMT_PREPARE_OK: the statement id and how many parameter and column definitions follow (in
+ * that order, each group ended by an EOF unless CLIENT_DEPRECATE_EOF). Clients decide from the
+ * column count whether an execute returns rows (the C API's mysql_stmt_result_metadata, Connector/J's
+ * cursor fetch), so a query must announce its columns; 0 is right only for statements without rows,
+ * or whose columns only running can tell (CALL), whose executes still send their definitions.
  */
 public record PrepareOk(int statementId, int columns, int parameters, int warnings) {
     public ByteBuf encode(ByteBufAllocator alloc) {

@@ -5,9 +5,17 @@ public record ServerStatus(int bits) {
     public static final int IN_TRANSACTION = 1;
     public static final int AUTOCOMMIT = 1 << 1;
     public static final int MORE_RESULTS_EXIST = 1 << 3;
+    /** A COM_STMT_EXECUTE opened a cursor, or a COM_STMT_FETCH left rows in it. */
+    public static final int CURSOR_EXISTS = 1 << 6;
+    /** A COM_STMT_FETCH sent the cursor's last row (the cursor is closed). */
+    public static final int LAST_ROW_SENT = 1 << 7;
 
     public static ServerStatus of(boolean inTransaction, boolean autocommit) {
         return new ServerStatus((inTransaction ? IN_TRANSACTION : 0) | (autocommit ? AUTOCOMMIT : 0));
+    }
+
+    public ServerStatus with(int flags) {
+        return new ServerStatus(bits | flags);
     }
 
     public boolean inTransaction() {
@@ -20,5 +28,13 @@ public record ServerStatus(int bits) {
 
     public boolean moreResultsExist() {
         return (bits & MORE_RESULTS_EXIST) != 0;
+    }
+
+    public boolean cursorExists() {
+        return (bits & CURSOR_EXISTS) != 0;
+    }
+
+    public boolean lastRowSent() {
+        return (bits & LAST_ROW_SENT) != 0;
     }
 }

@@ -8,12 +8,14 @@ import io.netty.buffer.ByteBuf;
  * payload, so they outlive the packet (which the dispatcher releases after the command).
  */
 public sealed interface StmtCommand extends Command
-        permits StmtCommand.Prepare, StmtCommand.Execute, StmtCommand.SendLongData, StmtCommand.Close, StmtCommand.Reset {
+        permits StmtCommand.Prepare, StmtCommand.Execute, StmtCommand.Fetch, StmtCommand.SendLongData, StmtCommand.Close,
+        StmtCommand.Reset {
     int COM_STMT_PREPARE = 0x16;
     int COM_STMT_EXECUTE = 0x17;
     int COM_STMT_SEND_LONG_DATA = 0x18;
     int COM_STMT_CLOSE = 0x19;
     int COM_STMT_RESET = 0x1A;
+    int COM_STMT_FETCH = 0x1C;
 
     int statementId();
 
@@ -30,6 +32,9 @@ public sealed interface StmtCommand extends Command
      *             decodes it later
      */
     record Execute(int statementId, byte[] body) implements StmtCommand {}
+
+    /** Up to {@code rows} more rows of the cursor an execute opened; {@code rows} is the unsigned 4-byte count. */
+    record Fetch(int statementId, long rows) implements StmtCommand {}
 
     record SendLongData(int statementId, int parameter, byte[] data) implements StmtCommand {}
 
@@ -50,6 +55,10 @@ public sealed interface StmtCommand extends Command
                 Wire.need(payload, 2);
                 int parameter = payload.readUnsignedShortLE();
                 yield new SendLongData(id, parameter, rest(payload));
+            }
+            case COM_STMT_FETCH -> {
+                Wire.need(payload, 4);
+                yield new Fetch(id, payload.readUnsignedIntLE());
             }
             case COM_STMT_CLOSE -> new Close(id);
             case COM_STMT_RESET -> new Reset(id);

@@ -10,7 +10,6 @@ import io.shardwise.core.execute.ResultCursor;
 import io.shardwise.core.rule.ShardingRule;
 import io.shardwise.server.auth.Authenticator;
 import io.shardwise.server.protocol.Capabilities;
-import io.shardwise.server.protocol.ColumnDefinition;
 import io.shardwise.server.protocol.Command;
 import io.shardwise.server.protocol.ConnectionCommand;
 import io.shardwise.server.protocol.ServerStatus;
@@ -63,6 +62,7 @@ public final class CommandHandler implements AutoCloseable {
 
     /** Answers one command; false when the connection should close (COM_QUIT). */
     boolean handle(Command command, ResponseWriter out) {
+        statements.beforeCommand(command);
         switch (command) {
             case Command.Query q -> {
                 registry.activity(activity, q.sql(), schema);
@@ -137,8 +137,7 @@ public final class CommandHandler implements AutoCloseable {
             Wire.writeLenenc(count, n);
             out.send(count);
             for (Column c : columns) {
-                out.send(new ColumnDefinition(c.schema(), c.table(), c.orgTable(), c.name(), c.orgName(), c.collation(),
-                        c.length(), c.mysqlType(), c.flags(), c.decimals()).encode(out.channel().alloc()));
+                out.send(ColumnDefinitions.of(c).encode(out.channel().alloc()));
             }
             out.endOfColumns(status());
             while (cursor.next()) {
@@ -181,6 +180,7 @@ public final class CommandHandler implements AutoCloseable {
 
     @Override
     public void close() {
+        statements.clear(); // closes open cursors before the session releases their connections
         session.close();
     }
 }

@@ -10,7 +10,8 @@ import io.shardwise.core.execute.Column;
 import io.shardwise.core.execute.ResultCursor;
 import io.shardwise.core.sql.normalize.Normalizer;
 import io.shardwise.server.protocol.BinaryRow;
-import io.shardwise.server.protocol.ColumnDefinition;
+import io.shardwise.server.protocol.Command;
+import io.shardwise.server.protocol.ConnectionCommand;
 import io.shardwise.server.protocol.ExecuteRequest;
 import io.shardwise.server.protocol.MalformedPacketException;
 import io.shardwise.server.protocol.PrepareOk;
@@ -25,12 +26,14 @@ import java.util.function.Supplier;
 
 /**
  * The server-side prepared statements of one connection (COM_STMT_*), run through the engine's
- * {@code ?}-parameter path and answered in the binary protocol. Prepare only counts the markers:
- * the statement is analysed (and errors reported) at its first execute, and the prepare reply
- * announces 0 columns, so each execute's result set carries its own column definitions.
+ * {@code ?}-parameter path and answered in the binary protocol. Prepare analyses the statement and
+ * announces its result columns as the engine describes them before running
+ * ({@link EngineSession#describe}); each execute sends its own definitions again, as MySQL does.
+ * An execute may open a cursor that COM_STMT_FETCH reads in batches ({@link StatementCursor}).
  *
- * <p>Called serially by the connection's {@link CommandHandler}; not thread-safe. Closing the
- * connection drops every statement (they hold no backend resources between executes).
+ * <p>Called serially by the connection's {@link CommandHandler}; not thread-safe. A statement holds
+ * backend resources only while its cursor is open; {@link #clear} (COM_RESET_CONNECTION, the
+ * connection's end) closes every cursor.
  */
 final class PreparedStatements {
     /** MySQL's default max_prepared_stmt_count, applied per connection. */
@@ -46,22 +49,66 @@ final class PreparedStatements {
         this.status = status;
     }
 
-    /** One statement: its text, marker count, the types last bound and the long data sent since the last execute. */
+    /** One statement: its text, marker count, the types last bound, the long data sent since the last execute, its open cursor. */
     private static final class Prepared {
         final String sql;
         final int parameterCount;
         int[] boundTypes;
         ByteArrayOutputStream[] longData;
+        StatementCursor cursor;
 
         Prepared(String sql, int parameterCount) {
             this.sql = sql;
             this.parameterCount = parameterCount;
         }
+
+        void closeCursor() {
+            if (cursor != null) {
+                StatementCursor open = cursor;
+                cursor = null;
+                open.close();
+            }
+        }
     }
 
-    /** Forgets every statement (COM_RESET_CONNECTION does, as in MySQL). */
+    /** Forgets every statement and closes their cursors (COM_RESET_CONNECTION does, as in MySQL, and the connection's end). */
     void clear() {
+        for (Prepared p : statements.values()) {
+            p.closeCursor();
+        }
         statements.clear();
+    }
+
+    /**
+     * Before a command that may run a statement: a cursor opened inside a transaction streams on the
+     * transaction's connection, which that statement may need, so it reads the rest of its rows now.
+     */
+    void beforeCommand(Command command) {
+        if (!mayRunStatements(command)) {
+            return;
+        }
+        for (Prepared p : statements.values()) {
+            if (p.cursor != null && p.cursor.inTransaction()) {
+                p.cursor.detach();
+            }
+        }
+    }
+
+    private static boolean mayRunStatements(Command command) {
+        return switch (command) {
+            case StmtCommand.Execute e -> true;
+            case StmtCommand.Prepare p -> false; // describing borrows a pooled connection of its own
+            case StmtCommand.Fetch f -> false;
+            case StmtCommand.SendLongData d -> false;
+            case StmtCommand.Close c -> false;
+            case StmtCommand.Reset r -> false;
+            case Command.Query q -> true;
+            case Command.InitDb d -> true;
+            case ConnectionCommand c -> true;
+            case Command.Ping p -> false;
+            case Command.Quit q -> false;
+            case Command.Unsupported u -> false;
+        };
     }
 
     void handle(StmtCommand command, ResponseWriter out) {
@@ -69,10 +116,18 @@ final class PreparedStatements {
             switch (command) {
                 case StmtCommand.Prepare p -> prepare(p.sql(), out);
                 case StmtCommand.Execute e -> execute(e, out);
+                case StmtCommand.Fetch f -> fetch(f, out);
                 case StmtCommand.SendLongData d -> sendLongData(d); // no reply, even for an unknown id (as MySQL)
-                case StmtCommand.Close c -> statements.remove(c.statementId()); // no reply
+                case StmtCommand.Close c -> { // no reply
+                    Prepared p = statements.remove(c.statementId());
+                    if (p != null) {
+                        p.closeCursor();
+                    }
+                }
                 case StmtCommand.Reset r -> {
-                    find(r.statementId(), "mysqld_stmt_reset").longData = null;
+                    Prepared p = find(r.statementId(), "mysqld_stmt_reset");
+                    p.longData = null;
+                    p.closeCursor();
                     out.ok(0, 0, status.get(), 0);
                 }
             }
@@ -92,12 +147,19 @@ final class PreparedStatements {
             return;
         }
         int parameters = Normalizer.normalize(sql).parameterCount();
+        List<Column> columns = session.describe(sql);
         int id = ++lastId;
         statements.put(id, new Prepared(sql, parameters));
-        out.send(new PrepareOk(id, 0, parameters, 0).encode(out.channel().alloc()));
+        out.send(new PrepareOk(id, columns.size(), parameters, 0).encode(out.channel().alloc()));
         if (parameters > 0) {
             for (int i = 0; i < parameters; i++) {
                 out.send(PrepareOk.PARAMETER.encode(out.channel().alloc()));
+            }
+            out.endOfColumns(status.get());
+        }
+        if (!columns.isEmpty()) {
+            for (Column c : columns) {
+                out.send(ColumnDefinitions.of(c).encode(out.channel().alloc()));
             }
             out.endOfColumns(status.get());
         }
@@ -128,6 +190,7 @@ final class PreparedStatements {
 
     private void execute(StmtCommand.Execute e, ResponseWriter out) {
         Prepared p = find(e.statementId(), "mysqld_stmt_execute");
+        p.closeCursor(); // as MySQL: executing again closes the statement's cursor
         byte[][] longData = null;
         if (p.longData != null) {
             longData = new byte[p.parameterCount][];
@@ -138,29 +201,35 @@ final class PreparedStatements {
         }
         ExecuteRequest request = ExecuteRequest.decode(Unpooled.wrappedBuffer(e.body()), p.parameterCount, p.boundTypes, longData);
         p.boundTypes = request.types();
+        boolean inTransaction = session.inTransaction() || !session.autocommit();
         switch (session.execute(p.sql, request.values())) {
+            case StatementResult.Rows rows when request.opensCursor() -> {
+                BinaryRow encoder = columns(rows.cursor(), out);
+                p.cursor = new StatementCursor(rows.cursor(), encoder, inTransaction);
+                // the one packet after the definitions says a cursor exists; rows wait for COM_STMT_FETCH
+                out.endOfRows(status.get().with(ServerStatus.CURSOR_EXISTS), 0);
+            }
             case StatementResult.Rows rows -> stream(rows.cursor(), out);
             case StatementResult.Update u -> out.ok(u.affectedRows(), u.lastInsertId(), status.get(), u.warnings());
+        }
+    }
+
+    private void fetch(StmtCommand.Fetch f, ResponseWriter out) {
+        Prepared p = find(f.statementId(), "mysqld_stmt_fetch");
+        if (p.cursor == null) {
+            throw new ShardwiseException(ErrorCode.NO_OPEN_CURSOR, Integer.toUnsignedString(f.statementId()));
+        }
+        if (!p.cursor.fetch(f.rows(), out, status.get())) {
+            p.cursor = null;
         }
     }
 
     /** A binary result set: column count, definitions, binary rows, end; paced by the channel. Closes the cursor. */
     private void stream(ResultCursor cursor, ResponseWriter out) {
         try (cursor) {
-            List<Column> columns = cursor.columns();
-            int n = columns.size();
-            ByteBuf count = out.channel().alloc().buffer(9);
-            Wire.writeLenenc(count, n);
-            out.send(count);
-            int[] types = new int[n];
-            for (int i = 0; i < n; i++) {
-                Column c = columns.get(i);
-                types[i] = c.mysqlType();
-                out.send(new ColumnDefinition(c.schema(), c.table(), c.orgTable(), c.name(), c.orgName(), c.collation(),
-                        c.length(), c.mysqlType(), c.flags(), c.decimals()).encode(out.channel().alloc()));
-            }
+            BinaryRow encoder = columns(cursor, out);
             out.endOfColumns(status.get());
-            BinaryRow encoder = new BinaryRow(types);
+            int n = cursor.columns().size();
             byte[][] cells = new byte[n][]; // reused: the cursor's arrays are valid until next(), and encode copies them
             while (cursor.next()) {
                 for (int i = 0; i < n; i++) {
@@ -172,5 +241,19 @@ final class PreparedStatements {
             }
             out.endOfRows(status.get(), 0);
         }
+    }
+
+    /** Sends the column count and definitions; returns the row encoder for those columns. */
+    private static BinaryRow columns(ResultCursor cursor, ResponseWriter out) {
+        List<Column> columns = cursor.columns();
+        ByteBuf count = out.channel().alloc().buffer(9);
+        Wire.writeLenenc(count, columns.size());
+        out.send(count);
+        int[] types = new int[columns.size()];
+        for (int i = 0; i < types.length; i++) {
+            types[i] = columns.get(i).mysqlType();
+            out.send(ColumnDefinitions.of(columns.get(i)).encode(out.channel().alloc()));
+        }
+        return new BinaryRow(types);
     }
 }

@@ -3,8 +3,10 @@ package io.shardwise.server.protocol;
 import static io.shardwise.server.protocol.WireBytes.wirePacket;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
@@ -168,6 +170,12 @@ class ExecuteRequestTest {
         assertThrows(MalformedPacketException.class, () -> ExecuteRequest.decode(Unpooled.wrappedBuffer(body), 2, null, null));
         byte[] allNull = {0, 1, 0, 0, 0, 0x03, 0}; // flags, iteration count, bitmap: both NULL, no types bound
         assertEquals(Arrays.asList(null, null), ExecuteRequest.decode(Unpooled.wrappedBuffer(allNull), 2, null, null).values());
+    }
+
+    @Test
+    void theReadOnlyCursorFlagAsksForACursor() {
+        assertTrue(ExecuteRequest.decode(Unpooled.wrappedBuffer(new byte[] {1, 1, 0, 0, 0}), 0, null, null).opensCursor());
+        assertFalse(ExecuteRequest.decode(Unpooled.wrappedBuffer(new byte[] {0, 1, 0, 0, 0}), 0, null, null).opensCursor());
     }
 
     @Test

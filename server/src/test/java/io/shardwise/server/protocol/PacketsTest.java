@@ -175,6 +175,15 @@ class PacketsTest {
     }
 
     @Test
+    void aFetchNamesItsStatementAndAnUnsignedRowCount() {
+        assertEquals(new StmtCommand.Fetch(7, 4_294_967_295L), decoded(hex("1c 07000000 ffffffff"), Command::decode));
+        assertThrows(MalformedPacketException.class, () -> Command.decode(Unpooled.wrappedBuffer(hex("1c 07000000 ff"))));
+        ServerStatus open = ServerStatus.of(true, false).with(ServerStatus.CURSOR_EXISTS);
+        assertTrue(open.cursorExists() && open.inTransaction() && !open.lastRowSent());
+        assertEquals(0x41, open.bits());
+    }
+
+    @Test
     void anAuthSwitchRequestNamesThePluginThenItsData() {
         byte[] data = "seed".getBytes(StandardCharsets.US_ASCII);
         byte[] bytes = encoded(new AuthSwitchRequest("mysql_native_password", data)::encode);
