@@ -10,6 +10,11 @@ public record ServerStatus(int bits) {
         return new ServerStatus((inTransaction ? IN_TRANSACTION : 0) | (autocommit ? AUTOCOMMIT : 0));
     }
 
+    /** The same status for a result that more results of the same COM_QUERY follow (multi-statements). */
+    public ServerStatus withMoreResults() {
+        return new ServerStatus(bits | MORE_RESULTS_EXIST);
+    }
+
     public boolean inTransaction() {
         return (bits & IN_TRANSACTION) != 0;
     }

@@ -32,8 +32,9 @@ final class ConnectionCommands {
     private boolean multiStatements;
 
     ConnectionCommands(EngineSession session, SessionVariables variables, ShowStatements shows, SessionRegistry registry,
-                       String user, Supplier<ServerStatus> status) {
+                       String user, Supplier<ServerStatus> status, boolean multiStatements) {
         this.session = session;
+        this.multiStatements = multiStatements;
         this.variables = variables;
         this.shows = shows;
         this.registry = registry;
@@ -54,7 +55,6 @@ final class ConnectionCommands {
                     if (o.option() > 1) {
                         out.error(1047, "08S01", "Unknown command");
                     } else {
-                        // recorded only: one statement per COM_QUERY is all this server runs yet
                         multiStatements = o.option() == 0;
                         out.endOfRows(status.get(), 0);
                     }
@@ -69,7 +69,7 @@ final class ConnectionCommands {
         }
     }
 
-    /** Whether the client turned multi-statements on with COM_SET_OPTION. */
+    /** Whether COM_QUERY runs several statements: the client's CLIENT_MULTI_STATEMENTS, as COM_SET_OPTION last set it. */
     boolean multiStatements() {
         return multiStatements;
     }
