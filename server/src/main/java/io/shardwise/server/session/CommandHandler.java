@@ -10,7 +10,6 @@ import io.shardwise.core.execute.ResultCursor;
 import io.shardwise.core.rule.ShardingRule;
 import io.shardwise.server.auth.Authenticator;
 import io.shardwise.server.protocol.Capabilities;
-import io.shardwise.server.protocol.ColumnDefinition;
 import io.shardwise.server.protocol.Command;
 import io.shardwise.server.protocol.ConnectionCommand;
 import io.shardwise.server.protocol.ServerStatus;
@@ -145,8 +144,7 @@ public final class CommandHandler implements AutoCloseable {
             Wire.writeLenenc(count, n);
             out.send(count);
             for (Column c : columns) {
-                out.send(new ColumnDefinition(c.schema(), c.table(), c.orgTable(), c.name(), c.orgName(), c.collation(),
-                        c.length(), c.mysqlType(), c.flags(), c.decimals()).encode(out.channel().alloc()));
+                out.send(ColumnDefinitions.of(c).encode(out.channel().alloc()));
             }
             out.endOfColumns(status());
             while (cursor.next()) {

@@ -4,7 +4,6 @@ import io.netty.buffer.ByteBuf;
 import io.shardwise.core.EngineSession;
 import io.shardwise.core.error.ShardwiseException;
 import io.shardwise.core.execute.Column;
-import io.shardwise.server.protocol.ColumnDefinition;
 import io.shardwise.server.protocol.ConnectionCommand;
 import io.shardwise.server.protocol.ServerStatus;
 import java.nio.charset.StandardCharsets;
@@ -113,8 +112,7 @@ final class ConnectionCommands {
     /** COM_FIELD_LIST: the column definitions of a logical table (each with its default-value field), then EOF. */
     private void fieldList(ConnectionCommand.FieldList f, String schema, ResponseWriter out) {
         for (Column c : shows.fieldList(f.table(), f.wildcard(), schema)) {
-            ByteBuf definition = new ColumnDefinition(c.schema(), c.table(), c.orgTable(), c.name(), c.orgName(), c.collation(),
-                    c.length(), c.mysqlType(), c.flags(), c.decimals()).encode(out.channel().alloc());
+            ByteBuf definition = ColumnDefinitions.of(c).encode(out.channel().alloc());
             out.send(definition.writeByte(0xFB)); // default value: NULL (COM_FIELD_LIST's extra lenenc field)
         }
         out.endOfRows(status.get(), 0);

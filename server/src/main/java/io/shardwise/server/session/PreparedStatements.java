@@ -10,7 +10,6 @@ import io.shardwise.core.execute.Column;
 import io.shardwise.core.execute.ResultCursor;
 import io.shardwise.core.sql.normalize.Normalizer;
 import io.shardwise.server.protocol.BinaryRow;
-import io.shardwise.server.protocol.ColumnDefinition;
 import io.shardwise.server.protocol.ExecuteRequest;
 import io.shardwise.server.protocol.MalformedPacketException;
 import io.shardwise.server.protocol.PrepareOk;
@@ -156,8 +155,7 @@ final class PreparedStatements {
             for (int i = 0; i < n; i++) {
                 Column c = columns.get(i);
                 types[i] = c.mysqlType();
-                out.send(new ColumnDefinition(c.schema(), c.table(), c.orgTable(), c.name(), c.orgName(), c.collation(),
-                        c.length(), c.mysqlType(), c.flags(), c.decimals()).encode(out.channel().alloc()));
+                out.send(ColumnDefinitions.of(c).encode(out.channel().alloc()));
             }
             out.endOfColumns(status.get());
             BinaryRow encoder = new BinaryRow(types);
