@@ -1,10 +1,7 @@
 package io.shardwise.it.server;
 
-import static org.junit.jupiter.api.Assertions.assertEquals;
-
-import java.sql.Connection;
 import java.sql.SQLException;
-import java.util.List;
+import java.util.function.UnaryOperator;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -36,15 +33,7 @@ class ConnectorJOptionsIT {
     }
 
     private static void same(String options, ClientScenarios.Scenario scenario) throws SQLException {
-        List<String> expected;
-        try (Connection c = f.directConnectorJ(options)) {
-            expected = scenario.run(c);
-        }
-        List<String> actual;
-        try (Connection c = f.connectorJ(options)) {
-            actual = scenario.run(c);
-        }
-        assertEquals(String.join("\n", expected), String.join("\n", actual));
+        ServerFixture.same(f::directConnectorJ, f::connectorJ, options, scenario, UnaryOperator.identity());
     }
 
     @ParameterizedTest

@@ -37,15 +37,7 @@ class MariaDbConnectorIT {
     }
 
     private static void same(String options, ClientScenarios.Scenario scenario) throws SQLException {
-        List<String> expected;
-        try (Connection c = f.directMariadb(options)) {
-            expected = scenario.run(c);
-        }
-        List<String> actual;
-        try (Connection c = f.mariadb(options)) {
-            actual = scenario.run(c);
-        }
-        assertEquals(String.join("\n", withoutExpressionWidths(expected)), String.join("\n", withoutExpressionWidths(actual)));
+        ServerFixture.same(f::directMariadb, f::mariadb, options, scenario, MariaDbConnectorIT::withoutExpressionWidths);
     }
 
     private static final Pattern INTEGER_EXPRESSION = Pattern.compile("label=.* table= type=-?\\d+ typeName=(TINYINT|SMALLINT|MEDIUMINT|INTEGER|BIGINT)\\b.*");

@@ -1,5 +1,7 @@
 package io.shardwise.it.server;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
 import io.shardwise.core.Engine;
 import io.shardwise.core.sample.SampleData;
 import io.shardwise.it.jdbc.Fixture;
@@ -7,8 +9,10 @@ import io.shardwise.server.ShardwiseServer;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.SQLException;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.UnaryOperator;
 
 /**
  * A Shardwise server (in this JVM, ephemeral port) over the JDBC tests' {@link Fixture}: the
@@ -74,6 +78,28 @@ final class ServerFixture {
         return DriverManager.getConnection("jdbc:mariadb://" + data.server.host() + ":" + data.server.port() + "/" + data.whole
                 + "?user=" + data.server.user() + "&password=" + data.server.password()
                 + "&useBulkStmts=false&useBulkStmtsForInserts=false" + (options.isEmpty() ? "" : "&" + options));
+    }
+
+    /** Opens a connection with a driver option string. */
+    interface Connect {
+        Connection open(String options) throws SQLException;
+    }
+
+    /**
+     * Runs {@code scenario} on a direct connection, then through the server, with the same options,
+     * and asserts the two transcripts (after {@code normalize}) are equal.
+     */
+    static void same(Connect direct, Connect through, String options, ClientScenarios.Scenario scenario,
+                     UnaryOperator<List<String>> normalize) throws SQLException {
+        List<String> expected;
+        try (Connection c = direct.open(options)) {
+            expected = normalize.apply(scenario.run(c));
+        }
+        List<String> actual;
+        try (Connection c = through.open(options)) {
+            actual = normalize.apply(scenario.run(c));
+        }
+        assertEquals(String.join("\n", expected), String.join("\n", actual));
     }
 
     /** After each test: every backend connection back in its pool (clients closed what they opened). */

@@ -27,14 +27,14 @@ final class QueryStatements {
 
     private final String text;
     private final boolean multi;
-    private final SqlLexer lexer;
+    /** Created on the first {@code ;} or comment: most queries are one statement and are lexed once, by the engine. */
+    private SqlLexer lexer;
     private int pos;
     private boolean started;
 
     QueryStatements(String query, boolean multiStatements) {
         this.text = strip(query);
         this.multi = multiStatements;
-        this.lexer = new SqlLexer(text);
     }
 
     /** MySQL's {@code alloc_query}: leading whitespace, and trailing whitespace and {@code ;}, are not part of the query. */
@@ -70,6 +70,9 @@ final class QueryStatements {
         }
         started = true;
         int from = pos;
+        if (lexer == null) {
+            lexer = new SqlLexer(text);
+        }
         lexer.reset(from);
         boolean anyToken = false;
         for (TokenKind kind = lexer.next(); ; kind = lexer.next()) {
