@@ -205,7 +205,7 @@ public final class EngineSession implements AutoCloseable {
             case SAVEPOINT -> execution.savepoint(SessionCommands.savepointName(normalized.sql(), 1));
             case ROLLBACK_TO_SAVEPOINT -> execution.rollbackToSavepoint(SessionCommands.lastWord(normalized.sql()));
             case RELEASE_SAVEPOINT -> execution.releaseSavepoint(SessionCommands.lastWord(normalized.sql()));
-            case SET -> SessionCommands.set(normalized.sql(), execution);
+            case SET -> SessionCommands.set(normalized.sql(), execution, engine.rule().config().defaultBackend());
             case USE -> SessionCommands.use(SessionCommands.lastWord(normalized.sql()), engine.rule().schema());
             case PREVIEW -> {
                 return new StatementResult.Rows(SessionCommands.previewRows(preview(SessionCommands.afterFirstWord(normalized.sql()), params)));

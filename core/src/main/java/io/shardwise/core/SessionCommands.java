@@ -9,9 +9,14 @@ import io.shardwise.core.route.RoutePlan;
 import io.shardwise.core.sql.normalize.SqlLexer;
 import io.shardwise.core.sql.normalize.Token;
 import io.shardwise.core.sql.normalize.TokenKind;
+import io.shardwise.core.execute.ResultCursor;
+import io.shardwise.core.execute.UnitResult;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
+import java.util.Set;
 
 /**
  * The session statements the engine answers itself: SET (applied to the session's state, so every
@@ -21,7 +26,8 @@ import java.util.Locale;
 final class SessionCommands {
     private SessionCommands() {}
 
-    static void set(String sql, ExecutionSession execution) {
+    /** {@code defaultBackend} evaluates values given as expressions ({@code sql_mode = CONCAT(@@sql_mode, ',X')}). */
+    static void set(String sql, ExecutionSession execution, String defaultBackend) {
         List<Token> tokens = meaningful(sql);
         // tokens.get(0) is SET
         int i = 1;
@@ -39,7 +45,7 @@ final class SessionCommands {
                 }
                 end++;
             }
-            assignment(sql, tokens.subList(i, end), execution);
+            assignment(sql, tokens.subList(i, end), execution, defaultBackend);
             i = end + 1;
         }
     }
@@ -53,7 +59,7 @@ final class SessionCommands {
         return false;
     }
 
-    private static void assignment(String sql, List<Token> t, ExecutionSession execution) {
+    private static void assignment(String sql, List<Token> t, ExecutionSession execution, String defaultBackend) {
         if (t.isEmpty()) {
             throw new ShardwiseException(ErrorCode.PARSE_ERROR, "an empty assignment in SET");
         }
@@ -116,11 +122,43 @@ final class SessionCommands {
             // the engine talks to backends in UTF-8 whatever the client sends; the faces convert
             case "character_set_client" -> { }
             case "time_zone" -> state.setTimeZone(plain.equalsIgnoreCase("default") ? null : plain);
-            case "sql_mode" -> state.setSqlMode(plain.equalsIgnoreCase("default") ? null : plain);
+            case "sql_mode" -> state.setSqlMode(plain.equalsIgnoreCase("default") ? null
+                    : isExpression(expression) ? sqlModeValue(evaluate(expression, execution, defaultBackend)) : plain);
             case "transaction_isolation", "tx_isolation" -> state.setIsolation(isolation(plain));
             case "transaction_read_only", "tx_read_only" -> state.setReadOnly(truth(plain));
             default -> state.setVariable(name, expression);
         }
+    }
+
+    /** A function call or variable reference rather than a literal value. */
+    private static boolean isExpression(String expression) {
+        return expression.indexOf('(') >= 0 || expression.startsWith("@");
+    }
+
+    /**
+     * The value of {@code expression} on a connection with the session's state, so {@code @@sql_mode}
+     * reads what the session set (MariaDB Connector/J appends STRICT_TRANS_TABLES this way at connect).
+     */
+    private static String evaluate(String expression, ExecutionSession execution, String defaultBackend) {
+        UnitResult result = execution.execute(List.of(new ExecutionUnit(defaultBackend, "SELECT " + expression))).get(0);
+        if (!(result instanceof UnitResult.Rows rows)) {
+            throw new ShardwiseException(ErrorCode.BUG, "SELECT " + expression + " returned no rows");
+        }
+        try (ResultCursor cursor = rows.cursor()) {
+            byte[] value = cursor.next() ? cursor.get(0) : null;
+            return value == null ? "" : new String(value, StandardCharsets.UTF_8);
+        }
+    }
+
+    /** MySQL drops empty and repeated modes of a sql_mode list ({@code ',A,A'} is {@code 'A'}). */
+    private static String sqlModeValue(String modes) {
+        Set<String> unique = new LinkedHashSet<>();
+        for (String mode : modes.split(",")) {
+            if (!mode.isBlank()) {
+                unique.add(mode.strip().toUpperCase(Locale.ROOT));
+            }
+        }
+        return String.join(",", unique);
     }
 
     private static void transaction(String sql, List<Token> t, SessionState state) {

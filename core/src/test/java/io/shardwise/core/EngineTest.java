@@ -224,4 +224,19 @@ class EngineTest {
             assertEquals(1049, assertThrows(ShardwiseException.class, () -> s.execute("USE other")).errno());
         }
     }
+
+    /** MariaDB Connector/J connects with SET ..., sql_mode = CONCAT(@@sql_mode, ',STRICT_TRANS_TABLES'): evaluated against the session's mode. */
+    @Test
+    void sqlModeSetFromAnExpressionOverTheCurrentModeIsEvaluatedOnceWithoutDuplicates() {
+        try (EngineSession s = engine.openSession()) {
+            s.execute("SET SESSION sql_mode = 'NO_ENGINE_SUBSTITUTION'");
+            s.execute("SET autocommit=1, sql_mode = concat(@@sql_mode, ',STRICT_TRANS_TABLES')");
+            s.execute("SET sql_mode = CONCAT(@@sql_mode, ',STRICT_TRANS_TABLES')");
+            StatementResult r = s.execute("SELECT @@sql_mode");
+            try (ResultCursor c = assertInstanceOf(StatementResult.Rows.class, r).cursor()) {
+                assertTrue(c.next());
+                assertEquals("STRICT_TRANS_TABLES,NO_ENGINE_SUBSTITUTION", new String(c.get(0), StandardCharsets.UTF_8));
+            }
+        }
+    }
 }

@@ -24,7 +24,7 @@ import java.util.regex.Pattern;
  * environment references filled in), and whole in {@code <prefix>_whole} for plain Connector/J.
  * Adds a {@code types} table (a single table on ds0) with a column of every MySQL type.
  */
-final class Fixture {
+public final class Fixture {
     static final String TYPES_DDL = "CREATE TABLE types (id INT NOT NULL PRIMARY KEY, t_tiny TINYINT, t_bool TINYINT(1),"
             + " t_utiny TINYINT UNSIGNED, t_small SMALLINT, t_usmall SMALLINT UNSIGNED, t_medium MEDIUMINT, t_int INT,"
             + " t_uint INT UNSIGNED, t_big BIGINT, t_ubig BIGINT UNSIGNED, t_float FLOAT, t_double DOUBLE, t_dec DECIMAL(12,4),"
@@ -50,9 +50,9 @@ final class Fixture {
     private static final ReentrantLock LOCK = new ReentrantLock();
     private static Fixture instance;
 
-    final MysqlServer server;
-    final SampleTarget target;
-    final String whole;
+    public final MysqlServer server;
+    public final SampleTarget target;
+    public final String whole;
     final Path config;
     final String url;
 
@@ -64,7 +64,7 @@ final class Fixture {
         this.url = "jdbc:shardwise:" + config;
     }
 
-    static Fixture get() {
+    public static Fixture get() {
         LOCK.lock();
         try {
             if (instance == null) {
@@ -130,11 +130,11 @@ final class Fixture {
         return out.toString();
     }
 
-    Connection direct() throws SQLException {
+    public Connection direct() throws SQLException {
         return server.connect(whole);
     }
 
-    Connection direct(String extraProperties) throws SQLException {
+    public Connection direct(String extraProperties) throws SQLException {
         return DriverManager.getConnection(server.jdbcUrl(whole) + "&" + extraProperties, server.user(), server.password());
     }
 

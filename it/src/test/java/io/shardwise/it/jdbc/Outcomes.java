@@ -8,14 +8,14 @@ import java.util.HexFormat;
 import java.util.List;
 
 /** What a JDBC call produced, as comparable text: the value and its class, or the error's SQLSTATE and vendor code. */
-final class Outcomes {
+public final class Outcomes {
     private Outcomes() {}
 
-    interface Call {
+    public interface Call {
         Object get() throws SQLException;
     }
 
-    static String of(Call call) {
+    public static String of(Call call) {
         try {
             return value(call.get());
         } catch (SQLException e) {
@@ -25,7 +25,7 @@ final class Outcomes {
         }
     }
 
-    static String value(Object v) {
+    public static String value(Object v) {
         if (v == null) {
             return "null";
         }
@@ -36,7 +36,7 @@ final class Outcomes {
     }
 
     /** Every row's getObject values with classes, in order. */
-    static List<String> rows(ResultSet rs) throws SQLException {
+    public static List<String> rows(ResultSet rs) throws SQLException {
         List<String> out = new ArrayList<>();
         int n = rs.getMetaData().getColumnCount();
         while (rs.next()) {
@@ -51,7 +51,7 @@ final class Outcomes {
     }
 
     /** Column descriptions, catalog left out (the logical schema and the oracle database differ by name). */
-    static List<String> metadata(ResultSetMetaData md) throws SQLException {
+    public static List<String> metadata(ResultSetMetaData md) throws SQLException {
         List<String> out = new ArrayList<>();
         for (int i = 1; i <= md.getColumnCount(); i++) {
             out.add("label=" + md.getColumnLabel(i) + " name=" + md.getColumnName(i) + " table=" + md.getTableName(i)

@@ -15,6 +15,7 @@ public record Capabilities(int bits) {
     public static final int SECURE_CONNECTION = 1 << 15;
     public static final int MULTI_STATEMENTS = 1 << 16;
     public static final int MULTI_RESULTS = 1 << 17;
+    public static final int PS_MULTI_RESULTS = 1 << 18;
     public static final int PLUGIN_AUTH = 1 << 19;
     public static final int CONNECT_ATTRS = 1 << 20;
     public static final int PLUGIN_AUTH_LENENC_CLIENT_DATA = 1 << 21;
@@ -22,7 +23,7 @@ public record Capabilities(int bits) {
 
     /** What this server offers in its handshake (SSL too: there is always a certificate, a generated one if none is configured). */
     public static final Capabilities SERVER = new Capabilities(LONG_PASSWORD | FOUND_ROWS | LONG_FLAG | CONNECT_WITH_DB
-            | PROTOCOL_41 | SSL | TRANSACTIONS | SECURE_CONNECTION | MULTI_RESULTS | PLUGIN_AUTH | CONNECT_ATTRS
+            | PROTOCOL_41 | SSL | TRANSACTIONS | SECURE_CONNECTION | MULTI_STATEMENTS | MULTI_RESULTS | PS_MULTI_RESULTS | PLUGIN_AUTH | CONNECT_ATTRS
             | PLUGIN_AUTH_LENENC_CLIENT_DATA | DEPRECATE_EOF);
 
     /** The capabilities both sides have: what the connection uses from now on. */
@@ -64,6 +65,11 @@ public record Capabilities(int bits) {
 
     public boolean sendsConnectAttributes() {
         return has(CONNECT_ATTRS);
+    }
+
+    /** The client runs several {@code ;}-separated statements per COM_QUERY from the start (COM_SET_OPTION may change it later). */
+    public boolean sendsMultiStatements() {
+        return has(MULTI_STATEMENTS);
     }
 
     /** Updates report matched rows, not changed rows. */

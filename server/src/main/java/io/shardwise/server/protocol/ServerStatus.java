@@ -18,6 +18,11 @@ public record ServerStatus(int bits) {
         return new ServerStatus(bits | flags);
     }
 
+    /** The same status for a result that more results of the same COM_QUERY follow (multi-statements). */
+    public ServerStatus withMoreResults() {
+        return new ServerStatus(bits | MORE_RESULTS_EXIST);
+    }
+
     public boolean inTransaction() {
         return (bits & IN_TRANSACTION) != 0;
     }

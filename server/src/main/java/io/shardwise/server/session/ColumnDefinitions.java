@@ -9,9 +9,10 @@ import io.shardwise.server.protocol.ColumnDefinition;
  * Connector/J reports after reading the backend's definition, and Connector/J rewrites them "to
  * align with information_schema": an integer's length becomes its type's digit count, a DECIMAL's
  * loses the sign and the point, FLOAT/DOUBLE decimals 31 ("not fixed") become 0. Clients compute
- * precision from the wire length again, so sent unchanged a DECIMAL(10,2) would reach them as
- * DECIMAL(8,2). Undone here: exactly for DECIMAL; for integers by MySQL's display width for the
- * type (an expression's own width, such as COUNT(*)'s 21, is not recoverable).
+ * precision and display size from the wire length again, so sent unchanged a DECIMAL(10,2) would
+ * reach them as DECIMAL(8,2). Undone here: exactly for DECIMAL; for integers by MySQL's default
+ * display width for the type. Hazard: an integer expression's own width ({@code SELECT 1} sends 1,
+ * {@code COUNT(*)} 21) is gone by then; such columns get their type's width.
  */
 final class ColumnDefinitions {
     private static final int NOT_FIXED_DECIMALS = 31;
@@ -19,14 +20,16 @@ final class ColumnDefinitions {
     private ColumnDefinitions() {}
 
     static ColumnDefinition of(Column c) {
-        return new ColumnDefinition(c.schema(), c.table(), c.orgTable(), c.name(), c.orgName(), c.collation(), length(c),
-                c.mysqlType(), c.flags(), decimals(c));
+        return new ColumnDefinition(c.schema(), c.table(), c.orgTable(), c.name(), c.orgName(), c.collation(), wireLength(c),
+                c.mysqlType(), c.flags(), wireDecimals(c));
     }
 
-    private static long length(Column c) {
+    /** MySQL's my_decimal_precision_to_length_no_truncation for decimals, the default display width for integers. */
+    static long wireLength(Column c) {
         boolean unsigned = c.isUnsigned();
         return switch (c.mysqlType()) {
-            case BinaryType.DECIMAL, BinaryType.NEWDECIMAL -> c.length() + (unsigned ? 0 : 1) + (c.decimals() > 0 ? 1 : 0);
+            case BinaryType.DECIMAL, BinaryType.NEWDECIMAL ->
+                    c.length() + (c.decimals() > 0 ? 1 : 0) + (unsigned || c.length() == 0 ? 0 : 1);
             case BinaryType.TINY -> c.length() == 1 ? 1 : unsigned ? 3 : 4; // TINYINT(1) keeps its width: clients read it as boolean
             case BinaryType.SHORT -> unsigned ? 5 : 6;
             case BinaryType.INT24 -> unsigned ? 8 : 9;
@@ -36,7 +39,8 @@ final class ColumnDefinitions {
         };
     }
 
-    private static int decimals(Column c) {
+    /** Connector/J turns FLOAT and DOUBLE's "not fixed" decimals (31) into 0; MySQL sends 31, and clients show it as the scale. */
+    static int wireDecimals(Column c) {
         boolean floating = c.mysqlType() == BinaryType.FLOAT || c.mysqlType() == BinaryType.DOUBLE;
         return floating && c.decimals() == 0 ? NOT_FIXED_DECIMALS : c.decimals();
     }

@@ -35,18 +35,21 @@ public final class CommandHandler implements AutoCloseable {
     private final PreparedStatements statements;
     private final SessionRegistry registry;
     private final SessionRegistry.Activity activity;
+    /** Set while a statement of a multi-statement COM_QUERY that more statements follow runs: every OK/EOF it sends says so. */
+    private boolean moreResults;
     /** The current schema (null until the client names one); the engine validates every change. */
     private String schema;
 
     CommandHandler(EngineSession session, ShardingRule rule, SessionVariables.Client client, String schema,
-                   SessionRegistry registry) {
+                   SessionRegistry registry, boolean multiStatements) {
         this.session = session;
         this.logicalSchema = rule.schema();
         this.registry = registry;
         this.activity = registry.track(client.connectionId(), client.user(), client.host());
         this.shows = new ShowStatements(rule, registry, client.user());
         this.variables = new SessionVariables(client, () -> BackendVariables.of(rule));
-        this.connection = new ConnectionCommands(session, variables, shows, registry, client.user(), this::status);
+        this.connection = new ConnectionCommands(session, variables, shows, registry, client.user(), this::status,
+                multiStatements);
         this.statements = new PreparedStatements(session, this::status);
         this.connection.onReset(statements::clear);
         this.schema = schema;
@@ -57,7 +60,8 @@ public final class CommandHandler implements AutoCloseable {
     public static CommandHandler open(Engine engine, Authenticator.Accepted client, String host, int connectionId,
                                       Capabilities capabilities, SessionRegistry registry) {
         return new CommandHandler(engine.openSession(capabilities.countsFoundRows()), engine.rule(),
-                new SessionVariables.Client(client.user(), host, connectionId), client.schema(), registry);
+                new SessionVariables.Client(client.user(), host, connectionId), client.schema(), registry,
+                capabilities.sendsMultiStatements());
     }
 
     /** Answers one command; false when the connection should close (COM_QUIT). */
@@ -76,9 +80,7 @@ public final class CommandHandler implements AutoCloseable {
             case Command.Quit q -> {
                 return false;
             }
-            case Command.InitDb db -> {
-                query("USE `" + db.schema().replace("`", "``") + "`", out);
-            }
+            case Command.InitDb db -> statement("USE `" + db.schema().replace("`", "``") + "`", out);
             case Command.Unsupported u -> out.error(1047, "08S01", "Unknown command");
             case StmtCommand s -> statements.handle(s, out);
             case ConnectionCommand c -> connection.handle(c, schema, out);
@@ -86,30 +88,56 @@ public final class CommandHandler implements AutoCloseable {
         return true;
     }
 
+    /**
+     * COM_QUERY: its statements in order (one, unless the client enabled multi-statements), each
+     * answered as its own result with SERVER_MORE_RESULTS_EXISTS on all but the last; the first
+     * error is the last packet, as in MySQL.
+     */
     private void query(String sql, ResponseWriter out) {
+        QueryStatements statements = new QueryStatements(sql, connection.multiStatements());
+        try {
+            while (statements.hasNext()) {
+                QueryStatements.Next next = statements.next();
+                moreResults = next.more();
+                if (next.onlyComments()) {
+                    out.ok(0, 0, status(), 0); // MySQL's empty query: a statement of comments only
+                } else if (!statement(next.sql(), out)) {
+                    return;
+                }
+            }
+        } catch (ShardwiseException e) {
+            out.error(e.errno(), e.sqlState(), e.getMessage());
+        } finally {
+            moreResults = false;
+        }
+    }
+
+    /** Runs one statement and writes its result; false when it failed (an ERR was sent) or the client left. */
+    private boolean statement(String sql, ResponseWriter out) {
         try {
             if (connection.intercept(sql, out)) {
-                return;
+                return true;
             }
             DatabaseStatements.Outcome database = DatabaseStatements.answer(sql, logicalSchema);
             if (database != null) {
                 if (database.errno() == null) {
                     out.ok(0, 0, status(), 0);
-                } else {
-                    out.error(database.errno(), database.sqlState(), database.message());
+                    return true;
                 }
-                return;
+                out.error(database.errno(), database.sqlState(), database.message());
+                return false;
             }
             ResultCursor answered = variables.answer(sql, session.autocommit(), schema);
             if (answered == null) {
                 answered = shows.answer(sql, schema, variables, session.autocommit());
             }
             if (answered != null) {
-                stream(answered, out);
-                return;
+                return stream(answered, out);
             }
             switch (session.execute(sql)) {
-                case StatementResult.Rows rows -> stream(rows.cursor(), out);
+                case StatementResult.Rows rows -> {
+                    return stream(rows.cursor(), out);
+                }
                 case StatementResult.Update u -> {
                     String first = firstWord(sql);
                     if (first.equals("set")) {
@@ -118,6 +146,7 @@ public final class CommandHandler implements AutoCloseable {
                         schema = logicalSchema; // the engine accepted it, so it named the one schema served
                     }
                     out.ok(u.affectedRows(), u.lastInsertId(), status(), u.warnings());
+                    return true;
                 }
             }
         } catch (ShardwiseException e) {
@@ -125,11 +154,11 @@ public final class CommandHandler implements AutoCloseable {
         } catch (RuntimeException e) {
             out.error(1105, "HY000", "[BUG] " + e);
         }
+        return false;
     }
 
-
-    /** Column count, definitions, rows, end; paced by the channel. Closes the cursor whatever happens. */
-    private void stream(ResultCursor cursor, ResponseWriter out) {
+    /** Column count, definitions, rows, end; paced by the channel. Closes the cursor whatever happens; false if the client left. */
+    private boolean stream(ResultCursor cursor, ResponseWriter out) {
         try (cursor) {
             List<Column> columns = cursor.columns();
             int n = columns.size();
@@ -150,15 +179,17 @@ public final class CommandHandler implements AutoCloseable {
                     TextRow.writeValue(row, cursor.get(i));
                 }
                 if (!out.sendPaced(row)) {
-                    return; // the client left: closing the cursor releases the backend work
+                    return false; // the client left: closing the cursor releases the backend work
                 }
             }
             out.endOfRows(status(), 0);
+            return true;
         }
     }
 
     private ServerStatus status() {
-        return ServerStatus.of(session.inTransaction(), session.autocommit());
+        ServerStatus status = ServerStatus.of(session.inTransaction(), session.autocommit());
+        return moreResults ? status.withMoreResults() : status;
     }
 
     /** The statement's first word, lower case, when it is SET or USE (cheap: no lexing on the hot path); else "". */

@@ -4,7 +4,6 @@ import io.netty.buffer.ByteBuf;
 import io.shardwise.core.EngineSession;
 import io.shardwise.core.error.ShardwiseException;
 import io.shardwise.core.execute.Column;
-import io.shardwise.server.protocol.ColumnDefinition;
 import io.shardwise.server.protocol.ConnectionCommand;
 import io.shardwise.server.protocol.ServerStatus;
 import java.nio.charset.StandardCharsets;
@@ -32,8 +31,9 @@ final class ConnectionCommands {
     private boolean multiStatements;
 
     ConnectionCommands(EngineSession session, SessionVariables variables, ShowStatements shows, SessionRegistry registry,
-                       String user, Supplier<ServerStatus> status) {
+                       String user, Supplier<ServerStatus> status, boolean multiStatements) {
         this.session = session;
+        this.multiStatements = multiStatements;
         this.variables = variables;
         this.shows = shows;
         this.registry = registry;
@@ -54,7 +54,6 @@ final class ConnectionCommands {
                     if (o.option() > 1) {
                         out.error(1047, "08S01", "Unknown command");
                     } else {
-                        // recorded only: one statement per COM_QUERY is all this server runs yet
                         multiStatements = o.option() == 0;
                         out.endOfRows(status.get(), 0);
                     }
@@ -69,7 +68,7 @@ final class ConnectionCommands {
         }
     }
 
-    /** Whether the client turned multi-statements on with COM_SET_OPTION. */
+    /** Whether COM_QUERY runs several statements: the client's CLIENT_MULTI_STATEMENTS, as COM_SET_OPTION last set it. */
     boolean multiStatements() {
         return multiStatements;
     }
@@ -113,8 +112,7 @@ final class ConnectionCommands {
     /** COM_FIELD_LIST: the column definitions of a logical table (each with its default-value field), then EOF. */
     private void fieldList(ConnectionCommand.FieldList f, String schema, ResponseWriter out) {
         for (Column c : shows.fieldList(f.table(), f.wildcard(), schema)) {
-            ByteBuf definition = new ColumnDefinition(c.schema(), c.table(), c.orgTable(), c.name(), c.orgName(), c.collation(),
-                    c.length(), c.mysqlType(), c.flags(), c.decimals()).encode(out.channel().alloc());
+            ByteBuf definition = ColumnDefinitions.of(c).encode(out.channel().alloc());
             out.send(definition.writeByte(0xFB)); // default value: NULL (COM_FIELD_LIST's extra lenenc field)
         }
         out.endOfRows(status.get(), 0);
