@@ -101,7 +101,8 @@ public final class ShardwiseServer implements AutoCloseable {
         AtomicInteger connectionIds = new AtomicInteger();
         HandshakeHandler.SessionOpener opener = (channel, client, capabilities, id) -> {
             CommandDispatcher session = new CommandDispatcher(
-                    CommandHandler.open(engine, client, HandshakeHandler.host(channel.remoteAddress()), id, capabilities, registry),
+                    CommandHandler.open(engine, client, HandshakeHandler.host(channel.remoteAddress()), id, capabilities, registry,
+                            limits.maxPacketSize()),
                     capabilities);
             sessions.add(session);
             Runnable leave = registry.register(id, client.user(), session::cancelRunning, channel::close);

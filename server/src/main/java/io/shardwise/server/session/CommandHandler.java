@@ -58,9 +58,9 @@ public final class CommandHandler implements AutoCloseable {
 
     /** A session for a client that just logged in; {@code capabilities} decide matched vs changed row counts. */
     public static CommandHandler open(Engine engine, Authenticator.Accepted client, String host, int connectionId,
-                                      Capabilities capabilities, SessionRegistry registry) {
+                                      Capabilities capabilities, SessionRegistry registry, int maxPacketSize) {
         return new CommandHandler(engine.openSession(capabilities.countsFoundRows()), engine.rule(),
-                new SessionVariables.Client(client.user(), host, connectionId), client.schema(), registry,
+                new SessionVariables.Client(client.user(), host, connectionId, maxPacketSize), client.schema(), registry,
                 capabilities.sendsMultiStatements());
     }
 

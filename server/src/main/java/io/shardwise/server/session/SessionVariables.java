@@ -28,7 +28,14 @@ import java.util.function.Supplier;
  */
 final class SessionVariables {
     /** Who is connected: for USER(), CURRENT_USER() and CONNECTION_ID(). */
-    record Client(String user, String host, int connectionId) {}
+    /** @param maxAllowedPacket the server's configured packet limit, which {@code @@max_allowed_packet} reports */
+    record Client(String user, String host, int connectionId, int maxAllowedPacket) {
+        static final int DEFAULT_MAX_PACKET = 64 << 20;
+
+        Client(String user, String host, int connectionId) {
+            this(user, host, connectionId, DEFAULT_MAX_PACKET);
+        }
+    }
 
     private record Value(String text, boolean numeric) {}
 
@@ -71,6 +78,7 @@ final class SessionVariables {
                     d.put(e.getKey(), new Value(value, e.getValue().numeric()));
                 }
             }
+            d.put("max_allowed_packet", new Value(Integer.toString(client.maxAllowedPacket()), true));
             defaults = Map.copyOf(d);
             values = new HashMap<>(defaults);
         }

@@ -118,4 +118,11 @@ class SessionVariablesTest {
         fromBackend.reset();
         assertEquals(initial, rows(fromBackend.answer(select, true, "shop")));
     }
+
+    @Test
+    void maxAllowedPacketIsTheConfiguredLimit() {
+        SessionVariables limited = new SessionVariables(new SessionVariables.Client("app", "10.0.0.9", 12, 4 << 20),
+                () -> java.util.Map.of("max_allowed_packet", "16777216"));
+        assertEquals(List.of("@@max_allowed_packet", "4194304"), rows(limited.answer("SELECT @@max_allowed_packet", true, "shop")));
+    }
 }
