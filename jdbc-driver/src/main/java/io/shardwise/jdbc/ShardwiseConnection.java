@@ -2,6 +2,7 @@ package io.shardwise.jdbc;
 
 import io.shardwise.core.Engine;
 import io.shardwise.core.EngineSession;
+import io.shardwise.core.sql.normalize.NormalizedSql;
 import io.shardwise.core.StatementResult;
 import java.sql.Array;
 import java.sql.Blob;
@@ -74,6 +75,11 @@ final class ShardwiseConnection implements Connection {
 
     /** Runs one statement; the caller owns a Rows result's cursor. */
     StatementResult run(String sql, List<Object> params) throws SQLException {
+        return run(sql, null, params);
+    }
+
+    /** As {@link #run(String, List)}, with the text already normalized when {@code normalized} is not null. */
+    StatementResult run(String sql, NormalizedSql normalized, List<Object> params) throws SQLException {
         checkOpen();
         lock.lock();
         try {
@@ -82,7 +88,7 @@ final class ShardwiseConnection implements Connection {
                     rs.bufferRemainingRows();
                 }
             }
-            return session.execute(sql, params);
+            return normalized == null ? session.execute(sql, params) : session.execute(normalized, params);
         } catch (RuntimeException e) {
             throw SqlErrors.translate(e);
         } finally {

@@ -1,6 +1,6 @@
 package io.shardwise.jdbc;
 
-import io.shardwise.core.sql.normalize.Normalizer;
+import io.shardwise.core.sql.normalize.NormalizedSql;
 import java.io.InputStream;
 import java.io.Reader;
 import java.math.BigDecimal;
@@ -38,6 +38,7 @@ final class ShardwisePreparedStatement extends ShardwiseStatement implements Pre
     private final boolean wantKeys;
     private final Object[] values;
     private final List<Object[]> batch = new ArrayList<>();
+    private final NormalizedSql normalized;
 
     ShardwisePreparedStatement(ShardwiseConnection connection, String sql, boolean wantKeys) throws SQLException {
         super(connection);
@@ -47,14 +48,18 @@ final class ShardwisePreparedStatement extends ShardwiseStatement implements Pre
         this.sql = sql;
         this.wantKeys = wantKeys;
         keysRequested(wantKeys);
-        int count;
         try {
-            count = Normalizer.normalize(sql).parameterCount();
+            this.normalized = PreparedTexts.normalize(sql);
         } catch (RuntimeException e) {
             throw SqlErrors.translate(e);
         }
-        this.values = new Object[count];
+        this.values = new Object[normalized.parameterCount()];
         Arrays.fill(values, UNSET);
+    }
+
+    @Override
+    NormalizedSql normalized(String text) {
+        return text == sql ? normalized : null;
     }
 
     private List<Object> bound(Object[] row) throws SQLException {

@@ -19,6 +19,8 @@ import java.util.regex.Pattern;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;
+import org.openjdk.jmh.annotations.Group;
+import org.openjdk.jmh.annotations.GroupThreads;
 import org.openjdk.jmh.annotations.Level;
 import org.openjdk.jmh.annotations.Mode;
 import org.openjdk.jmh.annotations.OutputTimeUnit;
@@ -34,8 +36,13 @@ import org.openjdk.jmh.annotations.TearDown;
  * same data; the same pool size (8) for both, side by side in one run. Backends: embedded MariaDB,
  * started in the fork. Throughput; the ratio shardwise-jdbc / direct is what to read.
  *
- * <p>Run: {@code java -jar jmh/target/benchmarks.jar JdbcBenchmark -t 1} and again with {@code -t 8}
- * (after {@code ./mvnw -pl jmh -am verify -Pbench -DskipTests -Dbench.filter=none}).
+ * <p>One thread and eight in one run: {@code pointSelect} and {@code pointUpdate} run on the threads
+ * JMH is given ({@code -t 1} under {@code -Pbench}), {@code pointSelect8} and {@code pointUpdate8}
+ * are groups of eight threads, which JMH keeps at eight whatever {@code -t} asks for below that.
+ * Each operation borrows a pooled connection and prepares its statement, as a web request does.
+ *
+ * <p>Run: {@code ./mvnw -pl jmh -am verify -Pbench -Dbench.filter=JdbcBenchmark}, or after a
+ * {@code -Pbench} build {@code java -jar jmh/target/benchmarks.jar JdbcBenchmark -t 1 -f 1 -wi 3 -w 3s -i 5 -r 3s}.
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.Throughput)
@@ -111,6 +118,20 @@ public class JdbcBenchmark {
                 return rs.next() ? rs.getString(1) : null;
             }
         }
+    }
+
+    @Benchmark
+    @Group("pointSelect8")
+    @GroupThreads(8)
+    public String pointSelect8() throws SQLException {
+        return pointSelect();
+    }
+
+    @Benchmark
+    @Group("pointUpdate8")
+    @GroupThreads(8)
+    public int pointUpdate8() throws SQLException {
+        return pointUpdate();
     }
 
     @Benchmark
