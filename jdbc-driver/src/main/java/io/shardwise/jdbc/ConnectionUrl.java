@@ -58,8 +58,11 @@ record ConnectionUrl(String location, Properties properties) {
             rest = rest.substring(0, q);
         }
         if (info != null) {
-            for (String name : info.stringPropertyNames()) {
-                props.setProperty(name, info.getProperty(name));
+            // not stringPropertyNames(): HikariCP's addDataSourceProperty("backends.ds0.pool.max", 4) stores an Integer
+            for (var e : info.entrySet()) {
+                if (e.getKey() instanceof String name && e.getValue() != null) {
+                    props.setProperty(name, String.valueOf(e.getValue()));
+                }
             }
         }
         if (rest.isBlank()) {
