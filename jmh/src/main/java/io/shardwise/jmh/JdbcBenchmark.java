@@ -12,8 +12,12 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLongArray;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -32,6 +36,8 @@ import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.annotations.Warmup;
+import org.openjdk.jmh.infra.IterationParams;
+import org.openjdk.jmh.runner.IterationType;
 
 /**
  * JDBC mode: sysbench's point select and point update through the Shardwise driver against the
@@ -64,6 +70,7 @@ public class JdbcBenchmark {
     private static final int ROWS = 1000;
     private static final int POOL = 8;
     private static final Pattern ENV = Pattern.compile("\\$\\{env:([A-Za-z0-9_]+)(?::-([^}]*))?}");
+    private static final int HISTOGRAM_MICROS = 20_000;
     private static final String SELECT = "SELECT c FROM sbtest1 WHERE id = ?";
     private static final String UPDATE = "UPDATE sbtest1 SET k = k + 1 WHERE id = ?";
 
@@ -80,6 +87,10 @@ public class JdbcBenchmark {
     private final LongAdder directOps = new LongAdder();
     private final LongAdder shardwiseNanos = new LongAdder();
     private final LongAdder shardwiseOps = new LongAdder();
+    /** Paired mode: per-operation times in microsecond buckets, for medians that a descheduled operation cannot skew. */
+    private final AtomicLongArray directMicros = new AtomicLongArray(HISTOGRAM_MICROS);
+    private final AtomicLongArray shardwiseMicros = new AtomicLongArray(HISTOGRAM_MICROS);
+    private final List<Double> medianRatios = new ArrayList<>();
     private double trialDirectNanos;
     private double trialDirectOps;
     private double trialShardwiseNanos;
@@ -134,27 +145,39 @@ public class JdbcBenchmark {
     }
 
     @TearDown(Level.Iteration)
-    public void iterationRatio() {
+    public void iterationRatio(IterationParams iteration) {
         if (paired) {
+            boolean measured = iteration.getType() == IterationType.MEASUREMENT;
             double dn = directNanos.sumThenReset();
             double dops = directOps.sumThenReset();
             double sn = shardwiseNanos.sumThenReset();
             double sops = shardwiseOps.sumThenReset();
-            trialDirectNanos += dn;
-            trialDirectOps += dops;
-            trialShardwiseNanos += sn;
-            trialShardwiseOps += sops;
-            System.out.printf("%n  paired: direct %.1f us/op (%.0f ops), shardwise-jdbc %.1f us/op (%.0f ops), ratio %.3f%n",
-                    dn / dops / 1000, dops, sn / sops / 1000, sops, (dn / dops) / (sn / sops));
+            if (measured) { // warm-up iterations are printed, not counted
+                trialDirectNanos += dn;
+                trialDirectOps += dops;
+                trialShardwiseNanos += sn;
+                trialShardwiseOps += sops;
+            }
+            long dm = median(directMicros);
+            long sm = median(shardwiseMicros);
+            if (measured) {
+                medianRatios.add((double) dm / sm);
+            }
+            System.out.printf("%n  paired%s: direct %.1f us/op (median %d, %.0f ops), shardwise-jdbc %.1f us/op"
+                            + " (median %d, %.0f ops), ratio %.3f (of medians %.3f)%n", measured ? "" : " (warm-up)",
+                    dn / dops / 1000, dm, dops, sn / sops / 1000, sm, sops, (dn / dops) / (sn / sops), (double) dm / sm);
         }
     }
 
     @TearDown(Level.Trial)
     public void stop() {
         if (paired) {
-            System.out.printf("%n  paired trial: direct %.1f us/op, shardwise-jdbc %.1f us/op, ratio shardwise/direct %.3f%n",
+            Collections.sort(medianRatios);
+            System.out.printf("%n  paired trial: direct %.1f us/op, shardwise-jdbc %.1f us/op, ratio shardwise/direct %.3f;"
+                            + " per-iteration ratios of medians %s, median %.3f%n",
                     trialDirectNanos / trialDirectOps / 1000, trialShardwiseNanos / trialShardwiseOps / 1000,
-                    (trialDirectNanos / trialDirectOps) / (trialShardwiseNanos / trialShardwiseOps));
+                    (trialDirectNanos / trialDirectOps) / (trialShardwiseNanos / trialShardwiseOps),
+                    medianRatios.stream().map(r -> String.format("%.2f", r)).toList(), medianRatios.get(medianRatios.size() / 2));
         }
         for (HikariDataSource pool : new HikariDataSource[] {direct, shardwise}) {
             if (pool != null) {
@@ -207,6 +230,25 @@ public class JdbcBenchmark {
     private void record(boolean viaShardwise, long nanos) {
         (viaShardwise ? shardwiseNanos : directNanos).add(nanos);
         (viaShardwise ? shardwiseOps : directOps).increment();
+        (viaShardwise ? shardwiseMicros : directMicros).incrementAndGet((int) Math.min(HISTOGRAM_MICROS - 1, nanos / 1000));
+    }
+
+    /** The median bucket, emptying the histogram for the next iteration. */
+    private static long median(AtomicLongArray micros) {
+        long[] counts = new long[micros.length()];
+        long total = 0;
+        for (int i = 0; i < counts.length; i++) {
+            counts[i] = micros.getAndSet(i, 0);
+            total += counts[i];
+        }
+        long seen = 0;
+        for (int i = 0; i < counts.length; i++) {
+            seen += counts[i];
+            if (seen * 2 >= total && total > 0) {
+                return i;
+            }
+        }
+        return -1;
     }
 
     private static String select(HikariDataSource pool) throws SQLException {
