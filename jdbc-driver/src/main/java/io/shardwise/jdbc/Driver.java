@@ -59,9 +59,9 @@ public final class Driver implements java.sql.Driver {
     }
 
     /**
-     * Closes the engine serving this URL's configuration and its backend pools. Connections still
-     * open on it fail from then on; the next connection starts a new engine. False when no engine
-     * was running for it.
+     * Closes the engine serving this URL's configuration with its overrides (the configuration
+     * properties in the URL), and its backend pools. Connections still open on it fail from then on;
+     * the next connection starts a new engine. False when no engine was running for it.
      */
     public static boolean shutdown(String url) throws SQLException {
         return EngineRegistry.shutdown(ConnectionUrl.parse(url, null));
