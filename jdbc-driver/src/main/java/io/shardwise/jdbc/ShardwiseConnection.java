@@ -53,6 +53,7 @@ final class ShardwiseConnection implements Connection {
     private final Set<ShardwiseStatement> statements = ConcurrentHashMap.newKeySet();
     private final Set<ShardwiseResultSet> openResults = ConcurrentHashMap.newKeySet();
     private final Properties clientInfo = new Properties();
+    private final PreparedTexts preparedTexts = new PreparedTexts();
     private volatile boolean closed;
     private int isolation = TRANSACTION_REPEATABLE_READ;
     private boolean readOnly;
@@ -67,6 +68,10 @@ final class ShardwiseConnection implements Connection {
 
     Engine engine() {
         return engine;
+    }
+
+    PreparedTexts preparedTexts() {
+        return preparedTexts;
     }
 
     String url() {

@@ -49,7 +49,7 @@ final class ShardwisePreparedStatement extends ShardwiseStatement implements Pre
         this.wantKeys = wantKeys;
         keysRequested(wantKeys);
         try {
-            this.normalized = PreparedTexts.normalize(sql);
+            this.normalized = connection.preparedTexts().normalize(sql);
         } catch (RuntimeException e) {
             throw SqlErrors.translate(e);
         }

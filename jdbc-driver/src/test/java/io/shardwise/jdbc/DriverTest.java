@@ -91,12 +91,13 @@ class DriverTest {
 
     @Test
     void preparedTextsAreNormalizedOnceUnlessTooLongToHold() {
+        PreparedTexts texts = new PreparedTexts();
         String sql = new String("SELECT c FROM sbtest1 WHERE id = ?");
-        assertSame(PreparedTexts.normalize(sql), PreparedTexts.normalize("SELECT c FROM sbtest1 WHERE id = ?"));
-        assertEquals(1, PreparedTexts.normalize(sql).parameterCount());
+        assertSame(texts.normalize(sql), texts.normalize("SELECT c FROM sbtest1 WHERE id = ?"));
+        assertEquals(1, texts.normalize(sql).parameterCount());
         String huge = "SELECT ?" + " ".repeat(PreparedTexts.MAX_CACHED_LENGTH);
-        assertNotSame(PreparedTexts.normalize(huge), PreparedTexts.normalize(huge));
-        assertEquals(1, PreparedTexts.normalize(huge).parameterCount());
+        assertNotSame(texts.normalize(huge), texts.normalize(huge));
+        assertEquals(1, texts.normalize(huge).parameterCount());
     }
 
     @Test
