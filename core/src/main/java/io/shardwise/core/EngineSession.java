@@ -48,7 +48,14 @@ public final class EngineSession implements AutoCloseable {
 
     /** A prepared statement: {@code ?} markers and their values, in order. */
     public StatementResult execute(String sql, List<Object> params) {
-        NormalizedSql normalized = Normalizer.normalize(sql);
+        return execute(Normalizer.normalize(sql), params);
+    }
+
+    /**
+     * A statement normalized by the caller: a JDBC prepared statement normalizes its text once,
+     * when prepared, rather than on every execution.
+     */
+    public StatementResult execute(NormalizedSql normalized, List<Object> params) {
         if (normalized.parameterCount() != params.size()) {
             throw new ShardwiseException(ErrorCode.BUG, "statement has " + normalized.parameterCount() + " ? markers but "
                     + params.size() + " values were given");

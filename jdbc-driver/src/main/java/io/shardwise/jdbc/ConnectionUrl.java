@@ -2,10 +2,15 @@ package io.shardwise.jdbc;
 
 import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
+import io.shardwise.core.config.ConfigOverrides;
+import io.shardwise.core.config.Suggestions;
 import java.nio.file.Path;
 import java.sql.SQLException;
+import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Properties;
+import java.util.TreeMap;
 
 /**
  * A parsed {@code jdbc:shardwise:<config location>[?name=value&...]} URL. The location is a file
@@ -13,12 +18,22 @@ import java.util.Properties;
  * {@code classpath:<resource>}. {@link #key()} names the configuration canonically, so that every
  * spelling of one file shares one engine.
  *
+ * <p>A property whose name is a configuration path ({@code backends.ds0.pool.max}, {@code schema};
+ * see {@link #isConfigurationPath}) overrides that value of the file; the others are the driver's
+ * own ({@link #DRIVER_PROPERTIES}) or, as Connector/J does with names it does not know, ignored, so
+ * that the Connector/J settings frameworks pass along ({@code cachePrepStmts}, {@code useSSL}) do no
+ * harm. A name one typo away from one of ours is refused rather than ignored.
+ *
  * @param location what follows {@code jdbc:shardwise:}, without the query
  * @param properties the query's properties overlaid by the caller's {@code Properties} (these win)
  */
 record ConnectionUrl(String location, Properties properties) {
     static final String PREFIX = "jdbc:shardwise:";
     static final String CLASSPATH = "classpath:";
+    /** Honoured by the driver itself; user and password are accepted and ignored. */
+    static final List<String> DRIVER_PROPERTIES = List.of("useAffectedRows", "user", "password");
+    /** Configuration keys that are a property name on their own (the rest need a dotted path). */
+    private static final List<String> TOP_LEVEL_KEYS = List.of("schema", "defaultBackend", "backends", "tables", "server");
 
     static boolean accepts(String url) {
         return url != null && url.regionMatches(true, 0, PREFIX, 0, PREFIX.length());
@@ -43,15 +58,59 @@ record ConnectionUrl(String location, Properties properties) {
             rest = rest.substring(0, q);
         }
         if (info != null) {
-            for (String name : info.stringPropertyNames()) {
-                props.setProperty(name, info.getProperty(name));
+            // not stringPropertyNames(): HikariCP's addDataSourceProperty("backends.ds0.pool.max", 4) stores an Integer
+            for (var e : info.entrySet()) {
+                if (e.getKey() instanceof String name && e.getValue() != null) {
+                    props.setProperty(name, String.valueOf(e.getValue()));
+                }
             }
         }
         if (rest.isBlank()) {
             throw new SQLException("no configuration location in '" + url + "' (expected " + PREFIX
                     + "<file path | file:URI | classpath:resource>)", "08001");
         }
-        return new ConnectionUrl(rest, props);
+        ConnectionUrl parsed = new ConnectionUrl(rest, props);
+        parsed.refuseNearMisses();
+        return parsed;
+    }
+
+    /** Whether a property names a configuration value rather than a driver setting. */
+    static boolean isConfigurationPath(String name) {
+        return name.indexOf('.') >= 0 || name.indexOf('[') >= 0 || TOP_LEVEL_KEYS.contains(name);
+    }
+
+    /** The properties that override values of the configuration file. */
+    ConfigOverrides overrides() {
+        Map<String, String> values = new TreeMap<>();
+        for (String name : properties.stringPropertyNames()) {
+            if (isConfigurationPath(name)) {
+                values.put(name, properties.getProperty(name));
+            }
+        }
+        return ConfigOverrides.of(values);
+    }
+
+    /** What shares an engine: the same configuration with the same overrides. */
+    EngineKey engineKey() {
+        return new EngineKey(key(), overrides());
+    }
+
+    record EngineKey(String location, ConfigOverrides overrides) {}
+
+    private void refuseNearMisses() throws SQLException {
+        List<String> ours = new java.util.ArrayList<>(DRIVER_PROPERTIES);
+        ours.addAll(TOP_LEVEL_KEYS);
+        for (String name : properties.stringPropertyNames()) {
+            if (isConfigurationPath(name) || DRIVER_PROPERTIES.contains(name)) {
+                continue;
+            }
+            String close = Suggestions.closest(name, ours);
+            if (close != null) {
+                throw new SQLException("unknown property '" + name + "'. Did you mean '" + close + "'? Shardwise reads "
+                        + String.join(", ", DRIVER_PROPERTIES) + " and configuration paths (" + String.join(", ", TOP_LEVEL_KEYS)
+                        + ", backends.ds0.pool.max ...)", "01S00");
+            }
+        }
     }
 
     private static String decode(String s) {

@@ -18,10 +18,12 @@ import java.util.logging.Logger;
  * <p>Properties (URL query or {@link Properties}; the latter win): {@code useAffectedRows}
  * (default false: update counts are matched rows, as Connector/J). {@code user} and
  * {@code password} are accepted and ignored: the engine runs in-process and reaches its backends
- * with the credentials of the configuration.
+ * with the credentials of the configuration. A property named as a configuration path
+ * ({@code backends.ds0.pool.max=4}) overrides that value of the file, checked as the file is.
  *
- * <p>All connections to one location share one engine (backend pools, plan cache), started by the
- * first connection and kept for the JVM's life or until {@link #shutdown(String)}.
+ * <p>All connections to one location with the same overrides share one engine (backend pools, plan
+ * cache), started by the first connection and kept for the JVM's life or until
+ * {@link #shutdown(String)}.
  */
 public final class Driver implements java.sql.Driver {
     public static final int MAJOR_VERSION = 0;
@@ -57,9 +59,9 @@ public final class Driver implements java.sql.Driver {
     }
 
     /**
-     * Closes the engine serving this URL's configuration and its backend pools. Connections still
-     * open on it fail from then on; the next connection starts a new engine. False when no engine
-     * was running for it.
+     * Closes the engine serving this URL's configuration with its overrides (the configuration
+     * properties in the URL), and its backend pools. Connections still open on it fail from then on;
+     * the next connection starts a new engine. False when no engine was running for it.
      */
     public static boolean shutdown(String url) throws SQLException {
         return EngineRegistry.shutdown(ConnectionUrl.parse(url, null));

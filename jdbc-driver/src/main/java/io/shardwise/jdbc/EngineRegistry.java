@@ -11,8 +11,9 @@ import java.util.Map;
 import java.util.concurrent.locks.ReentrantLock;
 
 /**
- * One {@link Engine} per configuration location, shared by every connection that names it, and kept
- * for the life of the JVM (or until {@link Driver#shutdown(String)}). Starting an engine builds
+ * One {@link Engine} per configuration location and set of overriding properties, shared by every
+ * connection that names both, and kept for the life of the JVM (or until
+ * {@link Driver#shutdown(String)}). Starting an engine builds
  * backend pools and a plan cache, so it must not follow the churn of connections an application
  * opens and closes; an application that closes its last connection and opens another keeps its warm
  * pools and cache.
@@ -22,12 +23,12 @@ import java.util.concurrent.locks.ReentrantLock;
  */
 final class EngineRegistry {
     private static final ReentrantLock LOCK = new ReentrantLock();
-    private static final Map<String, Engine> ENGINES = new HashMap<>();
+    private static final Map<ConnectionUrl.EngineKey, Engine> ENGINES = new HashMap<>();
 
     private EngineRegistry() {}
 
     static Engine engineFor(ConnectionUrl url) throws SQLException {
-        String key = url.key();
+        ConnectionUrl.EngineKey key = url.engineKey();
         LOCK.lock();
         try {
             Engine engine = ENGINES.get(key);
@@ -46,7 +47,7 @@ final class EngineRegistry {
         Engine engine;
         LOCK.lock();
         try {
-            engine = ENGINES.remove(url.key());
+            engine = ENGINES.remove(url.engineKey());
         } finally {
             LOCK.unlock();
         }
@@ -60,7 +61,7 @@ final class EngineRegistry {
     static boolean isRunning(ConnectionUrl url) {
         LOCK.lock();
         try {
-            return ENGINES.containsKey(url.key());
+            return ENGINES.containsKey(url.engineKey());
         } finally {
             LOCK.unlock();
         }
@@ -79,10 +80,11 @@ final class EngineRegistry {
                     throw new SQLException("configuration " + url.location() + " is not on the classpath", "08001");
                 }
                 try (InputStream text = in) {
-                    return ShardingRule.load(new String(text.readAllBytes(), StandardCharsets.UTF_8), url.location(), System::getenv);
+                    return ShardingRule.load(new String(text.readAllBytes(), StandardCharsets.UTF_8), url.location(), System::getenv,
+                            url.overrides());
                 }
             }
-            return ShardingRule.load(url.path());
+            return ShardingRule.load(url.path(), System::getenv, url.overrides());
         } catch (IOException e) {
             throw new SQLException("cannot read configuration " + url.location() + ": " + e.getMessage(), "08001", e);
         } catch (RuntimeException e) {

@@ -3,6 +3,7 @@ package io.shardwise.jdbc;
 import io.shardwise.core.Engine;
 import io.shardwise.core.EngineSession;
 import io.shardwise.core.execute.Column;
+import io.shardwise.core.sql.normalize.NormalizedSql;
 import io.shardwise.core.StatementResult;
 import java.sql.Array;
 import java.sql.Blob;
@@ -53,6 +54,7 @@ final class ShardwiseConnection implements Connection {
     private final Set<ShardwiseStatement> statements = ConcurrentHashMap.newKeySet();
     private final Set<ShardwiseResultSet> openResults = ConcurrentHashMap.newKeySet();
     private final Properties clientInfo = new Properties();
+    private final PreparedTexts preparedTexts = new PreparedTexts();
     private volatile boolean closed;
     private int isolation = TRANSACTION_REPEATABLE_READ;
     private boolean readOnly;
@@ -69,12 +71,21 @@ final class ShardwiseConnection implements Connection {
         return engine;
     }
 
+    PreparedTexts preparedTexts() {
+        return preparedTexts;
+    }
+
     String url() {
         return url;
     }
 
     /** Runs one statement; the caller owns a Rows result's cursor. */
     StatementResult run(String sql, List<Object> params) throws SQLException {
+        return run(sql, null, params);
+    }
+
+    /** As {@link #run(String, List)}, with the text already normalized when {@code normalized} is not null. */
+    StatementResult run(String sql, NormalizedSql normalized, List<Object> params) throws SQLException {
         checkOpen();
         lock.lock();
         try {
@@ -83,7 +94,7 @@ final class ShardwiseConnection implements Connection {
                     rs.bufferRemainingRows();
                 }
             }
-            return session.execute(sql, params);
+            return normalized == null ? session.execute(sql, params) : session.execute(normalized, params);
         } catch (RuntimeException e) {
             throw SqlErrors.translate(e);
         } finally {

@@ -1,6 +1,7 @@
 package io.shardwise.jdbc;
 
 import io.shardwise.core.execute.Column;
+import io.shardwise.core.sql.normalize.NormalizedSql;
 import io.shardwise.core.sql.normalize.Normalizer;
 import java.io.InputStream;
 import java.io.Reader;
@@ -39,6 +40,7 @@ final class ShardwisePreparedStatement extends ShardwiseStatement implements Pre
     private final boolean wantKeys;
     private final Object[] values;
     private final List<Object[]> batch = new ArrayList<>();
+    private final NormalizedSql normalized;
 
     ShardwisePreparedStatement(ShardwiseConnection connection, String sql, boolean wantKeys) throws SQLException {
         super(connection);
@@ -48,14 +50,18 @@ final class ShardwisePreparedStatement extends ShardwiseStatement implements Pre
         this.sql = sql;
         this.wantKeys = wantKeys;
         keysRequested(wantKeys);
-        int count;
         try {
-            count = Normalizer.normalize(sql).parameterCount();
+            this.normalized = connection.preparedTexts().normalize(sql);
         } catch (RuntimeException e) {
             throw SqlErrors.translate(e);
         }
-        this.values = new Object[count];
+        this.values = new Object[normalized.parameterCount()];
         Arrays.fill(values, UNSET);
+    }
+
+    @Override
+    NormalizedSql normalized(String text) {
+        return text == sql ? normalized : null;
     }
 
     private List<Object> bound(Object[] row) throws SQLException {

@@ -1,6 +1,7 @@
 package io.shardwise.jdbc;
 
 import io.shardwise.core.StatementResult;
+import io.shardwise.core.sql.normalize.NormalizedSql;
 import java.sql.BatchUpdateException;
 import java.sql.Connection;
 import java.sql.ResultSet;
@@ -78,6 +79,11 @@ class ShardwiseStatement implements Statement {
         }
     }
 
+    /** The statement text normalized, when this statement already knows it; null lets the session normalize. */
+    NormalizedSql normalized(String sql) {
+        return null;
+    }
+
     private StatementResult runTimed(String sql, List<Object> params) throws SQLException {
         timedOut = false;
         cancelled = false;
@@ -89,7 +95,7 @@ class ShardwiseStatement implements Statement {
         timer = t;
         boolean rows = false;
         try {
-            StatementResult r = connection.run(sql, params);
+            StatementResult r = connection.run(sql, normalized(sql), params);
             rows = r instanceof StatementResult.Rows;
             return r;
         } catch (SQLException e) {

@@ -3,11 +3,16 @@ package io.shardwise.jdbc;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertNotSame;
+import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.shardwise.core.config.ConfigOverrides;
 import java.sql.DriverManager;
 import java.sql.SQLException;
+import java.util.Map;
 import java.util.Properties;
 import org.junit.jupiter.api.Test;
 
@@ -36,6 +41,63 @@ class DriverTest {
         assertEquals("classpath:a/b.yaml", ConnectionUrl.parse("jdbc:shardwise:classpath:/a/b.yaml", null).key());
         assertFalse(new Driver().acceptsURL("jdbc:mysql://localhost/x"));
         assertThrows(SQLException.class, () -> ConnectionUrl.parse("jdbc:shardwise:", null));
+    }
+
+    @Test
+    void propertiesNamedAsConfigurationPathsOverrideTheFileAndKeyTheEngine() throws SQLException {
+        Properties info = new Properties();
+        info.setProperty("backends.ds0.pool.max", "8");
+        info.setProperty("cachePrepStmts", "true");
+        ConnectionUrl url = ConnectionUrl.parse("jdbc:shardwise:conf/shop.yaml?backends.ds0.pool.max=4&schema=s&server.users%5B0%5D.name=x"
+                + "&useAffectedRows=true&useSSL=false", info);
+        assertEquals(Map.of("backends.ds0.pool.max", "8", "schema", "s", "server.users[0].name", "x"), url.overrides().values(),
+                "configuration paths (Properties winning), not the driver's own or Connector/J's properties");
+        ConnectionUrl sameOtherOrder = ConnectionUrl.parse("jdbc:shardwise:conf/shop.yaml?server.users%5B0%5D.name=x&schema=s"
+                + "&backends.ds0.pool.max=8", null);
+        assertEquals(url.engineKey(), sameOtherOrder.engineKey(), "one engine for one configuration and one set of overrides");
+        assertNotEquals(url.engineKey(), ConnectionUrl.parse("jdbc:shardwise:conf/shop.yaml?schema=s", null).engineKey());
+        assertEquals(ConfigOverrides.NONE, ConnectionUrl.parse("jdbc:shardwise:conf/shop.yaml?useAffectedRows=true", null).overrides());
+    }
+
+    @Test
+    void aPropertyOneTypoFromOneOfOursIsRefusedNotIgnored() {
+        SQLException e = assertThrows(SQLException.class, () -> ConnectionUrl.parse("jdbc:shardwise:a.yaml?useAfectedRows=true", null));
+        assertTrue(e.getMessage().startsWith("unknown property 'useAfectedRows'. Did you mean 'useAffectedRows'?"), e.getMessage());
+        assertEquals("01S00", e.getSQLState());
+        Properties info = new Properties();
+        info.setProperty("defaultbackend", "ds1");
+        e = assertThrows(SQLException.class, () -> ConnectionUrl.parse("jdbc:shardwise:a.yaml", info));
+        assertTrue(e.getMessage().startsWith("unknown property 'defaultbackend'. Did you mean 'defaultBackend'?"), e.getMessage());
+    }
+
+    @Test
+    void aBadOverrideFailsTheConnectionWithTheConfigurationReport() throws Exception {
+        java.nio.file.Path file = java.nio.file.Files.createTempFile("shardwise-driver-test", ".yaml");
+        try {
+            java.nio.file.Files.writeString(file, "schema: s\nbackends:\n  ds0: { url: \"jdbc:mysql://127.0.0.1:1/s\" }\n");
+            SQLException e = assertThrows(SQLException.class,
+                    () -> new Driver().connect("jdbc:shardwise:" + file + "?backends.ds0.pool.max_size=4", new Properties()));
+            assertEquals(1105, e.getErrorCode());
+            assertTrue(e.getMessage().contains("with properties backends.ds0.pool.max_size"), e.getMessage());
+            assertTrue(e.getMessage().contains("backends.ds0.pool.max_size (set by a property): unknown key 'max_size'. Did you mean 'max'?"),
+                    e.getMessage());
+            e = assertThrows(SQLException.class,
+                    () -> new Driver().connect("jdbc:shardwise:" + file + "?backends.ds0.pool.max=none", new Properties()));
+            assertTrue(e.getMessage().contains("backends.ds0.pool.max (set by a property): 'none' is not an integer"), e.getMessage());
+        } finally {
+            java.nio.file.Files.delete(file);
+        }
+    }
+
+    @Test
+    void preparedTextsAreNormalizedOnceUnlessTooLongToHold() {
+        PreparedTexts texts = new PreparedTexts();
+        String sql = new String("SELECT c FROM sbtest1 WHERE id = ?");
+        assertSame(texts.normalize(sql), texts.normalize("SELECT c FROM sbtest1 WHERE id = ?"));
+        assertEquals(1, texts.normalize(sql).parameterCount());
+        String huge = "SELECT ?" + " ".repeat(PreparedTexts.MAX_CACHED_LENGTH);
+        assertNotSame(texts.normalize(huge), texts.normalize(huge));
+        assertEquals(1, texts.normalize(huge).parameterCount());
     }
 
     @Test

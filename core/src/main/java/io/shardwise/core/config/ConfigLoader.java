@@ -67,12 +67,17 @@ public final class ConfigLoader {
     }
 
     public Result parse(String yaml, String source) {
+        return parse(yaml, source, ConfigOverrides.NONE);
+    }
+
+    /** Parses the text with the overrides applied first, so their values get the same checks. */
+    public Result parse(String yaml, String source, ConfigOverrides overrides) {
         Problems problems = new Problems();
-        ShardwiseConfig config = parse(yaml, source, problems);
+        ShardwiseConfig config = parse(yaml, source, overrides, problems);
         return new Result(config, problems.list());
     }
 
-    ShardwiseConfig parse(String yaml, String source, Problems problems) {
+    ShardwiseConfig parse(String yaml, String source, ConfigOverrides overrides, Problems problems) {
         Node rootNode;
         try {
             LoadSettings settings = LoadSettings.builder().setLabel(source).setAllowDuplicateKeys(true)
@@ -85,6 +90,9 @@ public final class ConfigLoader {
         } catch (YamlEngineException e) {
             problems.add(Location.ROOT, "not valid YAML: " + e.getMessage());
             return null;
+        }
+        if (!overrides.isEmpty()) {
+            rootNode = overrides.applyTo(rootNode, problems);
         }
         if (rootNode == null) {
             problems.add(Location.ROOT, "the file is empty; expected at least schema and backends");

@@ -84,7 +84,9 @@ final class ConfigNode {
                 continue;
             }
             String key = keyNode.getValue();
-            Location childLocation = location.child(key, line(tuple.getKeyNode()));
+            // a value a property replaced is located at the property, not at the file's key
+            Location childLocation = location.child(key, line(tuple.getValueNode()) == Location.PROPERTY
+                    ? Location.PROPERTY : line(tuple.getKeyNode()));
             if (entries.containsKey(key)) {
                 problems.add(childLocation, "duplicate key '" + key + "'; each key may appear once");
                 continue;
@@ -236,6 +238,9 @@ final class ConfigNode {
     }
 
     static int line(Node node) {
+        if (ConfigOverrides.madeByProperty(node)) {
+            return Location.PROPERTY;
+        }
         return node.getStartMark().map(m -> m.getLine() + 1).orElse(0);
     }
 }

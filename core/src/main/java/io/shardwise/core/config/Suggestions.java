@@ -20,7 +20,19 @@ public final class Suggestions {
             }
         }
         int allowed = Math.max(2, (word.length() + 2) / 3);
-        return best != null && bestDistance <= allowed ? best : null;
+        return best != null && bestDistance <= allowed ? best : byPrefix(lower, candidates);
+    }
+
+    /** A key with a suffix added ({@code max_size} for {@code max}) is too far for the edit distance. */
+    private static String byPrefix(String lower, Collection<String> candidates) {
+        String best = null;
+        for (String candidate : candidates) {
+            String c = candidate.toLowerCase(Locale.ROOT);
+            if (c.length() >= 3 && lower.startsWith(c) && (best == null || c.length() > best.length())) {
+                best = candidate;
+            }
+        }
+        return best;
     }
 
     /** " Did you mean 'x'?" or an empty string. */

@@ -284,6 +284,11 @@ public final class BackendPools implements AutoCloseable {
     private static Properties driverProperties(BackendConfig config, boolean foundRows) {
         Properties p = new Properties();
         p.setProperty("useServerPrepStmts", "false");
+        // every unit prepares its rendered text anew; Connector/J parsing that text was the largest
+        // single cost of a point select through the JDBC face, and these texts repeat (one per plan)
+        p.setProperty("cachePrepStmts", "true");
+        p.setProperty("prepStmtCacheSize", "256");
+        p.setProperty("prepStmtCacheSqlLimit", "4096");
         p.setProperty("useAffectedRows", Boolean.toString(!foundRows));
         p.setProperty("jdbcCompliantTruncation", "false");
         p.setProperty("useLocalSessionState", "true");

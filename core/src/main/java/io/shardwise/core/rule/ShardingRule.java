@@ -1,6 +1,7 @@
 package io.shardwise.core.rule;
 
 import io.shardwise.core.config.ConfigLoader;
+import io.shardwise.core.config.ConfigOverrides;
 import io.shardwise.core.config.ConfigProblem;
 import io.shardwise.core.config.DataNode;
 import io.shardwise.core.config.InvalidConfigException;
@@ -43,6 +44,11 @@ public final class ShardingRule {
     }
 
     public static ShardingRule load(Path file, Function<String, String> environment) {
+        return load(file, environment, ConfigOverrides.NONE);
+    }
+
+    /** Reads a file with some of its values replaced by properties (see {@link ConfigOverrides}). */
+    public static ShardingRule load(Path file, Function<String, String> environment, ConfigOverrides overrides) {
         String text;
         try {
             text = Files.readString(file, StandardCharsets.UTF_8);
@@ -51,11 +57,15 @@ public final class ShardingRule {
             p.add(io.shardwise.core.config.Location.ROOT, "cannot read " + file.toAbsolutePath() + ": " + e);
             throw new InvalidConfigException(file.toString(), p.list());
         }
-        return load(text, file.toString(), environment);
+        return load(text, file.toString(), environment, overrides);
     }
 
     public static ShardingRule load(String yaml, String source, Function<String, String> environment) {
-        ConfigLoader.Result parsed = new ConfigLoader(environment).parse(yaml, source);
+        return load(yaml, source, environment, ConfigOverrides.NONE);
+    }
+
+    public static ShardingRule load(String yaml, String source, Function<String, String> environment, ConfigOverrides overrides) {
+        ConfigLoader.Result parsed = new ConfigLoader(environment).parse(yaml, source, overrides);
         List<ConfigProblem> problems = new ArrayList<>(parsed.problems());
         ShardingRule rule = null;
         if (parsed.config() != null) {
@@ -64,7 +74,7 @@ public final class ShardingRule {
             problems.addAll(ruleProblems.list());
         }
         if (!problems.isEmpty() || rule == null) {
-            throw new InvalidConfigException(source, problems);
+            throw new InvalidConfigException(overrides.label(source), problems);
         }
         return rule;
     }

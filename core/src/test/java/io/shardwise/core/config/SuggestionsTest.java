@@ -12,6 +12,7 @@ class SuggestionsTest {
         assertEquals("algorithm", Suggestions.closest("algoritm", List.of("nodes", "key", "algorithm")));
         assertEquals("bindTo", Suggestions.closest("bindto", List.of("bindTo", "backend")));
         assertEquals("defaultBackend", Suggestions.closest("default_backend", List.of("defaultBackend", "backends")));
+        assertEquals("max", Suggestions.closest("max_size", List.of("max", "maxLifetime", "minIdle")), "a key with a suffix added");
     }
 
     @Test

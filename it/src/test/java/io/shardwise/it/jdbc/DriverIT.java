@@ -51,6 +51,45 @@ class DriverIT {
     }
 
     @Test
+    void urlsWithDifferentOverridesGetDifferentEnginesEachWithItsValues() throws SQLException {
+        String small = f.url + "?backends.ds0.pool.max=2&backends.ds0.pool.minIdle=0";
+        // the sample's server user names the schema, and is checked against it as in the file
+        String renamed = f.url + "?schema=store&server.users%5B0%5D.schemas%5B0%5D=store";
+        java.util.Properties sameAsSmall = new java.util.Properties();
+        sameAsSmall.setProperty("backends.ds0.pool.minIdle", "0");
+        sameAsSmall.setProperty("backends.ds0.pool.max", "2");
+        try (Connection plain = f.shardwise(); Connection a = DriverManager.getConnection(small);
+                Connection b = DriverManager.getConnection(renamed); Connection a2 = DriverManager.getConnection(f.url, sameAsSmall)) {
+            Engine e = plain.unwrap(Engine.class);
+            Engine ea = a.unwrap(Engine.class);
+            Engine eb = b.unwrap(Engine.class);
+            assertNotSame(e, ea);
+            assertNotSame(e, eb);
+            assertNotSame(ea, eb);
+            assertSame(ea, a2.unwrap(Engine.class), "the same overrides through Properties, in another order, share the engine");
+            assertEquals(2, ea.rule().config().backends().get("ds0").pool().max());
+            assertEquals(32, e.rule().config().backends().get("ds0").pool().max(), "the file's value where no property overrides it");
+            assertEquals("shop", plain.getCatalog());
+            assertEquals("store", b.getCatalog());
+            try (Statement st = b.createStatement(); ResultSet rs = st.executeQuery("SELECT COUNT(*) FROM orders WHERE user_id = 42")) {
+                assertTrue(rs.next());
+                assertTrue(rs.getLong(1) > 0, "the overridden engine reaches the same backends");
+            }
+        } finally {
+            Driver.shutdown(small);
+            Driver.shutdown(renamed);
+        }
+    }
+
+    @Test
+    void aBadOverrideFailsTheConnectionNamingTheProperty() {
+        SQLException e = assertThrows(SQLException.class, () -> DriverManager.getConnection(f.url + "?backends.ds0.pool.max_size=4"));
+        assertEquals(1105, e.getErrorCode());
+        assertTrue(e.getMessage().contains("backends.ds0.pool.max_size (set by a property): unknown key 'max_size'. Did you mean 'max'?"),
+                e.getMessage());
+    }
+
+    @Test
     void closingAConnectionInATransactionReleasesEveryBackendConnection() throws SQLException {
         Connection c = f.shardwise();
         var engine = c.unwrap(Engine.class);

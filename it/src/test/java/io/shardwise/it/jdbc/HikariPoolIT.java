@@ -61,6 +61,26 @@ class HikariPoolIT {
         }
     }
 
+    /** Overrides given as HikariCP data source properties (an Integer among them) reach the engine's configuration. */
+    @Test
+    void dataSourcePropertiesOverrideTheConfiguration() throws Exception {
+        HikariConfig config = new HikariConfig();
+        config.setJdbcUrl(f.url);
+        config.setMaximumPoolSize(1);
+        config.addDataSourceProperty("backends.ds1.pool.max", 3);
+        config.addDataSourceProperty("backends.ds1.pool.minIdle", "0");
+        try (HikariDataSource pool = new HikariDataSource(config); Connection c = pool.getConnection();
+                var st = c.createStatement(); ResultSet rs = st.executeQuery("SELECT COUNT(*) FROM orders")) {
+            Engine engine = c.unwrap(Engine.class);
+            assertEquals(3, engine.rule().config().backends().get("ds1").pool().max());
+            try (Connection d = f.direct(); var dst = d.createStatement(); ResultSet drs = dst.executeQuery("SELECT COUNT(*) FROM orders")) {
+                assertEquals(Outcomes.rows(drs), Outcomes.rows(rs));
+            }
+        } finally {
+            io.shardwise.jdbc.Driver.shutdown(f.url + "?backends.ds1.pool.max=3&backends.ds1.pool.minIdle=0");
+        }
+    }
+
     /** A pool over ShardwiseDataSource (dataSourceClassName style): rows agree, and closing the pool returns every backend connection. */
     @Test
     void poolOverTheDataSourceReleasesBackendConnectionsOnClose() throws Exception {
