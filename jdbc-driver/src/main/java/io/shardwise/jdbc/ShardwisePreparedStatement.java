@@ -2,7 +2,6 @@ package io.shardwise.jdbc;
 
 import io.shardwise.core.execute.Column;
 import io.shardwise.core.sql.normalize.NormalizedSql;
-import io.shardwise.core.sql.normalize.Normalizer;
 import java.io.InputStream;
 import java.io.Reader;
 import java.math.BigDecimal;
