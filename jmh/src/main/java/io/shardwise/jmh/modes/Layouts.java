@@ -23,6 +23,7 @@ import java.util.List;
  * </ul>
  */
 final class Layouts {
+    static final String BACKEND_FILE = "shardwise.bench.backendFile";
     private static final List<String> CREATED = new ArrayList<>();
     private static SampleTarget target;
     private static String whole;
@@ -37,8 +38,25 @@ final class Layouts {
             target = new SampleTarget(server.host(), server.port(), server.user(), server.password(),
                     TestBackends.uniqueSchemaName("bench"));
             Runtime.getRuntime().addShutdownHook(new Thread(Layouts::dropAll, "bench-layouts-cleanup"));
+            describe(server);
         }
         return target;
+    }
+
+    /**
+     * Tells the suite runner which server the run used (the report names it), through the file the
+     * system property {@value #BACKEND_FILE} names: benchmarks run in forked JVMs, and starting a
+     * backend in the runner's own JVM just to ask would cost a server start.
+     */
+    private static void describe(MysqlServer server) {
+        String file = System.getProperty(BACKEND_FILE);
+        if (file != null) {
+            try {
+                java.nio.file.Files.writeString(java.nio.file.Path.of(file), server.kind() + " " + server.version());
+            } catch (java.io.IOException e) {
+                throw new java.io.UncheckedIOException("cannot write " + file, e);
+            }
+        }
     }
 
     static MysqlServer server() {

@@ -4,6 +4,8 @@ package io.shardwise.jmh.modes;
 public final class PeerVersions {
     /** {@link Targets#REUSE}, for the runner. */
     public static final String REUSE_TARGETS = Targets.REUSE;
+    /** {@link Layouts#BACKEND_FILE}: where a benchmark JVM writes which backend server it used. */
+    public static final String BACKEND_FILE = Layouts.BACKEND_FILE;
 
     private PeerVersions() {}
 

@@ -31,9 +31,8 @@ final class Targets {
     /**
      * @param contextLoader the context class loader calls into the target need (the peer's), or null
      */
-    record Opened(HikariDataSource pool, List<AutoCloseable> behind, ClassLoader contextLoader) implements AutoCloseable {
-        @Override
-        public void close() throws Exception {
+    record Opened(HikariDataSource pool, List<AutoCloseable> behind, ClassLoader contextLoader) {
+        void close() throws Exception {
             pool.close();
             for (AutoCloseable c : behind) {
                 c.close();

@@ -31,13 +31,27 @@ public record Table(String title, String note, List<String> headers, List<List<S
         line(out, headers);
         out.append('|');
         for (int i = 0; i < headers.size(); i++) {
-            out.append(i == 0 ? "---|" : "---:|");
+            out.append(numeric(i) ? "---:|" : "---|");
         }
         out.append('\n');
         for (List<String> row : rows) {
             line(out, row);
         }
         return out.append('\n').toString();
+    }
+
+    /** Numbers align right: a column whose every cell starts with a digit (and that has cells). */
+    private boolean numeric(int column) {
+        if (rows.isEmpty()) {
+            return false;
+        }
+        for (List<String> row : rows) {
+            String cell = row.get(column);
+            if (cell.isEmpty() || !Character.isDigit(cell.charAt(0))) {
+                return false;
+            }
+        }
+        return true;
     }
 
     private static void line(StringBuilder out, List<String> cells) {

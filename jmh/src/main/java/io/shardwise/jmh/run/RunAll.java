@@ -3,7 +3,6 @@ package io.shardwise.jmh.run;
 import io.shardwise.jmh.report.Environment;
 import io.shardwise.jmh.report.Report;
 import io.shardwise.jmh.report.Table;
-import io.shardwise.testkit.TestBackends;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -79,6 +78,8 @@ public final class RunAll {
             Outcome outcome = run(new Options(report, results, quick, forks, filter, command));
             System.out.println("Wrote " + outcome.results().size() + " results to " + report + " (raw JSON in " + results + ")");
             status = 0;
+        } catch (Exception | Error e) {
+            e.printStackTrace();
         } finally {
             // embedded backends and pools keep non-daemon threads: end the JVM explicitly, shutdown hooks clean up
             System.exit(status);
@@ -95,6 +96,8 @@ public final class RunAll {
             System.setProperty(io.shardwise.jmh.modes.PeerVersions.REUSE_TARGETS, "true"); // one start per target, not per trial
         }
         double loadBefore = Environment.load();
+        Path backendFile = options.results().toAbsolutePath().resolve("backend.txt");
+        System.setProperty(io.shardwise.jmh.modes.PeerVersions.BACKEND_FILE, backendFile.toString()); // for runs without forks
         List<String> all = benchmarks();
         List<String> asked = new ArrayList<>();
         List<RunResult> results = new ArrayList<>();
@@ -108,7 +111,7 @@ public final class RunAll {
                 continue;
             }
             asked.addAll(names);
-            results.addAll(new Runner(options(suite, names, options.results()).build()).run());
+            results.addAll(new Runner(options(suite, names, options.results(), backendFile).build()).run());
         }
         if (asked.isEmpty()) {
             throw new IllegalArgumentException("no benchmark matches " + options.filter() + "; known: " + all);
@@ -120,11 +123,11 @@ public final class RunAll {
                 : "Default settings: one fork per benchmark; iterations of 1 s (engine) and 2 s (modes), 3–10 warm-up and 3–5"
                         + " measured, as `jmh/.../run/Suite.java` lists.\n\n";
         Report.write(options.report(), "jmh", settings + Report.section(options.command(),
-                Environment.capture(versions(results), loadBefore), tables));
+                Environment.capture(versions(results, backendFile), loadBefore), tables));
         return new Outcome(asked, results, tables);
     }
 
-    private static ChainedOptionsBuilder options(Suite suite, List<String> names, Path resultsDir) {
+    private static ChainedOptionsBuilder options(Suite suite, List<String> names, Path resultsDir, Path backendFile) {
         ChainedOptionsBuilder b = new OptionsBuilder();
         for (String name : names) {
             b = b.include("^" + Pattern.quote(name) + "$");
@@ -141,10 +144,20 @@ public final class RunAll {
                 .warmupTime(iteration)
                 .measurementIterations(suite.measurements())
                 .measurementTime(iteration)
+                // replaces the classes' @Fork(jvmArgsAppend), which said the same heap
+                .jvmArgsAppend("-Xms1g", "-Xmx1g", "-D" + io.shardwise.jmh.modes.PeerVersions.BACKEND_FILE + "=" + backendFile)
                 .addProfiler(GCProfiler.class)
                 .shouldFailOnError(true)
                 .resultFormat(ResultFormatType.JSON)
                 .result(resultsDir.resolve("jmh-" + suite.name() + ".json").toString());
+    }
+
+    private static String backend(Path file) {
+        try {
+            return Files.exists(file) ? Files.readString(file).strip() : "unknown";
+        } catch (IOException e) {
+            return "unknown (" + e.getMessage() + ")";
+        }
     }
 
     /** Every benchmark method the annotation processor generated, by full name. */
@@ -157,7 +170,7 @@ public final class RunAll {
         return List.copyOf(names);
     }
 
-    private static Map<String, String> versions(List<RunResult> results) {
+    private static Map<String, String> versions(List<RunResult> results, Path backendFile) {
         Properties built = new Properties();
         try (InputStream in = RunAll.class.getResourceAsStream("/io/shardwise/jmh/bench.properties")) {
             if (in != null) {
@@ -170,7 +183,7 @@ public final class RunAll {
         v.put("Shardwise", built.getProperty("shardwise.version", "?"));
         boolean modes = results.stream().anyMatch(r -> r.getParams().getBenchmark().startsWith(JmhTables.MODES));
         if (modes) {
-            v.put("backend", TestBackends.shared().kind() + " " + TestBackends.shared().version());
+            v.put("backend", backend(backendFile));
             v.put("Connector/J", com.mysql.cj.Constants.CJ_VERSION);
             v.put("HikariCP", built.getProperty("hikaricp.version", "?"));
             v.put("ShardingSphere-JDBC", io.shardwise.jmh.modes.PeerVersions.shardingSphere());

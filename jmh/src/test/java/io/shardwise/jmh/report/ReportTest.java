@@ -45,7 +45,7 @@ class ReportTest {
     @Test
     void tableRowsMustFitTheHeadersAndPipesAreEscaped() {
         assertThrows(IllegalArgumentException.class, () -> new Table("t", "", List.of("a", "b"), List.of(List.of("1"))));
-        assertEquals("### t\n\n| a | b |\n|---|---:|\n| x\\|y | 2 |\n\n",
+        assertEquals("### t\n\n| a | b |\n|---|---:|\n| x\\|y | 2 |\n\n", // numbers right, text left
                 new Table("t", "", List.of("a", "b"), List.of(List.of("x|y", "2"))).markdown());
     }
 }
