@@ -29,6 +29,7 @@ final class JmhTables {
         }
         if (!modes.isEmpty()) {
             tables.add(modes(modes));
+            tables.add(modesAllocation(modes));
         }
         return tables;
     }
@@ -51,11 +52,7 @@ final class JmhTables {
 
     /** One row per statement and thread count; each target's throughput and its ratio to direct. */
     private static Table modes(List<RunResult> results) {
-        Map<String, Map<String, RunResult>> rows = new LinkedHashMap<>();
-        for (RunResult r : results) {
-            String key = shortName(r).substring("ModesBenchmark.".length()) + "\t" + r.getParams().getThreads();
-            rows.computeIfAbsent(key, k -> new LinkedHashMap<>()).put(r.getParams().getParam("target"), r);
-        }
+        Map<String, Map<String, RunResult>> rows = byStatementAndThreads(results);
         List<String> headers = new ArrayList<>(List.of("statement", "threads"));
         for (String t : TARGETS) {
             headers.add(t + (t.equals("direct") ? " ops/s" : " ops/s (× direct)"));
@@ -85,6 +82,39 @@ final class JmhTables {
                         + " ShardingSphere), ± JMH's 99.9 % interval; in parentheses the ratio to `direct` (Connector/J straight to one"
                         + " database holding every row) in the same run. Client, middleware and MariaDB share the machine's cores.",
                 headers, cells);
+    }
+
+    /** Bytes per statement, same rows as {@link #modes}: exact whatever the load, unlike the times. */
+    private static Table modesAllocation(List<RunResult> results) {
+        Map<String, Map<String, RunResult>> rows = byStatementAndThreads(results);
+        List<String> headers = new ArrayList<>(List.of("statement", "threads"));
+        for (String t : TARGETS) {
+            headers.add(t + " B/op");
+        }
+        List<List<String>> cells = new ArrayList<>();
+        for (Map.Entry<String, Map<String, RunResult>> row : rows.entrySet()) {
+            String[] key = row.getKey().split("\t");
+            List<String> line = new ArrayList<>(List.of("`" + key[0] + "`", key[1]));
+            for (String t : TARGETS) {
+                RunResult r = row.getValue().get(t);
+                line.add(r == null ? "not run" : allocation(r));
+            }
+            cells.add(line);
+        }
+        return new Table("Allocation per statement, JDBC and server mode",
+                "Bytes allocated in the benchmark's JVM per statement (`gc.alloc.rate.norm`): the client's Connector/J and"
+                        + " HikariCP for every target, plus the driver's work (`shardwise-jdbc`, `shardingsphere-jdbc`: their"
+                        + " own backend connections too) or the in-process server's (`shardwise-server`). Not affected by load.",
+                headers, cells);
+    }
+
+    private static Map<String, Map<String, RunResult>> byStatementAndThreads(List<RunResult> results) {
+        Map<String, Map<String, RunResult>> rows = new LinkedHashMap<>();
+        for (RunResult r : results) {
+            String key = shortName(r).substring("ModesBenchmark.".length()) + "\t" + r.getParams().getThreads();
+            rows.computeIfAbsent(key, k -> new LinkedHashMap<>()).put(r.getParams().getParam("target"), r);
+        }
+        return rows;
     }
 
     private static String shortName(RunResult r) {
