@@ -52,7 +52,9 @@ public record Environment(String date, int cores, String cpu, String memory, Str
         return "| | |\n|---|---|\n"
                 + "| date | " + date + " |\n"
                 + "| machine | " + cores + " cores (`availableProcessors`), " + cpu + ", " + memory + " RAM, " + os + " |\n"
-                + "| load average (1 min) | " + fmt(loadBefore) + " at start, " + fmt(loadAfter) + " at the end (above the core count: the machine was shared, times are pessimistic) |\n"
+                + "| load average (1 min) | " + fmt(loadBefore) + " at start, " + fmt(loadAfter) + " at the end"
+                + (Math.max(loadBefore, loadAfter) > cores ? " (above the core count: the machine was shared, times are pessimistic)" : "")
+                + " |\n"
                 + "| JDK | " + jdk + " |\n"
                 + "| versions | " + v + " |\n"
                 + "| commit | " + commit + " |\n\n";

@@ -118,7 +118,7 @@ public final class RunAll {
         }
         List<Table> tables = JmhTables.of(results);
         String settings = options.quick()
-                ? "**Quick run** (`-Dbench.quick`: one iteration of 0.2 s, " + (options.forks() == 0 ? "no fork" : options.forks() + " fork") + "):"
+                ? "**Quick run** (`-Dbench.quick`: one iteration of 0.1 s, " + (options.forks() == 0 ? "no fork" : options.forks() + " fork") + "):"
                         + " proves the harness; the numbers are not steady state.\n\n"
                 : "Default settings: one fork per benchmark; iterations of 1 s (engine) and 2 s (modes), 3–10 warm-up and 3–5"
                         + " measured, as `jmh/.../run/Suite.java` lists.\n\n";

@@ -23,6 +23,6 @@ record Suite(String name, Pattern include, int threads, int forks, int warmups, 
 
     /** One short measured iteration of everything, no warm-up: proves the harness, measures nothing worth reading. */
     Suite quick(int quickForks) {
-        return new Suite(name, include, threads, quickForks, 0, 1, 0.2);
+        return new Suite(name, include, threads, quickForks, 0, 1, 0.1);
     }
 }

@@ -15,7 +15,7 @@ import org.openjdk.jmh.results.RunResult;
 
 /**
  * The smoke test that keeps {@code -Pbench} from rotting: the same runner and report writer, every
- * suite, one 0.2 s iteration per benchmark, all in this JVM (no forks) against the shared test
+ * suite, one 0.1 s iteration per benchmark, all in this JVM (no forks) against the shared test
  * server. It checks that every benchmark ran, that the report got a row for each, and that
  * hand-written text around the generated section survived. It measures nothing.
  */
