@@ -1,0 +1,149 @@
+package io.shardwise.jmh;
+
+import io.shardwise.core.execute.Column;
+import io.shardwise.core.execute.ResultCursor;
+import io.shardwise.core.merge.Merger;
+import io.shardwise.core.route.AggregateSlot;
+import io.shardwise.core.route.MergeSpec;
+import io.shardwise.core.route.SortKey;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
+import java.util.concurrent.TimeUnit;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Fork;
+import org.openjdk.jmh.annotations.Level;
+import org.openjdk.jmh.annotations.Measurement;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OperationsPerInvocation;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.Threads;
+import org.openjdk.jmh.annotations.Warmup;
+import org.openjdk.jmh.infra.Blackhole;
+
+/**
+ * Merge throughput: {@value #UNITS} units' results (in memory, {@link ArrayCursor}) through
+ * {@link Merger} as a scatter's plan asks, every merged row read to the end. Scores are per input
+ * row ({@code @OperationsPerInvocation}), so ns/op and B/op are the merger's cost per row a shard
+ * sends.
+ * <ul>
+ *   <li>{@link #orderedMerge}: {@code ORDER BY k, id} over 8 sorted streams of {@value #ROWS} rows
+ *       (k-way sorted merge, streaming).
+ *   <li>{@link #groupedStreaming}: {@code SELECT k, COUNT(*), SUM(id) ... GROUP BY k}, each unit
+ *       returning its {@value #ROWS} groups sorted by k, merged group by group (streaming).
+ *   <li>{@link #groupedHashed}: the same rows when the units' order is not known to follow the group
+ *       key (hashed grouping, then sorted by it).
+ * </ul>
+ * Values are text-protocol bytes as a MySQL server sends them; columns INT, BIGINT and DECIMAL.
+ *
+ * <p>Run: {@code java -jar jmh/target/benchmarks.jar MergeBenchmark -f 1 -wi 3 -i 5 -prof gc}.
+ */
+@BenchmarkMode(Mode.AverageTime)
+@OutputTimeUnit(TimeUnit.NANOSECONDS)
+@State(Scope.Thread)
+@Threads(1)
+@Fork(value = 1, jvmArgsAppend = {"-Xms1g", "-Xmx1g"})
+@Warmup(iterations = 3, time = 1)
+@Measurement(iterations = 5, time = 1)
+public class MergeBenchmark {
+    static final int UNITS = 8;
+    static final int ROWS = 1024;
+    private static final int MYSQL_LONG = 3;
+    private static final int MYSQL_LONGLONG = 8;
+    private static final int MYSQL_NEWDECIMAL = 246;
+
+    private List<Column> rowColumns;
+    private List<Column> groupColumns;
+    private byte[][][][] sortedRows;
+    private byte[][][][] groupRows;
+    private MergeSpec ordered;
+    private MergeSpec streamingGroups;
+    private MergeSpec hashedGroups;
+
+    @Setup(Level.Trial)
+    public void setUp() {
+        rowColumns = List.of(column("k", MYSQL_LONG, 0), column("id", MYSQL_LONG, 0), column("c", MYSQL_LONGLONG, 0));
+        groupColumns = List.of(column("k", MYSQL_LONG, 0), column("COUNT(*)", MYSQL_LONGLONG, 0),
+                column("SUM(id)", MYSQL_NEWDECIMAL, 0));
+        Random random = new Random(7);
+        sortedRows = new byte[UNITS][ROWS][][];
+        groupRows = new byte[UNITS][ROWS][][];
+        for (int u = 0; u < UNITS; u++) {
+            int k = 0;
+            for (int r = 0; r < ROWS; r++) {
+                k += random.nextInt(3); // runs of equal k across and within units: ties reach the second key
+                sortedRows[u][r] = cells(k, u * ROWS + r, random.nextInt(1_000_000));
+                // units' groups overlap: every unit has groups 0..ROWS-1 with its own counts and sums
+                groupRows[u][r] = cells(r, 1 + random.nextInt(50), random.nextInt(100_000));
+            }
+        }
+        MergeSpec.Tail all = MergeSpec.Tail.NONE;
+        ordered = new MergeSpec.SortedMerge(List.of(SortKey.ascending(0), SortKey.ascending(1)), all);
+        List<AggregateSlot> aggregates = List.of(AggregateSlot.of(AggregateSlot.Kind.COUNT, 1),
+                AggregateSlot.of(AggregateSlot.Kind.SUM, 2));
+        streamingGroups = new MergeSpec.GroupedAggregate(List.of(SortKey.ascending(0)), aggregates, true, null, List.of(), all);
+        hashedGroups = new MergeSpec.GroupedAggregate(List.of(SortKey.ascending(0)), aggregates, false, null, List.of(), all);
+        long merged = drain(rowColumns, sortedRows, ordered, null);
+        long groups = drain(groupColumns, groupRows, streamingGroups, null);
+        if (merged != (long) UNITS * ROWS || groups != ROWS || drain(groupColumns, groupRows, hashedGroups, null) != ROWS) {
+            throw new IllegalStateException("merge returned " + merged + " rows and " + groups + " groups");
+        }
+    }
+
+    @Benchmark
+    @OperationsPerInvocation(UNITS * ROWS)
+    public long orderedMerge(Blackhole bh) {
+        return drain(rowColumns, sortedRows, ordered, bh);
+    }
+
+    @Benchmark
+    @OperationsPerInvocation(UNITS * ROWS)
+    public long groupedStreaming(Blackhole bh) {
+        return drain(groupColumns, groupRows, streamingGroups, bh);
+    }
+
+    @Benchmark
+    @OperationsPerInvocation(UNITS * ROWS)
+    public long groupedHashed(Blackhole bh) {
+        return drain(groupColumns, groupRows, hashedGroups, bh);
+    }
+
+    /** Merges the units and reads every cell of every merged row, as a face writing the result would. */
+    private static long drain(List<Column> columns, byte[][][][] units, MergeSpec spec, Blackhole bh) {
+        List<ResultCursor> inputs = new ArrayList<>(units.length);
+        for (byte[][][] rows : units) {
+            inputs.add(new ArrayCursor(columns, rows));
+        }
+        long count = 0;
+        try (ResultCursor merged = Merger.merge(inputs, spec)) {
+            int width = merged.columns().size();
+            while (merged.next()) {
+                for (int i = 0; i < width; i++) {
+                    if (bh != null) {
+                        bh.consume(merged.get(i));
+                    }
+                }
+                count++;
+            }
+        }
+        return count;
+    }
+
+    private static byte[][] cells(long a, long b, long c) {
+        return new byte[][] {ascii(a), ascii(b), ascii(c)};
+    }
+
+    private static byte[] ascii(long value) {
+        return Long.toString(value).getBytes(StandardCharsets.US_ASCII);
+    }
+
+    private static Column column(String name, int type, int decimals) {
+        return new Column("shop", "t", "t", name, name, Column.BINARY_COLLATION, 20, type,
+                Column.FLAG_NOT_NULL | Column.FLAG_BINARY, decimals);
+    }
+}
