@@ -32,11 +32,17 @@ free_port() {
   python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1]); s.close()'
 }
 
+# Parent-death signal: a process started here gets SIGTERM if this script dies without stopping
+# it (SIGKILL, OOM), so not even a killed run leaves servers behind. setpriv execs the command, so
+# the pid stays the server's own. Without util-linux's setpriv, only the EXIT trap stops them.
+PDEATH=()
+setpriv --pdeathsig TERM -- true 2>/dev/null && PDEATH=(setpriv --pdeathsig TERM --)
+
 # Starts "$@" in the background with its output in $WORK/<name>.log. The command is exec'd by the
 # forked shell, so $! is the process itself (not a subshell) and stopping it by pid reaches it.
 start_bg() {
   local name=$1; shift
-  "$@" >"$WORK/$name.log" 2>&1 &
+  "${PDEATH[@]}" "$@" >"$WORK/$name.log" 2>&1 &
   PIDS+=($!)
   PID_NAMES+=("$name")
   LAST_PID=$!

@@ -48,7 +48,24 @@ public final class ProxyBackends {
         layOut(server);
         writeEnv(Path.of(args[0]), server);
         System.out.println("[proxy-backends] ready: " + server.describe());
+        exitWithParent();
         new CountDownLatch(1).await(); // until SIGTERM runs the shutdown hooks
+    }
+
+    /**
+     * Exits (running the shutdown hooks, which stop mariadbd) when the script that started this JVM
+     * is gone without stopping it, e.g. killed with SIGKILL, so no database outlives the run.
+     */
+    private static void exitWithParent() {
+        ProcessHandle.current().parent().ifPresent(parent -> {
+            Thread watch = new Thread(() -> {
+                parent.onExit().join();
+                System.err.println("[proxy-backends] the script that started me is gone: stopping");
+                System.exit(0);
+            }, "proxy-backends-parent-watch");
+            watch.setDaemon(true);
+            watch.start();
+        });
     }
 
     static void layOut(MysqlServer server) throws SQLException {
