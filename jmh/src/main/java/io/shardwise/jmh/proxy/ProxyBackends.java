@@ -71,6 +71,9 @@ public final class ProxyBackends {
     static void layOut(MysqlServer server) throws SQLException {
         try (Connection c = server.connect(null); Statement s = c.createStatement()) {
             s.execute("SET GLOBAL max_connections = " + MAX_CONNECTIONS);
+        } catch (SQLException e) {
+            // an external server may not grant it; runs past its own limit then fail with 1040, and say so
+            System.err.println("[proxy-backends] could not raise max_connections to " + MAX_CONNECTIONS + ": " + e.getMessage());
         }
         server.recreateSchema(DIRECT);
         SHARDS.forEach(server::recreateSchema);
