@@ -3,6 +3,7 @@
 
 PIDS=()          # every process this run started, in start order; stopped in reverse
 PID_NAMES=()
+JFR_N=0          # numbers JFR recordings: the pool sweep restarts servers under the same name
 
 log() { printf '[proxy-bench %(%H:%M:%S)T] %s\n' -1 "$*" >&2; }
 die() { log "ERROR: $*"; exit 1; }
@@ -40,9 +41,12 @@ setpriv --pdeathsig TERM -- true 2>/dev/null && PDEATH=(setpriv --pdeathsig TERM
 
 # Starts "$@" in the background with its output in $WORK/<name>.log. The command is exec'd by the
 # forked shell, so $! is the process itself (not a subshell) and stopping it by pid reaches it.
+# The log is emptied here, before the fork: the child's own truncation happens later, and a
+# readiness check must never read the previous instance's "ready" line.
 start_bg() {
   local name=$1; shift
-  "${PDEATH[@]}" "$@" >"$WORK/$name.log" 2>&1 &
+  : >"$WORK/$name.log"
+  "${PDEATH[@]}" "$@" >>"$WORK/$name.log" 2>&1 &
   PIDS+=($!)
   PID_NAMES+=("$name")
   LAST_PID=$!
@@ -96,7 +100,7 @@ await_log() {
 
 # The embedded MariaDB (or SHARDWISE_TEST_MYSQL's server) with the databases laid out; sets BACKEND_*.
 start_backends() {
-  log "starting the backend (${SHARDWISE_TEST_MYSQL:+external }MariaDB; the first start unpacks it)"
+  log "starting the backend (${SHARDWISE_TEST_MYSQL:+external server, }${SHARDWISE_TEST_MYSQL:-embedded MariaDB; the first start unpacks it})"
   rm -f "$WORK/backend.env"
   start_bg backends "$JAVA" -Xmx512m -cp "$BENCH_JAR" io.shardwise.jmh.proxy.ProxyBackends "$WORK/backend.env"
   await_log backends "$LAST_PID" 'proxy-backends\] ready' 300
@@ -166,9 +170,12 @@ start_shardwise() { # name kind pool
   local name=$1 config
   config=$(write_config "$2" "$3")
   # shellcheck disable=SC2086
-  start_bg "$name" "$JAVA" $SHARDWISE_JVM_OPTS -jar "$SERVER_JAR" --config "$config" --port 0
+  local jfr=()
+  [ -n "${JFR:-}" ] && jfr=("-XX:StartFlightRecording=filename=$WORK/$name-pool$3-$((++JFR_N)).jfr,settings=profile,dumponexit=true")
+  start_bg "$name" "$JAVA" $SHARDWISE_JVM_OPTS "${jfr[@]}" -jar "$SERVER_JAR" --config "$config" --port 0
   await_log "$name" "$LAST_PID" "Shardwise serves schema 'pb' on" 180
   SW_PORT[$name]=$(sed -n "s/.*Shardwise serves schema 'pb' on [0-9.]*:\([0-9]*\).*/\1/p" "$WORK/$name.log" | head -1)
+  [ -n "${SW_PORT[$name]}" ] || { cat "$WORK/$name.log" >&2; die "$name: no port in its log"; }
   log "$name: Shardwise ($2, pool $3 per backend) on ${SW_PORT[$name]}"
 }
 
