@@ -56,7 +56,7 @@ public final class CommandHandler implements AutoCloseable {
     /** A session for a client that just logged in; {@code capabilities} decide matched vs changed row counts. */
     public static CommandHandler open(Engine engine, Authenticator.Accepted client, String host, int connectionId,
                                       Capabilities capabilities, SessionRegistry registry) {
-        return new CommandHandler(engine.openSession(capabilities.countsFoundRows()), engine.rule(),
+        return new CommandHandler(engine.openSession(capabilities.countsFoundRows(), client.schema()), engine.rule(),
                 new SessionVariables.Client(client.user(), host, connectionId), client.schema(), registry);
     }
 
@@ -89,15 +89,6 @@ public final class CommandHandler implements AutoCloseable {
     private void query(String sql, ResponseWriter out) {
         try {
             if (connection.intercept(sql, out)) {
-                return;
-            }
-            DatabaseStatements.Outcome database = DatabaseStatements.answer(sql, logicalSchema);
-            if (database != null) {
-                if (database.errno() == null) {
-                    out.ok(0, 0, status(), 0);
-                } else {
-                    out.error(database.errno(), database.sqlState(), database.message());
-                }
                 return;
             }
             ResultCursor answered = variables.answer(sql, session.autocommit(), schema);
