@@ -172,6 +172,48 @@ class InformationSchemaTest {
     }
 
     @Test
+    void aClientConnectedWithoutADatabaseGets1046UntilItSelectsOne() throws Exception {
+        String url = "jdbc:mysql://127.0.0.1:" + sample.server.address().getPort()
+                + "/?user=app&password=&sslMode=DISABLED&allowPublicKeyRetrieval=true";
+        try (Connection c = java.sql.DriverManager.getConnection(url); Statement s = c.createStatement()) {
+            for (String sql : List.of("SELECT * FROM orders", "CREATE TABLE t (id INT)", "INSERT INTO countries VALUES ('xx', 'x')")) {
+                SQLException e = assertThrows(SQLException.class, () -> s.execute(sql), sql);
+                assertEquals(1046, e.getErrorCode(), sql);
+                assertEquals("3D000", e.getSQLState(), sql);
+                assertEquals("No database selected", e.getMessage(), sql);
+            }
+            try (ResultSet rs = s.executeQuery("SELECT COUNT(*) FROM shop.orders")) {
+                assertTrue(rs.next());
+            }
+            c.setCatalog("shop"); // COM_INIT_DB's text twin: Connector/J sends USE
+            try (ResultSet rs = s.executeQuery("SELECT COUNT(*) FROM orders")) {
+                assertTrue(rs.next());
+            }
+        }
+        try (Connection ds0 = sample.backend.connect(sample.target.databasePrefix() + "_0");
+             ResultSet rs = ds0.createStatement().executeQuery("SHOW TABLES LIKE 't'")) {
+            assertFalse(rs.next(), "nothing ran in the default backend's database");
+        }
+    }
+
+    @Test
+    void backendErrorsReadAsOneDatabaseWithoutPhysicalNames() throws Exception {
+        try (Connection c = sample.connect("app", ""); Statement s = c.createStatement()) {
+            SQLException e = assertThrows(SQLException.class, () -> s.executeQuery("SELECT * FROM no_such_table"));
+            assertEquals(1146, e.getErrorCode());
+            assertEquals("42S02", e.getSQLState());
+            assertEquals("Table 'shop.no_such_table' doesn't exist", e.getMessage());
+            String sql = "SELECT orders.nope FROM orders WHERE user_id = 1";
+            e = assertThrows(SQLException.class, () -> s.executeQuery(sql));
+            try (Connection plain = sample.direct()) {
+                SQLException expected = assertThrows(SQLException.class, () -> plain.createStatement().executeQuery(sql));
+                assertEquals(expected.getMessage(), e.getMessage());
+                assertEquals(expected.getErrorCode(), e.getErrorCode());
+            }
+        }
+    }
+
+    @Test
     void variablesReadBackAreTheBackendsWhereTheBackendDecidesThem() throws Exception {
         String sql = "SELECT @@sql_mode, @@time_zone, @@transaction_isolation, @@lower_case_table_names, @@auto_increment_increment,"
                 + " @@div_precision_increment, @@sql_auto_is_null";

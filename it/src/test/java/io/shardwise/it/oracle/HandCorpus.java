@@ -362,6 +362,19 @@ final class HandCorpus {
         c.fails("SELECT NOSUCHFUNCTION(order_id) FROM orders");
         c.fails("SELECT COUNT(*) FROM orders WHERE user_id IN ()");
         c.fails("SELECT SUM(nope) FROM orders");
+        // messages that name tables or the database read as on one database: never orders_0 or a backend's database
+        c.fails("SELECT o.nope FROM orders o WHERE o.user_id = 1");
+        c.fails("SELECT orders.nope FROM orders WHERE user_id = 1");
+        c.fails("SELECT * FROM orders WHERE orders.nope = 1");
+        c.fails("SELECT * FROM shop.no_such_table");
+        c.fails("SELECT * FROM order_items i JOIN orders o ON o.nope = i.order_id WHERE i.user_id = 3 AND o.user_id = 3");
+        c.fails("UPDATE orders SET nope = 1 WHERE user_id = 1");
+        c.fails("DELETE FROM orders WHERE orders.nope = 1");
+        c.fails("INSERT INTO orders (order_id, user_id, nope) VALUES (1, 1, 1)");
+        c.fails("INSERT INTO orders (order_id, user_id, status, amount, created_at) VALUES (1, 1, 'x', 1, NOW()) ON DUPLICATE KEY UPDATE nope = 1");
+        c.fails("CREATE TABLE orders (id INT)");
+        c.fails("DROP TABLE no_such_table");
+        c.fails("ALTER TABLE orders ADD COLUMN user_id INT");
         return c.cases();
     }
 
