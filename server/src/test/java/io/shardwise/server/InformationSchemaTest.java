@@ -174,7 +174,7 @@ class InformationSchemaTest {
     @Test
     void aClientConnectedWithoutADatabaseGets1046UntilItSelectsOne() throws Exception {
         String url = "jdbc:mysql://127.0.0.1:" + sample.server.address().getPort()
-                + "/?user=app&password=&sslMode=DISABLED&allowPublicKeyRetrieval=true";
+                + "/?user=app&password=app&sslMode=DISABLED&allowPublicKeyRetrieval=true";
         try (Connection c = java.sql.DriverManager.getConnection(url); Statement s = c.createStatement()) {
             for (String sql : List.of("SELECT * FROM orders", "CREATE TABLE t (id INT)", "INSERT INTO countries VALUES ('xx', 'x')")) {
                 SQLException e = assertThrows(SQLException.class, () -> s.execute(sql), sql);
@@ -185,8 +185,9 @@ class InformationSchemaTest {
             try (ResultSet rs = s.executeQuery("SELECT COUNT(*) FROM shop.orders")) {
                 assertTrue(rs.next());
             }
-            c.setCatalog("shop"); // COM_INIT_DB's text twin: Connector/J sends USE
-            try (ResultSet rs = s.executeQuery("SELECT COUNT(*) FROM orders")) {
+            c.setCatalog("shop"); // Connector/J sends USE
+            // a new statement: Connector/J sends a statement's own database (none here) again before each query
+            try (Statement after = c.createStatement(); ResultSet rs = after.executeQuery("SELECT COUNT(*) FROM orders")) {
                 assertTrue(rs.next());
             }
         }
