@@ -66,7 +66,7 @@ final class OracleComparator {
         String difference = switch (direct) {
             case Rows d -> sharded instanceof Rows s ? rows(c, s, d) : "shardwise did not return rows";
             case Update d -> sharded instanceof Update s ? update(s, d) : "shardwise did not return an update count";
-            case Failure d -> sharded instanceof Failure s ? failure(s, d) : "shardwise succeeded where the unsharded database failed";
+            case Failure d -> sharded instanceof Failure s ? failure(c, s, d) : "shardwise succeeded where the unsharded database failed";
             case Crash d -> throw new AssertionError("handled above");
         };
         return difference == null ? IDENTICAL : new Verdict.Different(report(c, sharded, direct, difference));
@@ -83,14 +83,14 @@ final class OracleComparator {
         return diffs.isEmpty() ? null : String.join("; ", diffs);
     }
 
-    private String failure(Failure s, Failure d) {
+    private String failure(OracleCase c, Failure s, Failure d) {
         if (s.errno() != d.errno()) {
             return "errno " + s.errno() + " vs " + d.errno();
         }
         if (!java.util.Objects.equals(s.sqlState(), d.sqlState())) {
             return "SQLSTATE " + s.sqlState() + " vs " + d.sqlState();
         }
-        if (directDatabase == null || d.message() == null) {
+        if (directDatabase == null || d.message() == null || c.otherMessage() != null) {
             return null;
         }
         String expected = directDatabase.matcher(d.message()).replaceAll(Matcher.quoteReplacement(logicalSchema));

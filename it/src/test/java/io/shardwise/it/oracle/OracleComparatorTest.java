@@ -96,6 +96,9 @@ class OracleComparatorTest {
         assertInstanceOf(Verdict.Identical.class, messages.compare(c, column, column));
         assertInstanceOf(Verdict.Different.class,
                 messages.compare(c, new Outcome.Failure(1146, "HY000", "Table 'shop.nope' doesn't exist"), direct));
+        OracleCase worded = new OracleCase("t", "SELECT * FROM nope", null, true, false, "a known difference in wording");
+        assertInstanceOf(Verdict.Identical.class,
+                messages.compare(worded, new Outcome.Failure(1146, "42S02", "other words"), direct));
     }
 
     @Test
