@@ -133,6 +133,7 @@ class SingleDatabaseFaceTest {
             assertEquals(ErrorCode.NO_DATABASE_SELECTED,
                     assertThrows(ShardwiseException.class, () -> s.describe("select * from orders where user_id = ?")).code());
             drain(s.execute("select 1"));
+            drain(s.execute("with x as (select 1 as a) select * from x")); // a CTE's name is no table of a database
             assertEquals(1, count(s, "select count(*) from shop.orders where user_id = 1") >= 0 ? 1 : 0);
             assertEquals(count(s, "select count(*) from SHOP.orders"), count(s, "select count(*) from `shop`.`orders`"));
             assertEquals(ErrorCode.UNKNOWN_DATABASE, assertThrows(ShardwiseException.class, () -> s.execute("use other")).code());

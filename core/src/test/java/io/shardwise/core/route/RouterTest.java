@@ -305,6 +305,14 @@ class RouterTest {
     }
 
     @Test
+    void withNamesAreNotTablesButTheTablesOfTheirDefinitionsAre() {
+        assertEquals(java.util.List.of(), sql("with x as (select 1 as a) select * from x").statement().tables());
+        assertEquals("orders", sql("with x as (select * from orders) select * from x").statement().tables().get(0).name());
+        sql("with x as (select * from orders) select * from x").fails(ErrorCode.UNSUPPORTED, "over sharded table 'orders'");
+        sql("with x as (select code from countries) select * from x join promotions p on p.code = x.code").routes(UNSHARDED);
+    }
+
+    @Test
     void passthroughTablesKeepTheirSchemaQualifier() {
         var p = assertInstanceOf(io.shardwise.core.sql.analyze.Passthrough.class,
                 sql("select * from shop.promotions where match(code) against (?)", "x").statement());
