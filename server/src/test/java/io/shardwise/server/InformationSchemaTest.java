@@ -198,6 +198,24 @@ class InformationSchemaTest {
     }
 
     @Test
+    void comInitDbSelectsTheDatabaseForAClientThatConnectedWithout() throws Exception {
+        try (RawClient c = RawClient.connect(sample.server.address().getPort(), "app", "app", null,
+                io.shardwise.server.auth.NativePassword.PLUGIN)) {
+            assertEquals(io.shardwise.server.protocol.OkPacket.HEADER, c.loginReply.header());
+            c.command(0x03, "UPDATE countries SET name = name WHERE code = 'zz'");
+            io.shardwise.server.protocol.ErrPacket none = c.readError();
+            assertEquals(1046, none.errno());
+            assertEquals("3D000", none.sqlState());
+            c.command(0x02, "shop"); // COM_INIT_DB
+            assertEquals(io.shardwise.server.protocol.OkPacket.HEADER, c.read().header());
+            c.command(0x03, "UPDATE countries SET name = name WHERE code = 'zz'");
+            assertEquals(io.shardwise.server.protocol.OkPacket.HEADER, c.read().header());
+            c.command(0x02, "other");
+            assertEquals(1049, c.readError().errno());
+        }
+    }
+
+    @Test
     void backendErrorsReadAsOneDatabaseWithoutPhysicalNames() throws Exception {
         try (Connection c = sample.connect("app", ""); Statement s = c.createStatement()) {
             SQLException e = assertThrows(SQLException.class, () -> s.executeQuery("SELECT * FROM no_such_table"));
