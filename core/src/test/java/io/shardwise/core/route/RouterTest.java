@@ -296,9 +296,9 @@ class RouterTest {
         assertEquals(io.shardwise.core.sql.analyze.SessionCommand.Kind.NO_OP,
                 ((io.shardwise.core.sql.analyze.SessionCommand) sql("create database if not exists shop").statement()).kind());
         sql("drop database shop").fails(ErrorCode.UNSUPPORTED, "DROP DATABASE shop (Shardwise serves the one logical schema 'shop'; it would drop");
-        sql("drop schema if exists `shop`").fails(ErrorCode.UNSUPPORTED, "DROP SCHEMA shop");
+        sql("drop schema if exists `shop`").fails(ErrorCode.UNSUPPORTED, "'DROP SCHEMA IF EXISTS `shop` (Shardwise serves");
         sql("create database other character set utf8mb4").fails(ErrorCode.UNSUPPORTED, "CREATE DATABASE other");
-        sql("create schema if not exists other").fails(ErrorCode.UNSUPPORTED, "CREATE SCHEMA other");
+        sql("create schema if not exists other").fails(ErrorCode.UNSUPPORTED, "CREATE SCHEMA IF NOT EXISTS other");
         sql("drop database other").fails(ErrorCode.UNSUPPORTED, "DROP DATABASE other");
         sql("alter database shop character set utf8mb4").fails(ErrorCode.UNSUPPORTED, "ALTER DATABASE shop");
         sql("alter schema default collate utf8mb4_bin").fails(ErrorCode.UNSUPPORTED, "ALTER SCHEMA shop");

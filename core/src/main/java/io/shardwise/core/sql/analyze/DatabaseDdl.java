@@ -32,7 +32,6 @@ final class DatabaseDdl {
                 || !(verb.equals("create") || verb.equals("drop") || verb.equals("alter"))) {
             return null;
         }
-        String object = tokens.get(1).lower().toUpperCase(Locale.ROOT);
         int i = 2;
         boolean ifClause = false;
         while (i < tokens.size() && (tokens.get(i).is("if") || tokens.get(i).is("not") || tokens.get(i).is("exists"))) {
@@ -44,7 +43,12 @@ final class DatabaseDdl {
         // ALTER DATABASE may omit the name (it means the current one); options are words too
         boolean named = nameToken != null && !(verb.equals("alter") && isAlterOption(nameToken));
         String name = named ? DigestScanner.identifier(nameToken) : logicalSchema;
-        String statement = verb.toUpperCase(Locale.ROOT) + " " + object + " " + name;
+        // the statement as the user wrote its head (keywords in capitals), so messages quote what they sent
+        StringBuilder head = new StringBuilder();
+        for (int k = 0; k < i; k++) {
+            head.append(k == 0 ? "" : " ").append(tokens.get(k).text().toUpperCase(Locale.ROOT));
+        }
+        String statement = head + " " + (named ? nameToken.text() : name);
         return switch (verb) {
             case "create" -> {
                 if (!named) {
