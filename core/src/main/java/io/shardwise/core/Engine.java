@@ -1,5 +1,6 @@
 package io.shardwise.core;
 
+import io.shardwise.core.error.ShardwiseException;
 import io.shardwise.core.execute.BackendPools;
 import io.shardwise.core.execute.ExecutorOptions;
 import io.shardwise.core.route.Router;
@@ -37,12 +38,27 @@ public final class Engine implements AutoCloseable {
     }
 
     public static Engine start(ShardingRule rule, ExecutorOptions options) {
-        return new Engine(rule, BackendPools.of(rule.config()), options);
+        return new Engine(rule, BackendPools.of(rule), options);
     }
 
-    /** A session with autocommit on; {@code clientFoundRows} as the MySQL client flag (Connector/J's default: true). */
+    /**
+     * A session with autocommit on; {@code clientFoundRows} as the MySQL client flag (Connector/J's
+     * default: true); {@code schema} the database the client connected with, null for none (then,
+     * until USE, a statement naming a table without a schema fails with 1046, as in MySQL).
+     *
+     * @throws ShardwiseException 1049 when {@code schema} is not the logical schema
+     */
+    public EngineSession openSession(boolean clientFoundRows, String schema) {
+        if (schema != null) {
+            SessionCommands.use(schema, rule.schema());
+        }
+        return new EngineSession(this, new io.shardwise.core.execute.ExecutionSession(pools, options, rule.schema(), clientFoundRows),
+                schema == null ? null : rule.schema());
+    }
+
+    /** A session with the logical schema selected (as the JDBC driver's connections are). */
     public EngineSession openSession(boolean clientFoundRows) {
-        return new EngineSession(this, new io.shardwise.core.execute.ExecutionSession(pools, options, rule.schema(), clientFoundRows));
+        return openSession(clientFoundRows, rule.schema());
     }
 
     public EngineSession openSession() {

@@ -18,6 +18,7 @@ import io.shardwise.core.sql.analyze.Insert;
 import io.shardwise.core.sql.analyze.Passthrough;
 import io.shardwise.core.sql.analyze.Select;
 import io.shardwise.core.sql.analyze.SessionCommand;
+import io.shardwise.core.sql.analyze.TableRef;
 import io.shardwise.core.sql.analyze.UnanalyzableException;
 import io.shardwise.core.sql.analyze.Update;
 import io.shardwise.core.sql.analyze.Statement;
@@ -35,10 +36,18 @@ import java.util.List;
 public final class EngineSession implements AutoCloseable {
     private final Engine engine;
     private final ExecutionSession execution;
+    /** The current database: the logical schema, or null before the client names one (USE, COM_INIT_DB). */
+    private String schema;
 
-    EngineSession(Engine engine, ExecutionSession execution) {
+    EngineSession(Engine engine, ExecutionSession execution, String schema) {
         this.engine = engine;
         this.execution = execution;
+        this.schema = schema;
+    }
+
+    /** The current database (MySQL's {@code DATABASE()}): the logical schema, or null when none is selected. */
+    public String schema() {
+        return schema;
     }
 
     /** A text statement: literals inline. */
@@ -62,6 +71,7 @@ public final class EngineSession implements AutoCloseable {
         }
         CachedPlan plan = plan(normalized);
         Statement statement = plan.statement();
+        requireSchema(statement);
         if (statement instanceof SessionCommand command) {
             return command(command, normalized, params);
         }
@@ -100,6 +110,22 @@ public final class EngineSession implements AutoCloseable {
     }
 
     /**
+     * With no database selected, a table named without a schema resolves to nothing: MySQL answers
+     * 1046 rather than guessing, and so must Shardwise, instead of letting the default backend
+     * resolve it in its own physical database.
+     */
+    private void requireSchema(Statement statement) {
+        if (schema != null) {
+            return;
+        }
+        for (TableRef t : statement.tables()) {
+            if (t.schema() == null) {
+                throw new ShardwiseException(ErrorCode.NO_DATABASE_SELECTED);
+            }
+        }
+    }
+
+    /**
      * The cached plan; for a statement the analyzer cannot read, a backend judges its syntax first, so
      * a typo gets MySQL's own 1064 rather than "not supported".
      */
@@ -132,6 +158,7 @@ public final class EngineSession implements AutoCloseable {
     public List<Column> describe(String sql) {
         NormalizedSql normalized = Normalizer.normalize(sql);
         CachedPlan plan = plan(normalized);
+        requireSchema(plan.statement());
         return switch (plan.statement()) {
             case SessionCommand c -> c.kind() == SessionCommand.Kind.PREVIEW
                     ? new RowsCursor(SessionCommands.PREVIEW_LABELS, List.of()).columns() : List.of();
@@ -160,6 +187,7 @@ public final class EngineSession implements AutoCloseable {
     public RoutePlan preview(String sql, List<Object> params) {
         NormalizedSql normalized = Normalizer.normalize(sql);
         CachedPlan plan = plan(normalized);
+        requireSchema(plan.statement());
         if (plan.statement() instanceof SessionCommand c) {
             throw new ShardwiseException(ErrorCode.UNSUPPORTED, "PREVIEW of " + c.kind() + " (it runs in the session, on no shard)");
         }
@@ -213,10 +241,14 @@ public final class EngineSession implements AutoCloseable {
             case ROLLBACK_TO_SAVEPOINT -> execution.rollbackToSavepoint(SessionCommands.lastWord(normalized.sql()));
             case RELEASE_SAVEPOINT -> execution.releaseSavepoint(SessionCommands.lastWord(normalized.sql()));
             case SET -> SessionCommands.set(normalized.sql(), execution, engine.rule().config().defaultBackend());
-            case USE -> SessionCommands.use(SessionCommands.lastWord(normalized.sql()), engine.rule().schema());
+            case USE -> {
+                SessionCommands.use(SessionCommands.lastWord(normalized.sql()), engine.rule().schema());
+                schema = engine.rule().schema();
+            }
             case PREVIEW -> {
                 return new StatementResult.Rows(SessionCommands.previewRows(preview(SessionCommands.afterFirstWord(normalized.sql()), params)));
             }
+            case NO_OP -> { }
             case DO -> {
                 return run(new RoutePlan(RouteKind.UNSHARDED, List.of(new ExecutionUnit(engine.rule().config().defaultBackend(),
                         normalized.sql(), params, java.util.Map.of())), new io.shardwise.core.route.MergeSpec.PassThrough()));

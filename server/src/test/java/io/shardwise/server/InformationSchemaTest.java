@@ -172,6 +172,67 @@ class InformationSchemaTest {
     }
 
     @Test
+    void aClientConnectedWithoutADatabaseGets1046UntilItSelectsOne() throws Exception {
+        String url = "jdbc:mysql://127.0.0.1:" + sample.server.address().getPort()
+                + "/?user=app&password=app&sslMode=DISABLED&allowPublicKeyRetrieval=true";
+        try (Connection c = java.sql.DriverManager.getConnection(url); Statement s = c.createStatement()) {
+            for (String sql : List.of("SELECT * FROM orders", "CREATE TABLE t (id INT)", "INSERT INTO countries VALUES ('xx', 'x')")) {
+                SQLException e = assertThrows(SQLException.class, () -> s.execute(sql), sql);
+                assertEquals(1046, e.getErrorCode(), sql);
+                assertEquals("3D000", e.getSQLState(), sql);
+                assertEquals("No database selected", e.getMessage(), sql);
+            }
+            try (ResultSet rs = s.executeQuery("SELECT COUNT(*) FROM shop.orders")) {
+                assertTrue(rs.next());
+            }
+            c.setCatalog("shop"); // Connector/J sends USE
+            // a new statement: Connector/J sends a statement's own database (none here) again before each query
+            try (Statement after = c.createStatement(); ResultSet rs = after.executeQuery("SELECT COUNT(*) FROM orders")) {
+                assertTrue(rs.next());
+            }
+        }
+        try (Connection ds0 = sample.backend.connect(sample.target.databasePrefix() + "_0");
+             ResultSet rs = ds0.createStatement().executeQuery("SHOW TABLES LIKE 't'")) {
+            assertFalse(rs.next(), "nothing ran in the default backend's database");
+        }
+    }
+
+    @Test
+    void comInitDbSelectsTheDatabaseForAClientThatConnectedWithout() throws Exception {
+        try (RawClient c = RawClient.connect(sample.server.address().getPort(), "app", "app", null,
+                io.shardwise.server.auth.NativePassword.PLUGIN)) {
+            assertEquals(io.shardwise.server.protocol.OkPacket.HEADER, c.loginReply.header());
+            c.command(0x03, "UPDATE countries SET name = name WHERE code = 'zz'");
+            io.shardwise.server.protocol.ErrPacket none = c.readError();
+            assertEquals(1046, none.errno());
+            assertEquals("3D000", none.sqlState());
+            c.command(0x02, "shop"); // COM_INIT_DB
+            assertEquals(io.shardwise.server.protocol.OkPacket.HEADER, c.read().header());
+            c.command(0x03, "UPDATE countries SET name = name WHERE code = 'zz'");
+            assertEquals(io.shardwise.server.protocol.OkPacket.HEADER, c.read().header());
+            c.command(0x02, "other");
+            assertEquals(1049, c.readError().errno());
+        }
+    }
+
+    @Test
+    void backendErrorsReadAsOneDatabaseWithoutPhysicalNames() throws Exception {
+        try (Connection c = sample.connect("app", ""); Statement s = c.createStatement()) {
+            SQLException e = assertThrows(SQLException.class, () -> s.executeQuery("SELECT * FROM no_such_table"));
+            assertEquals(1146, e.getErrorCode());
+            assertEquals("42S02", e.getSQLState());
+            assertEquals("Table 'shop.no_such_table' doesn't exist", e.getMessage());
+            String sql = "SELECT orders.nope FROM orders WHERE user_id = 1";
+            e = assertThrows(SQLException.class, () -> s.executeQuery(sql));
+            try (Connection plain = sample.direct()) {
+                SQLException expected = assertThrows(SQLException.class, () -> plain.createStatement().executeQuery(sql));
+                assertEquals(expected.getMessage(), e.getMessage());
+                assertEquals(expected.getErrorCode(), e.getErrorCode());
+            }
+        }
+    }
+
+    @Test
     void variablesReadBackAreTheBackendsWhereTheBackendDecidesThem() throws Exception {
         String sql = "SELECT @@sql_mode, @@time_zone, @@transaction_isolation, @@lower_case_table_names, @@auto_increment_increment,"
                 + " @@div_precision_increment, @@sql_auto_is_null";

@@ -3,17 +3,25 @@ package io.shardwise.core.error;
 import java.sql.SQLException;
 
 /**
- * An error a backend returned, passed through with its own errno, SQLSTATE and text, so clients
- * react as they would to MySQL; the message only gains the backend's name. Never parse an errno out
- * of text: it comes from the driver's exception.
+ * An error a backend returned, passed through with its own errno and SQLSTATE, so clients react as
+ * they would to MySQL; its message is the backend's text as one unsharded database would word it
+ * (physical names made logical by the executor), without the backend's name, which
+ * {@link #backend()} and the logs carry. Never parse an errno out of text: it comes from the
+ * driver's exception, which stays the cause.
  */
 public final class BackendException extends ShardwiseException {
     private final int errno;
     private final String sqlState;
     private final String backend;
 
+    /** The backend's error with its own text. */
     public BackendException(String backend, SQLException cause) {
-        super(cause, ErrorCode.BACKEND_ERROR, cause.getMessage() + " (backend " + backend + ")");
+        this(backend, cause, cause.getMessage());
+    }
+
+    /** The backend's error with {@code message} for its text (the same error in logical terms). */
+    public BackendException(String backend, SQLException cause, String message) {
+        super(cause, ErrorCode.BACKEND_ERROR, message);
         this.errno = cause.getErrorCode();
         this.sqlState = cause.getSQLState() == null ? "HY000" : cause.getSQLState();
         this.backend = backend;

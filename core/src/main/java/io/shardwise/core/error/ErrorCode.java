@@ -13,6 +13,7 @@ public enum ErrorCode {
     NO_SUCH_TABLE(1146, "42S02", "Table '%s.%s' doesn't exist"),
     BAD_FIELD(1054, "42S22", "Unknown column '%s' in '%s'"),
     UNKNOWN_DATABASE(1049, "42000", "Unknown database '%s'"),
+    DATABASE_EXISTS(1007, "HY000", "Can't create database '%s'; database exists"),
     NO_DATABASE_SELECTED(1046, "3D000", "No database selected"),
     ACCESS_DENIED(1045, "28000", "Access denied for user '%s'@'%s' (using password: %s)"),
     BAD_HANDSHAKE(1047, "08S01", "Unknown command"),

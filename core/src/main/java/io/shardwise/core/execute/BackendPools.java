@@ -4,10 +4,10 @@ import com.mysql.cj.jdbc.JdbcConnection;
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
 import io.shardwise.core.config.BackendConfig;
-import io.shardwise.core.config.ShardwiseConfig;
 import io.shardwise.core.error.BackendException;
 import io.shardwise.core.error.ErrorCode;
 import io.shardwise.core.error.ShardwiseException;
+import io.shardwise.core.rule.ShardingRule;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.ResultSet;
@@ -41,11 +41,20 @@ import java.util.concurrent.locks.ReentrantLock;
  * <p>Thread-safe.
  */
 public final class BackendPools implements AutoCloseable {
+    private static final System.Logger LOG = System.getLogger(BackendPools.class.getName());
+
     private final Map<String, Backend> backends = new LinkedHashMap<>();
     private final AppliedStates applied = new AppliedStates();
+    private final BackendMessages messages;
     private volatile boolean closed;
 
+    /** Pools whose errors keep the backends' own wording (no sharding rule to name things by). */
     public BackendPools(Collection<BackendConfig> configs) {
+        this(configs, BackendMessages.NONE);
+    }
+
+    public BackendPools(Collection<BackendConfig> configs, BackendMessages messages) {
+        this.messages = messages;
         for (BackendConfig c : configs) {
             if (backends.put(c.name(), new Backend(c)) != null) {
                 throw new IllegalArgumentException("backend " + c.name() + " is configured twice");
@@ -53,8 +62,25 @@ public final class BackendPools implements AutoCloseable {
         }
     }
 
-    public static BackendPools of(ShardwiseConfig config) {
-        return new BackendPools(config.backends().values());
+    /** The pools of a rule's backends; their errors name the rule's logical schema and tables. */
+    public static BackendPools of(ShardingRule rule) {
+        return new BackendPools(rule.config().backends().values(), BackendMessages.of(rule));
+    }
+
+    /**
+     * A backend's error as clients see it: its errno, SQLSTATE and text, with logical names for the
+     * physical ones (see {@link BackendMessages}). The message does not name the backend, so it
+     * reads as MySQL's; the log does, with the backend's own text, at DEBUG (WARNING for a lost
+     * connection), and {@link BackendException#backend()} carries it.
+     */
+    BackendException error(String backend, SQLException e) {
+        String logical = messages.logical(backend, e.getErrorCode(), e.getMessage());
+        boolean lost = Errors.connectionLost(e);
+        System.Logger.Level level = lost ? System.Logger.Level.WARNING : System.Logger.Level.DEBUG;
+        if (LOG.isLoggable(level)) {
+            LOG.log(level, "backend " + backend + " failed: " + e.getErrorCode() + " (" + e.getSQLState() + ") " + e.getMessage());
+        }
+        return new BackendException(backend, e, logical);
     }
 
     public Set<String> backendNames() {
@@ -102,7 +128,7 @@ public final class BackendPools implements AutoCloseable {
             return lease;
         } catch (SQLException e) {
             closeQuietly(c);
-            throw new BackendException(backend, e);
+            throw error(backend, e);
         }
     }
 
@@ -119,11 +145,11 @@ public final class BackendPools implements AutoCloseable {
      * A pool that could not hand out a connection in time. A backend that answered with an error of
      * its own (access denied, unknown database) reports that error; otherwise it is unavailable.
      */
-    private static ShardwiseException unavailable(String backend, SQLException e) {
+    private ShardwiseException unavailable(String backend, SQLException e) {
         for (Throwable t = e.getCause(); t != null; t = t.getCause()) {
             if (t instanceof SQLException s && s.getErrorCode() != 0 && s.getSQLState() != null
                     && !s.getSQLState().startsWith("08")) {
-                return new BackendException(backend, s);
+                return error(backend, s);
             }
         }
         Throwable root = e;
@@ -169,6 +195,10 @@ public final class BackendPools implements AutoCloseable {
 
         String backend() {
             return config.name();
+        }
+
+        BackendPools pools() {
+            return BackendPools.this;
         }
 
         Baseline baseline() {

@@ -1,6 +1,5 @@
 package io.shardwise.core.execute;
 
-import io.shardwise.core.error.BackendException;
 import io.shardwise.core.error.ErrorCode;
 import io.shardwise.core.error.ShardwiseException;
 import java.sql.SQLException;
@@ -15,10 +14,10 @@ final class Errors {
         return e != null && e.getSQLState() != null && e.getSQLState().startsWith("08");
     }
 
-    static ShardwiseException of(String backend, Throwable t) {
+    static ShardwiseException of(BackendPools pools, String backend, Throwable t) {
         return switch (t) {
             case ShardwiseException s -> s;
-            case SQLException s -> new BackendException(backend, s);
+            case SQLException s -> pools.error(backend, s);
             default -> new ShardwiseException(t, ErrorCode.BUG, "unit on backend " + backend + " failed: " + t);
         };
     }

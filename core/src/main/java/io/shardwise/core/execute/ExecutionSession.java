@@ -134,7 +134,7 @@ public final class ExecutionSession implements AutoCloseable {
                 return List.of();
             }
             failure = e;
-            throw Errors.of(unit.backend(), e);
+            throw Errors.of(pools, unit.backend(), e);
         } finally {
             lease.noteFailure(failure);
             lease.release();
@@ -163,13 +163,13 @@ public final class ExecutionSession implements AutoCloseable {
                         lease.noteFailure(e instanceof SQLException s ? s : null);
                         lease.release();
                     }
-                    run.fail(Errors.of(unit.backend(), e));
+                    run.fail(Errors.of(pools, unit.backend(), e));
                     return;
                 }
                 try {
                     results[index] = UnitRunner.run(run, lease, unit, logicalSchema, true, end, openCursors);
                 } catch (RuntimeException e) {
-                    run.fail(Errors.of(unit.backend(), e));
+                    run.fail(Errors.of(pools, unit.backend(), e));
                 }
             });
         }
@@ -194,7 +194,7 @@ public final class ExecutionSession implements AutoCloseable {
                 lease = tx.connection(backend);
                 StateApplier.apply(lease, state, true, options);
             } catch (SQLException | RuntimeException e) {
-                run.fail(Errors.of(backend, e));
+                run.fail(Errors.of(pools, backend, e));
                 return;
             }
             for (int k = 0; k < indexes.size(); k++) {
@@ -203,7 +203,7 @@ public final class ExecutionSession implements AutoCloseable {
                     boolean last = k == indexes.size() - 1;
                     results[index] = UnitRunner.run(run, lease, units.get(index), logicalSchema, last, end, openCursors);
                 } catch (RuntimeException e) {
-                    run.fail(Errors.of(backend, e));
+                    run.fail(Errors.of(pools, backend, e));
                     return;
                 }
             }

@@ -41,6 +41,10 @@ final class Lease {
         return pool.backend();
     }
 
+    BackendPools pools() {
+        return pool.pools();
+    }
+
     Connection connection() {
         return connection;
     }

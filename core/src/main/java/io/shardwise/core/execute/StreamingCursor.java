@@ -63,7 +63,7 @@ final class StreamingCursor implements ResultCursor {
             }
         } catch (SQLException e) {
             end(e, false);
-            ShardwiseException failure = Errors.of(lease.backend(), e);
+            ShardwiseException failure = Errors.of(lease.pools(), lease.backend(), e);
             run.fail(failure); // the statement has failed: stop the sibling units as well
             throw failure;
         }
@@ -76,7 +76,7 @@ final class StreamingCursor implements ResultCursor {
         try {
             return rows.getBytes(index + 1);
         } catch (SQLException e) {
-            throw Errors.of(lease.backend(), e);
+            throw Errors.of(lease.pools(), lease.backend(), e);
         }
     }
 

@@ -1,6 +1,5 @@
 package io.shardwise.core.execute;
 
-import io.shardwise.core.error.BackendException;
 import io.shardwise.core.error.ErrorCode;
 import io.shardwise.core.error.ShardwiseException;
 import java.sql.SQLException;
@@ -117,8 +116,7 @@ final class Transaction {
                         ? " (commit failed; nothing committed; rolled back on " + String.join(", ", notCommitted) + ")"
                         : " (commit is partial: committed on " + String.join(", ", committed) + "; not committed on "
                                 + String.join(", ", notCommitted) + ")";
-                throw new BackendException(all.get(i).getKey(),
-                        new SQLException(e.getMessage() + note, e.getSQLState(), e.getErrorCode(), e));
+                throw pools.error(all.get(i).getKey(), new SQLException(e.getMessage() + note, e.getSQLState(), e.getErrorCode(), e));
             }
         }
         releaseAll();
@@ -145,7 +143,7 @@ final class Transaction {
         }
         releaseAll();
         if (first != null) {
-            throw new BackendException(firstBackend, first);
+            throw pools.error(firstBackend, first);
         }
     }
 
@@ -201,7 +199,7 @@ final class Transaction {
                 execute(e.getValue(), sql);
             } catch (SQLException ex) {
                 e.getValue().noteFailure(ex);
-                throw new BackendException(e.getKey(), ex);
+                throw pools.error(e.getKey(), ex);
             }
         }
     }

@@ -51,7 +51,7 @@ final class UnitRunner {
         } catch (SQLException e) {
             BackendPools.closeQuietly(statement);
             end.ended(lease, e);
-            throw Errors.of(lease.backend(), e);
+            throw Errors.of(lease.pools(), lease.backend(), e);
         }
         return new UnitResult.Rows(stream ? cursor : BufferedCursor.drain(cursor));
     }

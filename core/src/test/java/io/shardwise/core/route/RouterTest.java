@@ -289,4 +289,33 @@ class RouterTest {
         assertEquals("select * from orders where user_id = ?",
                 ((io.shardwise.core.sql.analyze.SessionCommand) sql("preview select * from orders where user_id = ?").statement()).argument());
     }
+    @Test
+    void databaseStatementsAnswerAsAServerHoldingOnlyTheLogicalSchemaAndNeverReachABackend() {
+        sql("create database shop").fails(ErrorCode.DATABASE_EXISTS, "Can't create database 'shop'; database exists");
+        sql("CREATE SCHEMA `SHOP`").fails(ErrorCode.DATABASE_EXISTS, "'SHOP'");
+        assertEquals(io.shardwise.core.sql.analyze.SessionCommand.Kind.NO_OP,
+                ((io.shardwise.core.sql.analyze.SessionCommand) sql("create database if not exists shop").statement()).kind());
+        sql("drop database shop").fails(ErrorCode.UNSUPPORTED, "DROP DATABASE shop (Shardwise serves the one logical schema 'shop'; it would drop");
+        sql("drop schema if exists `shop`").fails(ErrorCode.UNSUPPORTED, "'DROP SCHEMA IF EXISTS `shop` (Shardwise serves");
+        sql("create database other character set utf8mb4").fails(ErrorCode.UNSUPPORTED, "CREATE DATABASE other");
+        sql("create schema if not exists other").fails(ErrorCode.UNSUPPORTED, "CREATE SCHEMA IF NOT EXISTS other");
+        sql("drop database other").fails(ErrorCode.UNSUPPORTED, "DROP DATABASE other");
+        sql("alter database shop character set utf8mb4").fails(ErrorCode.UNSUPPORTED, "ALTER DATABASE shop");
+        sql("alter schema default collate utf8mb4_bin").fails(ErrorCode.UNSUPPORTED, "ALTER SCHEMA shop");
+    }
+
+    @Test
+    void withNamesAreNotTablesButTheTablesOfTheirDefinitionsAre() {
+        assertEquals(java.util.List.of(), sql("with x as (select 1 as a) select * from x").statement().tables());
+        assertEquals("orders", sql("with x as (select * from orders) select * from x").statement().tables().get(0).name());
+        sql("with x as (select * from orders) select * from x").fails(ErrorCode.UNSUPPORTED, "over sharded table 'orders'");
+        sql("with x as (select code from countries) select * from x join promotions p on p.code = x.code").routes(UNSHARDED);
+    }
+
+    @Test
+    void passthroughTablesKeepTheirSchemaQualifier() {
+        var p = assertInstanceOf(io.shardwise.core.sql.analyze.Passthrough.class,
+                sql("select * from shop.promotions where match(code) against (?)", "x").statement());
+        assertEquals("shop", p.tables().get(0).schema());
+    }
 }

@@ -82,11 +82,43 @@ class DriverIT {
     }
 
     @Test
+    void databaseStatementsAnswerForTheLogicalSchemaAndCreateNoPhysicalDatabase() throws SQLException {
+        String stray = f.target.databasePrefix() + "_stray";
+        try (Connection c = f.shardwise(); Statement st = c.createStatement()) {
+            SQLException exists = assertThrows(SQLException.class, () -> st.execute("CREATE DATABASE shop"));
+            assertEquals(1007, exists.getErrorCode());
+            assertEquals("HY000", exists.getSQLState());
+            assertEquals("Can't create database 'shop'; database exists", exists.getMessage());
+            assertFalse(st.execute("CREATE SCHEMA IF NOT EXISTS shop"));
+            SQLException drop = assertThrows(SQLException.class, () -> st.execute("DROP DATABASE shop"));
+            assertEquals(1235, drop.getErrorCode());
+            assertTrue(drop.getMessage().contains("DROP DATABASE shop"), drop.getMessage());
+            assertEquals(1235, assertThrows(SQLException.class, () -> st.execute("CREATE DATABASE " + stray)).getErrorCode());
+            assertEquals(1235, assertThrows(SQLException.class, () -> st.execute("CREATE DATABASE IF NOT EXISTS shop_other")).getErrorCode());
+        }
+        try (Connection plain = f.direct(); ResultSet rs = plain.createStatement().executeQuery(
+                "SELECT COUNT(*) FROM information_schema.schemata WHERE schema_name IN ('shop', 'shop_other', '" + stray + "')")) {
+            assertTrue(rs.next());
+            assertEquals(0, rs.getInt(1), "no physical database was created");
+        }
+    }
+
+    @Test
     void aBadOverrideFailsTheConnectionNamingTheProperty() {
         SQLException e = assertThrows(SQLException.class, () -> DriverManager.getConnection(f.url + "?backends.ds0.pool.max_size=4"));
         assertEquals(1105, e.getErrorCode());
         assertTrue(e.getMessage().contains("backends.ds0.pool.max_size (set by a property): unknown key 'max_size'. Did you mean 'max'?"),
                 e.getMessage());
+    }
+
+    @Test
+    void backendErrorsReadAsOneDatabase() throws SQLException {
+        try (Connection c = f.shardwise(); Statement st = c.createStatement()) {
+            SQLException e = assertThrows(SQLException.class, () -> st.executeQuery("SELECT * FROM no_such_table"));
+            assertEquals(1146, e.getErrorCode());
+            assertEquals("42S02", e.getSQLState());
+            assertEquals("Table 'shop.no_such_table' doesn't exist", e.getMessage());
+        }
     }
 
     @Test

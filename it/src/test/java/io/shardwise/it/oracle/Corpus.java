@@ -32,9 +32,15 @@ final class Corpus {
         return this;
     }
 
-    /** A statement that fails on MySQL; Shardwise must fail with the same errno. */
+    /** A statement that fails on MySQL; Shardwise must fail with the same errno, SQLSTATE and message. */
     Corpus fails(String sql) {
         cases.add(new OracleCase(category, sql, null, true, false));
+        return this;
+    }
+
+    /** A statement that fails on MySQL with the same errno and SQLSTATE but, for {@code reason}, other wording. */
+    Corpus failsWordedOtherwise(String sql, String reason) {
+        cases.add(new OracleCase(category, sql, null, true, false, reason));
         return this;
     }
 

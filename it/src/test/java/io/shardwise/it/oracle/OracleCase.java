@@ -16,12 +16,19 @@ import java.util.Objects;
  * @param collationEquivalent cells compare under a general_ci-like folding: for DISTINCT, GROUP BY and
  *     MIN/MAX over strings, where MySQL returns any one of several values equal under the collation
  *     ({@code 'paid'} or {@code 'Paid'}) and the choice depends on row order
+ * @param otherMessage null when an error's message must read exactly as the unsharded database's;
+ *     else why the wording may differ (errno and SQLSTATE are still compared)
  */
-record OracleCase(String category, String sql, List<Object> params, boolean mustFail, boolean collationEquivalent) {
+record OracleCase(String category, String sql, List<Object> params, boolean mustFail, boolean collationEquivalent,
+                  String otherMessage) {
     OracleCase {
         Objects.requireNonNull(category, "category");
         Objects.requireNonNull(sql, "sql");
         params = params == null ? null : Collections.unmodifiableList(new ArrayList<>(params));
+    }
+
+    OracleCase(String category, String sql, List<Object> params, boolean mustFail, boolean collationEquivalent) {
+        this(category, sql, params, mustFail, collationEquivalent, null);
     }
 
     boolean prepared() {

@@ -12,17 +12,36 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * Decides whether Shardwise's outcome of a statement matches the unsharded database's, and writes
  * the report when it does not. Results agree when labels, protocol types and rows agree (in order
  * when the statement has a top-level ORDER BY, as multisets otherwise); updates when affected rows
- * and last insert id agree; errors when the errno agrees. A report always shows the statement, both
- * outcomes and the first rows that differ: nothing passes silently.
+ * and last insert id agree; errors when errno and SQLSTATE agree and, for a comparator that knows
+ * the unsharded database's name, the message too, read with that name as the logical schema's (a
+ * client matching on MySQL's text must not see physical names). A report always shows the
+ * statement, both outcomes and the first rows that differ: nothing passes silently.
  */
 final class OracleComparator {
     /** Rows shown per side in a report. */
     static final int SHOWN_ROWS = 5;
+
+    private final Pattern directDatabase;
+    private final String logicalSchema;
+
+    /** Compares errors by errno and SQLSTATE only. */
+    OracleComparator() {
+        this.directDatabase = null;
+        this.logicalSchema = null;
+    }
+
+    /** Compares error messages too, {@code directDatabase} (a whole identifier) read as {@code logicalSchema}. */
+    OracleComparator(String directDatabase, String logicalSchema) {
+        this.directDatabase = Pattern.compile("(?<![\\w$])" + Pattern.quote(directDatabase) + "(?![\\w$])");
+        this.logicalSchema = logicalSchema;
+    }
 
     sealed interface Verdict {
         /** Both sides agree. */
@@ -47,7 +66,7 @@ final class OracleComparator {
         String difference = switch (direct) {
             case Rows d -> sharded instanceof Rows s ? rows(c, s, d) : "shardwise did not return rows";
             case Update d -> sharded instanceof Update s ? update(s, d) : "shardwise did not return an update count";
-            case Failure d -> sharded instanceof Failure s ? failure(s, d) : "shardwise succeeded where the unsharded database failed";
+            case Failure d -> sharded instanceof Failure s ? failure(c, s, d) : "shardwise succeeded where the unsharded database failed";
             case Crash d -> throw new AssertionError("handled above");
         };
         return difference == null ? IDENTICAL : new Verdict.Different(report(c, sharded, direct, difference));
@@ -64,8 +83,18 @@ final class OracleComparator {
         return diffs.isEmpty() ? null : String.join("; ", diffs);
     }
 
-    private static String failure(Failure s, Failure d) {
-        return s.errno() == d.errno() ? null : "errno " + s.errno() + " vs " + d.errno();
+    private String failure(OracleCase c, Failure s, Failure d) {
+        if (s.errno() != d.errno()) {
+            return "errno " + s.errno() + " vs " + d.errno();
+        }
+        if (!java.util.Objects.equals(s.sqlState(), d.sqlState())) {
+            return "SQLSTATE " + s.sqlState() + " vs " + d.sqlState();
+        }
+        if (directDatabase == null || d.message() == null || c.otherMessage() != null) {
+            return null;
+        }
+        String expected = directDatabase.matcher(d.message()).replaceAll(Matcher.quoteReplacement(logicalSchema));
+        return expected.equals(s.message()) ? null : "message\n      shardwise: " + s.message() + "\n      direct:    " + expected;
     }
 
     /**

@@ -82,6 +82,26 @@ class OracleComparatorTest {
     }
 
     @Test
+    void messagesCompareWhenTheComparatorKnowsTheDirectDatabaseReadAsTheLogicalSchema() {
+        OracleComparator messages = new OracleComparator("oracle_x_whole", "shop");
+        OracleCase c = new OracleCase("t", "SELECT * FROM nope", null, true, false);
+        Outcome direct = new Outcome.Failure(1146, "42S02", "Table 'oracle_x_whole.nope' doesn't exist");
+        assertInstanceOf(Verdict.Identical.class,
+                messages.compare(c, new Outcome.Failure(1146, "42S02", "Table 'shop.nope' doesn't exist"), direct));
+        String report = assertInstanceOf(Verdict.Different.class,
+                messages.compare(c, new Outcome.Failure(1146, "42S02", "Table 'oracle_x_0.nope' doesn't exist"), direct)).report();
+        assertTrue(report.contains("Table 'shop.nope' doesn't exist"), report);
+        // only whole identifiers are read as the logical schema
+        Outcome column = new Outcome.Failure(1054, "42S22", "Unknown column 'oracle_x_whole_2' in 'field list'");
+        assertInstanceOf(Verdict.Identical.class, messages.compare(c, column, column));
+        assertInstanceOf(Verdict.Different.class,
+                messages.compare(c, new Outcome.Failure(1146, "HY000", "Table 'shop.nope' doesn't exist"), direct));
+        OracleCase worded = new OracleCase("t", "SELECT * FROM nope", null, true, false, "a known difference in wording");
+        assertInstanceOf(Verdict.Identical.class,
+                messages.compare(worded, new Outcome.Failure(1146, "42S02", "other words"), direct));
+    }
+
+    @Test
     void anErrorCaseThatSucceedsDirectlyAndACrashAreErrors() {
         OracleCase c = new OracleCase("t", "SELECT 1", null, true, false);
         assertInstanceOf(Verdict.Error.class, comparator.compare(c, usual(), usual()));

@@ -85,7 +85,7 @@ class OracleIT {
         corpus.addAll(HandCorpus.writes());
         assertTrue(corpus.size() >= 300, "the corpus has " + corpus.size() + " statements");
 
-        OracleComparator comparator = new OracleComparator();
+        OracleComparator comparator = new OracleComparator(whole, engine.rule().schema());
         EngineSide sharded = new EngineSide(session);
         List<String> differences = new ArrayList<>();
         List<String> errors = new ArrayList<>();

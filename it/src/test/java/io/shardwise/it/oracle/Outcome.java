@@ -25,7 +25,7 @@ sealed interface Outcome {
     /** An OK packet: affected rows (matched rows, CLIENT_FOUND_ROWS) and the last insert id. */
     record Update(long affectedRows, long lastInsertId) implements Outcome {}
 
-    /** An error reported by the side; {@code message} is shown in reports, never compared. */
+    /** An error reported by the side; {@code message} is compared only by a comparator that knows the database names. */
     record Failure(int errno, String sqlState, String message) implements Outcome {}
 
     /**

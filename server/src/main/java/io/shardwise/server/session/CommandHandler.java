@@ -59,7 +59,7 @@ public final class CommandHandler implements AutoCloseable {
     /** A session for a client that just logged in; {@code capabilities} decide matched vs changed row counts. */
     public static CommandHandler open(Engine engine, Authenticator.Accepted client, String host, int connectionId,
                                       Capabilities capabilities, SessionRegistry registry, int maxPacketSize) {
-        return new CommandHandler(engine.openSession(capabilities.countsFoundRows()), engine.rule(),
+        return new CommandHandler(engine.openSession(capabilities.countsFoundRows(), client.schema()), engine.rule(),
                 new SessionVariables.Client(client.user(), host, connectionId, maxPacketSize), client.schema(), registry,
                 capabilities.sendsMultiStatements());
     }
@@ -117,15 +117,6 @@ public final class CommandHandler implements AutoCloseable {
         try {
             if (connection.intercept(sql, out)) {
                 return true;
-            }
-            DatabaseStatements.Outcome database = DatabaseStatements.answer(sql, logicalSchema);
-            if (database != null) {
-                if (database.errno() == null) {
-                    out.ok(0, 0, status(), 0);
-                    return true;
-                }
-                out.error(database.errno(), database.sqlState(), database.message());
-                return false;
             }
             ResultCursor answered = variables.answer(sql, session.autocommit(), schema);
             if (answered == null) {

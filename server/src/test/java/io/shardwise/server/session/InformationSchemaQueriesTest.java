@@ -75,16 +75,4 @@ class InformationSchemaQueriesTest {
         assertFalse(InformationSchemaQueries.mentions("SELECT c FROM sbtest1 WHERE id = 42"));
         assertFalse(InformationSchemaQueries.mentions("information_schem"));
     }
-
-    @Test
-    void databaseStatementsAnswerAsAServerHoldingOnlyTheLogicalSchema() {
-        assertNull(DatabaseStatements.answer("CREATE TABLE t (id INT)", "shop"));
-        assertNull(DatabaseStatements.answer("DROP TABLE t", "shop"));
-        assertEquals(1007, DatabaseStatements.answer("CREATE SCHEMA `shop`", "shop").errno());
-        assertNull(DatabaseStatements.answer("create database if not exists shop;", "shop").errno());
-        ShardwiseException drop = assertThrows(ShardwiseException.class, () -> DatabaseStatements.answer("DROP SCHEMA IF EXISTS `shop`", "shop"));
-        assertEquals(1235, drop.errno());
-        assertTrue(drop.getMessage().contains("'DROP SCHEMA IF EXISTS `shop` (Shardwise serves the one logical schema 'shop'"), drop.getMessage());
-        assertEquals(1235, assertThrows(ShardwiseException.class, () -> DatabaseStatements.answer("CREATE DATABASE other", "shop")).errno());
-    }
 }

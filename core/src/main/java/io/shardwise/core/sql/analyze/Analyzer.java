@@ -54,6 +54,10 @@ public final class Analyzer {
                 yield insert != null ? insert : fallback(sql, meaningful, "INSERT other than INSERT ... VALUES");
             }
             case "create", "drop", "alter", "truncate", "rename" -> {
+                SessionCommand database = DatabaseDdl.analyze(sql, meaningful, rule.schema());
+                if (database != null) {
+                    yield database;
+                }
                 Ddl ddl = DdlAnalyzer.analyze(sql, meaningful, rule.schema());
                 yield ddl != null ? ddl : fallback(sql, meaningful, verb.toUpperCase(java.util.Locale.ROOT) + " statement");
             }
@@ -101,8 +105,8 @@ public final class Analyzer {
                 continue;
             }
             String name = DigestScanner.identifier(t);
-            boolean qualifiedByOther = i >= 2 && tokens.get(i - 1).text().equals(".")
-                    && !DigestScanner.identifier(tokens.get(i - 2)).equalsIgnoreCase(rule.schema());
+            String qualifier = i >= 2 && tokens.get(i - 1).text().equals(".") ? DigestScanner.identifier(tokens.get(i - 2)) : null;
+            boolean qualifiedByOther = qualifier != null && !qualifier.equalsIgnoreCase(rule.schema());
             if (qualifiedByOther || !rule.isConfigured(name)) {
                 continue;
             }
@@ -112,7 +116,7 @@ public final class Analyzer {
                 case TableRule.Broadcast b -> throw unsupported(what, name);
                 case TableRule.Single s -> {
                     backends.add(s.node().backend());
-                    tables.add(new TableRef(name, null, null));
+                    tables.add(new TableRef(name, qualifier, null));
                     if (!s.node().table().equals(name)) {
                         slots.add(new Slot.Table(t.start(), t.end(), name));
                     }

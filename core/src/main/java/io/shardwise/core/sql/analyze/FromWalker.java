@@ -2,8 +2,10 @@ package io.shardwise.core.sql.analyze;
 
 import io.shardwise.core.rule.ShardingRule;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
+import java.util.Set;
 import org.apache.calcite.sql.JoinType;
 import org.apache.calcite.sql.SqlBasicCall;
 import org.apache.calcite.sql.SqlCall;
@@ -12,6 +14,8 @@ import org.apache.calcite.sql.SqlJoin;
 import org.apache.calcite.sql.SqlKind;
 import org.apache.calcite.sql.SqlNode;
 import org.apache.calcite.sql.SqlSelect;
+import org.apache.calcite.sql.SqlWith;
+import org.apache.calcite.sql.SqlWithItem;
 import org.apache.calcite.sql.util.SqlShuttle;
 
 /**
@@ -33,6 +37,8 @@ final class FromWalker {
     /** Tables an outer join may fill with NULLs: WHERE conditions on them do not narrow the route. */
     final List<TableRef> nullSupplying = new ArrayList<>();
     final List<Slot> slots = new ArrayList<>();
+    /** Names WITH defines (lower case): a reference to one is no table. */
+    private final Set<String> cteNames = new HashSet<>();
     boolean nested;
 
     FromWalker(ParsedText parsed, ShardingRule rule) {
@@ -116,7 +122,7 @@ final class FromWalker {
     private void table(SqlIdentifier id, String alias, boolean top) {
         String name = id.names.get(id.names.size() - 1);
         String schema = id.names.size() > 1 ? id.names.get(id.names.size() - 2) : null;
-        if (schema == null && name.equalsIgnoreCase("dual")) {
+        if (schema == null && (name.equalsIgnoreCase("dual") || cteNames.contains(name.toLowerCase(Locale.ROOT)))) {
             return;
         }
         TableRef ref = new TableRef(name, schema, alias);
@@ -164,6 +170,15 @@ final class FromWalker {
                 nestedIn(s.getSelectList());
                 nestedIn(s.getWhere());
                 nestedIn(s.getHaving());
+            }
+            case SqlWith with -> {
+                // the definitions' tables are the statement's tables; their names are not
+                for (SqlNode item : with.withList) {
+                    SqlWithItem w = (SqlWithItem) item;
+                    cteNames.add(w.name.getSimple().toLowerCase(Locale.ROOT));
+                    subquery(w.query);
+                }
+                subquery(with.body);
             }
             case SqlCall call -> {
                 for (SqlNode operand : call.getOperandList()) {

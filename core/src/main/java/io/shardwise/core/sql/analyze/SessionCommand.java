@@ -10,7 +10,9 @@ import java.util.List;
 public record SessionCommand(SqlTemplate template, Kind kind, String argument) implements Statement {
     public enum Kind {
         BEGIN, COMMIT, ROLLBACK, SAVEPOINT, ROLLBACK_TO_SAVEPOINT, RELEASE_SAVEPOINT,
-        SET, USE, SHOW, PREVIEW, EXPLAIN, DESCRIBE, KILL, LOCK_TABLES, UNLOCK_TABLES, DO, FLUSH, OTHER
+        SET, USE, SHOW, PREVIEW, EXPLAIN, DESCRIBE, KILL, LOCK_TABLES, UNLOCK_TABLES, DO, FLUSH, OTHER,
+        /** Already true, so answered OK with no effect: {@code CREATE DATABASE IF NOT EXISTS} of the logical schema. */
+        NO_OP
     }
 
     @Override
