@@ -1,5 +1,6 @@
 package io.shardwise.core.execute;
 
+import java.util.Locale;
 import java.util.Objects;
 
 /**
@@ -23,7 +24,7 @@ public record Condition(Level level, int code, String message) {
         }
 
         static Level of(String label) {
-            return switch (label.toLowerCase(java.util.Locale.ROOT)) {
+            return switch (label.toLowerCase(Locale.ROOT)) {
                 case "note" -> NOTE;
                 case "error" -> ERROR;
                 default -> WARNING;
