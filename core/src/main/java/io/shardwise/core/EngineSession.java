@@ -3,6 +3,7 @@ package io.shardwise.core;
 import io.shardwise.core.error.ErrorCode;
 import io.shardwise.core.error.ShardwiseException;
 import io.shardwise.core.execute.Column;
+import io.shardwise.core.execute.Diagnostics;
 import io.shardwise.core.execute.ExecutionSession;
 import io.shardwise.core.execute.ResultCursor;
 import io.shardwise.core.execute.UnitResult;
@@ -38,6 +39,8 @@ public final class EngineSession implements AutoCloseable {
     private final ExecutionSession execution;
     /** The current database: the logical schema, or null before the client names one (USE, COM_INIT_DB). */
     private String schema;
+    /** The last statement's diagnostics area (SHOW WARNINGS); replaced when the next statement starts. */
+    private Diagnostics diagnostics = Diagnostics.empty();
 
     EngineSession(Engine engine, ExecutionSession execution, String schema) {
         this.engine = engine;
@@ -65,6 +68,16 @@ public final class EngineSession implements AutoCloseable {
      * when prepared, rather than on every execution.
      */
     public StatementResult execute(NormalizedSql normalized, List<Object> params) {
+        diagnostics = Diagnostics.empty();
+        try {
+            return executeStatement(normalized, params);
+        } catch (ShardwiseException e) {
+            diagnostics.fail(e.errno(), e.getMessage());
+            throw e;
+        }
+    }
+
+    private StatementResult executeStatement(NormalizedSql normalized, List<Object> params) {
         if (normalized.parameterCount() != params.size()) {
             throw new ShardwiseException(ErrorCode.BUG, "statement has " + normalized.parameterCount() + " ? markers but "
                     + params.size() + " values were given");
@@ -200,7 +213,8 @@ public final class EngineSession implements AutoCloseable {
     }
 
     private StatementResult run(RoutePlan route) {
-        List<UnitResult> results = execution.execute(route.units());
+        diagnostics = new Diagnostics(route.units().size());
+        List<UnitResult> results = execution.execute(route.units(), diagnostics);
         if (results.get(0) instanceof UnitResult.Rows) {
             List<ResultCursor> cursors = new ArrayList<>(results.size());
             for (UnitResult r : results) {
@@ -257,6 +271,28 @@ public final class EngineSession implements AutoCloseable {
                     + " statements through the engine");
         }
         return StatementResult.Update.OK;
+    }
+
+    /**
+     * The diagnostics area of the last statement (what SHOW WARNINGS lists): complete for an update
+     * once {@code execute} returned, for rows once the cursor reached the end. Diagnostic statements
+     * (SHOW WARNINGS, {@code @@warning_count}) read it without running through {@code execute}.
+     */
+    public Diagnostics diagnostics() {
+        return diagnostics;
+    }
+
+    /** A statement answered outside {@code execute} (by a face) starts: as in MySQL, it clears the area. */
+    public void clearDiagnostics() {
+        diagnostics = Diagnostics.empty();
+    }
+
+    /**
+     * A statement failed outside {@code execute}, or after it returned (while its rows streamed):
+     * its error becomes the area's error, as MySQL reports it to SHOW ERRORS.
+     */
+    public void failed(int errno, String message) {
+        diagnostics.fail(errno, message);
     }
 
     public boolean inTransaction() {

@@ -2,6 +2,7 @@ package io.shardwise.jdbc;
 
 import io.shardwise.core.Engine;
 import io.shardwise.core.EngineSession;
+import io.shardwise.core.execute.Diagnostics;
 import io.shardwise.core.execute.Column;
 import io.shardwise.core.sql.normalize.NormalizedSql;
 import io.shardwise.core.StatementResult;
@@ -77,6 +78,11 @@ final class ShardwiseConnection implements Connection {
 
     String url() {
         return url;
+    }
+
+    /** The last statement's diagnostics area, connection-wide as Connector/J's warning count is. */
+    Diagnostics diagnostics() {
+        return session.diagnostics();
     }
 
     /** Runs one statement; the caller owns a Rows result's cursor. */

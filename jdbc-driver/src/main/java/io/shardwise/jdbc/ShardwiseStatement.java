@@ -1,6 +1,7 @@
 package io.shardwise.jdbc;
 
 import io.shardwise.core.StatementResult;
+import io.shardwise.core.execute.Diagnostics;
 import io.shardwise.core.sql.normalize.NormalizedSql;
 import java.sql.BatchUpdateException;
 import java.sql.Connection;
@@ -42,6 +43,14 @@ class ShardwiseStatement implements Statement {
     private volatile boolean timedOut;
     private volatile boolean cancelled;
     private boolean poolable;
+    /** clearWarnings() since the last execution: getWarnings() answers null until the next one, as in Connector/J. */
+    private boolean warningsCleared;
+    /**
+     * What getWarnings() returned since the last execution, and the area it read: as Connector/J's
+     * statement, it keeps that chain and appends the connection's newer warnings once each.
+     */
+    private SQLWarning warnings;
+    private Diagnostics warningsRead;
 
     ShardwiseStatement(ShardwiseConnection connection) {
         this.connection = connection;
@@ -58,6 +67,9 @@ class ShardwiseStatement implements Statement {
     final boolean run(String sql, List<Object> params, boolean wantKeys) throws SQLException {
         checkOpen();
         clearResult();
+        warningsCleared = false;
+        warnings = null;
+        warningsRead = null;
         keysRequested = wantKeys;
         generatedKeys.clear();
         StatementResult r = runTimed(sql, params);
@@ -459,12 +471,28 @@ class ShardwiseStatement implements Statement {
     @Override
     public SQLWarning getWarnings() throws SQLException {
         checkOpen();
-        return null;
+        if (warningsCleared) {
+            return null;
+        }
+        // the connection's last statement, whichever statement ran it: Connector/J reads the session's count
+        Diagnostics last = connection.diagnostics();
+        if (last != warningsRead) {
+            warningsRead = last;
+            SQLWarning pending = Warnings.chain(last);
+            if (warnings == null) {
+                warnings = pending;
+            } else if (pending != null) {
+                warnings.setNextWarning(pending);
+            }
+        }
+        return warnings;
     }
 
     @Override
     public void clearWarnings() throws SQLException {
         checkOpen();
+        warningsCleared = true;
+        warnings = null;
     }
 
     @Override

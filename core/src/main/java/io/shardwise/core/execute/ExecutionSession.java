@@ -76,6 +76,14 @@ public final class ExecutionSession implements AutoCloseable {
 
     /** Runs the units of one statement; results are in unit order, and the caller closes their cursors. */
     public List<UnitResult> execute(List<ExecutionUnit> units) {
+        return execute(units, new Diagnostics(0));
+    }
+
+    /**
+     * As {@link #execute(List)}, recording each unit's backend warnings in {@code diagnostics}
+     * (slot = unit index): updates' before this returns, result sets' when their cursors reach the end.
+     */
+    public List<UnitResult> execute(List<ExecutionUnit> units, Diagnostics diagnostics) {
         ensureOpen();
         if (units.isEmpty()) {
             return List.of();
@@ -88,7 +96,7 @@ public final class ExecutionSession implements AutoCloseable {
         StatementRun run = new StatementRun(runs, statementTimeout);
         UnitResult[] results = new UnitResult[units.size()];
         try {
-            runAll(tx == null ? unitTasks(run, units, results) : backendTasks(run, tx, units, results), run);
+            runAll(tx == null ? unitTasks(run, units, results, diagnostics) : backendTasks(run, tx, units, results, diagnostics), run);
         } finally {
             run.launched();
         }
@@ -142,7 +150,7 @@ public final class ExecutionSession implements AutoCloseable {
     }
 
     /** Outside a transaction: a task per unit, each on its own pooled connection. */
-    private List<Runnable> unitTasks(StatementRun run, List<ExecutionUnit> units, UnitResult[] results) {
+    private List<Runnable> unitTasks(StatementRun run, List<ExecutionUnit> units, UnitResult[] results, Diagnostics diagnostics) {
         UnitRunner.UnitEnd end = (lease, failure) -> {
             run.exit(lease);
             lease.noteFailure(failure);
@@ -167,7 +175,8 @@ public final class ExecutionSession implements AutoCloseable {
                     return;
                 }
                 try {
-                    results[index] = UnitRunner.run(run, lease, unit, logicalSchema, true, end, openCursors);
+                    results[index] = UnitRunner.run(run, lease, unit, logicalSchema, true, end, openCursors,
+                            new BackendWarnings.Slot(diagnostics, index, unit.logicalTables(), logicalSchema));
                 } catch (RuntimeException e) {
                     run.fail(Errors.of(pools, unit.backend(), e));
                 }
@@ -177,7 +186,8 @@ public final class ExecutionSession implements AutoCloseable {
     }
 
     /** Inside a transaction: a task per backend, running that backend's units in order on its connection. */
-    private List<Runnable> backendTasks(StatementRun run, Transaction tx, List<ExecutionUnit> units, UnitResult[] results) {
+    private List<Runnable> backendTasks(StatementRun run, Transaction tx, List<ExecutionUnit> units, UnitResult[] results,
+                                        Diagnostics diagnostics) {
         Map<String, List<Integer>> byBackend = new LinkedHashMap<>();
         for (int i = 0; i < units.size(); i++) {
             byBackend.computeIfAbsent(units.get(i).backend(), b -> new ArrayList<>()).add(i);
@@ -201,7 +211,9 @@ public final class ExecutionSession implements AutoCloseable {
                 int index = indexes.get(k);
                 try {
                     boolean last = k == indexes.size() - 1;
-                    results[index] = UnitRunner.run(run, lease, units.get(index), logicalSchema, last, end, openCursors);
+                    ExecutionUnit unit = units.get(index);
+                    results[index] = UnitRunner.run(run, lease, unit, logicalSchema, last, end, openCursors,
+                            new BackendWarnings.Slot(diagnostics, index, unit.logicalTables(), logicalSchema));
                 } catch (RuntimeException e) {
                     run.fail(Errors.of(pools, backend, e));
                     return;

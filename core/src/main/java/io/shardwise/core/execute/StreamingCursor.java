@@ -26,10 +26,11 @@ final class StreamingCursor implements ResultCursor {
     private final List<Column> columns;
     private final UnitRunner.UnitEnd end;
     private final Set<StreamingCursor> open;
+    private final BackendWarnings.Slot warnings;
     private final AtomicBoolean ended = new AtomicBoolean();
 
     StreamingCursor(StatementRun run, Lease lease, Statement statement, ResultSet rows, List<Column> columns,
-                    UnitRunner.UnitEnd end, Set<StreamingCursor> open) {
+                    UnitRunner.UnitEnd end, Set<StreamingCursor> open, BackendWarnings.Slot warnings) {
         this.run = run;
         this.lease = lease;
         this.statement = statement;
@@ -37,6 +38,7 @@ final class StreamingCursor implements ResultCursor {
         this.columns = columns;
         this.end = end;
         this.open = open;
+        this.warnings = warnings;
         open.add(this);
     }
 
@@ -118,6 +120,13 @@ final class StreamingCursor implements ResultCursor {
             rows.close(); // reads what is left: nothing after a failure, an ERR 1317 after a kill
         } catch (SQLException e) {
             drain = e;
+        }
+        if (failure == null && exhausted && drain == null) {
+            try {
+                warnings.collect(lease); // the EOF just read carried the count; the connection is still ours
+            } catch (SQLException e) {
+                drain = e;
+            }
         }
         BackendPools.closeQuietly(statement);
         open.remove(this);

@@ -1,6 +1,5 @@
 package io.shardwise.core.execute;
 
-import com.mysql.cj.NativeSession;
 import com.mysql.cj.jdbc.StatementImpl;
 import io.shardwise.core.error.ShardwiseException;
 import io.shardwise.core.route.ExecutionUnit;
@@ -27,7 +26,7 @@ final class UnitRunner {
      *     until closed; false: they are read whole into a {@link BufferedCursor} here
      */
     static UnitResult run(StatementRun run, Lease lease, ExecutionUnit unit, String logicalSchema, boolean stream,
-                          UnitEnd end, Set<StreamingCursor> open) {
+                          UnitEnd end, Set<StreamingCursor> open, BackendWarnings.Slot warnings) {
         try {
             run.enter(lease);
         } catch (ShardwiseException e) {
@@ -41,13 +40,14 @@ final class UnitRunner {
             boolean rows = unit.params().isEmpty() ? statement.execute(unit.sql()) : ((PreparedStatement) statement).execute();
             if (!rows) {
                 UnitResult.Update update = update(lease, statement);
+                warnings.collect(lease);
                 statement.close();
                 end.ended(lease, null);
                 return update;
             }
             ResultSet rs = statement.getResultSet();
             List<Column> columns = Columns.of(rs.getMetaData(), unit.logicalTables(), logicalSchema);
-            cursor = new StreamingCursor(run, lease, statement, rs, columns, end, open);
+            cursor = new StreamingCursor(run, lease, statement, rs, columns, end, open, warnings);
         } catch (SQLException e) {
             BackendPools.closeQuietly(statement);
             end.ended(lease, e);
@@ -85,7 +85,7 @@ final class UnitRunner {
     private static UnitResult.Update update(Lease lease, Statement statement) throws SQLException {
         long affected = statement.getLargeUpdateCount();
         long lastInsertId = statement.unwrap(StatementImpl.class).getLastInsertID();
-        int warnings = ((NativeSession) lease.physical().getSession()).getProtocol().getWarningCount();
+        int warnings = BackendWarnings.count(lease);
         return new UnitResult.Update(affected, lastInsertId, warnings);
     }
 }

@@ -6,6 +6,7 @@ import io.shardwise.core.EngineSession;
 import io.shardwise.core.StatementResult;
 import io.shardwise.core.error.ShardwiseException;
 import io.shardwise.core.execute.Column;
+import io.shardwise.core.execute.Diagnostics;
 import io.shardwise.core.execute.ResultCursor;
 import io.shardwise.core.rule.ShardingRule;
 import io.shardwise.server.auth.Authenticator;
@@ -106,7 +107,7 @@ public final class CommandHandler implements AutoCloseable {
                 }
             }
         } catch (ShardwiseException e) {
-            out.error(e.errno(), e.sqlState(), e.getMessage());
+            error(out, e.errno(), e.sqlState(), e.getMessage(), true);
         } finally {
             moreResults = false;
         }
@@ -114,11 +115,20 @@ public final class CommandHandler implements AutoCloseable {
 
     /** Runs one statement and writes its result; false when it failed (an ERR was sent) or the client left. */
     private boolean statement(String sql, ResponseWriter out) {
+        Diagnostics previous = session.diagnostics();
+        boolean keeps = DiagnosticStatements.keepsDiagnostics(sql);
         try {
+            ResultCursor diagnostic = keeps ? DiagnosticStatements.answer(sql, previous) : null;
+            if (diagnostic != null) {
+                return stream(diagnostic, out);
+            }
+            if (!keeps) {
+                session.clearDiagnostics(); // MySQL: every nondiagnostic statement starts a new area
+            }
             if (connection.intercept(sql, out)) {
                 return true;
             }
-            ResultCursor answered = variables.answer(sql, session.autocommit(), schema);
+            ResultCursor answered = variables.answer(sql, session.autocommit(), schema, previous);
             if (answered == null) {
                 answered = shows.answer(sql, schema, variables, session.autocommit());
             }
@@ -141,11 +151,24 @@ public final class CommandHandler implements AutoCloseable {
                 }
             }
         } catch (ShardwiseException e) {
-            out.error(e.errno(), e.sqlState(), e.getMessage());
+            error(out, e.errno(), e.sqlState(), e.getMessage(), keeps);
         } catch (RuntimeException e) {
-            out.error(1105, "HY000", "[BUG] " + e);
+            error(out, 1105, "HY000", "[BUG] " + e, keeps);
         }
         return false;
+    }
+
+    /**
+     * Sends an ERR and records it for SHOW ERRORS. A failing diagnostic statement replaces the
+     * area it would have read, as MySQL's parse errors do; any other statement's error joins the
+     * warnings its units already reported.
+     */
+    private void error(ResponseWriter out, int errno, String sqlState, String message, boolean replaceArea) {
+        if (replaceArea) {
+            session.clearDiagnostics();
+        }
+        session.failed(errno, message);
+        out.error(errno, sqlState, message);
     }
 
     /** Column count, definitions, rows, end; paced by the channel. Closes the cursor whatever happens; false if the client left. */
@@ -173,7 +196,8 @@ public final class CommandHandler implements AutoCloseable {
                     return false; // the client left: closing the cursor releases the backend work
                 }
             }
-            out.endOfRows(status(), 0);
+            // complete now: the units' conditions are read when their cursors reach the end
+            out.endOfRows(status(), session.diagnostics().warningCount());
             return true;
         }
     }

@@ -239,7 +239,7 @@ final class PreparedStatements {
                     return; // the client left: closing the cursor releases the backend work
                 }
             }
-            out.endOfRows(status.get(), 0);
+            out.endOfRows(status.get(), session.diagnostics().warningCount());
         }
     }
 

@@ -1,6 +1,7 @@
 package io.shardwise.server.session;
 
 import io.shardwise.core.execute.Column;
+import io.shardwise.core.execute.Diagnostics;
 import io.shardwise.core.execute.ResultCursor;
 import io.shardwise.core.sql.normalize.SqlLexer;
 import io.shardwise.core.sql.normalize.Token;
@@ -119,6 +120,11 @@ final class SessionVariables {
      * @param schema the session's current schema, or null for none
      */
     ResultCursor answer(String sql, boolean autocommit, String schema) {
+        return answer(sql, autocommit, schema, Diagnostics.empty());
+    }
+
+    /** @param diagnostics the previous statement's area, which {@code @@warning_count} and {@code @@error_count} report */
+    ResultCursor answer(String sql, boolean autocommit, String schema, Diagnostics diagnostics) {
         if (sql.indexOf("@@") < 0 && sql.indexOf("()") < 0) {
             return null; // the common case, decided without lexing: data statements pay nothing here
         }
@@ -136,7 +142,12 @@ final class SessionVariables {
             String label;
             if (t.kind() == TokenKind.SYSTEM_VARIABLE) {
                 String name = variableName(t.text(sql));
-                value = name.equals("autocommit") ? new Value(autocommit ? "1" : "0", true) : values().get(name);
+                value = switch (name) {
+                    case "autocommit" -> new Value(autocommit ? "1" : "0", true);
+                    case "warning_count" -> new Value(Integer.toString(diagnostics.warningCount()), true);
+                    case "error_count" -> new Value(Integer.toString(diagnostics.errorCount()), true);
+                    default -> values().get(name);
+                };
                 label = t.text(sql);
                 i++;
             } else if (i + 2 < tokens.size() && tokens.get(i + 1).kind() == TokenKind.LEFT_PAREN

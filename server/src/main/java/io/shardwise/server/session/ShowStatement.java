@@ -33,7 +33,7 @@ record ShowStatement(Kind kind, String sql, String table, String database, Strin
         VARIABLES,
         /** SHOW STATUS, ENGINES, COLLATION, CHARACTER SET: the default backend's answer as it is. */
         BACKEND,
-        /** SHOW WARNINGS / SHOW ERRORS: the empty list (statements run on backends keep theirs). */
+        /** SHOW WARNINGS / SHOW ERRORS / SHOW COUNT(*) ...: answered before this parse by {@link DiagnosticStatements}. */
         DIAGNOSTICS
     }
 
@@ -136,7 +136,7 @@ record ShowStatement(Kind kind, String sql, String table, String database, Strin
             case "variables" -> new ShowStatement(Kind.VARIABLES, sql, null, null, null, -1, -1);
             case "status", "engines", "collation", "charset", "character" ->
                     new ShowStatement(Kind.BACKEND, sql, null, null, null, -1, -1);
-            case "warnings", "errors" -> new ShowStatement(Kind.DIAGNOSTICS, sql, null, null, null, -1, -1);
+            case "warnings", "errors", "count" -> new ShowStatement(Kind.DIAGNOSTICS, sql, null, null, null, -1, -1);
             default -> throw unsupported(sql);
         };
     }

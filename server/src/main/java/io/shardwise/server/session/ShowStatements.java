@@ -67,7 +67,8 @@ final class ShowStatements {
             case TABLE_STATUS -> tableStatus(show, schema);
             case PROCESSLIST -> processlist.answer(show.sql());
             case VARIABLES -> variables(show, variables, autocommit);
-            case BACKEND, DIAGNOSTICS -> passThrough(show);
+            case BACKEND -> passThrough(show);
+            case DIAGNOSTICS -> throw ShowStatement.unsupported(show.sql()); // a form DiagnosticStatements does not read
         };
     }
 
