@@ -22,7 +22,8 @@ import org.openjdk.jmh.results.RunResult;
 class QuickRunTest {
     /** Superseded by ModesBenchmark (direct and shardwise-jdbc, same statements); kept for the driver's own tuning runs. */
     private static final Set<String> OUTSIDE_SUITES = Set.of("io.shardwise.jmh.JdbcBenchmark.pointSelect",
-            "io.shardwise.jmh.JdbcBenchmark.pointUpdate");
+            "io.shardwise.jmh.JdbcBenchmark.pointUpdate", "io.shardwise.jmh.JdbcBenchmark.pointSelect8",
+            "io.shardwise.jmh.JdbcBenchmark.pointUpdate8");
 
     @Test
     void quickRunRunsEverySuiteAndWritesARowPerBenchmark(@TempDir Path dir) throws Exception {
