@@ -1,6 +1,5 @@
 package io.shardwise.server.session;
 
-import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import io.shardwise.core.EngineSession;
 import io.shardwise.core.StatementResult;
@@ -235,7 +234,8 @@ final class PreparedStatements {
                 for (int i = 0; i < n; i++) {
                     cells[i] = cursor.get(i);
                 }
-                if (!out.sendPaced(encoder.encode(out.alloc(), cells))) {
+                encoder.writeTo(out.beginPacket(64), cells);
+                if (!out.endPacketPaced()) {
                     return; // the client left: closing the cursor releases the backend work
                 }
             }
@@ -246,13 +246,13 @@ final class PreparedStatements {
     /** Sends the column count and definitions; returns the row encoder for those columns. */
     private static BinaryRow columns(ResultCursor cursor, ResponseWriter out) {
         List<Column> columns = cursor.columns();
-        ByteBuf count = out.alloc().buffer(9);
-        Wire.writeLenenc(count, columns.size());
-        out.send(count);
+        Wire.writeLenenc(out.beginPacket(9), columns.size());
+        out.endPacket();
         int[] types = new int[columns.size()];
         for (int i = 0; i < types.length; i++) {
             types[i] = columns.get(i).mysqlType();
-            out.send(ColumnDefinitions.of(columns.get(i)).encode(out.alloc()));
+            ColumnDefinitions.of(columns.get(i)).writeTo(out.beginPacket(64));
+            out.endPacket();
         }
         return new BinaryRow(types);
     }

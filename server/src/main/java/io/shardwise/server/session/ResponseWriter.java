@@ -183,7 +183,8 @@ final class ResponseWriter {
     }
 
     void ok(long affectedRows, long lastInsertId, ServerStatus status, int warnings) {
-        send(new OkPacket(affectedRows, lastInsertId, status, warnings, "").encode(channel.alloc(), false));
+        new OkPacket(affectedRows, lastInsertId, status, warnings, "").writeTo(beginPacket(16), false);
+        endPacket();
         flush();
     }
 
@@ -195,14 +196,19 @@ final class ResponseWriter {
     /** The EOF after column definitions, for clients that still expect it. */
     void endOfColumns(ServerStatus status) {
         if (!capabilities.endsResultsWithOk()) {
-            send(new EofPacket(0, status).encode(channel.alloc()));
+            new EofPacket(0, status).writeTo(beginPacket(5));
+            endPacket();
         }
     }
 
     void endOfRows(ServerStatus status, int warnings) {
-        send(capabilities.endsResultsWithOk()
-                ? new OkPacket(0, 0, status, warnings, "").encode(channel.alloc(), true)
-                : new EofPacket(warnings, status).encode(channel.alloc()));
+        ByteBuf out = beginPacket(16);
+        if (capabilities.endsResultsWithOk()) {
+            new OkPacket(0, 0, status, warnings, "").writeTo(out, true);
+        } else {
+            new EofPacket(warnings, status).writeTo(out);
+        }
+        endPacket();
         flush();
     }
 }
