@@ -113,7 +113,7 @@ public final class ShardwiseServer implements AutoCloseable {
             return session;
         };
         boss = new MultiThreadIoEventLoopGroup(1, NioIoHandler.newFactory());
-        workers = new MultiThreadIoEventLoopGroup(NioIoHandler.newFactory());
+        workers = new MultiThreadIoEventLoopGroup(eventLoops(), NioIoHandler.newFactory());
         try {
             listener = new ServerBootstrap().group(boss, workers).channel(NioServerSocketChannel.class)
                     .childOption(ChannelOption.TCP_NODELAY, true)
@@ -216,5 +216,14 @@ public final class ShardwiseServer implements AutoCloseable {
     private void shutdownGroups() {
         boss.shutdownGracefully(0, 2, TimeUnit.SECONDS).syncUninterruptibly();
         workers.shutdownGracefully(0, 2, TimeUnit.SECONDS).syncUninterruptibly();
+    }
+
+    /**
+     * One event loop per core, not Netty's two: backend work runs on virtual threads, so the loops
+     * only frame packets, and fewer loops each find more ready connections per wake-up (measured:
+     * about a fifth less CPU per point select on 2 cores). {@code -Dio.netty.eventLoopThreads} overrides.
+     */
+    static int eventLoops() {
+        return Math.max(1, Integer.getInteger("io.netty.eventLoopThreads", Runtime.getRuntime().availableProcessors()));
     }
 }

@@ -35,7 +35,8 @@ import java.util.concurrent.locks.ReentrantLock;
  * ({@code useServerPrepStmts=false}), so rows are always text protocol and {@code getBytes} is
  * MySQL's text; no {@code jdbcCompliantTruncation} (it would add STRICT_TRANS_TABLES to sql_mode
  * and turn warnings into exceptions); {@code useLocalSessionState}, so unchanged autocommit,
- * isolation and read-only cost no round trip; {@code sslMode} and every other URL property as
+ * isolation and read-only cost no round trip; no per-packet time stamps and cached parses of
+ * client-side prepared statements (per-statement CPU, not round trips); {@code sslMode} and every other URL property as
  * configured. Pool names and messages name the backend; passwords appear nowhere.
  *
  * <p>Thread-safe.
@@ -328,6 +329,12 @@ public final class BackendPools implements AutoCloseable {
         // so a client that pauses reading (back-pressure) has ten minutes before the backend gives up on it
         p.setProperty("netTimeoutForStreamingResults", "0");
         p.setProperty("sessionVariables", "net_write_timeout=600");
+        // per statement, not per connection: no timestamp per packet (only used to word communication errors),
+        // and a client-side prepared statement's SQL is scanned once per connection, not on every execution
+        p.setProperty("maintainTimeStats", "false");
+        p.setProperty("cachePrepStmts", "true");
+        p.setProperty("prepStmtCacheSize", "256");
+        p.setProperty("prepStmtCacheSqlLimit", "4096");
         p.setProperty("connectTimeout", Long.toString(Math.max(250, config.pool().connectionTimeout().toMillis())));
         return p;
     }

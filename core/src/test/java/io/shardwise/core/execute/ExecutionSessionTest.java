@@ -51,6 +51,20 @@ class ExecutionSessionTest {
     }
 
     @Test
+    void backendConnectionsSkipPerStatementDriverWork() throws Exception {
+        Lease lease = shards.pools.borrow("ds0", true);
+        try {
+            com.mysql.cj.conf.PropertySet props = lease.physical().getPropertySet();
+            assertEquals(false, props.getBooleanProperty(com.mysql.cj.conf.PropertyKey.maintainTimeStats).getValue());
+            assertEquals(true, props.getBooleanProperty(com.mysql.cj.conf.PropertyKey.cachePrepStmts).getValue());
+            assertEquals(false, props.getBooleanProperty(com.mysql.cj.conf.PropertyKey.useServerPrepStmts).getValue(),
+                    "rows stay in the text protocol");
+        } finally {
+            lease.release();
+        }
+    }
+
+    @Test
     void unitsOnTwoBackendsRunInParallel() {
         try (ExecutionSession s = shards.session()) {
             long t0 = System.nanoTime();

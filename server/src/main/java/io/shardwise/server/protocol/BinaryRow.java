@@ -32,7 +32,13 @@ public final class BinaryRow {
         for (byte[] cell : cells) {
             size += TextRow.encodedLength(cell) + 2; // a date's binary form is at most 2 bytes over its text's
         }
-        ByteBuf out = alloc.buffer(size);
+        return writeTo(alloc.buffer(size), cells);
+    }
+
+    /** Appends the row packet's payload to {@code out} (for {@code encode}'s cells); returns it. */
+    public ByteBuf writeTo(ByteBuf out, byte[][] cells) {
+        int n = types.length;
+        int bitmapLength = (n + 7 + BITMAP_OFFSET) / 8;
         out.writeByte(HEADER);
         int bitmapStart = out.writerIndex();
         out.writeZero(bitmapLength);

@@ -11,7 +11,11 @@ public record ColumnDefinition(String schema, String table, String orgTable, Str
     public static final int UTF8MB4_GENERAL_CI = 45;
 
     public ByteBuf encode(ByteBufAllocator alloc) {
-        ByteBuf out = alloc.buffer(32 + schema.length() + table.length() + orgTable.length() + name.length() + orgName.length());
+        return writeTo(alloc.buffer(32 + schema.length() + table.length() + orgTable.length() + name.length() + orgName.length()));
+    }
+
+    /** Appends the encoded definition to {@code out}; returns it. */
+    public ByteBuf writeTo(ByteBuf out) {
         Wire.writeLenenc(out, "def");
         Wire.writeLenenc(out, schema);
         Wire.writeLenenc(out, table);

@@ -8,6 +8,11 @@ public record EofPacket(int warnings, ServerStatus status) {
     public static final int HEADER = 0xFE;
 
     public ByteBuf encode(ByteBufAllocator alloc) {
-        return alloc.buffer(5).writeByte(HEADER).writeShortLE(warnings).writeShortLE(status.bits());
+        return writeTo(alloc.buffer(5));
+    }
+
+    /** Appends the encoded packet to {@code out}; returns it. */
+    public ByteBuf writeTo(ByteBuf out) {
+        return out.writeByte(HEADER).writeShortLE(warnings).writeShortLE(status.bits());
     }
 }

@@ -13,7 +13,11 @@ public record OkPacket(long affectedRows, long lastInsertId, ServerStatus status
     public static final int END_OF_ROWS_HEADER = 0xFE;
 
     public ByteBuf encode(ByteBufAllocator alloc, boolean endOfRows) {
-        ByteBuf out = alloc.buffer(16 + info.length());
+        return writeTo(alloc.buffer(16 + info.length()), endOfRows);
+    }
+
+    /** Appends the encoded packet to {@code out}; returns it. */
+    public ByteBuf writeTo(ByteBuf out, boolean endOfRows) {
         out.writeByte(endOfRows ? END_OF_ROWS_HEADER : HEADER);
         Wire.writeLenenc(out, affectedRows);
         Wire.writeLenenc(out, lastInsertId);

@@ -56,10 +56,12 @@ public final class CommandDispatcher extends ChannelInboundHandlerAdapter {
                 Packet packet = (Packet) next;
                 boolean more;
                 busy.set(true);
+                ResponseWriter out = new ResponseWriter(ctx.channel(), gate, capabilities, packet.sequenceId() + 1);
                 try {
-                    ResponseWriter out = new ResponseWriter(ctx.channel(), gate, capabilities, packet.sequenceId() + 1);
                     more = handle(packet, out);
+                    out.flush();
                 } finally {
+                    out.discard(); // what a failure left unsent
                     busy.set(false);
                     packet.release();
                 }

@@ -176,23 +176,19 @@ public final class CommandHandler implements AutoCloseable {
         try (cursor) {
             List<Column> columns = cursor.columns();
             int n = columns.size();
-            ByteBuf count = out.channel().alloc().buffer(9);
-            Wire.writeLenenc(count, n);
-            out.send(count);
+            Wire.writeLenenc(out.beginPacket(9), n);
+            out.endPacket();
             for (Column c : columns) {
-                out.send(ColumnDefinitions.of(c).encode(out.channel().alloc()));
+                ColumnDefinitions.of(c).writeTo(out.beginPacket(64));
+                out.endPacket();
             }
             out.endOfColumns(status());
             while (cursor.next()) {
-                int size = 0;
-                for (int i = 0; i < n; i++) {
-                    size += TextRow.encodedLength(cursor.get(i));
-                }
-                ByteBuf row = out.channel().alloc().buffer(size);
+                ByteBuf row = out.beginPacket(64);
                 for (int i = 0; i < n; i++) {
                     TextRow.writeValue(row, cursor.get(i));
                 }
-                if (!out.sendPaced(row)) {
+                if (!out.endPacketPaced()) {
                     return false; // the client left: closing the cursor releases the backend work
                 }
             }

@@ -46,8 +46,8 @@ final class ConnectionCommands {
             switch (command) {
                 case ConnectionCommand.FieldList f -> fieldList(f, schema, out);
                 case ConnectionCommand.Statistics s -> {
-                    out.send(out.channel().alloc().buffer().writeBytes(registry.statistics().getBytes(StandardCharsets.UTF_8)));
-                    out.channel().flush();
+                    out.send(out.alloc().buffer().writeBytes(registry.statistics().getBytes(StandardCharsets.UTF_8)));
+                    out.flush();
                 }
                 case ConnectionCommand.ProcessKill k -> kill(k.connectionId(), false, out);
                 case ConnectionCommand.SetOption o -> {
@@ -112,7 +112,7 @@ final class ConnectionCommands {
     /** COM_FIELD_LIST: the column definitions of a logical table (each with its default-value field), then EOF. */
     private void fieldList(ConnectionCommand.FieldList f, String schema, ResponseWriter out) {
         for (Column c : shows.fieldList(f.table(), f.wildcard(), schema)) {
-            ByteBuf definition = ColumnDefinitions.of(c).encode(out.channel().alloc());
+            ByteBuf definition = ColumnDefinitions.of(c).encode(out.alloc());
             out.send(definition.writeByte(0xFB)); // default value: NULL (COM_FIELD_LIST's extra lenenc field)
         }
         out.endOfRows(status.get(), 0);

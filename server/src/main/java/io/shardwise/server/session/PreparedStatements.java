@@ -1,6 +1,5 @@
 package io.shardwise.server.session;
 
-import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import io.shardwise.core.EngineSession;
 import io.shardwise.core.StatementResult;
@@ -150,20 +149,20 @@ final class PreparedStatements {
         List<Column> columns = session.describe(sql);
         int id = ++lastId;
         statements.put(id, new Prepared(sql, parameters));
-        out.send(new PrepareOk(id, columns.size(), parameters, 0).encode(out.channel().alloc()));
+        out.send(new PrepareOk(id, columns.size(), parameters, 0).encode(out.alloc()));
         if (parameters > 0) {
             for (int i = 0; i < parameters; i++) {
-                out.send(PrepareOk.PARAMETER.encode(out.channel().alloc()));
+                out.send(PrepareOk.PARAMETER.encode(out.alloc()));
             }
             out.endOfColumns(status.get());
         }
         if (!columns.isEmpty()) {
             for (Column c : columns) {
-                out.send(ColumnDefinitions.of(c).encode(out.channel().alloc()));
+                out.send(ColumnDefinitions.of(c).encode(out.alloc()));
             }
             out.endOfColumns(status.get());
         }
-        out.channel().flush();
+        out.flush();
     }
 
     private Prepared find(int id, String command) {
@@ -235,7 +234,8 @@ final class PreparedStatements {
                 for (int i = 0; i < n; i++) {
                     cells[i] = cursor.get(i);
                 }
-                if (!out.sendPaced(encoder.encode(out.channel().alloc(), cells))) {
+                encoder.writeTo(out.beginPacket(64), cells);
+                if (!out.endPacketPaced()) {
                     return; // the client left: closing the cursor releases the backend work
                 }
             }
@@ -246,13 +246,13 @@ final class PreparedStatements {
     /** Sends the column count and definitions; returns the row encoder for those columns. */
     private static BinaryRow columns(ResultCursor cursor, ResponseWriter out) {
         List<Column> columns = cursor.columns();
-        ByteBuf count = out.channel().alloc().buffer(9);
-        Wire.writeLenenc(count, columns.size());
-        out.send(count);
+        Wire.writeLenenc(out.beginPacket(9), columns.size());
+        out.endPacket();
         int[] types = new int[columns.size()];
         for (int i = 0; i < types.length; i++) {
             types[i] = columns.get(i).mysqlType();
-            out.send(ColumnDefinitions.of(columns.get(i)).encode(out.channel().alloc()));
+            ColumnDefinitions.of(columns.get(i)).writeTo(out.beginPacket(64));
+            out.endPacket();
         }
         return new BinaryRow(types);
     }

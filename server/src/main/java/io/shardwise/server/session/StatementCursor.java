@@ -58,7 +58,7 @@ final class StatementCursor implements AutoCloseable {
                 for (int i = 0; i < cells.length; i++) {
                     cells[i] = rows.get(i);
                 }
-                if (!out.sendPaced(encoder.encode(out.channel().alloc(), cells))) {
+                if (!out.sendPaced(encoder.encode(out.alloc(), cells))) {
                     close();
                     return false;
                 }
