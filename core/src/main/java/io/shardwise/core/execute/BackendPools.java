@@ -329,12 +329,8 @@ public final class BackendPools implements AutoCloseable {
         // so a client that pauses reading (back-pressure) has ten minutes before the backend gives up on it
         p.setProperty("netTimeoutForStreamingResults", "0");
         p.setProperty("sessionVariables", "net_write_timeout=600");
-        // per statement, not per connection: no timestamp per packet (only used to word communication errors),
-        // and a client-side prepared statement's SQL is scanned once per connection, not on every execution
+        // no timestamp per packet: it is only used to word communication errors
         p.setProperty("maintainTimeStats", "false");
-        p.setProperty("cachePrepStmts", "true");
-        p.setProperty("prepStmtCacheSize", "256");
-        p.setProperty("prepStmtCacheSqlLimit", "4096");
         p.setProperty("connectTimeout", Long.toString(Math.max(250, config.pool().connectionTimeout().toMillis())));
         return p;
     }
