@@ -68,6 +68,11 @@ public final class BackendPools implements AutoCloseable {
         return new BackendPools(rule.config().backends().values(), BackendMessages.of(rule));
     }
 
+    /** How this engine's backend messages read in logical names. */
+    BackendMessages messages() {
+        return messages;
+    }
+
     /**
      * A backend's error as clients see it: its errno, SQLSTATE and text, with logical names for the
      * physical ones (see {@link BackendMessages}). The message does not name the backend, so it

@@ -176,7 +176,7 @@ public final class ExecutionSession implements AutoCloseable {
                 }
                 try {
                     results[index] = UnitRunner.run(run, lease, unit, logicalSchema, true, end, openCursors,
-                            new BackendWarnings.Slot(diagnostics, index, unit.logicalTables(), logicalSchema));
+                            new BackendWarnings.Slot(diagnostics, index, pools.messages(), unit.backend()));
                 } catch (RuntimeException e) {
                     run.fail(Errors.of(pools, unit.backend(), e));
                 }
@@ -213,7 +213,7 @@ public final class ExecutionSession implements AutoCloseable {
                     boolean last = k == indexes.size() - 1;
                     ExecutionUnit unit = units.get(index);
                     results[index] = UnitRunner.run(run, lease, unit, logicalSchema, last, end, openCursors,
-                            new BackendWarnings.Slot(diagnostics, index, unit.logicalTables(), logicalSchema));
+                            new BackendWarnings.Slot(diagnostics, index, pools.messages(), unit.backend()));
                 } catch (RuntimeException e) {
                     run.fail(Errors.of(pools, backend, e));
                     return;

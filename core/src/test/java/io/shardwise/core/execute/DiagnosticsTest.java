@@ -4,7 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 class DiagnosticsTest {
@@ -49,14 +48,5 @@ class DiagnosticsTest {
         assertEquals(new Condition(Condition.Level.ERROR, 1235, "nope"), all.getLast());
         assertEquals(65, d.warningCount());
         assertEquals(1, d.errorCount());
-    }
-
-    @Test
-    void physicalNamesInMessagesBecomeLogicalOnlyAsWholeIdentifiers() {
-        Map<String, String> tables = Map.of("orders_1", "orders");
-        assertEquals("Unknown table 'shop.orders', 'shop.orders_10'",
-                BackendWarnings.LogicalNames.inMessage("Unknown table 'db_0.orders_1', 'db_0.orders_10'", tables, "db_0", "shop"));
-        assertEquals("Data truncated for column 'status' at row 1",
-                BackendWarnings.LogicalNames.inMessage("Data truncated for column 'status' at row 1", tables, "db_0", "shop"));
     }
 }
