@@ -5,13 +5,10 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.shardwise.core.Engine;
-import io.shardwise.core.sample.SampleTarget;
 import io.shardwise.server.auth.NativePassword;
 import io.shardwise.server.protocol.ColumnDefinition;
 import io.shardwise.server.protocol.ConnectionCommand;
 import io.shardwise.server.protocol.OkPacket;
-import io.shardwise.testkit.MysqlServer;
 import java.io.EOFException;
 import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
@@ -23,44 +20,16 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** COM_FIELD_LIST, COM_RESET_CONNECTION, COM_SET_OPTION, COM_STATISTICS, COM_PROCESS_KILL and KILL through the server. */
 class ConnectionCommandsTest {
-    private static MysqlServer backend;
-    private static SampleTarget target;
-    private static String whole;
-    private static Engine engine;
-    private static ShardwiseServer server;
-    private static SampleServer sample;
-
-    @BeforeAll
-    static void start() {
-        sample = SampleServer.start("conn");
-        backend = sample.backend;
-        target = sample.target;
-        whole = sample.whole;
-        engine = sample.engine;
-        server = sample.server;
-    }
-
-    @AfterAll
-    static void stop() {
-        if (sample != null) {
-            sample.close();
-        }
-    }
-
-    @AfterEach
-    void nothingBorrowedNothingLeaked() throws Exception {
-        sample.assertClean();
-    }
+    @RegisterExtension
+    static final SampleServer sample = SampleServer.forClass("conn");
 
     private static int port() {
-        return server.address().getPort();
+        return sample.server.address().getPort();
     }
 
     private static RawClient raw() throws Exception {
@@ -76,7 +45,7 @@ class ConnectionCommandsTest {
     @Test
     void fieldListDescribesTheLogicalTableLikeTheUnshardedOne() throws Exception {
         List<String> expected = new ArrayList<>();
-        try (Connection plain = backend.connect(whole); Statement s = plain.createStatement();
+        try (Connection plain = sample.backend.connect(sample.whole); Statement s = plain.createStatement();
              ResultSet rs = s.executeQuery("SHOW COLUMNS FROM orders")) {
             while (rs.next()) {
                 expected.add(rs.getString(1));
@@ -142,7 +111,7 @@ class ConnectionCommandsTest {
 
     @Test
     void aClientOverTheConnectionLimitGetsTooManyConnectionsAndALaterOneGetsIn() throws Exception {
-        try (ShardwiseServer limited = ShardwiseServer.start(engine, "127.0.0.1", 0, new ShardwiseServer.Limits(1, Duration.ZERO))) {
+        try (ShardwiseServer limited = ShardwiseServer.start(sample.engine, "127.0.0.1", 0, new ShardwiseServer.Limits(1, Duration.ZERO))) {
             String url = "jdbc:mysql://127.0.0.1:" + limited.address().getPort() + "/shop?user=app&password=app&sslMode=DISABLED";
             try (Connection first = DriverManager.getConnection(url)) {
                 assertTrue(first.isValid(5));
@@ -167,7 +136,7 @@ class ConnectionCommandsTest {
 
     @Test
     void anIdleClientIsToldWhyAndDisconnectedWhileABusyOneIsNot() throws Exception {
-        try (ShardwiseServer idle = ShardwiseServer.start(engine, "127.0.0.1", 0, new ShardwiseServer.Limits(10, Duration.ofMillis(300)));
+        try (ShardwiseServer idle = ShardwiseServer.start(sample.engine, "127.0.0.1", 0, new ShardwiseServer.Limits(10, Duration.ofMillis(300)));
              RawClient c = RawClient.connect(idle.address().getPort(), "app", "app", "shop", NativePassword.PLUGIN)) {
             assertEquals(0, c.loginReply.header(), "logged in");
             c.command(0x03, "SELECT SLEEP(0.6)");

@@ -20,10 +20,8 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * Prepare-time column metadata and cursors (COM_STMT_FETCH) end to end: Connector/J with
@@ -31,24 +29,8 @@ import org.junit.jupiter.api.Test;
  * sample, compared with Connector/J on the unsharded copy; and the packets themselves with a raw client.
  */
 class CursorFetchServerTest {
-    private static SampleServer sample;
-
-    @BeforeAll
-    static void start() {
-        sample = SampleServer.start("cursor");
-    }
-
-    @AfterAll
-    static void stop() {
-        if (sample != null) {
-            sample.close();
-        }
-    }
-
-    @AfterEach
-    void nothingBorrowedNothingLeaked() throws Exception {
-        sample.assertClean();
-    }
+    @RegisterExtension
+    static final SampleServer sample = SampleServer.forClass("cursor");
 
     private static final String[] QUERIES = {
             "SELECT * FROM orders WHERE user_id = ? ORDER BY order_id",

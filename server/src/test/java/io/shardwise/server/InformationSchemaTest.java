@@ -15,10 +15,8 @@ import java.util.Arrays;
 import java.util.Collections;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * What clients and GUI tools ask when they connect and browse, through the server and on the
@@ -26,24 +24,8 @@ import org.junit.jupiter.api.Test;
  * PROCESSLIST, CREATE/DROP DATABASE and the server variables read back.
  */
 class InformationSchemaTest {
-    private static SampleServer sample;
-
-    @BeforeAll
-    static void start() {
-        sample = SampleServer.start("infoschema");
-    }
-
-    @AfterAll
-    static void stop() {
-        if (sample != null) {
-            sample.close();
-        }
-    }
-
-    @AfterEach
-    void nothingBorrowedNothingLeaked() throws Exception {
-        sample.assertClean();
-    }
+    @RegisterExtension
+    static final SampleServer sample = SampleServer.forClass("infoschema");
 
     /** Labels, then rows as text (sorted unless {@code ordered}), columns in {@code blanked} shown as "?". */
     private static List<String> table(Connection c, String sql, boolean ordered, int... blanked) throws SQLException {

@@ -14,10 +14,8 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * Multi-statement COM_QUERY on the wire, compared packet by packet (kind, status flags, affected
@@ -28,24 +26,8 @@ class MultiStatementServerTest {
     private static final int MULTI_ON = 0;
     private static final int MULTI_OFF = 1;
     private static final int STATUS_BITS = ServerStatus.IN_TRANSACTION | ServerStatus.AUTOCOMMIT | ServerStatus.MORE_RESULTS_EXIST;
-    private static SampleServer sample;
-
-    @BeforeAll
-    static void start() {
-        sample = SampleServer.start("multi");
-    }
-
-    @AfterAll
-    static void stop() {
-        if (sample != null) {
-            sample.close();
-        }
-    }
-
-    @AfterEach
-    void nothingBorrowedNothingLeaked() throws Exception {
-        sample.assertClean();
-    }
+    @RegisterExtension
+    static final SampleServer sample = SampleServer.forClass("multi");
 
     private static RawClient shardwise(Capabilities capabilities) throws IOException {
         return RawClient.connect(sample.server.address().getPort(), "app", "app", "shop", NativePassword.PLUGIN, capabilities);

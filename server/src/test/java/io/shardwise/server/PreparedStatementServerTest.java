@@ -5,12 +5,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
-import io.shardwise.core.Engine;
-import io.shardwise.core.sample.SampleTarget;
 import io.shardwise.server.auth.NativePassword;
 import io.shardwise.server.protocol.ErrPacket;
 import io.shardwise.server.protocol.StmtCommand;
-import io.shardwise.testkit.MysqlServer;
 import java.math.BigDecimal;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -25,10 +22,8 @@ import java.util.Arrays;
 import java.util.Collections;
 import java.util.HexFormat;
 import java.util.List;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * Server-side prepared statements end to end: Connector/J with {@code useServerPrepStmts} through
@@ -36,34 +31,8 @@ import org.junit.jupiter.api.Test;
  * ({@code getObject}) with plain Connector/J on the unsharded copy.
  */
 class PreparedStatementServerTest {
-    private static MysqlServer backend;
-    private static SampleTarget target;
-    private static String whole;
-    private static Engine engine;
-    private static ShardwiseServer server;
-    private static SampleServer sample;
-
-    @BeforeAll
-    static void start() {
-        sample = SampleServer.start("serverps");
-        backend = sample.backend;
-        target = sample.target;
-        whole = sample.whole;
-        engine = sample.engine;
-        server = sample.server;
-    }
-
-    @AfterAll
-    static void stop() {
-        if (sample != null) {
-            sample.close();
-        }
-    }
-
-    @AfterEach
-    void nothingBorrowedNothingLeaked() throws Exception {
-        sample.assertClean();
-    }
+    @RegisterExtension
+    static final SampleServer sample = SampleServer.forClass("serverps");
 
 
     private static Connection viaServer() throws SQLException {
@@ -118,7 +87,7 @@ class PreparedStatementServerTest {
 
     private static List<String> rows(Connection c, String sql, Object... params) throws SQLException {
         try (PreparedStatement ps = prepare(c, sql, params)) {
-            if (c.getMetaData().getURL().contains(":" + server.address().getPort() + "/")) {
+            if (c.getMetaData().getURL().contains(":" + sample.server.address().getPort() + "/")) {
                 assertEquals("ServerPreparedStatement", ps.getClass().getSimpleName(), "prepared on the server");
             }
             return rows(ps, sql);
@@ -213,7 +182,7 @@ class PreparedStatementServerTest {
 
     @Test
     void anUnknownStatementIdGetsError1243AndTheConnectionStaysUsable() throws Exception {
-        try (RawClient c = RawClient.connect(server.address().getPort(), "app", "app", "shop", NativePassword.PLUGIN)) {
+        try (RawClient c = RawClient.connect(sample.server.address().getPort(), "app", "app", "shop", NativePassword.PLUGIN)) {
             ByteBuf execute = Unpooled.buffer().writeByte(StmtCommand.COM_STMT_EXECUTE).writeIntLE(4711).writeByte(0).writeIntLE(1);
             byte[] payload = new byte[execute.readableBytes()];
             execute.readBytes(payload);
@@ -230,7 +199,7 @@ class PreparedStatementServerTest {
 
     @Test
     void prepareAnnouncesParametersResetAnswersOkAndCloseFreesTheStatement() throws Exception {
-        try (RawClient c = RawClient.connect(server.address().getPort(), "app", "app", "shop", NativePassword.PLUGIN)) {
+        try (RawClient c = RawClient.connect(sample.server.address().getPort(), "app", "app", "shop", NativePassword.PLUGIN)) {
             c.command(StmtCommand.COM_STMT_PREPARE, "SELECT order_id FROM orders WHERE user_id = ? AND order_id > ?");
             RawClient.Reply ok = c.read();
             assertEquals(0x00, ok.header());
@@ -257,7 +226,7 @@ class PreparedStatementServerTest {
 
     @Test
     void resettingTheConnectionForgetsItsPreparedStatements() throws Exception {
-        try (RawClient c = RawClient.connect(server.address().getPort(), "app", "app", "shop", NativePassword.PLUGIN)) {
+        try (RawClient c = RawClient.connect(sample.server.address().getPort(), "app", "app", "shop", NativePassword.PLUGIN)) {
             c.command(StmtCommand.COM_STMT_PREPARE, "SELECT 1 FROM orders WHERE user_id = ?");
             RawClient.Reply ok = c.read();
             assertEquals(0x00, ok.header());

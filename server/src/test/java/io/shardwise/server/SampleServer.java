@@ -13,6 +13,10 @@ import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.SQLException;
 import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.extension.AfterAllCallback;
+import org.junit.jupiter.api.extension.AfterEachCallback;
+import org.junit.jupiter.api.extension.BeforeAllCallback;
+import org.junit.jupiter.api.extension.ExtensionContext;
 
 /**
  * What the server's end-to-end tests stand on: the sample data sharded (databases prefix_0 and
@@ -20,31 +24,59 @@ import java.util.concurrent.TimeUnit;
  * sharded layout, and a Shardwise server on an ephemeral port. {@link #close} stops both and drops
  * the databases.
  */
-final class SampleServer implements AutoCloseable {
-    final MysqlServer backend;
-    final SampleTarget target;
-    final String whole;
-    final Engine engine;
-    final ShardwiseServer server;
+final class SampleServer implements AutoCloseable, BeforeAllCallback, AfterAllCallback, AfterEachCallback {
+    private final String prefix;
+    MysqlServer backend;
+    SampleTarget target;
+    String whole;
+    Engine engine;
+    ShardwiseServer server;
 
-    private SampleServer(MysqlServer backend, SampleTarget target, String whole, Engine engine, ShardwiseServer server) {
-        this.backend = backend;
-        this.target = target;
-        this.whole = whole;
-        this.engine = engine;
-        this.server = server;
+    private SampleServer(String prefix) {
+        this.prefix = prefix;
     }
 
+    /**
+     * The fixture of a test class, as {@code @RegisterExtension static final SampleServer sample =
+     * SampleServer.forClass("prefix")}: started before the class's tests, checked clean after each
+     * ({@link #assertClean}), closed after the last.
+     */
+    static SampleServer forClass(String prefix) {
+        return new SampleServer(prefix);
+    }
+
+    /** A fixture started now, for a test that manages its own lifecycle; close it when done. */
     static SampleServer start(String prefix) {
-        MysqlServer backend = TestBackends.shared();
-        SampleTarget target = new SampleTarget(backend.host(), backend.port(), backend.user(), backend.password(),
+        SampleServer s = new SampleServer(prefix);
+        s.startNow();
+        return s;
+    }
+
+    private void startNow() {
+        backend = TestBackends.shared();
+        target = new SampleTarget(backend.host(), backend.port(), backend.user(), backend.password(),
                 TestBackends.uniqueSchemaName(prefix));
         ShardingRule rule = SampleData.rule(target);
         SampleData.loadSharded(rule);
-        String whole = target.databasePrefix() + "_whole";
+        whole = target.databasePrefix() + "_whole";
         SampleData.loadUnsharded(target, whole);
-        Engine engine = Engine.start(rule);
-        return new SampleServer(backend, target, whole, engine, ShardwiseServer.start(engine, "127.0.0.1", 0));
+        engine = Engine.start(rule);
+        server = ShardwiseServer.start(engine, "127.0.0.1", 0);
+    }
+
+    @Override
+    public void beforeAll(ExtensionContext context) {
+        startNow();
+    }
+
+    @Override
+    public void afterEach(ExtensionContext context) throws Exception {
+        assertClean();
+    }
+
+    @Override
+    public void afterAll(ExtensionContext context) {
+        close();
     }
 
     /** A Connector/J connection through the Shardwise server as {@code app}; {@code options} are extra URL parameters. */
@@ -78,10 +110,16 @@ final class SampleServer implements AutoCloseable {
 
     @Override
     public void close() {
-        server.close();
-        engine.close();
-        backend.dropSchema(target.databasePrefix() + "_0");
-        backend.dropSchema(target.databasePrefix() + "_1");
-        backend.dropSchema(whole);
+        if (server != null) {
+            server.close();
+        }
+        if (engine != null) {
+            engine.close();
+        }
+        if (target != null) {
+            backend.dropSchema(target.databasePrefix() + "_0");
+            backend.dropSchema(target.databasePrefix() + "_1");
+            backend.dropSchema(whole);
+        }
     }
 }

@@ -6,16 +6,13 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
-import io.shardwise.core.Engine;
 import io.shardwise.core.sample.SampleData;
-import io.shardwise.core.sample.SampleTarget;
 import io.shardwise.server.auth.NativePassword;
 import io.shardwise.server.protocol.Capabilities;
 import io.shardwise.server.protocol.ColumnDefinition;
 import io.shardwise.server.protocol.Command;
 import io.shardwise.server.protocol.ServerStatus;
 import io.shardwise.server.protocol.ErrPacket;
-import io.shardwise.testkit.MysqlServer;
 import java.io.EOFException;
 import java.io.PrintWriter;
 import java.io.StringWriter;
@@ -37,10 +34,8 @@ import java.util.Collections;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * The server end to end: the sample schema sharded on real backends, served on an ephemeral port,
@@ -49,34 +44,8 @@ import org.junit.jupiter.api.Test;
  */
 class ServerTest {
     private static final String BIG_RESULT = "SELECT REPEAT('x', 20000) AS pad, order_id FROM orders";
-    private static MysqlServer backend;
-    private static SampleTarget target;
-    private static String whole;
-    private static Engine engine;
-    private static ShardwiseServer server;
-    private static SampleServer sample;
-
-    @BeforeAll
-    static void start() {
-        sample = SampleServer.start("server");
-        backend = sample.backend;
-        target = sample.target;
-        whole = sample.whole;
-        engine = sample.engine;
-        server = sample.server;
-    }
-
-    @AfterAll
-    static void stop() {
-        if (sample != null) {
-            sample.close();
-        }
-    }
-
-    @AfterEach
-    void nothingBorrowedNothingLeaked() throws Exception {
-        sample.assertClean();
-    }
+    @RegisterExtension
+    static final SampleServer sample = SampleServer.forClass("server");
 
     private static void awaitTrue(BooleanSupplier condition, String what) throws InterruptedException {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(15);
@@ -89,7 +58,7 @@ class ServerTest {
     }
 
     private static int port() {
-        return server.address().getPort();
+        return sample.server.address().getPort();
     }
 
     private static Connection viaServer() throws SQLException {
@@ -303,7 +272,7 @@ class ServerTest {
             Thread.sleep(500);
             // 20 MB of rows against a 64 KiB high-water mark: unless the server paused, the cursor
             // would have been read to its end and its backend connections returned by now
-            assertTrue(engine.activeConnections() > 0, "the cursor waits for the client");
+            assertTrue(sample.engine.activeConnections() > 0, "the cursor waits for the client");
             assertEquals(1000, readRows(c));
         }
     }
@@ -315,10 +284,10 @@ class ServerTest {
             RawClient leaving = RawClient.connect(port(), "app", "app", "shop", NativePassword.PLUGIN);
             leaving.command(Command.COM_QUERY, BIG_RESULT);
             assertEquals(2, leaving.read().header());
-            awaitTrue(() -> engine.activeConnections() > 0, "the big result is streaming");
+            awaitTrue(() -> sample.engine.activeConnections() > 0, "the big result is streaming");
             assertEquals(expected, table(other, "SELECT COUNT(*) FROM orders"));
             leaving.close();
-            awaitTrue(() -> engine.activeConnections() == 0, "the departed client's cursor is closed");
+            awaitTrue(() -> sample.engine.activeConnections() == 0, "the departed client's cursor is closed");
             assertEquals(expected, table(other, "SELECT COUNT(*) FROM orders"));
         }
     }
@@ -362,11 +331,11 @@ class ServerTest {
     @Test
     void theCommandLineServesAConfigurationAndStopsCleanly(@TempDir Path dir) throws Exception {
         String yaml = SampleData.configYaml()
-                .replace("${env:SHARDWISE_SAMPLE_HOST:-127.0.0.1}", backend.host())
-                .replace("${env:SHARDWISE_SAMPLE_PORT:-3306}", Integer.toString(backend.port()))
-                .replace("${env:SHARDWISE_SAMPLE_DB:-shop}", target.databasePrefix())
-                .replace("${env:SHARDWISE_SAMPLE_USER:-root}", backend.user())
-                .replace("${env:SHARDWISE_SAMPLE_PASSWORD:-}", backend.password());
+                .replace("${env:SHARDWISE_SAMPLE_HOST:-127.0.0.1}", sample.backend.host())
+                .replace("${env:SHARDWISE_SAMPLE_PORT:-3306}", Integer.toString(sample.backend.port()))
+                .replace("${env:SHARDWISE_SAMPLE_DB:-shop}", sample.target.databasePrefix())
+                .replace("${env:SHARDWISE_SAMPLE_USER:-root}", sample.backend.user())
+                .replace("${env:SHARDWISE_SAMPLE_PASSWORD:-}", sample.backend.password());
         Path config = dir.resolve("shop.yaml");
         Files.writeString(config, yaml);
         StringWriter out = new StringWriter();
@@ -382,7 +351,7 @@ class ServerTest {
 
     @Test
     void listeningOnATakenPortFailsWithTheBindExceptionAsCause() {
-        UncheckedIOException e = assertThrows(UncheckedIOException.class, () -> ShardwiseServer.start(engine, "127.0.0.1", port()));
+        UncheckedIOException e = assertThrows(UncheckedIOException.class, () -> ShardwiseServer.start(sample.engine, "127.0.0.1", port()));
         assertInstanceOf(java.net.BindException.class, e.getCause());
     }
 }

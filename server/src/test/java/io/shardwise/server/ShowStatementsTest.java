@@ -6,9 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
-import io.shardwise.core.Engine;
-import io.shardwise.core.sample.SampleTarget;
-import io.shardwise.testkit.MysqlServer;
 import java.io.File;
 import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
@@ -20,10 +17,8 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * SHOW and DESCRIBE through the server over logical names, each compared with the same statement
@@ -31,34 +26,8 @@ import org.junit.jupiter.api.Test;
  * database's name is read as the logical one.
  */
 class ShowStatementsTest {
-    private static MysqlServer backend;
-    private static SampleTarget target;
-    private static String whole;
-    private static Engine engine;
-    private static ShardwiseServer server;
-    private static SampleServer sample;
-
-    @BeforeAll
-    static void start() {
-        sample = SampleServer.start("show");
-        backend = sample.backend;
-        target = sample.target;
-        whole = sample.whole;
-        engine = sample.engine;
-        server = sample.server;
-    }
-
-    @AfterAll
-    static void stop() {
-        if (sample != null) {
-            sample.close();
-        }
-    }
-
-    @AfterEach
-    void nothingBorrowedNothingLeaked() throws Exception {
-        sample.assertClean();
-    }
+    @RegisterExtension
+    static final SampleServer sample = SampleServer.forClass("show");
 
     private static Connection viaServer() throws SQLException {
         return sample.connect("app", "");
@@ -83,14 +52,14 @@ class ShowStatementsTest {
                 rows.add(row.toString().replaceAll(" AUTO_INCREMENT=\\d+", ""));
             }
             Collections.sort(rows);
-            rows.add(0, labels.toString().replace("Tables_in_" + whole, "Tables_in_shop"));
+            rows.add(0, labels.toString().replace("Tables_in_" + sample.whole, "Tables_in_shop"));
             return rows;
         }
     }
 
     private static void sameAsUnsharded(String sql, int... blanked) throws SQLException {
-        try (Connection proxied = viaServer(); Connection plain = backend.connect(whole)) {
-            assertEquals(table(plain, sql.replaceAll("\\bshop\\b", whole), blanked), table(proxied, sql, blanked), sql);
+        try (Connection proxied = viaServer(); Connection plain = sample.backend.connect(sample.whole)) {
+            assertEquals(table(plain, sql.replaceAll("\\bshop\\b", sample.whole), blanked), table(proxied, sql, blanked), sql);
         }
     }
 
@@ -114,7 +83,7 @@ class ShowStatementsTest {
                 "SHOW VARIABLES LIKE 'max_allowed_packet'", "SHOW WARNINGS", "SHOW ERRORS"}) {
             sameAsUnsharded(sql);
         }
-        try (Connection proxied = viaServer(); Connection plain = backend.connect(whole)) {
+        try (Connection proxied = viaServer(); Connection plain = sample.backend.connect(sample.whole)) {
             assertEquals(table(plain, "SHOW GLOBAL STATUS LIKE 'Uptime'").getFirst(),
                     table(proxied, "SHOW GLOBAL STATUS LIKE 'Uptime'").getFirst());
             assertEquals(List.of("Variable_name:VARCHAR|Value:VARCHAR|", "version_comment|Shardwise|"),
@@ -136,7 +105,7 @@ class ShowStatementsTest {
             SQLException missing = assertThrows(SQLException.class, () -> s.executeQuery("DESCRIBE nope"));
             assertEquals(1146, missing.getErrorCode());
             assertTrue(missing.getMessage().contains("'shop.nope'"), missing.getMessage());
-            assertFalse(missing.getMessage().contains(target.databasePrefix()), missing.getMessage());
+            assertFalse(missing.getMessage().contains(sample.target.databasePrefix()), missing.getMessage());
             SQLException unsupported = assertThrows(SQLException.class, () -> s.executeQuery("SHOW TRIGGERS"));
             assertEquals(1235, unsupported.getErrorCode());
             assertTrue(unsupported.getMessage().contains("SHOW TRIGGERS"), unsupported.getMessage());
@@ -161,13 +130,13 @@ class ShowStatementsTest {
         if (binary == null) {
             fail("neither 'mariadb' nor 'mysql' is on the PATH; install the client (apt-get install -y mariadb-client)");
         }
-        Process p = new ProcessBuilder(binary, "--protocol=TCP", "-h127.0.0.1", "-P" + server.address().getPort(), "-uapp", "-papp",
+        Process p = new ProcessBuilder(binary, "--protocol=TCP", "-h127.0.0.1", "-P" + sample.server.address().getPort(), "-uapp", "-papp",
                 "--skip-ssl", "--batch", "shop", "-e", "SHOW TABLES").redirectErrorStream(true).start();
         assertTrue(p.waitFor(60, TimeUnit.SECONDS), "the client finished");
         String output = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
         assertEquals(0, p.exitValue(), output);
         StringBuilder expected = new StringBuilder("Tables_in_shop\n");
-        try (Connection plain = backend.connect(whole)) {
+        try (Connection plain = sample.backend.connect(sample.whole)) {
             for (String row : table(plain, "SHOW TABLES").subList(1, table(plain, "SHOW TABLES").size())) {
                 expected.append(row, 0, row.length() - 1).append('\n');
             }

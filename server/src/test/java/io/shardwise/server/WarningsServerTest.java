@@ -13,10 +13,8 @@ import java.sql.SQLWarning;
 import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * Warnings and errors through the server compared with the unsharded copy: the count in the OK
@@ -27,24 +25,8 @@ import org.junit.jupiter.api.Test;
 class WarningsServerTest {
     /** Rows on every shard of orders (orders is sharded by user_id, so order_id picks no shard). */
     private static final String SOME_ORDERS = "order_id BETWEEN 100001 AND 100012";
-    private static SampleServer sample;
-
-    @BeforeAll
-    static void start() {
-        sample = SampleServer.start("warn");
-    }
-
-    @AfterAll
-    static void stop() {
-        if (sample != null) {
-            sample.close();
-        }
-    }
-
-    @AfterEach
-    void nothingBorrowedNothingLeaked() throws Exception {
-        sample.assertClean();
-    }
+    @RegisterExtension
+    static final SampleServer sample = SampleServer.forClass("warn");
 
     /** One side of the comparison: what a client sees after each step. */
     private record Seen(int packetCount, List<String> chain, List<String> show, String counts) {}
