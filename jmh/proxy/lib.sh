@@ -67,6 +67,15 @@ stop_pid() {
   wait "$pid" 2>/dev/null || true
 }
 
+pid_of() { # the pid of the tracked process started under this name (the newest one)
+  local i pid=""
+  for i in "${!PIDS[@]}"; do # sparse after stop_named: walk the indexes that are left
+    [ "${PID_NAMES[$i]}" = "$1" ] && pid=${PIDS[$i]}
+  done
+  [ -n "$pid" ] || die "no process named $1 is running"
+  echo "$pid"
+}
+
 stop_named() { # stops the tracked process started under this name, and forgets it
   local i
   for i in "${!PIDS[@]}"; do

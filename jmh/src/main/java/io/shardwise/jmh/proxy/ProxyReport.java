@@ -21,9 +21,9 @@ import java.util.Optional;
  * directory) into {@code docs/benchmarks/proxy-<experiment>.md} and its PNG charts. Only the part
  * between the generated markers is replaced, so notes written around it survive a rerun.
  *
- * <p>Usage: {@code ProxyReport hscale|kingshard|concurrency WORK_DIR OUT_DIR COMMAND}. The work
+ * <p>Usage: {@code ProxyReport hscale|kingshard|concurrency|profile WORK_DIR OUT_DIR COMMAND}. The work
  * directory holds {@code settings.properties} ({@code version.X} lines are the versions measured)
- * and {@code <experiment>.csv} (kingshard also {@code pool.csv}).
+ * and {@code <experiment>.csv} (kingshard also {@code pool.csv}; profile also {@code profile.jfr}).
  */
 public final class ProxyReport {
     static final double RELAY_TARGET = 0.85;
@@ -33,7 +33,7 @@ public final class ProxyReport {
 
     public static void main(String[] args) {
         if (args.length != 4) {
-            System.err.println("usage: ProxyReport hscale|kingshard|concurrency WORK_DIR OUT_DIR COMMAND");
+            System.err.println("usage: ProxyReport hscale|kingshard|concurrency|profile WORK_DIR OUT_DIR COMMAND");
             System.exit(2);
         }
         String experiment = args[0];
@@ -76,7 +76,20 @@ public final class ProxyReport {
                 tables.add(SysbenchReport.peaks("Peak and collapse", runs, true));
                 yield "The concurrency sweep (sysbench oltp_read_only)";
             }
-            default -> throw new IllegalArgumentException("unknown experiment '" + experiment + "'; expected hscale, kingshard or concurrency");
+            case "profile" -> {
+                List<SysbenchRun> runs = Results.sysbench(work.resolve("profile.csv"));
+                List<List<String>> rows = new ArrayList<>();
+                for (SysbenchRun r : runs) {
+                    rows.add(List.of(Variant.of(r.variant()).label, r.test(), Integer.toString(r.threads()),
+                            r.ok() ? Results.fixed(r.qps(), 0) : r.status(), r.ok() ? Results.fixed(r.avgMs(), 2) : ""));
+                }
+                tables.add(new Table("The profiled runs", "The relay ran just before the recorded Shardwise run, as the "
+                        + "reference; only the Shardwise run was recorded.", List.of("variant", "test", "threads", "QPS", "avg ms"), rows));
+                tables.addAll(ProfileReport.tables(ProfileReport.read(work.resolve("profile.jfr"))));
+                yield "Where the server's time goes (JFR profile)";
+            }
+            default -> throw new IllegalArgumentException("unknown experiment '" + experiment
+                    + "'; expected hscale, kingshard, concurrency or profile");
         };
         Map<String, String> versions = new LinkedHashMap<>();
         settings.forEach((k, v) -> {
