@@ -102,6 +102,7 @@ public final class Main implements Callable<Integer> {
         out.println("Shardwise serves schema '" + rule.schema() + "' on " + bind + ":" + server.address().getPort()
                 + " (MySQL protocol)");
         out.println("  " + server.tls().describe());
+        out.println("  Network: " + server.transport().name() + " transport, " + ShardwiseServer.eventLoops() + " event loops");
         out.flush();
         return awaitShutdown(() -> {
             server.close();

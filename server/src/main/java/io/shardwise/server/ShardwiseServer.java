@@ -9,9 +9,7 @@ import io.netty.channel.EventLoopGroup;
 import io.netty.channel.MultiThreadIoEventLoopGroup;
 import io.netty.channel.group.ChannelGroup;
 import io.netty.channel.group.DefaultChannelGroup;
-import io.netty.channel.nio.NioIoHandler;
 import io.netty.channel.socket.SocketChannel;
-import io.netty.channel.socket.nio.NioServerSocketChannel;
 import io.netty.handler.timeout.IdleStateHandler;
 import io.netty.util.concurrent.GlobalEventExecutor;
 import io.shardwise.core.Engine;
@@ -29,6 +27,7 @@ import io.shardwise.server.session.HandshakeHandler;
 import io.shardwise.server.session.SessionRegistry;
 import io.shardwise.server.tls.ServerTls;
 import java.io.IOException;
+import java.net.BindException;
 import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
 import java.time.Duration;
@@ -90,6 +89,7 @@ public final class ShardwiseServer implements AutoCloseable {
     private final SessionRegistry registry = new SessionRegistry();
     private final Channel listener;
     private final ServerTls tls;
+    private final Transport transport = Transport.best();
 
     private ShardwiseServer(Engine engine, ServerConfig settings, String bind, int port, Limits limits) {
         AtomicInteger connected = new AtomicInteger();
@@ -112,10 +112,10 @@ public final class ShardwiseServer implements AutoCloseable {
             });
             return session;
         };
-        boss = new MultiThreadIoEventLoopGroup(1, NioIoHandler.newFactory());
-        workers = new MultiThreadIoEventLoopGroup(eventLoops(), NioIoHandler.newFactory());
+        boss = new MultiThreadIoEventLoopGroup(1, transport.ioHandler());
+        workers = new MultiThreadIoEventLoopGroup(eventLoops(), transport.ioHandler());
         try {
-            listener = new ServerBootstrap().group(boss, workers).channel(NioServerSocketChannel.class)
+            listener = new ServerBootstrap().group(boss, workers).channel(transport.serverChannel())
                     .childOption(ChannelOption.TCP_NODELAY, true)
                     .childHandler(new ChannelInitializer<SocketChannel>() {
                         @Override
@@ -140,10 +140,24 @@ public final class ShardwiseServer implements AutoCloseable {
         } catch (Exception e) { // bind() rethrows the checked BindException undeclared
             shutdownGroups();
             if (e instanceof IOException io) {
-                throw new UncheckedIOException("cannot listen on " + bind + ":" + port + ": " + io.getMessage(), io);
+                throw new UncheckedIOException("cannot listen on " + bind + ":" + port + ": " + io.getMessage(), asBindException(io));
             }
             throw e;
         }
+    }
+
+    /**
+     * The native transport reports a taken port as a plain IOException carrying strerror's text,
+     * where NIO throws {@link BindException}; callers (the demo's fallback to a free port) rely on
+     * the latter, so it is restored here.
+     */
+    private static IOException asBindException(IOException e) {
+        if (e instanceof BindException || e.getMessage() == null || !e.getMessage().contains("Address already in use")) {
+            return e;
+        }
+        BindException bind = new BindException(e.getMessage());
+        bind.initCause(e);
+        return bind;
     }
 
     /**
@@ -182,6 +196,11 @@ public final class ShardwiseServer implements AutoCloseable {
     }
 
     /** The TLS side: its certificate (what clients that verify the server must trust) and whether TLS is required. */
+    /** The Netty transport serving clients (epoll on Linux, else NIO). */
+    public Transport transport() {
+        return transport;
+    }
+
     public ServerTls tls() {
         return tls;
     }
