@@ -30,4 +30,14 @@ public interface Bindings {
 
     /** The literal's text to put back in the SQL, or null for a prepared-statement parameter. */
     String text(int ordinal);
+
+    /** Whether every value is a prepared-statement parameter (none has text), so no value shows in the SQL. */
+    default boolean allParameters() {
+        for (int i = 0; i < size(); i++) {
+            if (text(i) != null) {
+                return false;
+            }
+        }
+        return true;
+    }
 }
