@@ -209,7 +209,7 @@ public final class Router {
             }
             perTable.add(NodeSelector.nodes(c, first.algorithm(), nodeCount, bindings));
         }
-        BitSet nodes = (BitSet) perTable.get(0).clone();
+        BitSet nodes = perTable.get(0); // made for this execution: and-ing into it changes nothing shared
         if (sharded.size() > 1) {
             if (connected(sharded, keyJoins)) {
                 for (BitSet b : perTable) {
