@@ -190,42 +190,25 @@ public final class Router {
             }
         }
         // only the outermost FROM narrows the route; subquery tables follow it on each node
-        List<TableRef> sharded = new ArrayList<>();
+        int nodeCount = first.nodes().size();
+        TableRef sole = null;
+        int count = 0;
         for (TableRef t : top) {
             if (placement.ruleOf(t) instanceof TableRule.Sharded) {
-                sharded.add(t);
+                sole = t;
+                count++;
             }
         }
-        if (sharded.isEmpty()) {
-            sharded.add(placement.sharded().get(0));
-        }
-        int nodeCount = first.nodes().size();
-        List<BitSet> perTable = new ArrayList<>();
-        KeyCondition kindCondition = KeyCondition.ANY;
-        for (TableRef t : sharded) {
-            KeyCondition c = conditions.getOrDefault(t, KeyCondition.ANY);
-            if (!(c instanceof KeyCondition.Any)) {
-                kindCondition = c;
-            }
-            perTable.add(NodeSelector.nodes(c, first.algorithm(), nodeCount, bindings));
-        }
-        BitSet nodes = perTable.get(0); // made for this execution: and-ing into it changes nothing shared
-        if (sharded.size() > 1) {
-            if (connected(sharded, keyJoins)) {
-                for (BitSet b : perTable) {
-                    nodes.and(b);
-                }
-            } else {
-                BitSet union = new BitSet();
-                for (BitSet b : perTable) {
-                    union.or(b);
-                }
-                if (union.cardinality() > 1) {
-                    throw MergePlanner.unsupported("a join of sharded tables not joined on their sharding columns ("
-                            + sharded + "), spanning shards");
-                }
-                nodes = union;
-            }
+        BitSet nodes;
+        KeyCondition kindCondition;
+        if (count <= 1) { // one sharded table (the usual case): no per-table lists
+            TableRef t = count == 0 ? placement.sharded().get(0) : sole;
+            kindCondition = conditions.getOrDefault(t, KeyCondition.ANY);
+            nodes = NodeSelector.nodes(kindCondition, first.algorithm(), nodeCount, bindings);
+        } else {
+            Narrowed n = joined(placement, top, conditions, keyJoins, first, bindings);
+            nodes = n.nodes();
+            kindCondition = n.condition();
         }
         RouteKind kind = NodeSelector.kind(kindCondition, nodes.cardinality(), nodeCount);
         if (nodes.isEmpty()) {
@@ -243,6 +226,45 @@ public final class Router {
         }
         return new Selection(nodes, kind);
     }
+
+    /** Nodes of several sharded tables in one FROM: the intersection when joined on their keys, else one node at most. */
+    private static Narrowed joined(Placement placement, List<TableRef> top, Map<TableRef, KeyCondition> conditions,
+                                   List<Select.KeyJoin> keyJoins, TableRule.Sharded first, Bindings bindings) {
+        List<TableRef> sharded = new ArrayList<>();
+        for (TableRef t : top) {
+            if (placement.ruleOf(t) instanceof TableRule.Sharded) {
+                sharded.add(t);
+            }
+        }
+        int nodeCount = first.nodes().size();
+        List<BitSet> perTable = new ArrayList<>();
+        KeyCondition kindCondition = KeyCondition.ANY;
+        for (TableRef t : sharded) {
+            KeyCondition c = conditions.getOrDefault(t, KeyCondition.ANY);
+            if (!(c instanceof KeyCondition.Any)) {
+                kindCondition = c;
+            }
+            perTable.add(NodeSelector.nodes(c, first.algorithm(), nodeCount, bindings));
+        }
+        BitSet nodes = perTable.get(0); // made for this execution: and-ing into it changes nothing shared
+        if (connected(sharded, keyJoins)) {
+            for (BitSet b : perTable) {
+                nodes.and(b);
+            }
+            return new Narrowed(nodes, kindCondition);
+        }
+        BitSet union = new BitSet();
+        for (BitSet b : perTable) {
+            union.or(b);
+        }
+        if (union.cardinality() > 1) {
+            throw MergePlanner.unsupported("a join of sharded tables not joined on their sharding columns ("
+                    + sharded + "), spanning shards");
+        }
+        return new Narrowed(union, kindCondition);
+    }
+
+    private record Narrowed(BitSet nodes, KeyCondition condition) {}
 
     private static boolean connected(List<TableRef> tables, List<Select.KeyJoin> joins) {
         Map<TableRef, TableRef> parent = new HashMap<>();
