@@ -109,14 +109,14 @@ public final class Renderer {
     }
 
     /**
-     * The values a rendering without edits binds to its {@code ?}s when every value is a prepared
-     * parameter: one per parameter slot, in slot order (what {@link #render} collects).
+     * The values a rendering without edits binds to its {@code ?}s: one per prepared parameter (a
+     * value slot without literal text), in slot order, as {@link #render} collects them.
      */
     public static List<Object> parameters(SqlTemplate template, Bindings bindings) {
         List<Slot> slots = template.slots();
         List<Object> params = null;
         for (int s = 0; s < slots.size(); s++) {
-            if (slots.get(s) instanceof Slot.Param p) {
+            if (slots.get(s) instanceof Slot.Param p && bindings.text(p.index()) == null) {
                 if (params == null) {
                     params = new ArrayList<>(bindings.size());
                 }

@@ -3,17 +3,18 @@ package io.shardwise.core.route;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * One cached plan's unit SQL, already rendered, for executions whose values all travel as prepared
- * parameters: the SQL of such a unit is a function of the plan, the user's own text (its spelling,
- * comments and spacing; many texts share one digest) and the node's physical table names, never of
- * the values, which stay {@code ?}s. A prepared statement run again renders nothing.
+ * One cached plan's unit SQL, already rendered, for prepared statements: without clause edits a
+ * unit's SQL is a function of the plan, the user's own text (its spelling, comments, spacing and
+ * inline literals; many texts share one digest) and the node's physical table names, never of the
+ * parameter values, which stay {@code ?}s. A prepared statement's text is the same at every
+ * execution, so it is rendered once per node and then looked up.
  *
  * <p>Why nothing invalidates it: physical names come from the sharding rule, fixed for the engine's
  * life, and a new rule means a new engine; DDL changes a table's columns, not its names or the
  * statement's text; the session's charset changes how Connector/J encodes the text, not the text.
- * What does depend on values is never cached here: executions with inline literals (their text
- * changes with every value) and units with clause edits (a scatter's rewritten LIMIT carries the
- * offset plus the count).
+ * Never cached: units with clause edits (a scatter's rewritten LIMIT carries the offset plus the
+ * count, values of this execution), and text statements without a {@code ?} (their literals make
+ * nearly every text new, which would only fill the cache).
  *
  * <p>Bounded: at most {@link #MAX_SOURCES} texts per plan, each at most {@link #MAX_LENGTH}
  * characters; other texts render every time, as before. The plan cache's weight does not count

@@ -306,12 +306,12 @@ public final class Router {
     }
 
     /**
-     * One unit's SQL and values; from the plan's {@link RenderedTexts} when every value is a prepared
-     * parameter and nothing edits the text, so that the text depends on no value.
+     * One unit's SQL and values; from the plan's {@link RenderedTexts} for a prepared statement's
+     * execution that edits nothing (its SQL then depends on the text and the node, not the values).
      */
     private static Renderer.Rendered render(Prepared prepared, SqlTemplate template, SourceText source, int slot,
                                             Map<String, String> names, Bindings bindings, List<Renderer.Edit> edits) {
-        if (!edits.isEmpty() || !bindings.allParameters()) {
+        if (!edits.isEmpty() || !bindings.hasParameters()) {
             return Renderer.render(template, source, names, bindings, edits);
         }
         String text = source.text();

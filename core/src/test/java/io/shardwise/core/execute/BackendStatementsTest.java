@@ -140,6 +140,39 @@ class BackendStatementsTest {
     }
 
     @Test
+    void aKeptStatementSeesACharsetChangeAsAFreshOneDoes() throws Exception {
+        String sql = "SELECT CONCAT(?, note), @@character_set_results FROM items WHERE id = ?";
+        String fresh = sql + " /* never run before */";
+        try (ExecutionSession s = shards.session()) {
+            List<List<String>> utf8 = rows(run(s, sql, "é", 1));
+            assertEquals(List.of(List.of("éone", "utf8mb4")), utf8);
+            PreparedStatement kept = keptFor(sql);
+            s.state().setNames("latin1", null);
+            List<byte[]> viaKept = bytes(run(s, sql, "é", 1));
+            assertSame(kept, keptFor(sql));
+            List<byte[]> viaFresh = bytes(run(s, fresh, "é", 1));
+            assertEquals(new String(viaFresh.get(0), java.nio.charset.StandardCharsets.ISO_8859_1),
+                    new String(viaKept.get(0), java.nio.charset.StandardCharsets.ISO_8859_1));
+            assertEquals("latin1", new String(viaKept.get(1), java.nio.charset.StandardCharsets.US_ASCII));
+            assertEquals("éone", new String(viaKept.get(0), java.nio.charset.StandardCharsets.ISO_8859_1), "one byte per é in latin1");
+        }
+    }
+
+    /** The one row of a result, as the backend's bytes. */
+    private static List<byte[]> bytes(UnitResult result) {
+        try (ResultCursor c = ((UnitResult.Rows) result).cursor()) {
+            List<byte[]> row = new java.util.ArrayList<>();
+            if (c.next()) {
+                for (int i = 0; i < c.columns().size(); i++) {
+                    row.add(c.get(i).clone());
+                }
+            }
+            assertFalse(c.next());
+            return row;
+        }
+    }
+
+    @Test
     void aStatementClosedWithItsConnectionIsReplaced() throws Exception {
         try (ExecutionSession s = shards.session()) {
             single(run(s, SELECT, 1));

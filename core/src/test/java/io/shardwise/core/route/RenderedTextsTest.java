@@ -93,17 +93,28 @@ class RenderedTextsTest {
     }
 
     @Test
-    void textStatementsWithInlineValuesAreNeverCached() {
+    void textStatementsWithoutParametersAreNeverCached() {
         Plan plan = new Plan("SELECT c FROM sbtest1 WHERE id = 1");
         for (int id = 1; id <= 4; id++) {
             String sql = "SELECT c FROM sbtest1 WHERE id = " + id;
             assertEquals(units(plan.fresh(sql)), units(plan.route(sql)));
             assertEquals(sql, plan.route(sql).units().get(0).sql());
         }
-        String mixed = "select c from orders where user_id = ? and status = 'paid'";
-        Plan mixedPlan = new Plan(mixed);
-        mixedPlan.route(mixed, 5L);
-        assertEquals(0, plan.sources() + mixedPlan.sources());
+        assertEquals(0, plan.sources());
+    }
+
+    @Test
+    void aPreparedTextKeepsItsInlineLiteralsAndBindsOnlyItsParameters() {
+        String sql = "update orders set status = 'paid', note = ? where user_id = ? and amount > 10";
+        Plan plan = new Plan(sql);
+        for (long user = 5; user <= 8; user++) {
+            RoutePlan routed = plan.route(sql, "n" + user, user);
+            assertEquals(units(plan.fresh(sql, "n" + user, user)), units(routed));
+            assertEquals(List.of("n" + user, user), routed.units().get(0).params());
+        }
+        assertEquals(List.of("ds0: update orders_1 set status = 'paid', note = ? where user_id = ? and amount > 10 [x, 5]"),
+                units(plan.route(sql, "x", 5L)));
+        assertEquals(1, plan.sources());
     }
 
     @Test
