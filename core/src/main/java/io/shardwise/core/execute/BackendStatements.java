@@ -1,10 +1,12 @@
 package io.shardwise.core.execute;
 
 import com.mysql.cj.jdbc.JdbcConnection;
+import com.mysql.cj.result.Field;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -31,6 +33,13 @@ final class BackendStatements {
     static final int MAX = 32;
 
     private final LinkedHashMap<String, PreparedStatement> idle = new LinkedHashMap<>(16, 0.75f, true);
+    /** The last result columns of each text, reused while the backend describes them alike. */
+    private final LinkedHashMap<String, Columns.Shape> shapes = new LinkedHashMap<>(16, 0.75f, true) {
+        @Override
+        protected boolean removeEldestEntry(Map.Entry<String, Columns.Shape> eldest) {
+            return size() > MAX;
+        }
+    };
 
     /** A prepared statement for {@code sql} on {@code physical}: an idle one, or a new one; the caller owns it. */
     PreparedStatement take(JdbcConnection physical, String sql) throws SQLException {
@@ -55,6 +64,21 @@ final class BackendStatements {
             BackendPools.closeQuietly(eldest.next().getValue());
             eldest.remove();
         }
+    }
+
+    /**
+     * The result columns of a statement of text {@code sql}: the previous result's when the backend
+     * describes every column exactly as then (names, types, flags, collation all compared), so a
+     * statement run again builds no column records; otherwise made anew and remembered.
+     */
+    List<Column> columns(String sql, Field[] fields, Map<String, String> logicalTables, String logicalSchema) {
+        Columns.Shape shape = shapes.get(sql);
+        if (shape != null && shape.sameAs(fields, logicalTables, logicalSchema)) {
+            return shape.columns();
+        }
+        shape = Columns.Shape.of(fields, logicalTables, logicalSchema);
+        shapes.put(sql, shape);
+        return shape.columns();
     }
 
     /** Idle statements held (tests). */

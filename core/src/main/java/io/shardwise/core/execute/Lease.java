@@ -1,9 +1,12 @@
 package io.shardwise.core.execute;
 
 import com.mysql.cj.jdbc.JdbcConnection;
+import io.shardwise.core.route.ExecutionUnit;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
+import java.sql.ResultSetMetaData;
 import java.sql.SQLException;
+import java.util.List;
 import java.util.concurrent.locks.ReentrantLock;
 
 /**
@@ -70,6 +73,14 @@ final class Lease {
             return ps;
         }
         return applied.statements.take(physical, sql);
+    }
+
+    /** A result's columns; outside a transaction those of the text's previous result when nothing changed. */
+    List<Column> columns(ExecutionUnit unit, boolean prepared, ResultSetMetaData md, String logicalSchema) throws SQLException {
+        if (pinned || !prepared) {
+            return Columns.of(md, unit.logicalTables(), logicalSchema);
+        }
+        return applied.statements.columns(unit.sql(), Columns.fields(md), unit.logicalTables(), logicalSchema);
     }
 
     /** A statement from {@link #prepare} that ended cleanly: kept for the next unit of its text, or closed. */

@@ -45,7 +45,7 @@ final class UnitRunner {
                 return update;
             }
             ResultSet rs = statement.getResultSet();
-            List<Column> columns = Columns.of(rs.getMetaData(), unit.logicalTables(), logicalSchema);
+            List<Column> columns = lease.columns(unit, !unit.params().isEmpty(), rs.getMetaData(), logicalSchema);
             cursor = new StreamingCursor(run, lease, unit.sql(), statement, rs, columns, end, open, warnings);
         } catch (SQLException e) {
             BackendPools.closeQuietly(statement);

@@ -172,6 +172,53 @@ class BackendStatementsTest {
         }
     }
 
+    /** A result's columns, the cursor read to its end and closed. */
+    private static List<Column> columns(UnitResult result) {
+        try (ResultCursor c = ((UnitResult.Rows) result).cursor()) {
+            List<Column> columns = c.columns();
+            while (c.next()) {
+                c.get(0);
+            }
+            return columns;
+        }
+    }
+
+    @Test
+    void aRepeatedResultReusesItsColumnsUntilTheBackendDescribesThemDifferently() {
+        String star = "SELECT * FROM items WHERE id = ?";
+        try (ExecutionSession s = shards.session()) {
+            List<Column> first = columns(run(s, star, 1));
+            assertSame(first, columns(run(s, star, 2)), "nothing changed: the same column records");
+            shards.sql(0, "ALTER TABLE items MODIFY note VARCHAR(30)");
+            try {
+                List<Column> wider = columns(run(s, star, 1));
+                assertEquals(4L * 30, wider.get(1).length());
+                shards.sql(0, "ALTER TABLE items RENAME COLUMN note TO memo");
+                List<Column> renamed = columns(run(s, star, 1));
+                assertEquals("memo", renamed.get(1).name());
+                assertEquals(wider.get(1).length(), renamed.get(1).length(), "only the name changed");
+                s.state().setNames("latin1", null);
+                List<Column> latin1 = columns(run(s, star, 1));
+                assertEquals(30, latin1.get(1).length(), "one byte per character in latin1");
+                assertNotSame(renamed, latin1);
+            } finally {
+                shards.sql(0, "ALTER TABLE items CHANGE memo note VARCHAR(20)");
+            }
+        }
+    }
+
+    @Test
+    void columnsOfTheSameTextOnAnotherNodeNameTheirOwnLogicalTables() {
+        String sql = "SELECT note FROM items WHERE id = ?";
+        try (ExecutionSession s = shards.session()) {
+            List<Column> plain = columns(s.execute(List.of(unit(sql, 1))).getFirst());
+            List<Column> named = columns(s.execute(List.of(new ExecutionUnit("ds0", sql, List.of(1), Map.of("items", "things"))))
+                    .getFirst());
+            assertEquals("items", plain.getFirst().table());
+            assertEquals("things", named.getFirst().table());
+        }
+    }
+
     @Test
     void aStatementClosedWithItsConnectionIsReplaced() throws Exception {
         try (ExecutionSession s = shards.session()) {
