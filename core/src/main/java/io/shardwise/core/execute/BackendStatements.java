@@ -25,6 +25,9 @@ import java.util.Map;
  * back to the pool; they close with the connection (Connector/J closes its open statements), and a
  * closed one found here is dropped.
  *
+ * <p>Also kept per text: the column records of the last result ({@link #columns}), reused only
+ * when the backend describes every column exactly as before.
+ *
  * <p>Bounded: at most {@link #MAX} texts per connection, the least recently used closed first.
  * Not thread-safe: only the thread holding the connection uses it, and HikariCP's hand-over
  * between borrowers publishes it (as {@link AppliedStates.AppliedState}).
