@@ -12,10 +12,17 @@ import java.util.List;
 public final class StatementBindings implements Bindings {
     private final List<Literal> literals;
     private final List<Object> params;
+    private final boolean hasParameters;
 
     public StatementBindings(NormalizedSql statement, List<Object> params) {
         this.literals = statement.literals();
         this.params = params;
+        this.hasParameters = statement.parameterCount() > 0;
+    }
+
+    @Override
+    public boolean hasParameters() {
+        return hasParameters;
     }
 
     @Override

@@ -1,7 +1,5 @@
 package io.shardwise.jdbc;
 
-import java.util.Locale;
-
 /**
  * The first keyword of a statement, found the way Connector/J finds it (after whitespace, comments
  * and opening parentheses), for the checks Connector/J makes before it sends anything:
@@ -10,7 +8,8 @@ import java.util.Locale;
 final class SqlShape {
     private SqlShape() {}
 
-    static String firstKeyword(String sql) {
+    /** Where the first keyword starts: after whitespace, comments and opening parentheses. */
+    private static int keywordStart(String sql) {
         int i = 0;
         int n = sql.length();
         while (i < n) {
@@ -27,18 +26,29 @@ final class SqlShape {
                 break;
             }
         }
-        int start = i;
-        while (i < n && Character.isLetter(sql.charAt(i))) {
+        return i;
+    }
+
+    private static int keywordEnd(String sql, int start) {
+        int i = start;
+        while (i < sql.length() && Character.isLetter(sql.charAt(i))) {
             i++;
         }
-        return sql.substring(start, i).toUpperCase(Locale.ROOT);
+        return i;
     }
 
     /** Statements that answer with rows (Connector/J checks this before executeQuery and executeUpdate). */
     static boolean producesRows(String sql) {
-        return switch (firstKeyword(sql)) {
-            case "SELECT", "SHOW", "WITH", "EXPLAIN", "DESCRIBE", "DESC", "VALUES", "TABLE", "PREVIEW" -> true;
-            default -> false;
-        };
+        // compared in place: this runs on every execution, and the keyword need not become a string
+        int start = keywordStart(sql);
+        int length = keywordEnd(sql, start) - start;
+        for (String keyword : ROW_KEYWORDS) {
+            if (keyword.length() == length && sql.regionMatches(true, start, keyword, 0, length)) {
+                return true;
+            }
+        }
+        return false;
     }
+
+    private static final String[] ROW_KEYWORDS = {"SELECT", "SHOW", "WITH", "EXPLAIN", "DESCRIBE", "DESC", "VALUES", "TABLE", "PREVIEW"};
 }

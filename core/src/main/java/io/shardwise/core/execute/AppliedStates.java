@@ -7,7 +7,8 @@ import java.util.concurrent.locks.ReentrantLock;
 /**
  * What each physical backend connection carries, remembered across checkouts: a connection goes
  * back to the pool with the session variables its last user applied (no reset round trip), and
- * the next user sends only the difference ({@link StateApplier}).
+ * the next user sends only the difference ({@link StateApplier}); and the prepared statements it
+ * keeps open ({@link BackendStatements}).
  *
  * <p>Keys are Connector/J's physical connections, held weakly: HikariCP retires connections
  * without telling anyone, and their entries then disappear with them.
@@ -35,5 +36,7 @@ final class AppliedStates {
         Object owner;
         long version = -1;
         boolean inTransaction;
+        /** Prepared statements this connection keeps between checkouts. */
+        final BackendStatements statements = new BackendStatements();
     }
 }

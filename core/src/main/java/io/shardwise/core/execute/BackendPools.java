@@ -36,7 +36,9 @@ import java.util.concurrent.locks.ReentrantLock;
  * MySQL's text; no {@code jdbcCompliantTruncation} (it would add STRICT_TRANS_TABLES to sql_mode
  * and turn warnings into exceptions); {@code useLocalSessionState}, so unchanged autocommit,
  * isolation and read-only cost no round trip; no per-packet time stamps and cached parses of
- * client-side prepared statements (per-statement CPU, not round trips); {@code sslMode} and every other URL property as
+ * client-side prepared statements, which outside transactions also stay open on their connection
+ * for the next unit of the same text ({@link BackendStatements}) (per-statement CPU, not round
+ * trips); {@code sslMode} and every other URL property as
  * configured. Pool names and messages name the backend; passwords appear nowhere.
  *
  * <p>Thread-safe.

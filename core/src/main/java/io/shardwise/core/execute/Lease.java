@@ -1,8 +1,12 @@
 package io.shardwise.core.execute;
 
 import com.mysql.cj.jdbc.JdbcConnection;
+import io.shardwise.core.route.ExecutionUnit;
 import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSetMetaData;
 import java.sql.SQLException;
+import java.util.List;
 import java.util.concurrent.locks.ReentrantLock;
 
 /**
@@ -55,6 +59,37 @@ final class Lease {
 
     AppliedStates.AppliedState applied() {
         return applied;
+    }
+
+    /**
+     * The statement for a unit with parameters: outside a transaction a kept one of the connection
+     * ({@link BackendStatements}); inside one a fresh one on the pool's connection, as before, since
+     * HikariCP tracks the transaction's dirty state through the statements made on its proxy.
+     */
+    PreparedStatement prepare(String sql) throws SQLException {
+        if (pinned) {
+            PreparedStatement ps = connection.prepareStatement(sql);
+            ps.setFetchSize(Integer.MIN_VALUE);
+            return ps;
+        }
+        return applied.statements.take(physical, sql);
+    }
+
+    /** A result's columns; outside a transaction those of the text's previous result when nothing changed. */
+    List<Column> columns(ExecutionUnit unit, boolean prepared, ResultSetMetaData md, String logicalSchema) throws SQLException {
+        if (pinned || !prepared) {
+            return Columns.of(md, unit.logicalTables(), logicalSchema);
+        }
+        return applied.statements.columns(unit.sql(), Columns.fields(md), unit.logicalTables(), logicalSchema);
+    }
+
+    /** A statement from {@link #prepare} that ended cleanly: kept for the next unit of its text, or closed. */
+    void finished(String sql, java.sql.Statement statement) {
+        if (!pinned && !broken && statement instanceof PreparedStatement ps) {
+            applied.statements.giveBack(sql, ps);
+        } else {
+            BackendPools.closeQuietly(statement);
+        }
     }
 
     BackendPools.Baseline baseline() {

@@ -21,6 +21,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 final class StreamingCursor implements ResultCursor {
     private final StatementRun run;
     private final Lease lease;
+    private final String sql;
     private final Statement statement;
     private final ResultSet rows;
     private final List<Column> columns;
@@ -29,10 +30,11 @@ final class StreamingCursor implements ResultCursor {
     private final BackendWarnings.Slot warnings;
     private final AtomicBoolean ended = new AtomicBoolean();
 
-    StreamingCursor(StatementRun run, Lease lease, Statement statement, ResultSet rows, List<Column> columns,
+    StreamingCursor(StatementRun run, Lease lease, String sql, Statement statement, ResultSet rows, List<Column> columns,
                     UnitRunner.UnitEnd end, Set<StreamingCursor> open, BackendWarnings.Slot warnings) {
         this.run = run;
         this.lease = lease;
+        this.sql = sql;
         this.statement = statement;
         this.rows = rows;
         this.columns = columns;
@@ -128,7 +130,11 @@ final class StreamingCursor implements ResultCursor {
                 drain = e;
             }
         }
-        BackendPools.closeQuietly(statement);
+        if (failure == null && exhausted && drain == null) {
+            lease.finished(sql, statement); // read to its end without a kill: the statement may serve the next unit
+        } else {
+            BackendPools.closeQuietly(statement);
+        }
         open.remove(this);
         end.ended(lease, failure != null ? failure : Errors.connectionLost(drain) ? drain : null);
     }

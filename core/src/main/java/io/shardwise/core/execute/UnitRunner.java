@@ -3,7 +3,6 @@ package io.shardwise.core.execute;
 import com.mysql.cj.jdbc.StatementImpl;
 import io.shardwise.core.error.ShardwiseException;
 import io.shardwise.core.route.ExecutionUnit;
-import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -36,18 +35,18 @@ final class UnitRunner {
         Statement statement = null;
         StreamingCursor cursor;
         try {
-            statement = statement(lease.connection(), unit);
+            statement = statement(lease, unit);
             boolean rows = unit.params().isEmpty() ? statement.execute(unit.sql()) : ((PreparedStatement) statement).execute();
             if (!rows) {
                 UnitResult.Update update = update(lease, statement);
                 warnings.collect(lease);
-                statement.close();
+                lease.finished(unit.sql(), statement);
                 end.ended(lease, null);
                 return update;
             }
             ResultSet rs = statement.getResultSet();
-            List<Column> columns = Columns.of(rs.getMetaData(), unit.logicalTables(), logicalSchema);
-            cursor = new StreamingCursor(run, lease, statement, rs, columns, end, open, warnings);
+            List<Column> columns = lease.columns(unit, !unit.params().isEmpty(), rs.getMetaData(), logicalSchema);
+            cursor = new StreamingCursor(run, lease, unit.sql(), statement, rs, columns, end, open, warnings);
         } catch (SQLException e) {
             BackendPools.closeQuietly(statement);
             end.ended(lease, e);
@@ -56,18 +55,16 @@ final class UnitRunner {
         return new UnitResult.Rows(stream ? cursor : BufferedCursor.drain(cursor));
     }
 
-    private static Statement statement(Connection c, ExecutionUnit unit) throws SQLException {
-        Statement s;
+    private static Statement statement(Lease lease, ExecutionUnit unit) throws SQLException {
         if (unit.params().isEmpty()) {
-            s = c.createStatement();
-        } else {
-            PreparedStatement ps = c.prepareStatement(unit.sql());
-            bind(ps, unit.params());
-            s = ps;
+            Statement s = lease.connection().createStatement();
+            // Connector/J streams rows one by one only with exactly this fetch size
+            s.setFetchSize(Integer.MIN_VALUE);
+            return s;
         }
-        // Connector/J streams rows one by one only with exactly this fetch size
-        s.setFetchSize(Integer.MIN_VALUE);
-        return s;
+        PreparedStatement ps = lease.prepare(unit.sql());
+        bind(ps, unit.params());
+        return ps;
     }
 
     private static void bind(PreparedStatement ps, List<Object> params) throws SQLException {

@@ -108,6 +108,24 @@ public final class Renderer {
         return new Rendered(sb.toString(), params == null ? List.of() : params);
     }
 
+    /**
+     * The values a rendering without edits binds to its {@code ?}s: one per prepared parameter (a
+     * value slot without literal text), in slot order, as {@link #render} collects them.
+     */
+    public static List<Object> parameters(SqlTemplate template, Bindings bindings) {
+        List<Slot> slots = template.slots();
+        List<Object> params = null;
+        for (int s = 0; s < slots.size(); s++) {
+            if (slots.get(s) instanceof Slot.Param p && bindings.text(p.index()) == null) {
+                if (params == null) {
+                    params = new ArrayList<>(bindings.size());
+                }
+                params.add(bindings.value(p.index()));
+            }
+        }
+        return params == null ? List.of() : params;
+    }
+
     /** Whether every table already has its physical name in the text and every value is inline. */
     private static boolean unchanged(SqlTemplate template, SourceText source, String out, Map<String, String> physical,
                                      Bindings bindings) {

@@ -30,4 +30,17 @@ public interface Bindings {
 
     /** The literal's text to put back in the SQL, or null for a prepared-statement parameter. */
     String text(int ordinal);
+
+    /**
+     * Whether any value is a prepared-statement parameter: then these are a prepared statement's
+     * values, and its text (inline literals included) is the same at every execution.
+     */
+    default boolean hasParameters() {
+        for (int i = 0; i < size(); i++) {
+            if (text(i) == null) {
+                return true;
+            }
+        }
+        return false;
+    }
 }

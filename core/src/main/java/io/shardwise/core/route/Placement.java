@@ -151,6 +151,11 @@ final class Placement {
         return logicalAt.get(index);
     }
 
+    /** How many nodes the sharded tables span (0 without sharded tables). */
+    int nodeCount() {
+        return namesAt.size();
+    }
+
     String backendAt(int index) {
         return rules.get(sharded.get(0)).nodes().get(index).backend();
     }

@@ -14,6 +14,7 @@ import io.shardwise.core.sql.analyze.KeyCondition;
 import io.shardwise.core.sql.analyze.Passthrough;
 import io.shardwise.core.sql.analyze.Select;
 import io.shardwise.core.sql.analyze.SessionCommand;
+import io.shardwise.core.sql.analyze.SqlTemplate;
 import io.shardwise.core.sql.analyze.Statement;
 import io.shardwise.core.sql.analyze.TableRef;
 import io.shardwise.core.sql.analyze.Update;
@@ -53,14 +54,20 @@ public final class Router {
     public static final class Prepared {
         private final Statement statement;
         private final Placement placement;
+        private final RenderedTexts texts;
 
         private Prepared(Statement statement, Placement placement) {
             this.statement = statement;
             this.placement = placement;
+            this.texts = new RenderedTexts(placement == null ? 0 : placement.nodeCount());
         }
 
         public Statement statement() {
             return statement;
+        }
+
+        RenderedTexts texts() {
+            return texts;
         }
     }
 
@@ -81,26 +88,28 @@ public final class Router {
     public RoutePlan route(Prepared prepared, Bindings bindings, SourceText source) {
         Placement placement = prepared.placement;
         return switch (prepared.statement) {
-            case Select s -> select(s, placement, bindings, source);
+            case Select s -> select(s, prepared, bindings, source);
             case Insert i -> InsertRouter.route(i, bindings, rule, source);
-            case Update u -> write(u.template(), placement, u.tables(), u.conditions(), u.nested(), u.limited(), u.assigned(), bindings, source);
-            case Delete d -> write(d.template(), placement, d.tables(), d.conditions(), d.nested(), d.limited(), List.of(), bindings, source);
+            case Update u -> write(u.template(), prepared, u.tables(), u.conditions(), u.nested(), u.limited(), u.assigned(), bindings, source);
+            case Delete d -> write(d.template(), prepared, d.tables(), d.conditions(), d.nested(), d.limited(), List.of(), bindings, source);
             case Ddl d -> DdlRouter.route(d, bindings, rule, source);
-            case Passthrough p -> passthrough(p, placement, bindings, source);
+            case Passthrough p -> passthrough(p, prepared, bindings, source);
             case SessionCommand c -> throw new ShardwiseException(ErrorCode.BUG, "session command routed: " + c.kind());
         };
     }
 
-    private RoutePlan passthrough(Passthrough p, Placement placement, Bindings bindings, SourceText source) {
+    private RoutePlan passthrough(Passthrough p, Prepared prepared, Bindings bindings, SourceText source) {
+        Placement placement = prepared.placement;
         String backend = placement.singleBackend() != null ? placement.singleBackend() : rule.config().defaultBackend();
-        Renderer.Rendered r = Renderer.render(p.template(), source, placement.singleNames(), bindings, List.of());
+        Renderer.Rendered r = render(prepared, p.template(), source, RenderedTexts.singleSlot(), placement.singleNames(), bindings, List.of());
         return new RoutePlan(RouteKind.UNSHARDED, List.of(unit(backend, r, placement.singleLogical())), PASS_THROUGH);
     }
 
-    private RoutePlan select(Select s, Placement placement, Bindings bindings, SourceText source) {
+    private RoutePlan select(Select s, Prepared prepared, Bindings bindings, SourceText source) {
+        Placement placement = prepared.placement;
         if (placement.sharded().isEmpty()) {
             String backend = placement.readBackend(rule);
-            Renderer.Rendered r = Renderer.render(s.template(), source, placement.singleNames(), bindings, List.of());
+            Renderer.Rendered r = render(prepared, s.template(), source, RenderedTexts.singleSlot(), placement.singleNames(), bindings, List.of());
             RouteKind kind = placement.single().isEmpty() && !placement.broadcast().isEmpty() ? RouteKind.BROADCAST_READ : RouteKind.UNSHARDED;
             return new RoutePlan(kind, List.of(unit(backend, r, placement.singleLogical())), PASS_THROUGH);
         }
@@ -124,13 +133,14 @@ public final class Router {
                 }
             }
         }
-        List<ExecutionUnit> units = units(s.template(), source, placement, selection, bindings, edits);
+        List<ExecutionUnit> units = units(s.template(), source, prepared, selection, bindings, edits);
         return new RoutePlan(selection.kind, units, merge, starItem, width, List.of());
     }
 
-    private RoutePlan write(io.shardwise.core.sql.analyze.SqlTemplate template, Placement placement, List<TableRef> tables,
+    private RoutePlan write(SqlTemplate template, Prepared prepared, List<TableRef> tables,
                             Map<TableRef, KeyCondition> conditions, boolean nested, boolean limited, List<String> assigned,
                             Bindings bindings, SourceText source) {
+        Placement placement = prepared.placement;
         TableRef target = tables.get(0);
         TableRule targetRule = placement.ruleOf(target);
         if (targetRule instanceof TableRule.Broadcast b) {
@@ -139,14 +149,14 @@ public final class Router {
             }
             List<ExecutionUnit> units = new ArrayList<>();
             for (DataNode node : b.nodes()) {
-                Renderer.Rendered r = Renderer.render(template, source, placement.singleNames(), bindings, List.of());
+                Renderer.Rendered r = render(prepared, template, source, RenderedTexts.singleSlot(), placement.singleNames(), bindings, List.of());
                 units.add(unit(node.backend(), r, placement.singleLogical()));
             }
             return new RoutePlan(RouteKind.BROADCAST_WRITE, units, units.size() == 1 ? PASS_THROUGH : new MergeSpec.Concat(MergeSpec.Tail.NONE));
         }
         if (placement.sharded().isEmpty()) {
             String backend = placement.singleBackend() != null ? placement.singleBackend() : placement.readBackend(rule);
-            Renderer.Rendered r = Renderer.render(template, source, placement.singleNames(), bindings, List.of());
+            Renderer.Rendered r = render(prepared, template, source, RenderedTexts.singleSlot(), placement.singleNames(), bindings, List.of());
             return new RoutePlan(RouteKind.UNSHARDED, List.of(unit(backend, r, placement.singleLogical())), PASS_THROUGH);
         }
         if (targetRule instanceof TableRule.Sharded sharded) {
@@ -164,7 +174,7 @@ public final class Router {
         if (selection.nodes.cardinality() > 1 && limited) {
             throw MergePlanner.unsupported("ORDER BY or LIMIT in a write to sharded table '" + target.name() + "' spanning shards");
         }
-        List<ExecutionUnit> units = units(template, source, placement, selection, bindings, List.of());
+        List<ExecutionUnit> units = units(template, source, prepared, selection, bindings, List.of());
         return new RoutePlan(selection.kind, units, units.size() == 1 ? PASS_THROUGH : new MergeSpec.Concat(MergeSpec.Tail.NONE));
     }
 
@@ -180,42 +190,25 @@ public final class Router {
             }
         }
         // only the outermost FROM narrows the route; subquery tables follow it on each node
-        List<TableRef> sharded = new ArrayList<>();
+        int nodeCount = first.nodes().size();
+        TableRef sole = null;
+        int count = 0;
         for (TableRef t : top) {
             if (placement.ruleOf(t) instanceof TableRule.Sharded) {
-                sharded.add(t);
+                sole = t;
+                count++;
             }
         }
-        if (sharded.isEmpty()) {
-            sharded.add(placement.sharded().get(0));
-        }
-        int nodeCount = first.nodes().size();
-        List<BitSet> perTable = new ArrayList<>();
-        KeyCondition kindCondition = KeyCondition.ANY;
-        for (TableRef t : sharded) {
-            KeyCondition c = conditions.getOrDefault(t, KeyCondition.ANY);
-            if (!(c instanceof KeyCondition.Any)) {
-                kindCondition = c;
-            }
-            perTable.add(NodeSelector.nodes(c, first.algorithm(), nodeCount, bindings));
-        }
-        BitSet nodes = (BitSet) perTable.get(0).clone();
-        if (sharded.size() > 1) {
-            if (connected(sharded, keyJoins)) {
-                for (BitSet b : perTable) {
-                    nodes.and(b);
-                }
-            } else {
-                BitSet union = new BitSet();
-                for (BitSet b : perTable) {
-                    union.or(b);
-                }
-                if (union.cardinality() > 1) {
-                    throw MergePlanner.unsupported("a join of sharded tables not joined on their sharding columns ("
-                            + sharded + "), spanning shards");
-                }
-                nodes = union;
-            }
+        BitSet nodes;
+        KeyCondition kindCondition;
+        if (count <= 1) { // one sharded table (the usual case): no per-table lists
+            TableRef t = count == 0 ? placement.sharded().get(0) : sole;
+            kindCondition = conditions.getOrDefault(t, KeyCondition.ANY);
+            nodes = NodeSelector.nodes(kindCondition, first.algorithm(), nodeCount, bindings);
+        } else {
+            Narrowed n = joined(placement, top, conditions, keyJoins, first, bindings);
+            nodes = n.nodes();
+            kindCondition = n.condition();
         }
         RouteKind kind = NodeSelector.kind(kindCondition, nodes.cardinality(), nodeCount);
         if (nodes.isEmpty()) {
@@ -233,6 +226,45 @@ public final class Router {
         }
         return new Selection(nodes, kind);
     }
+
+    /** Nodes of several sharded tables in one FROM: the intersection when joined on their keys, else one node at most. */
+    private static Narrowed joined(Placement placement, List<TableRef> top, Map<TableRef, KeyCondition> conditions,
+                                   List<Select.KeyJoin> keyJoins, TableRule.Sharded first, Bindings bindings) {
+        List<TableRef> sharded = new ArrayList<>();
+        for (TableRef t : top) {
+            if (placement.ruleOf(t) instanceof TableRule.Sharded) {
+                sharded.add(t);
+            }
+        }
+        int nodeCount = first.nodes().size();
+        List<BitSet> perTable = new ArrayList<>();
+        KeyCondition kindCondition = KeyCondition.ANY;
+        for (TableRef t : sharded) {
+            KeyCondition c = conditions.getOrDefault(t, KeyCondition.ANY);
+            if (!(c instanceof KeyCondition.Any)) {
+                kindCondition = c;
+            }
+            perTable.add(NodeSelector.nodes(c, first.algorithm(), nodeCount, bindings));
+        }
+        BitSet nodes = perTable.get(0); // made for this execution: and-ing into it changes nothing shared
+        if (connected(sharded, keyJoins)) {
+            for (BitSet b : perTable) {
+                nodes.and(b);
+            }
+            return new Narrowed(nodes, kindCondition);
+        }
+        BitSet union = new BitSet();
+        for (BitSet b : perTable) {
+            union.or(b);
+        }
+        if (union.cardinality() > 1) {
+            throw MergePlanner.unsupported("a join of sharded tables not joined on their sharding columns ("
+                    + sharded + "), spanning shards");
+        }
+        return new Narrowed(union, kindCondition);
+    }
+
+    private record Narrowed(BitSet nodes, KeyCondition condition) {}
 
     private static boolean connected(List<TableRef> tables, List<Select.KeyJoin> joins) {
         Map<TableRef, TableRef> parent = new HashMap<>();
@@ -260,16 +292,36 @@ public final class Router {
         return t;
     }
 
-    private List<ExecutionUnit> units(io.shardwise.core.sql.analyze.SqlTemplate template, SourceText source, Placement placement, Selection selection,
+    private List<ExecutionUnit> units(SqlTemplate template, SourceText source, Prepared prepared, Selection selection,
                                       Bindings bindings, List<Renderer.Edit> edits) {
-        List<ExecutionUnit> units = new ArrayList<>();
+        Placement placement = prepared.placement;
+        List<ExecutionUnit> units = new ArrayList<>(selection.nodes.cardinality());
         for (int i = selection.nodes.nextSetBit(0); i >= 0; i = selection.nodes.nextSetBit(i + 1)) {
             Map<String, String> names = placement.namesAt(i);
-            Renderer.Rendered r = Renderer.render(template, source, names, bindings, edits);
+            Renderer.Rendered r = render(prepared, template, source, RenderedTexts.nodeSlot(i), names, bindings, edits);
             String backend = placement.backendAt(i);
             units.add(unit(backend, r, placement.logicalAt(i)));
         }
         return units;
+    }
+
+    /**
+     * One unit's SQL and values; from the plan's {@link RenderedTexts} for a prepared statement's
+     * execution that edits nothing (its SQL then depends on the text and the node, not the values).
+     */
+    private static Renderer.Rendered render(Prepared prepared, SqlTemplate template, SourceText source, int slot,
+                                            Map<String, String> names, Bindings bindings, List<Renderer.Edit> edits) {
+        if (!edits.isEmpty() || !bindings.hasParameters()) {
+            return Renderer.render(template, source, names, bindings, edits);
+        }
+        String text = source.text();
+        String sql = prepared.texts.get(text, slot);
+        if (sql != null) {
+            return new Renderer.Rendered(sql, Renderer.parameters(template, bindings));
+        }
+        Renderer.Rendered r = Renderer.render(template, source, names, bindings, edits);
+        prepared.texts.put(text, slot, r.sql());
+        return r;
     }
 
     static ExecutionUnit unit(String backend, Renderer.Rendered r, Map<String, String> logical) {
