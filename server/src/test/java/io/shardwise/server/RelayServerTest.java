@@ -148,6 +148,30 @@ class RelayServerTest {
     }
 
     @Test
+    void aClientThatDoesNotReadHoldsTheBackendBackInsteadOfBufferingTheResult() throws Exception {
+        String big = "SELECT REPEAT('x', 60000) AS pad, order_id FROM orders";
+        try (RawClient warm = RawClient.connect(plain.address().getPort(), "app", "app", "shop", NativePassword.PLUGIN)) {
+            exchange(warm, big);
+        }
+        try (RawClient client = RawClient.connect(sample.server.address().getPort(), "app", "app", "shop", NativePassword.PLUGIN);
+             Connection other = sample.connect("app", ""); Statement s = other.createStatement()) {
+            long before = sample.server.relayedStatements();
+            client.command(COM_QUERY, big);
+            Thread.sleep(500);
+            assertEquals(before + 1, sample.server.relayedStatements());
+            // 60 MB, far more than the sockets buffer: had the relay kept reading into memory, it would have ended by now
+            boolean running = false;
+            try (ResultSet rs = s.executeQuery("SHOW PROCESSLIST")) {
+                while (rs.next()) {
+                    running |= "Query".equals(rs.getString("Command")) && String.valueOf(rs.getString("Info")).startsWith("SELECT REPEAT");
+                }
+            }
+            assertTrue(running, "the relayed statement waits for the client");
+            assertEquals(2 + 2 + 1000, readResponse(client).size());
+        }
+    }
+
+    @Test
     void aSlowReaderGetsEveryRowOfALargeResult() throws Exception {
         String scatter = "SELECT a.* FROM sbtest3 a";
         try (RawClient warm = RawClient.connect(plain.address().getPort(), "app", "app", "shop", NativePassword.PLUGIN)) {
