@@ -106,6 +106,28 @@ class RelayServerTest {
     }
 
     @Test
+    void aSessionsSettingsTravelToItsRelayConnections() throws Exception {
+        String sql = "SELECT status || '!' AS s, order_id FROM orders WHERE user_id = 7";
+        try (RawClient viaJdbc = RawClient.connect(plain.address().getPort(), "app", "app", "shop", NativePassword.PLUGIN);
+             RawClient viaRelay = RawClient.connect(sample.server.address().getPort(), "app", "app", "shop", NativePassword.PLUGIN)) {
+            for (RawClient c : List.of(viaJdbc, viaRelay)) {
+                assertEquals(0x00, firstHeader(exchange(c, "SET sql_mode = 'PIPES_AS_CONCAT'")));
+            }
+            List<String> expected = exchange(viaJdbc, sql);
+            long before = sample.server.relayedStatements();
+            List<String> actual = exchange(viaRelay, sql);
+            assertEquals(before + 1, sample.server.relayedStatements());
+            assertEquals(expected, actual);
+            assertTrue(actual.get(3).contains(java.util.HexFormat.of().formatHex("!".getBytes())), "|| concatenated: " + actual.get(3));
+        }
+    }
+
+    private static int firstHeader(List<String> packets) {
+        String hex = packets.get(0).substring(packets.get(0).indexOf(':') + 1);
+        return Integer.parseInt(hex.substring(0, 2), 16);
+    }
+
+    @Test
     void whatTheServerAnswersItselfOrCannotRelayTakesTheJdbcPath() throws Exception {
         try (RawClient client = RawClient.connect(sample.server.address().getPort(), "app", "app", "shop", NativePassword.PLUGIN)) {
             for (String sql : List.of("SELECT @@version_comment", "SELECT DATABASE()", "SHOW TABLES",

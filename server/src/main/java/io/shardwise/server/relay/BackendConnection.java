@@ -69,7 +69,7 @@ public final class BackendConnection extends ChannelInboundHandlerAdapter {
     private Listener listener;
     long idleSince;
 
-    /** @param setup SQL to run once logged in ("" for none); its ERR fails the connection */
+    /** @param setup a SET to run once logged in ("" for none); its ERR fails the connection */
     BackendConnection(BackendAddress address, boolean foundRows, String setup, Promise<BackendConnection> connected) {
         this.address = address;
         this.foundRows = foundRows;
@@ -177,15 +177,13 @@ public final class BackendConnection extends ChannelInboundHandlerAdapter {
         int header = in.getUnsignedByte(in.readerIndex());
         switch (header) {
             case 0x00 -> {
-                if (setup.isEmpty()) {
-                    state = State.READY;
-                    connected.trySuccess(this);
-                } else {
-                    state = State.SETTING_UP;
-                    byte[] text = setup.getBytes(StandardCharsets.UTF_8);
-                    ctx.writeAndFlush(new Packet(0, ctx.alloc().ioBuffer(1 + text.length).writeByte(0x03).writeBytes(text)),
-                            ctx.voidPromise());
-                }
+                state = State.SETTING_UP;
+                // as the JDBC executor's connections (sessionVariables): a client pausing its reads (back-pressure)
+                // has ten minutes before the backend gives up on the relay
+                String sql = "SET net_write_timeout = 600" + (setup.isEmpty() ? "" : ", " + setup.substring("SET ".length()));
+                byte[] text = sql.getBytes(StandardCharsets.UTF_8);
+                ctx.writeAndFlush(new Packet(0, ctx.alloc().ioBuffer(1 + text.length).writeByte(0x03).writeBytes(text)),
+                        ctx.voidPromise());
             }
             case ErrPacket.HEADER -> fail(ctx, new IllegalStateException("backend " + backend() + " refused the relay's login: "
                     + ErrPacket.decode(in).message()));
