@@ -82,6 +82,11 @@ public final class Engine implements AutoCloseable {
         return plans.get(statement, s -> new CachedPlan(router.prepare(analyzer.analyze(s.digest())), s.digestTokenOffsets()));
     }
 
+    /** The cached plan of {@code statement}, or null: never analyzes (a caller on an event loop must not run Calcite). */
+    CachedPlan cachedPlan(NormalizedSql statement) {
+        return plans.ifCached(statement);
+    }
+
     Descriptions descriptions() {
         return descriptions;
     }

@@ -3,6 +3,7 @@ package io.shardwise.core;
 import io.shardwise.core.error.ErrorCode;
 import io.shardwise.core.error.ShardwiseException;
 import io.shardwise.core.execute.Column;
+import io.shardwise.core.execute.Condition;
 import io.shardwise.core.execute.Diagnostics;
 import io.shardwise.core.execute.ExecutionSession;
 import io.shardwise.core.execute.ResultCursor;
@@ -194,6 +195,63 @@ public final class EngineSession implements AutoCloseable {
             }
             return Merger.columns(unit, route.units().size(), route.mergeFor(unit.size()));
         });
+    }
+
+    /**
+     * The relay plan of a text statement, or null when it must run through {@link #execute}. Cheap
+     * and never blocking, for a caller on an event loop: a plan-cache hit only (a miss would run
+     * Calcite), a SELECT over the logical schema's tables whose merge is pass-through or plain
+     * concatenation, in autocommit mode outside a transaction with no timeout, so a connection
+     * carrying the session's settings ({@link RelayPlan#setup}) gives the same result as the executor's. Conservative: anything
+     * unexpected (a lexer or routing error included) answers null, and {@link #execute} reports it.
+     */
+    public RelayPlan relayPlan(String sql) {
+        String setup = schema == null ? null : execution.relaySetup();
+        if (setup == null) {
+            return null;
+        }
+        try {
+            NormalizedSql normalized = Normalizer.normalize(sql);
+            if (normalized.parameterCount() != 0) {
+                return null;
+            }
+            CachedPlan plan = engine.cachedPlan(normalized);
+            if (plan == null || !(plan.statement() instanceof Select select) || select.tables().isEmpty()) {
+                return null;
+            }
+            for (TableRef t : select.tables()) {
+                if (t.schema() != null && !t.schema().equalsIgnoreCase(schema)) {
+                    return null;
+                }
+            }
+            RoutePlan route = route(select, normalized, plan, List.of());
+            boolean concat = route.merge() instanceof MergeSpec.Concat c && c.tail().equals(MergeSpec.Tail.NONE);
+            if (!(route.merge() instanceof MergeSpec.PassThrough) && !concat) {
+                return null;
+            }
+            return new RelayPlan(route.units(), engine.rule().schema(), setup);
+        } catch (RuntimeException e) {
+            return null;
+        }
+    }
+
+    /** A relayed statement starts: a fresh diagnostics area with a slot per unit. */
+    public void relayStarted(RelayPlan plan) {
+        diagnostics = new Diagnostics(plan.units().size());
+    }
+
+    /** A backend's message of a relayed unit as {@link #execute} would report it (logical names). */
+    public String relayMessage(String backend, int errno, String message) {
+        return execution.messages().logical(backend, errno, message);
+    }
+
+    /** What a relayed unit's backend listed in SHOW WARNINGS ({@code count} raised), recorded in logical names. */
+    public void relayConditions(int unit, String backend, int count, List<Condition> conditions) {
+        List<Condition> logical = new ArrayList<>(conditions.size());
+        for (Condition c : conditions) {
+            logical.add(new Condition(c.level(), c.code(), relayMessage(backend, c.code(), c.message())));
+        }
+        diagnostics.unit(unit, count, logical);
     }
 
     /** The route plan a statement would run with (PREVIEW). */

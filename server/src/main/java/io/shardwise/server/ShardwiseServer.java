@@ -21,6 +21,7 @@ import io.shardwise.server.protocol.ErrPacket;
 import io.shardwise.server.protocol.Packet;
 import io.shardwise.server.protocol.PacketDecoder;
 import io.shardwise.server.protocol.PacketEncoder;
+import io.shardwise.server.relay.Relays;
 import io.shardwise.server.session.CommandDispatcher;
 import io.shardwise.server.session.CommandHandler;
 import io.shardwise.server.session.HandshakeHandler;
@@ -90,6 +91,8 @@ public final class ShardwiseServer implements AutoCloseable {
     private final Channel listener;
     private final ServerTls tls;
     private final Transport transport = Transport.best();
+    /** The packet relay's connections; null when {@code server.relay} is off. */
+    private final Relays relays;
 
     private ShardwiseServer(Engine engine, ServerConfig settings, String bind, int port, Limits limits) {
         AtomicInteger connected = new AtomicInteger();
@@ -99,11 +102,12 @@ public final class ShardwiseServer implements AutoCloseable {
         Authenticator authenticator = new Authenticator(settings.users(), engine.rule().schema(), plugin,
                 plugin == AuthPlugin.CACHING_SHA2_PASSWORD ? RsaKeys.shared() : null);
         AtomicInteger connectionIds = new AtomicInteger();
+        relays = settings.relay() ? new Relays(engine.rule().config().backends(), transport.clientChannel()) : null;
         HandshakeHandler.SessionOpener opener = (channel, client, capabilities, id) -> {
             CommandDispatcher session = new CommandDispatcher(
                     CommandHandler.open(engine, client, HandshakeHandler.host(channel.remoteAddress()), id, capabilities, registry,
                             limits.maxPacketSize()),
-                    capabilities);
+                    capabilities, relays);
             sessions.add(session);
             Runnable leave = registry.register(id, client.user(), session::cancelRunning, channel::close);
             session.finished().whenComplete((done, failure) -> {
@@ -205,6 +209,11 @@ public final class ShardwiseServer implements AutoCloseable {
         return tls;
     }
 
+    /** Statements answered by relaying backend packets since the start (0 with the relay off). */
+    public long relayedStatements() {
+        return relays == null ? 0 : relays.relayedStatements();
+    }
+
     /** Connected clients (after the handshake or during it). */
     public int clientCount() {
         return clients.size();
@@ -216,6 +225,9 @@ public final class ShardwiseServer implements AutoCloseable {
      */
     @Override
     public void close() {
+        if (relays != null) {
+            relays.close();
+        }
         listener.close().syncUninterruptibly();
         clients.close().awaitUninterruptibly(5, TimeUnit.SECONDS);
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);

@@ -57,6 +57,11 @@ class ServerTest {
         }
     }
 
+    /** A second server over the fixture's engine that runs every statement through the JDBC executor. */
+    private static ShardwiseServer withoutRelay() {
+        return ShardwiseServer.start(sample.engine, sample.engine.rule().config().server().withRelay(false), 0);
+    }
+
     private static int port() {
         return sample.server.address().getPort();
     }
@@ -267,7 +272,9 @@ class ServerTest {
 
     @Test
     void aLargeResultStreamsAtTheClientsPaceWithoutBufferingItAll() throws Exception {
-        try (RawClient c = RawClient.connect(port(), "app", "app", "shop", NativePassword.PLUGIN)) {
+        // the JDBC path's pacing (the relay's is RelayServerTest's)
+        try (ShardwiseServer jdbcOnly = withoutRelay();
+             RawClient c = RawClient.connect(jdbcOnly.address().getPort(), "app", "app", "shop", NativePassword.PLUGIN)) {
             c.command(Command.COM_QUERY, BIG_RESULT);
             Thread.sleep(500);
             // 20 MB of rows against a 64 KiB high-water mark: unless the server paused, the cursor
@@ -279,9 +286,9 @@ class ServerTest {
 
     @Test
     void aClientLeavingMidResultReleasesItsBackendWhileAnotherKeepsWorking() throws Exception {
-        try (Connection other = viaServer()) {
+        try (ShardwiseServer jdbcOnly = withoutRelay(); Connection other = viaServer()) {
             List<String> expected = table(other, "SELECT COUNT(*) FROM orders");
-            RawClient leaving = RawClient.connect(port(), "app", "app", "shop", NativePassword.PLUGIN);
+            RawClient leaving = RawClient.connect(jdbcOnly.address().getPort(), "app", "app", "shop", NativePassword.PLUGIN);
             leaving.command(Command.COM_QUERY, BIG_RESULT);
             assertEquals(2, leaving.read().header());
             awaitTrue(() -> sample.engine.activeConnections() > 0, "the big result is streaming");

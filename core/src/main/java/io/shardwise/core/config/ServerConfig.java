@@ -12,9 +12,11 @@ import java.util.Objects;
  * @param idleTimeout a client idle this long is disconnected with ERR 4031; {@link Duration#ZERO} for never
  * @param maxPacketSize the largest client message in bytes (MySQL's max_allowed_packet); a longer one gets ERR 1153
  * @param defaultAuthPlugin the plugin every client authenticates with, one of {@link #AUTH_PLUGINS}
+ * @param relay whether eligible reads (a cached single-unit or plain-scatter SELECT, in a session at
+ *     its baseline) relay the backends' packets instead of running through the JDBC executor
  */
 public record ServerConfig(String bind, int port, List<UserConfig> users, int maxConnections, Duration idleTimeout,
-                           int maxPacketSize, TlsConfig tls, String defaultAuthPlugin) {
+                           int maxPacketSize, TlsConfig tls, String defaultAuthPlugin, boolean relay) {
     public static final String NATIVE_PASSWORD = "mysql_native_password";
     public static final String CACHING_SHA2_PASSWORD = "caching_sha2_password";
     public static final List<String> AUTH_PLUGINS = List.of(NATIVE_PASSWORD, CACHING_SHA2_PASSWORD);
@@ -23,7 +25,7 @@ public record ServerConfig(String bind, int port, List<UserConfig> users, int ma
     public static final int MAX_PACKET_SIZE = 1 << 30;
 
     public static final ServerConfig DEFAULT = new ServerConfig("127.0.0.1", 3307, List.of(), 1000, Duration.ZERO,
-            64 << 20, TlsConfig.GENERATED, NATIVE_PASSWORD);
+            64 << 20, TlsConfig.GENERATED, NATIVE_PASSWORD, true);
 
     public ServerConfig {
         Objects.requireNonNull(bind, "bind");
@@ -44,19 +46,29 @@ public record ServerConfig(String bind, int port, List<UserConfig> users, int ma
         }
     }
 
+    /** The settings with the packet relay on (the default). */
+    public ServerConfig(String bind, int port, List<UserConfig> users, int maxConnections, Duration idleTimeout,
+                        int maxPacketSize, TlsConfig tls, String defaultAuthPlugin) {
+        this(bind, port, users, maxConnections, idleTimeout, maxPacketSize, tls, defaultAuthPlugin, true);
+    }
+
+    public ServerConfig withRelay(boolean on) {
+        return new ServerConfig(bind, port, users, maxConnections, idleTimeout, maxPacketSize, tls, defaultAuthPlugin, on);
+    }
+
     public ServerConfig withUsers(List<UserConfig> newUsers) {
-        return new ServerConfig(bind, port, newUsers, maxConnections, idleTimeout, maxPacketSize, tls, defaultAuthPlugin);
+        return new ServerConfig(bind, port, newUsers, maxConnections, idleTimeout, maxPacketSize, tls, defaultAuthPlugin, relay);
     }
 
     public ServerConfig withLimits(int newMaxConnections, Duration newIdleTimeout, int newMaxPacketSize) {
-        return new ServerConfig(bind, port, users, newMaxConnections, newIdleTimeout, newMaxPacketSize, tls, defaultAuthPlugin);
+        return new ServerConfig(bind, port, users, newMaxConnections, newIdleTimeout, newMaxPacketSize, tls, defaultAuthPlugin, relay);
     }
 
     public ServerConfig withTls(TlsConfig newTls) {
-        return new ServerConfig(bind, port, users, maxConnections, idleTimeout, maxPacketSize, newTls, defaultAuthPlugin);
+        return new ServerConfig(bind, port, users, maxConnections, idleTimeout, maxPacketSize, newTls, defaultAuthPlugin, relay);
     }
 
     public ServerConfig withDefaultAuthPlugin(String plugin) {
-        return new ServerConfig(bind, port, users, maxConnections, idleTimeout, maxPacketSize, tls, plugin);
+        return new ServerConfig(bind, port, users, maxConnections, idleTimeout, maxPacketSize, tls, plugin, relay);
     }
 }

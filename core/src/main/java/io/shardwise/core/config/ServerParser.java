@@ -15,7 +15,7 @@ import java.util.regex.Pattern;
 /** Reads the {@code server} section (used by the server face only). */
 final class ServerParser {
     static final Set<String> SERVER_KEYS = Set.of("bind", "port", "users", "maxConnections", "idleTimeout", "maxPacketSize",
-            "tls", "auth");
+            "tls", "auth", "relay");
     static final Set<String> USER_KEYS = Set.of("name", "password", "schemas");
     static final Set<String> TLS_KEYS = Set.of("cert", "key", "required");
     static final Set<String> AUTH_KEYS = Set.of("defaultPlugin");
@@ -46,11 +46,12 @@ final class ServerParser {
         Integer maxPacketSize = keys.containsKey("maxPacketSize") ? size(keys.get("maxPacketSize")) : Integer.valueOf(d.maxPacketSize());
         TlsConfig tls = keys.containsKey("tls") ? tls(keys.get("tls")) : d.tls();
         String plugin = keys.containsKey("auth") ? authPlugin(keys.get("auth")) : d.defaultAuthPlugin();
+        Boolean relay = keys.containsKey("relay") ? keys.get("relay").bool() : Boolean.valueOf(d.relay());
         if (bind == null || port == null || maxConnections == null || idleTimeout == null || maxPacketSize == null
-                || tls == null || plugin == null) {
+                || tls == null || plugin == null || relay == null) {
             return d;
         }
-        return new ServerConfig(bind, port, users, maxConnections, idleTimeout, maxPacketSize, tls, plugin);
+        return new ServerConfig(bind, port, users, maxConnections, idleTimeout, maxPacketSize, tls, plugin, relay);
     }
 
     /** Bytes, or a whole number with K, M or G (powers of 1024), as MySQL's max_allowed_packet. */

@@ -71,7 +71,7 @@ public final class BackendPools implements AutoCloseable {
     }
 
     /** How this engine's backend messages read in logical names. */
-    BackendMessages messages() {
+    public BackendMessages messages() {
         return messages;
     }
 

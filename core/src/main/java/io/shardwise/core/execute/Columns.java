@@ -1,6 +1,7 @@
 package io.shardwise.core.execute;
 
 import com.mysql.cj.result.Field;
+import io.shardwise.core.route.ExecutionUnit;
 import java.sql.ResultSetMetaData;
 import java.sql.SQLException;
 import java.util.ArrayList;
@@ -78,8 +79,8 @@ final class Columns {
             String schema = f.getDatabaseName();
             columns.add(new Column(
                     schema == null || schema.isEmpty() ? schema : logicalSchema,
-                    logical(f.getTableName(), logicalTables),
-                    logical(f.getOriginalTableName(), logicalTables),
+                    ExecutionUnit.logical(f.getTableName(), logicalTables),
+                    ExecutionUnit.logical(f.getOriginalTableName(), logicalTables),
                     f.getName(),
                     f.getOriginalName(),
                     f.getCollationIndex(),
@@ -89,22 +90,5 @@ final class Columns {
                     f.getDecimals()));
         }
         return List.copyOf(columns);
-    }
-
-    /** Exact match first; backends with lower_case_table_names report names in their own case. */
-    static String logical(String physical, Map<String, String> logicalTables) {
-        if (physical == null || physical.isEmpty() || logicalTables.isEmpty()) {
-            return physical;
-        }
-        String exact = logicalTables.get(physical);
-        if (exact != null) {
-            return exact;
-        }
-        for (Map.Entry<String, String> e : logicalTables.entrySet()) {
-            if (e.getKey().equalsIgnoreCase(physical)) {
-                return e.getValue();
-            }
-        }
-        return physical;
     }
 }

@@ -23,7 +23,7 @@ public record Condition(Level level, int code, String message) {
             return label;
         }
 
-        static Level of(String label) {
+        public static Level of(String label) {
             return switch (label.toLowerCase(Locale.ROOT)) {
                 case "note" -> NOTE;
                 case "error" -> ERROR;

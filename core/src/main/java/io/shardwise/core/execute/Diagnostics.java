@@ -31,7 +31,7 @@ public final class Diagnostics {
         return new Diagnostics(0);
     }
 
-    void unit(int index, int count, List<Condition> conditions) {
+    public void unit(int index, int count, List<Condition> conditions) {
         if (index < units.length()) {
             units.set(index, new Unit(count, List.copyOf(conditions)));
         }

@@ -336,6 +336,24 @@ public final class ExecutionSession implements AutoCloseable {
         return transaction != null;
     }
 
+    /**
+     * What a fresh connection needs to run a statement now exactly as a pooled one would (a SET of
+     * the session's forwarded settings, "" for none), or null when it cannot: in a transaction or
+     * with autocommit off, with a statement timeout to enforce, or with settings applied through JDBC
+     * (isolation, read-only). A face may then run a read elsewhere (the server's packet relay).
+     */
+    public String relaySetup() {
+        if (!autocommit || transaction != null || closed || !statementTimeout.isZero()) {
+            return null;
+        }
+        return state.setup();
+    }
+
+    /** The backends' error messages in logical names (see {@link BackendMessages}). */
+    public BackendMessages messages() {
+        return pools.messages();
+    }
+
     /** Per-statement limit for this session ({@link Duration#ZERO}: none); see {@link ExecutorOptions#statementTimeout}. */
     public void setStatementTimeout(Duration timeout) {
         if (timeout.isNegative()) {

@@ -72,6 +72,8 @@ public final class SessionState {
     private long cachedVersion = -1;
     private boolean cachedInTransaction;
     private long cachedLockWait;
+    private String setup;
+    private long setupVersion;
 
     /**
      * What decides the character sets and collations a backend reports for result columns: equal
@@ -154,6 +156,23 @@ public final class SessionState {
 
     public boolean readOnly() {
         return readOnly;
+    }
+
+    /**
+     * One SET that gives a fresh connection this state ("" when nothing is set), or null when part of
+     * it is applied through JDBC rather than SQL (isolation, read-only). Cached with the assignments.
+     */
+    String setup() {
+        if (isolation != null || readOnly) {
+            return null;
+        }
+        if (setup == null || setupVersion != version) {
+            // outside a transaction the lock wait timeout is not among them, whatever its value
+            Map<String, String> m = assignments(false, 0);
+            setup = m.isEmpty() ? "" : "SET " + String.join(", ", m.values());
+            setupVersion = version;
+        }
+        return setup;
     }
 
     public long version() {

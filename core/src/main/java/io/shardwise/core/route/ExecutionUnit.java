@@ -31,4 +31,26 @@ public record ExecutionUnit(String backend, String sql, List<Object> params, Map
     public String explain() {
         return backend + ": " + sql + (params.isEmpty() ? "" : " " + params);
     }
+
+    /** The logical name of a table this unit's SQL names physically; any other name as it is. */
+    public String logicalTable(String physical) {
+        return logical(physical, logicalTables);
+    }
+
+    /** Exact match first; backends with lower_case_table_names report names in their own case. */
+    public static String logical(String physical, Map<String, String> logicalTables) {
+        if (physical == null || physical.isEmpty() || logicalTables.isEmpty()) {
+            return physical;
+        }
+        String exact = logicalTables.get(physical);
+        if (exact != null) {
+            return exact;
+        }
+        for (Map.Entry<String, String> e : logicalTables.entrySet()) {
+            if (e.getKey().equalsIgnoreCase(physical)) {
+                return e.getValue();
+            }
+        }
+        return physical;
+    }
 }

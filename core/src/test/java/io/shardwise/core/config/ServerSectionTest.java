@@ -40,6 +40,14 @@ class ServerSectionTest {
         assertEquals(64 << 20, s.maxPacketSize());
         assertEquals(TlsConfig.GENERATED, s.tls());
         assertEquals("mysql_native_password", s.defaultAuthPlugin());
+        assertEquals(true, s.relay());
+    }
+
+    @Test
+    void theRelayCanBeSwitchedOff() {
+        assertEquals(false, server("{ relay: false }").relay());
+        assertEquals(true, server("{ relay: on }").relay());
+        assertOneProblem(BASE + "server: { relay: sometimes }\n", "server.relay (line 8)", "'sometimes' is not a boolean");
     }
 
     @Test

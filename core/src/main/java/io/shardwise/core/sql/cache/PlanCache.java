@@ -83,6 +83,15 @@ public final class PlanCache<T> {
         return plan;
     }
 
+    /** The cached plan for the statement's digest, counted as a hit, or null (counting nothing: no plan is loaded). */
+    public T ifCached(NormalizedSql statement) {
+        T plan = cache.getIfPresent(DigestKey.probe(statement));
+        if (plan != null) {
+            hits.increment();
+        }
+        return plan;
+    }
+
     /** The cached plan for the statement's digest, or null; counts nothing. */
     public T peek(NormalizedSql statement) {
         return cache.getIfPresent(DigestKey.probe(statement));

@@ -1,0 +1,248 @@
+package io.shardwise.server.relay;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelInboundHandlerAdapter;
+import io.netty.util.concurrent.Promise;
+import io.shardwise.server.auth.CachingSha2Password;
+import io.shardwise.server.auth.NativePassword;
+import io.shardwise.server.protocol.AuthSwitchRequest;
+import io.shardwise.server.protocol.Capabilities;
+import io.shardwise.server.protocol.ErrPacket;
+import io.shardwise.server.protocol.HandshakeResponse;
+import io.shardwise.server.protocol.HandshakeV10;
+import io.shardwise.server.protocol.Packet;
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
+import java.util.Map;
+
+/**
+ * One relay connection to a backend, on the event loop of the client connections it serves: the
+ * connection phase (greeting, HandshakeResponse41, mysql_native_password, caching_sha2_password's
+ * fast path, an auth switch between the two), then one command at a time whose response packets go
+ * to a {@link Listener} undecoded. Event-loop confined.
+ *
+ * <p>Buffer lifetime: each packet handed to the listener is the listener's to release.
+ */
+public final class BackendConnection extends ChannelInboundHandlerAdapter {
+    /** Receives the response to one command, on the event loop. */
+    public interface Listener {
+        /** One response packet; the listener owns it. */
+        void packet(BackendConnection connection, Packet packet);
+
+        /** The backend's socket has no more to read for now: a moment to flush what was relayed. */
+        void readComplete(BackendConnection connection);
+
+        /** The connection broke before the response ended. */
+        void lost(BackendConnection connection, Throwable cause);
+    }
+
+    /**
+     * The collation Connector/J names in its handshake, so that column definitions carry the ids the
+     * JDBC executor's connections see: utf8mb4_0900_ai_ci for servers it takes for 8.0.1 or later (MariaDB
+     * 10 and 11 included: it compares the version numbers), utf8mb4_general_ci before.
+     */
+    static int collation(String serverVersion) {
+        int dot = serverVersion.indexOf('.');
+        try {
+            return dot > 0 && Integer.parseInt(serverVersion.substring(0, dot)) >= 8 ? 255 : 45;
+        } catch (NumberFormatException e) {
+            return 45;
+        }
+    }
+    private static final int WANTED = Capabilities.LONG_PASSWORD | Capabilities.LONG_FLAG | Capabilities.PROTOCOL_41
+            | Capabilities.TRANSACTIONS | Capabilities.SECURE_CONNECTION | Capabilities.MULTI_RESULTS | Capabilities.PLUGIN_AUTH
+            | Capabilities.PLUGIN_AUTH_LENENC_CLIENT_DATA | Capabilities.DEPRECATE_EOF;
+    private static final int NEEDED = Capabilities.PROTOCOL_41 | Capabilities.SECURE_CONNECTION | Capabilities.PLUGIN_AUTH;
+
+    private enum State { GREETING, AUTHENTICATING, SETTING_UP, READY, BUSY }
+
+    private final BackendAddress address;
+    private final boolean foundRows;
+    private final String setup;
+    private final Promise<BackendConnection> connected;
+    private Channel channel;
+    private State state = State.GREETING;
+    private Capabilities capabilities;
+    private byte[] seed;
+    private Listener listener;
+    long idleSince;
+
+    /** @param setup a SET to run once logged in ("" for none); its ERR fails the connection */
+    BackendConnection(BackendAddress address, boolean foundRows, String setup, Promise<BackendConnection> connected) {
+        this.address = address;
+        this.foundRows = foundRows;
+        this.setup = setup;
+        this.connected = connected;
+    }
+
+    public Channel channel() {
+        return channel;
+    }
+
+    public String backend() {
+        return address.backend();
+    }
+
+    /** Result sets end with an OK (0xFE) packet and no EOF follows the column definitions. */
+    public boolean endsResultsWithOk() {
+        return capabilities.endsResultsWithOk();
+    }
+
+    /** Idle, logged in and open: fit to take a command. */
+    boolean usable() {
+        return state == State.READY && channel.isActive();
+    }
+
+    /** Sends COM_QUERY; the response goes to {@code listener} until {@link #responseEnded}. */
+    public void query(String sql, Listener responseListener) {
+        if (state != State.READY) {
+            throw new IllegalStateException("backend connection is " + state + ", not ready");
+        }
+        state = State.BUSY;
+        listener = responseListener;
+        byte[] text = sql.getBytes(StandardCharsets.UTF_8);
+        ByteBuf payload = channel.alloc().ioBuffer(1 + text.length).writeByte(0x03).writeBytes(text);
+        channel.writeAndFlush(new Packet(0, payload), channel.voidPromise());
+    }
+
+    /** The listener saw the response's last packet: the connection takes the next command. */
+    public void responseEnded() {
+        listener = null;
+        state = State.READY;
+    }
+
+    @Override
+    public void handlerAdded(ChannelHandlerContext ctx) {
+        channel = ctx.channel();
+    }
+
+    @Override
+    public void channelRead(ChannelHandlerContext ctx, Object msg) {
+        Packet packet = (Packet) msg;
+        if (state == State.BUSY) {
+            listener.packet(this, packet);
+            return;
+        }
+        try {
+            switch (state) {
+                case GREETING -> greeting(ctx, packet);
+                case AUTHENTICATING -> authenticating(ctx, packet);
+                case SETTING_UP -> {
+                    ByteBuf in = packet.content();
+                    if (in.getUnsignedByte(in.readerIndex()) == 0x00) {
+                        state = State.READY;
+                        connected.trySuccess(this);
+                    } else {
+                        fail(ctx, new IllegalStateException("backend " + backend() + " refused '" + setup + "'"));
+                    }
+                }
+                default -> fail(ctx, new IllegalStateException("backend " + backend() + " sent a packet while idle"));
+            }
+        } catch (RuntimeException e) {
+            fail(ctx, e);
+        } finally {
+            packet.release();
+        }
+    }
+
+    private void greeting(ChannelHandlerContext ctx, Packet packet) {
+        ByteBuf in = packet.content();
+        if (in.getUnsignedByte(in.readerIndex()) == ErrPacket.HEADER) {
+            fail(ctx, new IllegalStateException(ErrPacket.decode(in).message()));
+            return;
+        }
+        HandshakeV10 hello = HandshakeV10.decode(in);
+        if ((hello.capabilities().bits() & NEEDED) != NEEDED) {
+            fail(ctx, new BackendAddress.Unrelayable(backend(), "its handshake lacks protocol 4.1 or plugin authentication"));
+            return;
+        }
+        int wanted = WANTED | (foundRows ? Capabilities.FOUND_ROWS : 0)
+                | (address.database().isEmpty() ? 0 : Capabilities.CONNECT_WITH_DB);
+        capabilities = hello.capabilities().commonWith(new Capabilities(wanted));
+        seed = hello.authSeed();
+        String plugin = hello.authPlugin();
+        if (!plugin.equals(CachingSha2Password.PLUGIN)) {
+            plugin = NativePassword.PLUGIN; // anything else: offer native; the backend switches us if it must
+        }
+        HandshakeResponse response = new HandshakeResponse(capabilities, 1 << 30, collation(hello.serverVersion()), address.user(),
+                scramble(plugin, seed), address.database().isEmpty() ? null : address.database(), plugin, Map.of());
+        state = State.AUTHENTICATING;
+        ctx.writeAndFlush(new Packet(packet.sequenceId() + 1, response.encode(ctx.alloc())), ctx.voidPromise());
+    }
+
+    private void authenticating(ChannelHandlerContext ctx, Packet packet) {
+        ByteBuf in = packet.content();
+        int header = in.getUnsignedByte(in.readerIndex());
+        switch (header) {
+            case 0x00 -> {
+                state = State.SETTING_UP;
+                // as the JDBC executor's connections (sessionVariables): a client pausing its reads (back-pressure)
+                // has ten minutes before the backend gives up on the relay
+                String sql = "SET net_write_timeout = 600" + (setup.isEmpty() ? "" : ", " + setup.substring("SET ".length()));
+                byte[] text = sql.getBytes(StandardCharsets.UTF_8);
+                ctx.writeAndFlush(new Packet(0, ctx.alloc().ioBuffer(1 + text.length).writeByte(0x03).writeBytes(text)),
+                        ctx.voidPromise());
+            }
+            case ErrPacket.HEADER -> fail(ctx, new IllegalStateException("backend " + backend() + " refused the relay's login: "
+                    + ErrPacket.decode(in).message()));
+            case AuthSwitchRequest.HEADER -> {
+                AuthSwitchRequest request = AuthSwitchRequest.decode(in);
+                if (!request.plugin().equals(NativePassword.PLUGIN) && !request.plugin().equals(CachingSha2Password.PLUGIN)) {
+                    fail(ctx, new BackendAddress.Unrelayable(backend(), "its account uses " + request.plugin()
+                            + " (the relay speaks mysql_native_password and caching_sha2_password)"));
+                    return;
+                }
+                seed = Arrays.copyOf(request.data(), 20); // the data ends with a NUL
+                byte[] token = scramble(request.plugin(), seed);
+                ctx.writeAndFlush(new Packet(packet.sequenceId() + 1, ctx.alloc().buffer(token.length).writeBytes(token)),
+                        ctx.voidPromise());
+            }
+            case 0x01 -> {
+                int status = in.readableBytes() > 1 ? in.getUnsignedByte(in.readerIndex() + 1) : -1;
+                if (status != CachingSha2Password.FAST_AUTH_SUCCESS) {
+                    fail(ctx, new BackendAddress.Unrelayable(backend(), "caching_sha2_password asks for full authentication,"
+                            + " which needs TLS or the server's RSA key (the relay does neither)"));
+                }
+                // fast auth succeeded: the OK follows
+            }
+            default -> fail(ctx, new IllegalStateException("backend " + backend() + " sent header 0x"
+                    + Integer.toHexString(header) + " during login"));
+        }
+    }
+
+    private byte[] scramble(String plugin, byte[] nonce) {
+        return plugin.equals(CachingSha2Password.PLUGIN) ? CachingSha2Password.scramble(nonce, address.password())
+                : NativePassword.scramble(nonce, address.password());
+    }
+
+    private void fail(ChannelHandlerContext ctx, Throwable cause) {
+        connected.tryFailure(cause);
+        ctx.close();
+    }
+
+    @Override
+    public void channelReadComplete(ChannelHandlerContext ctx) {
+        if (listener != null) {
+            listener.readComplete(this);
+        }
+    }
+
+    @Override
+    public void channelInactive(ChannelHandlerContext ctx) {
+        connected.tryFailure(new IllegalStateException("backend " + backend() + " closed the connection during login"));
+        Listener l = listener;
+        listener = null;
+        state = State.GREETING; // never usable again
+        if (l != null) {
+            l.lost(this, new IllegalStateException("backend " + backend() + " closed the connection"));
+        }
+    }
+
+    @Override
+    public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
+        connected.tryFailure(cause);
+        ctx.close();
+    }
+}

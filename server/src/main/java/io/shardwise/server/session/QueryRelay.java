@@ -1,0 +1,324 @@
+package io.shardwise.server.session;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.channel.Channel;
+import io.shardwise.core.RelayPlan;
+import io.shardwise.core.error.ErrorCode;
+import io.shardwise.core.execute.Condition;
+import io.shardwise.core.route.ExecutionUnit;
+import io.shardwise.server.protocol.Capabilities;
+import io.shardwise.server.protocol.ColumnDefinition;
+import io.shardwise.server.protocol.EofPacket;
+import io.shardwise.server.protocol.ErrPacket;
+import io.shardwise.server.protocol.OkPacket;
+import io.shardwise.server.protocol.Packet;
+import io.shardwise.server.protocol.ServerStatus;
+import io.shardwise.server.protocol.Wire;
+import io.shardwise.server.relay.BackendConnection;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * One relayed statement, on the client's event loop: each unit's COM_QUERY goes to its backend's
+ * relay connection in turn; the first unit's column count and definitions (names made logical)
+ * reach the client, then every unit's rows as the backend sent them (the same buffers, renumbered),
+ * then a final EOF/OK carrying the session's status and the statement's warning count. A unit whose
+ * end counted warnings first fetches SHOW WARNINGS on the same connection, so the session's
+ * diagnostics hold them (in logical names) before the client can ask. A backend ERR ends the
+ * statement with that error in logical names, recorded as the JDBC path records it.
+ *
+ * <p>Back-pressure: while the client is not writable, the backend connection stops reading.
+ * Hazard: a relay that does not reach its end (client gone, KILL QUERY, backend lost) closes its
+ * backend connections instead of pooling them: they may still carry part of a response.
+ */
+final class QueryRelay implements BackendConnection.Listener {
+    /** The end of a relay, whatever it was: the dispatcher takes commands again. */
+    interface Ended {
+        void ended(QueryRelay relay);
+    }
+
+    private enum Phase { HEADER, COLUMNS, COLUMNS_EOF, ROWS, WARNINGS_HEADER, WARNINGS_COLUMNS, WARNINGS_COLUMNS_EOF, WARNINGS_ROWS, DONE }
+
+    private static final int MAX_WIRE = Packet.MAX_WIRE_PAYLOAD;
+
+    private final Channel client;
+    private final Capabilities capabilities;
+    private final CommandHandler handler;
+    private final RelayPlan plan;
+    private final Map<String, BackendConnection> connections;
+    private final ReleaseTo pool;
+    private final Ended ended;
+    private int sequenceId;
+    private int unit;
+    private Phase phase = Phase.HEADER;
+    private long columnsLeft;
+    private BackendConnection current;
+    private boolean paused;
+    private int warningCount;
+    private List<Condition> conditions;
+
+    /** Where a connection goes back when its responses ended cleanly. */
+    interface ReleaseTo {
+        void release(BackendConnection connection);
+    }
+
+    QueryRelay(Channel client, Capabilities capabilities, CommandHandler handler, RelayPlan plan,
+               Map<String, BackendConnection> connections, int firstSequenceId, ReleaseTo pool, Ended ended) {
+        this.client = client;
+        this.capabilities = capabilities;
+        this.handler = handler;
+        this.plan = plan;
+        this.connections = connections;
+        this.sequenceId = firstSequenceId & 0xFF;
+        this.pool = pool;
+        this.ended = ended;
+    }
+
+    void start() {
+        send(0);
+    }
+
+    private void send(int index) {
+        unit = index;
+        phase = Phase.HEADER;
+        ExecutionUnit u = plan.units().get(index);
+        current = connections.get(u.backend());
+        current.channel().config().setAutoRead(!paused);
+        current.query(u.sql(), this);
+    }
+
+    @Override
+    public void packet(BackendConnection connection, Packet packet) {
+        if (phase == Phase.DONE) {
+            packet.release();
+            return;
+        }
+        ByteBuf in = packet.content();
+        int length = in.readableBytes();
+        int header = length == 0 ? -1 : in.getUnsignedByte(in.readerIndex());
+        boolean end = header == 0xFE && length < MAX_WIRE;
+        try {
+            switch (phase) {
+                case HEADER -> header(packet, header);
+                case COLUMNS -> column(packet);
+                case COLUMNS_EOF -> phase = Phase.ROWS;
+                case ROWS -> {
+                    if (header == ErrPacket.HEADER) {
+                        backendError(in);
+                    } else if (end) {
+                        unitEnded(in);
+                    } else {
+                        forward(packet.content().retain());
+                    }
+                }
+                case WARNINGS_HEADER -> {
+                    if (header == ErrPacket.HEADER || header == 0x00) {
+                        warningsRead(); // nothing to record, as when Connector/J's SHOW WARNINGS fails
+                    } else {
+                        columnsLeft = Wire.readLenenc(in);
+                        phase = Phase.WARNINGS_COLUMNS;
+                    }
+                }
+                case WARNINGS_COLUMNS -> {
+                    if (--columnsLeft == 0) {
+                        phase = connection.endsResultsWithOk() ? Phase.WARNINGS_ROWS : Phase.WARNINGS_COLUMNS_EOF;
+                    }
+                }
+                case WARNINGS_COLUMNS_EOF -> phase = Phase.WARNINGS_ROWS;
+                case WARNINGS_ROWS -> {
+                    if (end || header == ErrPacket.HEADER) {
+                        warningsRead();
+                    } else {
+                        String level = Wire.readLenencString(in);
+                        int code = Integer.parseInt(Wire.readLenencString(in));
+                        conditions.add(new Condition(Condition.Level.of(level), code, Wire.readLenencString(in)));
+                    }
+                }
+                case DONE -> { }
+            }
+        } catch (RuntimeException e) {
+            fail(1105, "HY000", "[BUG] relaying backend " + connection.backend() + "'s response: " + e, true);
+        } finally {
+            packet.release();
+        }
+    }
+
+    private void header(Packet packet, int header) {
+        ByteBuf in = packet.content();
+        if (header == ErrPacket.HEADER) {
+            backendError(in);
+            return;
+        }
+        if (header == 0x00) {
+            // a SELECT that returns no result set (INTO OUTFILE): its OK, as the JDBC path answers an update
+            OkPacket ok = OkPacket.decode(in);
+            current.responseEnded();
+            finish(ok, ok.warnings());
+            return;
+        }
+        columnsLeft = Wire.readLenenc(in.duplicate());
+        if (unit == 0) {
+            forward(in.retain());
+        }
+        phase = Phase.COLUMNS;
+    }
+
+    private void column(Packet packet) {
+        if (unit == 0) {
+            ColumnDefinition c = ColumnDefinition.decode(packet.content());
+            ExecutionUnit u = plan.units().get(0);
+            ColumnDefinition logical = new ColumnDefinition(c.schema().isEmpty() ? "" : plan.logicalSchema(),
+                    u.logicalTable(c.table()), u.logicalTable(c.orgTable()), c.name(), c.orgName(), c.collation(), c.length(),
+                    c.type(), c.flags(), c.decimals());
+            forward(logical.writeTo(client.alloc().ioBuffer(64)));
+        }
+        if (--columnsLeft == 0) {
+            phase = current.endsResultsWithOk() ? Phase.ROWS : Phase.COLUMNS_EOF;
+            if (unit == 0 && !capabilities.endsResultsWithOk()) {
+                forward(new EofPacket(0, handler.status()).writeTo(client.alloc().ioBuffer(5)));
+            }
+        }
+    }
+
+    /** The unit's EOF or OK (0xFE): its warning count decides whether SHOW WARNINGS runs before the next unit. */
+    private void unitEnded(ByteBuf in) {
+        int warnings;
+        if (current.endsResultsWithOk()) {
+            warnings = OkPacket.decode(in).warnings();
+        } else {
+            in.skipBytes(1);
+            warnings = in.readUnsignedShortLE();
+        }
+        current.responseEnded();
+        if (warnings > 0) {
+            warningCount = warnings;
+            conditions = new ArrayList<>();
+            phase = Phase.WARNINGS_HEADER;
+            current.query("SHOW WARNINGS", this);
+            return;
+        }
+        nextUnit();
+    }
+
+    private void warningsRead() {
+        handler.relayConditions(unit, current.backend(), warningCount, conditions);
+        current.responseEnded();
+        nextUnit();
+    }
+
+    private void nextUnit() {
+        if (unit + 1 < plan.units().size()) {
+            send(unit + 1);
+        } else {
+            finish(null, 0);
+        }
+    }
+
+    /** The client's last packet: an OK for a statement without rows, else the end of the rows; then connections go back. */
+    private void finish(OkPacket ok, int okWarnings) {
+        phase = Phase.DONE;
+        ServerStatus status = handler.status();
+        ByteBuf out = client.alloc().ioBuffer(16);
+        if (ok != null) {
+            new OkPacket(ok.affectedRows(), ok.lastInsertId(), status, okWarnings, "").writeTo(out, false);
+        } else if (capabilities.endsResultsWithOk()) {
+            new OkPacket(0, 0, status, handler.warningCount(), "").writeTo(out, true);
+        } else {
+            new EofPacket(handler.warningCount(), status).writeTo(out);
+        }
+        forward(out);
+        client.flush();
+        releaseAll();
+        end();
+    }
+
+    private void backendError(ByteBuf in) {
+        ErrPacket err = ErrPacket.decode(in);
+        current.responseEnded();
+        String message = handler.relayMessage(current.backend(), err.errno(), err.message());
+        fail(err.errno(), err.sqlState(), message, false);
+    }
+
+    /** Ends with an ERR to the client (recorded for SHOW ERRORS); {@code broken}: the connections may hold a partial response. */
+    private void fail(int errno, String sqlState, String message, boolean broken) {
+        if (phase == Phase.DONE) {
+            return;
+        }
+        phase = Phase.DONE;
+        handler.relayFailed(errno, message);
+        forward(new ErrPacket(errno, sqlState, message).encode(client.alloc()));
+        client.flush();
+        if (broken) {
+            closeAll();
+        } else {
+            releaseAll();
+        }
+        end();
+    }
+
+    private void forward(ByteBuf payload) {
+        int length = payload.readableBytes();
+        client.write(new Packet(sequenceId, payload), client.voidPromise());
+        sequenceId = (sequenceId + Packet.wirePackets(length)) & 0xFF;
+        if (!paused && !client.isWritable()) {
+            paused = true;
+            current.channel().config().setAutoRead(false);
+            client.flush();
+        }
+    }
+
+    @Override
+    public void readComplete(BackendConnection connection) {
+        if (phase != Phase.DONE) {
+            client.flush();
+        }
+    }
+
+    @Override
+    public void lost(BackendConnection connection, Throwable cause) {
+        fail(ErrorCode.SHARD_UNAVAILABLE.errno(), ErrorCode.SHARD_UNAVAILABLE.sqlState(),
+                String.format(ErrorCode.SHARD_UNAVAILABLE.format(), connection.backend(), cause.getMessage()), true);
+    }
+
+    /** The client can take more: the backend reads again. */
+    void writable() {
+        if (paused && client.isWritable() && phase != Phase.DONE) {
+            paused = false;
+            current.channel().config().setAutoRead(true);
+        }
+    }
+
+    /** KILL QUERY: the backend connection closes (it may be mid-result) and the client gets 1317, as from a killed backend query. */
+    void kill() {
+        fail(ErrorCode.QUERY_INTERRUPTED.errno(), ErrorCode.QUERY_INTERRUPTED.sqlState(), ErrorCode.QUERY_INTERRUPTED.format(), true);
+    }
+
+    /** The client left: nothing more is sent, and the connections close. */
+    void abort() {
+        if (phase == Phase.DONE) {
+            return;
+        }
+        phase = Phase.DONE;
+        closeAll();
+        end();
+    }
+
+    private void releaseAll() {
+        for (BackendConnection c : connections.values()) {
+            c.channel().config().setAutoRead(true);
+            pool.release(c);
+        }
+    }
+
+    private void closeAll() {
+        for (BackendConnection c : connections.values()) {
+            c.channel().close();
+        }
+    }
+
+    private void end() {
+        handler.relayEnded();
+        ended.ended(this);
+    }
+}

@@ -1,0 +1,308 @@
+package io.shardwise.server;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.shardwise.server.auth.NativePassword;
+import io.shardwise.server.protocol.Capabilities;
+import io.shardwise.server.protocol.ErrPacket;
+import java.io.IOException;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+/**
+ * The packet relay against the JDBC path: the fixture's server relays (the default), a second
+ * server over the same engine does not, and a client must not tell them apart, byte for byte, in
+ * any packet of the response or of the SHOW WARNINGS that follows. The plan cache is shared, so
+ * running a statement on the plain server first makes it a cache hit, which is what the relay takes.
+ */
+class RelayServerTest {
+    private static final int COM_QUERY = 0x03;
+    @RegisterExtension
+    static final SampleServer sample = SampleServer.forClass("relay");
+    private static ShardwiseServer plain;
+
+    @BeforeAll
+    static void startPlainServer() {
+        plain = ShardwiseServer.start(sample.engine, sample.engine.rule().config().server().withRelay(false), 0);
+    }
+
+    @AfterAll
+    static void stopPlainServer() {
+        plain.close();
+    }
+
+    /** Statements over every table shape the relay takes: point, broadcast, single table, multi-point and plain scatter. */
+    private static final List<String> RELAYED = List.of(
+            "SELECT * FROM orders WHERE user_id = 7",
+            "SELECT * FROM users WHERE user_id = 3",
+            "SELECT * FROM users WHERE user_id IN (1, 2, 3, 4, 5, 6, 7, 8)",
+            "SELECT order_id, amount, status FROM orders WHERE user_id = 999999",
+            "SELECT * FROM countries",
+            "SELECT c.code, c.name AS label FROM countries c WHERE c.code > 'M'",
+            "SELECT * FROM promotions",
+            "SELECT id, category FROM small WHERE small.category='books' /* Added */ /* some */ /* comments */",
+            "SELECT * FROM events WHERE created_at = '2025-03-01 00:00:00'",
+            "SELECT * FROM sbtest1 WHERE id = 5",
+            "SELECT id, k, c FROM sbtest2 WHERE id BETWEEN 1 AND 40",
+            "SELECT order_id, amount * 2, NULL AS nothing, status FROM orders WHERE user_id = 7",
+            "SELECT order_id FROM orders WHERE user_id = 7 AND CAST(CONCAT(order_id, 'x') AS SIGNED) > 0",
+            "SELECT id FROM small WHERE CAST(CONCAT(id, 'x') AS SIGNED) > 0",
+            "SELECT nope FROM orders WHERE user_id = 7",
+            "SELECT * FROM orders_0 WHERE user_id = 7");
+
+    @Test
+    void relayedResponsesAreByteForByteThoseOfTheJdbcPath() throws Exception {
+        for (Capabilities caps : List.of(Capabilities.SERVER,
+                new Capabilities(Capabilities.SERVER.bits() & ~Capabilities.DEPRECATE_EOF & ~Capabilities.FOUND_ROWS))) {
+            try (RawClient viaJdbc = RawClient.connect(plain.address().getPort(), "app", "app", "shop", NativePassword.PLUGIN, caps);
+                 RawClient viaRelay = RawClient.connect(sample.server.address().getPort(), "app", "app", "shop",
+                         NativePassword.PLUGIN, caps)) {
+                for (String sql : RELAYED) {
+                    List<String> expected = exchange(viaJdbc, sql);
+                    long before = sample.server.relayedStatements();
+                    List<String> actual = exchange(viaRelay, sql);
+                    assertEquals(before + 1, sample.server.relayedStatements(), "relayed: " + sql);
+                    assertEquals(expected, actual, sql);
+                    for (String after : List.of("SHOW WARNINGS", "SHOW ERRORS", "SELECT @@warning_count, @@error_count")) {
+                        assertEquals(exchange(viaJdbc, after), exchange(viaRelay, after), after + " after " + sql);
+                    }
+                }
+            }
+        }
+    }
+
+    /**
+     * The JDBC path can only guess an integer expression's display width (see ColumnDefinitions);
+     * the relay sends the backend's own definition, as one MySQL would.
+     */
+    @Test
+    void expressionColumnsAreDescribedAsTheBackendDescribesThem() throws Exception {
+        String sql = "SELECT amount * 2, status IS NULL, COUNT(*) FROM orders WHERE user_id = 7 GROUP BY order_id ORDER BY order_id";
+        try (RawClient viaJdbc = RawClient.connect(plain.address().getPort(), "app", "app", "shop", NativePassword.PLUGIN);
+             RawClient viaRelay = RawClient.connect(sample.server.address().getPort(), "app", "app", "shop", NativePassword.PLUGIN);
+             RawClient direct = RawClient.connect(sample.backend.port(), sample.backend.user(), sample.backend.password(), sample.whole,
+                     NativePassword.PLUGIN)) {
+            exchange(viaJdbc, sql);
+            long before = sample.server.relayedStatements();
+            List<String> relayed = exchange(viaRelay, sql);
+            assertEquals(before + 1, sample.server.relayedStatements());
+            List<String> mysql = exchange(direct, sql);
+            assertEquals(mysql.subList(0, 4), relayed.subList(0, 4), "column count and definitions");
+            assertEquals(mysql.size(), relayed.size());
+        }
+    }
+
+    @Test
+    void aSessionsSettingsTravelToItsRelayConnections() throws Exception {
+        String sql = "SELECT status || '!' AS s, order_id FROM orders WHERE user_id = 7";
+        try (RawClient viaJdbc = RawClient.connect(plain.address().getPort(), "app", "app", "shop", NativePassword.PLUGIN);
+             RawClient viaRelay = RawClient.connect(sample.server.address().getPort(), "app", "app", "shop", NativePassword.PLUGIN)) {
+            for (RawClient c : List.of(viaJdbc, viaRelay)) {
+                assertEquals(0x00, firstHeader(exchange(c, "SET sql_mode = 'PIPES_AS_CONCAT'")));
+            }
+            List<String> expected = exchange(viaJdbc, sql);
+            long before = sample.server.relayedStatements();
+            List<String> actual = exchange(viaRelay, sql);
+            assertEquals(before + 1, sample.server.relayedStatements());
+            assertEquals(expected, actual);
+            assertTrue(actual.get(3).contains(java.util.HexFormat.of().formatHex("!".getBytes())), "|| concatenated: " + actual.get(3));
+        }
+    }
+
+    private static int firstHeader(List<String> packets) {
+        String hex = packets.get(0).substring(packets.get(0).indexOf(':') + 1);
+        return Integer.parseInt(hex.substring(0, 2), 16);
+    }
+
+    @Test
+    void whatTheServerAnswersItselfOrCannotRelayTakesTheJdbcPath() throws Exception {
+        try (RawClient client = RawClient.connect(sample.server.address().getPort(), "app", "app", "shop", NativePassword.PLUGIN)) {
+            for (String sql : List.of("SELECT @@version_comment", "SELECT DATABASE()", "SHOW TABLES",
+                    "SELECT order_id FROM orders ORDER BY order_id LIMIT 3", "SELECT COUNT(*) FROM orders",
+                    "SELECT table_name FROM information_schema.tables WHERE table_schema = 'shop' AND table_name = 'small'")) {
+                exchange(client, sql);
+                long before = sample.server.relayedStatements();
+                exchange(client, sql);
+                assertEquals(before, sample.server.relayedStatements(), sql);
+            }
+            exchange(client, "BEGIN");
+            exchange(client, "SELECT * FROM orders WHERE user_id = 7");
+            long before = sample.server.relayedStatements();
+            exchange(client, "SELECT * FROM orders WHERE user_id = 7");
+            assertEquals(before, sample.server.relayedStatements(), "no relay inside a transaction");
+            exchange(client, "ROLLBACK");
+            exchange(client, "SELECT * FROM orders WHERE user_id = 7");
+            assertEquals(before + 1, sample.server.relayedStatements(), "relayed again after it");
+        }
+    }
+
+    @Test
+    void aClientLeavingMidResultClosesTheRelayAndTheServerGoesOn() throws Exception {
+        String scatter = "SELECT * FROM sbtest1";
+        try (RawClient warm = RawClient.connect(plain.address().getPort(), "app", "app", "shop", NativePassword.PLUGIN)) {
+            exchange(warm, scatter);
+        }
+        for (int i = 0; i < 3; i++) {
+            RawClient client = RawClient.connect(sample.server.address().getPort(), "app", "app", "shop", NativePassword.PLUGIN);
+            client.command(COM_QUERY, scatter);
+            client.read();
+            client.read();
+            client.close();
+        }
+        try (RawClient client = RawClient.connect(sample.server.address().getPort(), "app", "app", "shop", NativePassword.PLUGIN)) {
+            long before = sample.server.relayedStatements();
+            assertEquals(2 + 4 + 1000, exchange(client, scatter).size(), "count, 4 columns, 1000 rows, end");
+            assertEquals(before + 1, sample.server.relayedStatements());
+        }
+    }
+
+    @Test
+    void aClientThatDoesNotReadHoldsTheBackendBackInsteadOfBufferingTheResult() throws Exception {
+        String big = "SELECT REPEAT('x', 60000) AS pad, order_id FROM orders";
+        try (RawClient warm = RawClient.connect(plain.address().getPort(), "app", "app", "shop", NativePassword.PLUGIN)) {
+            exchange(warm, big);
+        }
+        try (RawClient client = RawClient.connect(sample.server.address().getPort(), "app", "app", "shop", NativePassword.PLUGIN);
+             Connection other = sample.connect("app", ""); Statement s = other.createStatement()) {
+            long before = sample.server.relayedStatements();
+            client.command(COM_QUERY, big);
+            Thread.sleep(500);
+            assertEquals(before + 1, sample.server.relayedStatements());
+            // 60 MB, far more than the sockets buffer: had the relay kept reading into memory, it would have ended by now
+            boolean running = false;
+            try (ResultSet rs = s.executeQuery("SHOW PROCESSLIST")) {
+                while (rs.next()) {
+                    running |= "Query".equals(rs.getString("Command")) && String.valueOf(rs.getString("Info")).startsWith("SELECT REPEAT");
+                }
+            }
+            assertTrue(running, "the relayed statement waits for the client");
+            assertEquals(2 + 2 + 1000, readResponse(client).size());
+        }
+    }
+
+    @Test
+    void aSlowReaderGetsEveryRowOfALargeResult() throws Exception {
+        String scatter = "SELECT a.* FROM sbtest3 a";
+        try (RawClient warm = RawClient.connect(plain.address().getPort(), "app", "app", "shop", NativePassword.PLUGIN)) {
+            exchange(warm, scatter);
+        }
+        try (RawClient client = RawClient.connect(sample.server.address().getPort(), "app", "app", "shop", NativePassword.PLUGIN)) {
+            long before = sample.server.relayedStatements();
+            client.command(COM_QUERY, scatter);
+            Thread.sleep(500); // the response outgrows the socket buffers: the relay must stop reading, then resume
+            List<String> response = readResponse(client);
+            assertEquals(2 + 4 + 1000, response.size());
+            assertEquals(before + 1, sample.server.relayedStatements());
+            assertEquals(exchange(client, "SELECT 1 FROM orders WHERE user_id = 7").size(), exchange(client,
+                    "SELECT 1 FROM orders WHERE user_id = 7").size(), "the connection goes on");
+        }
+    }
+
+    @Test
+    void killQueryInterruptsARelayedStatement() throws Exception {
+        try (Connection warm = sample.connect("app", ""); Statement s = warm.createStatement()) {
+            s.execute("SELECT SLEEP(0), order_id FROM orders WHERE user_id = 7"); // caches the plan
+        }
+        try (Connection victim = sample.connect("app", ""); Connection killer = sample.connect("app", "");
+             Statement vs = victim.createStatement(); Statement ks = killer.createStatement()) {
+            long id;
+            try (ResultSet rs = vs.executeQuery("SELECT CONNECTION_ID()")) {
+                rs.next();
+                id = rs.getLong(1);
+            }
+            long before = sample.server.relayedStatements();
+            CompletableFuture<SQLException> failure = CompletableFuture.supplyAsync(() -> assertThrows(SQLException.class,
+                    () -> vs.executeQuery("SELECT SLEEP(20), order_id FROM orders WHERE user_id = 7")));
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+            while (sample.server.relayedStatements() == before && System.nanoTime() < deadline) {
+                Thread.sleep(10);
+            }
+            assertEquals(before + 1, sample.server.relayedStatements(), "the statement is being relayed");
+            Thread.sleep(100);
+            ks.execute("KILL QUERY " + id);
+            SQLException e = failure.get(10, TimeUnit.SECONDS);
+            assertEquals(1317, e.getErrorCode());
+            assertEquals("70100", e.getSQLState());
+            try (ResultSet rs = vs.executeQuery("SELECT order_id FROM orders WHERE user_id = 7 ORDER BY order_id")) {
+                assertTrue(rs.next(), "the session goes on");
+            }
+        }
+    }
+
+    @Test
+    void connectorJSeesTheSameRowsThroughTheRelay() throws Exception {
+        String sql = "SELECT * FROM orders WHERE user_id = 7";
+        try (Connection c = sample.connect("app", ""); Statement s = c.createStatement()) {
+            List<String> first = rows(s, sql);
+            long before = sample.server.relayedStatements();
+            List<String> second = rows(s, sql);
+            assertEquals(before + 1, sample.server.relayedStatements());
+            assertEquals(first, second);
+            assertTrue(!second.isEmpty());
+        }
+    }
+
+    private static List<String> rows(Statement s, String sql) throws SQLException {
+        List<String> out = new ArrayList<>();
+        try (ResultSet rs = s.executeQuery(sql)) {
+            int n = rs.getMetaData().getColumnCount();
+            while (rs.next()) {
+                StringBuilder row = new StringBuilder();
+                for (int i = 1; i <= n; i++) {
+                    row.append(rs.getString(i)).append('|');
+                }
+                out.add(row.toString());
+            }
+        }
+        return out;
+    }
+
+    /** Sends a COM_QUERY and returns every packet of its response as "seq:hex". */
+    static List<String> exchange(RawClient client, String sql) throws IOException {
+        client.command(COM_QUERY, sql);
+        return readResponse(client);
+    }
+
+    private static List<String> readResponse(RawClient client) throws IOException {
+        List<String> packets = new ArrayList<>();
+        RawClient.Reply first = client.read();
+        packets.add(text(first));
+        int header = first.header();
+        if (header == 0x00 || header == ErrPacket.HEADER) {
+            return packets;
+        }
+        // column definitions, perhaps an EOF, rows, then an EOF/OK (0xFE, short) or an ERR
+        boolean afterColumns = false;
+        while (true) {
+            RawClient.Reply r = client.read();
+            packets.add(text(r));
+            boolean end = r.header() == 0xFE && r.payload().length < 0xFFFFFF;
+            if (r.header() == ErrPacket.HEADER) {
+                return packets;
+            }
+            if (end && (afterColumns || r.payload().length > 5)) {
+                return packets;
+            }
+            if (end) {
+                afterColumns = true; // the EOF after the column definitions of a client without DEPRECATE_EOF
+            }
+        }
+    }
+
+    private static String text(RawClient.Reply r) {
+        return r.sequenceId() + ":" + HexFormat.of().formatHex(r.payload());
+    }
+}
