@@ -23,12 +23,14 @@ import jdk.jfr.consumer.RecordingFile;
  * hand-offs, planning) instead of listing frames.
  *
  * <p>A sample belongs to the innermost frame outside the JDK (the library or Shardwise code that
- * asked for the work); a sample inside a socket or selector call is I/O, on the client side when
- * Netty made the call and on the backend side when Connector/J did; JDK-only stacks of the
- * virtual-thread machinery are scheduling.
+ * asked for the work); a sample inside a socket or selector call is I/O: on the event loops when
+ * Netty made the call (client connections and the packet relay's backend connections alike), on the
+ * backend side when Connector/J did; JDK-only stacks of the virtual-thread machinery are scheduling.
  */
 final class ProfileReport {
-    private static final String[] SOCKET_LEAVES = {"sun.nio.ch.", "java.net.", "sun.net."};
+    /** System calls on sockets and selectors: the JDK's (NIO, Connector/J's blocking sockets) and Netty's native transport's. */
+    private static final String[] SOCKET_LEAVES = {"sun.nio.ch.", "java.net.", "sun.net.", "io.netty.channel.unix.",
+            "io.netty.channel.epoll.Native."};
     /** Component by class-name prefix, checked in order on the owning frame. */
     private static final List<Map.Entry<String, String>> OWNERS = List.of(
             Map.entry("com.mysql.cj.", "Connector/J (statements, result decoding)"),
@@ -39,7 +41,7 @@ final class ProfileReport {
             Map.entry("io.shardwise.core.execute.", "Shardwise execution (leases, session state, cursors)"),
             Map.entry("io.shardwise.core.", "Shardwise planning (normalize, plan cache, route, render)"),
             Map.entry("org.apache.calcite.", "Calcite (cache misses)"));
-    static final String CLIENT_IO = "client socket I/O (Netty: epoll, reads, writes)";
+    static final String CLIENT_IO = "socket I/O on event loops (Netty: epoll, reads, writes; clients and relay connections)";
     static final String BACKEND_IO = "backend socket I/O (Connector/J reads, writes)";
     static final String SCHEDULING = "virtual-thread scheduling (ForkJoinPool, continuations, parking)";
     static final String JDK_OTHER = "JDK, other (JFR, class loading, ...)";
@@ -53,7 +55,7 @@ final class ProfileReport {
         }
         boolean socket = startsWithAny(frames.getFirst(), SOCKET_LEAVES);
         for (String frame : frames) {
-            if (isJdk(frame)) {
+            if (isJdk(frame) || socket && startsWithAny(frame, SOCKET_LEAVES)) {
                 continue;
             }
             if (socket && frame.startsWith("io.netty.")) {

@@ -20,6 +20,11 @@ class ProfileReportTest {
     void socketCallsAreIoOfWhoeverMadeThem() {
         assertEquals(ProfileReport.CLIENT_IO, ProfileReport.component(List.of("sun.nio.ch.SocketDispatcher.write0",
                 "sun.nio.ch.IOUtil.write", "io.netty.channel.socket.nio.NioSocketChannel.doWrite", "java.lang.Thread.run")));
+        assertEquals(ProfileReport.CLIENT_IO, ProfileReport.component(List.of("io.netty.channel.unix.FileDescriptor.writevAddresses",
+                "io.netty.channel.unix.FileDescriptor.writevAddresses", "io.netty.channel.epoll.AbstractEpollChannel.doWriteMultiple",
+                "io.netty.channel.AbstractChannel$AbstractUnsafe.flush0")));
+        assertEquals(ProfileReport.CLIENT_IO, ProfileReport.component(List.of("io.netty.channel.epoll.Native.epollWait0",
+                "io.netty.channel.epoll.Native.epollWait", "io.netty.channel.epoll.EpollIoHandler.run")));
         assertEquals(ProfileReport.BACKEND_IO, ProfileReport.component(List.of("sun.nio.ch.SocketDispatcher.write0",
                 "java.net.Socket$SocketOutputStream.write", "com.mysql.cj.protocol.a.SimplePacketSender.send",
                 "io.shardwise.core.execute.UnitRunner.run")));
