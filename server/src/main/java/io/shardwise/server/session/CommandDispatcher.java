@@ -26,6 +26,7 @@ import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * The command phase of one connection. The event loop only queues decoded packets; one virtual
@@ -52,6 +53,13 @@ public final class CommandDispatcher extends ChannelInboundHandlerAdapter {
     private ChannelHandlerContext context;
     private final BlockingQueue<Object> inbox = new LinkedBlockingQueue<>();
     private final AtomicBoolean busy = new AtomicBoolean();
+    /**
+     * Commands handed to the session thread and not yet answered: raised by the event loop before it
+     * queues one, lowered by the session thread after the answer. A relay starts only at zero, so it
+     * can never overlap a command the session thread has taken but not yet marked {@link #busy}
+     * (a client that pipelines commands would otherwise race the two on one engine session).
+     */
+    private final AtomicInteger unanswered = new AtomicInteger();
     private final CompletableFuture<Void> finished = new CompletableFuture<>();
     private WritabilityGate gate;
 
@@ -91,6 +99,7 @@ public final class CommandDispatcher extends ChannelInboundHandlerAdapter {
                     out.discard(); // what a failure left unsent
                     busy.set(false);
                     packet.release();
+                    unanswered.decrementAndGet();
                 }
                 if (!more) {
                     ctx.channel().close();
@@ -151,9 +160,14 @@ public final class CommandDispatcher extends ChannelInboundHandlerAdapter {
             return;
         }
         // relayed only while the session thread has nothing to do: commands of a connection stay in order
-        if (relays != null && !busy.get() && inbox.isEmpty() && msg instanceof Packet packet && tryRelay(ctx, packet)) {
+        if (relays != null && unanswered.get() == 0 && msg instanceof Packet packet && tryRelay(ctx, packet)) {
             return;
         }
+        toSession(msg);
+    }
+
+    private void toSession(Object msg) {
+        unanswered.incrementAndGet();
         inbox.add(msg);
     }
 
@@ -216,7 +230,7 @@ public final class CommandDispatcher extends ChannelInboundHandlerAdapter {
             // a backend could not be reached or logged into: the JDBC path runs it (and reports any error)
             giveBack(loop, leases, plan.setup());
             if (ctx.channel().isActive()) {
-                inbox.add(packet);
+                toSession(packet);
             } else {
                 packet.release();
             }
@@ -282,7 +296,7 @@ public final class CommandDispatcher extends ChannelInboundHandlerAdapter {
     /** The idle timeout (an {@link IdleStateEvent} from the server's IdleStateHandler): only a client with no command running is idle. */
     @Override
     public void userEventTriggered(ChannelHandlerContext ctx, Object event) {
-        if (event instanceof IdleStateEvent && !busy.get() && inbox.isEmpty() && relay == null && !starting) {
+        if (event instanceof IdleStateEvent && unanswered.get() == 0 && relay == null && !starting) {
             // MySQL 8.0.24+ says why before closing; sequence 0 as for any unsolicited packet
             ctx.writeAndFlush(new Packet(0, new ErrPacket(4031, "HY000",
                     "The client was disconnected by the server because of inactivity.").encode(ctx.alloc())))
