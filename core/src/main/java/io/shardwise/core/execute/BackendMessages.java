@@ -85,7 +85,7 @@ public final class BackendMessages {
     }
 
     /** The database a Connector/J or MariaDB URL names ({@code jdbc:mysql://h:p,h2:p/db?x=y}), or null. */
-    static String database(String url) {
+    public static String database(String url) {
         int hosts = url.indexOf("//");
         if (hosts < 0) {
             return null;

@@ -1,6 +1,7 @@
 package io.shardwise.server.relay;
 
 import io.shardwise.core.config.BackendConfig;
+import io.shardwise.core.execute.BackendMessages;
 import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
 import java.util.Locale;
@@ -48,7 +49,8 @@ public record BackendAddress(String backend, String host, int port, String datab
         int query = url.indexOf('?', hosts);
         String authority = url.substring(hosts + 2, query < 0 ? url.length() : query);
         int slash = authority.indexOf('/');
-        String database = slash < 0 ? "" : URLDecoder.decode(authority.substring(slash + 1), StandardCharsets.UTF_8);
+        String physical = BackendMessages.database(url); // the one reading of a URL's database, as errors name it
+        String database = physical == null ? "" : physical;
         String hostPort = slash < 0 ? authority : authority.substring(0, slash);
         if (hostPort.isEmpty() || hostPort.indexOf(',') >= 0 || hostPort.indexOf('(') >= 0 || hostPort.indexOf('@') >= 0) {
             throw new Unrelayable(name, "the URL names no single host:port ('" + hostPort + "')");
