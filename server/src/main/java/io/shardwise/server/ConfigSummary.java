@@ -4,8 +4,8 @@ import io.shardwise.core.rule.ShardingRule;
 import io.shardwise.core.rule.TableRule;
 
 /** One line describing a loaded configuration, for {@code --check} and the demo banner. */
-record ConfigSummary(String schema, int backends, int sharded, int bindingGroups, int broadcast, int single) {
-    static ConfigSummary of(ShardingRule rule) {
+public record ConfigSummary(String schema, int backends, int sharded, int bindingGroups, int broadcast, int single) {
+    public static ConfigSummary of(ShardingRule rule) {
         int sharded = 0;
         int roots = 0;
         int broadcast = 0;

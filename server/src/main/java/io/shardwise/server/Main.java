@@ -5,6 +5,8 @@ import io.shardwise.core.config.InvalidConfigException;
 import io.shardwise.core.rule.ShardingRule;
 import java.io.PrintWriter;
 import java.nio.file.Path;
+import java.util.Optional;
+import java.util.ServiceLoader;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import picocli.CommandLine;
@@ -23,8 +25,8 @@ import picocli.CommandLine.Option;
                 "  shardwise --demo                       embedded MariaDB backends with the sample sharded schema, served on 3307",
                 "  shardwise --check --config shop.yaml   validate a configuration and exit"})
 public final class Main implements Callable<Integer> {
-    static final int OK = 0;
-    static final int FAILED = 1;
+    public static final int OK = 0;
+    public static final int FAILED = 1;
 
     @Option(names = {"-c", "--config"}, paramLabel = "FILE", description = "YAML configuration (see docs/configuration.md).")
     Path config;
@@ -45,7 +47,19 @@ public final class Main implements Callable<Integer> {
     CommandLine.Model.CommandSpec spec;
 
     public static void main(String[] args) {
+        loggingDefaults();
         System.exit(commandLine().execute(args));
+    }
+
+    /**
+     * slf4j-simple (what HikariCP and Calcite log through) at WARN with times, on stderr, unless the
+     * command line sets {@code -Dorg.slf4j.simpleLogger.*}: system properties, because a
+     * simplelogger.properties in this jar would shadow the test kit's in every test class path.
+     */
+    private static void loggingDefaults() {
+        System.getProperties().putIfAbsent("org.slf4j.simpleLogger.defaultLogLevel", "warn");
+        System.getProperties().putIfAbsent("org.slf4j.simpleLogger.showDateTime", "true");
+        System.getProperties().putIfAbsent("org.slf4j.simpleLogger.dateTimeFormat", "HH:mm:ss.SSS");
     }
 
     static CommandLine commandLine() {
@@ -57,7 +71,7 @@ public final class Main implements Callable<Integer> {
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
         if (demo) {
-            return new Demo(out, err, port).run(!exitWhenReady);
+            return demo(out, err);
         }
         if (config == null) {
             throw new CommandLine.ParameterException(spec.commandLine(), "Give --config FILE (with --check to validate it), or --demo.");
@@ -76,6 +90,18 @@ public final class Main implements Callable<Integer> {
             return OK;
         }
         return serve(rule, out, err);
+    }
+
+    /** The demo module's {@link DemoMode} when it is on the class path (./shardwise --demo), else a hint. */
+    private int demo(PrintWriter out, PrintWriter err) {
+        Optional<DemoMode> mode = ServiceLoader.load(DemoMode.class).findFirst();
+        if (mode.isEmpty()) {
+            err.println("--demo needs the demo module (embedded MariaDB backends), which the server distribution leaves out."
+                    + " From a source checkout, run: ./shardwise --demo");
+            err.flush();
+            return FAILED;
+        }
+        return mode.get().run(out, err, port, !exitWhenReady);
     }
 
     /** Starts the engine and the server, prints where it listens, and waits for SIGTERM (or returns at once with --exit-when-ready). */

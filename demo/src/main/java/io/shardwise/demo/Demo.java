@@ -1,12 +1,16 @@
-package io.shardwise.server;
+package io.shardwise.demo;
 
+import io.shardwise.core.Engine;
 import io.shardwise.core.rule.ShardingRule;
 import io.shardwise.core.sample.SampleData;
 import io.shardwise.core.sample.SampleTarget;
+import io.shardwise.server.ConfigSummary;
+import io.shardwise.server.DemoMode;
+import io.shardwise.server.Main;
+import io.shardwise.server.ShardwiseServer;
 import io.shardwise.server.tls.ServerTls;
 import io.shardwise.testkit.ControllableServer;
 import io.shardwise.testkit.TestBackends;
-import io.shardwise.core.Engine;
 import java.io.PrintWriter;
 import java.net.BindException;
 import java.util.ArrayList;
@@ -19,26 +23,20 @@ import java.util.concurrent.CountDownLatch;
  * unsharded MySQL would hold, for comparison), and the Shardwise server serving the logical schema
  * on port 3307 (or {@code --port}; an ephemeral port when 3307 is taken). Stops the server, the
  * engine and the backends, in that order, on SIGTERM or Ctrl-C.
+ *
+ * <p>Lives in its own module so that the server's distribution carries none of the test kit,
+ * Testcontainers or the embedded MariaDB binaries; {@code shardwise --demo} finds it through
+ * {@link java.util.ServiceLoader} when this module is on the class path (what {@code ./shardwise --demo} runs).
  */
-final class Demo {
+public final class Demo implements DemoMode {
     static final String DATABASE_PREFIX = "shop";
     static final String UNSHARDED = "shop_unsharded";
 
     static final int DEFAULT_PORT = 3307;
 
-    private final PrintWriter out;
-    private final PrintWriter err;
-    private final Integer port;
-
-    /** @param port where the server listens, or null for 3307 (or any free port if 3307 is taken) */
-    Demo(PrintWriter out, PrintWriter err, Integer port) {
-        this.out = out;
-        this.err = err;
-        this.port = port;
-    }
-
-    /** Starts everything; then waits for the JVM's shutdown if {@code wait}, else stops at once. */
-    int run(boolean wait) {
+    /** {@inheritDoc} A null {@code port} means 3307, or any free port if 3307 is taken. */
+    @Override
+    public int run(PrintWriter out, PrintWriter err, Integer port, boolean wait) {
         out.println("Starting the demo backends (embedded MariaDB; the first start unpacks it, a few seconds)...");
         out.flush();
         ControllableServer server;
@@ -59,9 +57,9 @@ final class Demo {
             SampleData.loadUnsharded(target, UNSHARDED);
             Engine engine = Engine.start(rule);
             running.add(engine);
-            ShardwiseServer shardwise = listen(engine, rule);
+            ShardwiseServer shardwise = listen(engine, rule, port);
             running.add(shardwise);
-            printBanner(server, rule, report, shardwise.address().getPort(), shardwise.tls());
+            printBanner(out, server, rule, report, shardwise.address().getPort(), shardwise.tls());
             if (wait) {
                 new CountDownLatch(1).await(); // until SIGTERM / Ctrl-C runs the shutdown hook
             }
@@ -81,7 +79,7 @@ final class Demo {
         }
     }
 
-    private ShardwiseServer listen(Engine engine, ShardingRule rule) {
+    private static ShardwiseServer listen(Engine engine, ShardingRule rule, Integer port) {
         String bind = rule.config().server().bind();
         if (port != null) {
             return ShardwiseServer.start(engine, bind, port);
@@ -107,8 +105,8 @@ final class Demo {
         running.clear();
     }
 
-    private void printBanner(ControllableServer server, ShardingRule rule, SampleData.LoadReport report, int shardwisePort,
-                             ServerTls tls) {
+    private static void printBanner(PrintWriter out, ControllableServer server, ShardingRule rule, SampleData.LoadReport report,
+                                    int shardwisePort, ServerTls tls) {
         long rows = report.rowsPerLogicalTable().values().stream().mapToLong(Long::longValue).sum();
         String mysql = "mysql -h" + server.host() + " -P" + server.port() + " -u" + server.user()
                 + (server.password().isEmpty() ? "" : " -p");
