@@ -35,7 +35,7 @@ import org.junit.jupiter.params.provider.ValueSource;
  * shards. One thread, so the result is deterministic (two threads may deadlock, which sysbench
  * retries as "ignored errors" on one MySQL as well). `--auto-inc=off` because the sample
  * configuration gives the sbtest tables no key generator, so rows need their ids (an INSERT
- * without the sharding column is refused). Needs the sysbench binary (`.ci/install-test-deps`
+ * without the sharding column is refused). Needs the sysbench binary (`bin/test`
  * installs it); fails naming it if absent.
  */
 class SysbenchIT {
@@ -80,7 +80,7 @@ class SysbenchIT {
         try {
             p = new ProcessBuilder(args).redirectErrorStream(true).start();
         } catch (IOException e) {
-            fail("sysbench is not installed (apt-get install sysbench; .ci/install-test-deps does it): " + e.getMessage());
+            fail("sysbench is not installed (apt-get install sysbench; bin/test does it): " + e.getMessage());
             throw e;
         }
         String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);

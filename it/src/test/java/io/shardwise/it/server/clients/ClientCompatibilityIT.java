@@ -23,7 +23,7 @@ import org.junit.jupiter.api.Test;
  * mode, {@code mysqlslap}, PyMySQL (it/src/test/python) and go-sql-driver/mysql (it/src/test/go).
  * Each prints its results in a canonical text form (rows ordered by the statement, or sorted where
  * it has none), and the two outputs must be identical once the unsharded database's name reads as
- * "shop". A missing client fails the test naming the package; .ci/install-test-deps installs them all.
+ * "shop". A missing client fails the test naming the package; bin/test installs them all.
  */
 class ClientCompatibilityIT {
     /** Connect-time and browsing statements first, then data; every one ordered. */
@@ -225,7 +225,7 @@ class ClientCompatibilityIT {
             }
             tried.add(python);
         }
-        fail("PyMySQL is not installed for " + tried + " (apt-get install python3-pymysql; .ci/install-test-deps does it)");
+        fail("PyMySQL is not installed for " + tried + " (apt-get install python3-pymysql; bin/test does it)");
         throw new AssertionError("unreachable");
     }
 

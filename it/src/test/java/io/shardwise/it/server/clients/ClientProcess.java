@@ -45,7 +45,7 @@ final class ClientProcess {
                 }
             }
         }
-        fail("none of " + List.of(candidates) + " is installed: " + install + " (.ci/install-test-deps installs it)");
+        fail("none of " + List.of(candidates) + " is installed: " + install + " (bin/test installs it)");
         throw new AssertionError("unreachable");
     }
 
