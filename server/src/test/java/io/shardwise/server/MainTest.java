@@ -69,6 +69,14 @@ class MainTest {
     }
 
     @Test
+    void withoutTheDemoModuleDemoFailsSayingWhereTheDemoIs() {
+        // the server's class path holds no DemoMode: the demo and its embedded MariaDB live in demo/
+        assertEquals(Main.FAILED, run("--demo", "--exit-when-ready"));
+        assertTrue(err.toString().contains("--demo needs the demo module") && err.toString().contains("./shardwise --demo"),
+                err::toString);
+    }
+
+    @Test
     void helpListsTheOptions() {
         assertEquals(Main.OK, run("--help"));
         for (String option : new String[] {"--config", "--check", "--demo", "--port", "--version"}) {
