@@ -38,7 +38,7 @@ import org.junit.jupiter.api.Test;
  */
 class TransactionAdmissionIT {
     private static final int CLIENTS = 16;
-    private static final int TRANSACTIONS = 15;
+    private static final int TRANSACTIONS = 8;
     /** Long enough that a slow CI machine never times out a transaction waiting its turn; short enough to fail fast. */
     private static final String TIMEOUT = "5s";
     private static final Map<String, String> SMALL_POOLS = Map.of(
