@@ -22,6 +22,10 @@ public enum ErrorCode {
     SAVEPOINT_DOES_NOT_EXIST(1305, "42000", "SAVEPOINT %s does not exist"),
     NO_OPEN_CURSOR(1421, "HY000", "The statement (%s) has no open cursor."),
     QUERY_INTERRUPTED(1317, "70100", "Query execution was interrupted"),
+    /** MySQL's lock wait timeout: the statement did nothing; clients retry it, as after an InnoDB lock wait. */
+    ADMISSION_TIMEOUT(1205, "HY000", "Lock wait timeout exceeded; try restarting transaction (no transaction slot came free"
+            + " within %s; all %s, one per connection of the smallest backend pool, are held by open transactions and"
+            + " multi-shard statements)"),
     INVALID_CONFIG(1105, "HY000", "Invalid Shardwise configuration in %s:%n%s"),
     NO_ROUTE(1105, "HY000", "No shard holds %s = %s for table '%s'"),
     SHARD_UNAVAILABLE(1105, "HY000", "Shard %s is unavailable: %s"),

@@ -31,6 +31,9 @@ import java.util.concurrent.locks.ReentrantLock;
  * creation: a backend that is down fails only the statements that need it, with
  * {@link ErrorCode#SHARD_UNAVAILABLE} after the pool's {@code connectionTimeout} at most.
  *
+ * <p>Transactions and multi-unit statements are admitted before they borrow ({@link #admission()}),
+ * so the pools cannot deadlock however small {@code max} is.
+ *
  * <p>Connections keep backend results faithful: client-side prepared statements
  * ({@code useServerPrepStmts=false}), so rows are always text protocol and {@code getBytes} is
  * MySQL's text; no {@code jdbcCompliantTruncation} (it would add STRICT_TRANS_TABLES to sql_mode
@@ -49,6 +52,7 @@ public final class BackendPools implements AutoCloseable {
     private final Map<String, Backend> backends = new LinkedHashMap<>();
     private final AppliedStates applied = new AppliedStates();
     private final BackendMessages messages;
+    private final Admission admission;
     private volatile boolean closed;
 
     /** Pools whose errors keep the backends' own wording (no sharding rule to name things by). */
@@ -63,6 +67,7 @@ public final class BackendPools implements AutoCloseable {
                 throw new IllegalArgumentException("backend " + c.name() + " is configured twice");
             }
         }
+        admission = Admission.of(configs);
     }
 
     /** The pools of a rule's backends; their errors name the rule's logical schema and tables. */
@@ -89,6 +94,19 @@ public final class BackendPools implements AutoCloseable {
             LOG.log(level, "backend " + backend + " failed: " + e.getErrorCode() + " (" + e.getSQLState() + ") " + e.getMessage());
         }
         return new BackendException(backend, e, logical);
+    }
+
+    /** Who may hold several of these pools' connections at once; one per set of pools, so per engine. */
+    Admission admission() {
+        return admission;
+    }
+
+    /**
+     * Admission slots held now: one per open transaction that has touched a backend, and a
+     * multi-unit statement's until its last cursor closes; zero whenever every session is idle.
+     */
+    public int admittedSlots() {
+        return admission.held();
     }
 
     public Set<String> backendNames() {

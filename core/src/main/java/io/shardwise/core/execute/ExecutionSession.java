@@ -31,6 +31,12 @@ import java.util.concurrent.ConcurrentHashMap;
  * into memory (a streaming result blocks its connection). Limit: a transactional statement that
  * sends several large SELECTs to one backend holds all but the last in memory.
  *
+ * <p>Admission: a transaction before its first connection, and an autocommit statement of several
+ * units before its units borrow, wait for slots of the engine-wide {@link Admission}, so that
+ * holders that wait for a connection while holding another can never drain the pools into a
+ * deadlock (see there). A wait for slots ends like a statement: with cancel or the statement
+ * timeout (1317), or after the pools' {@code connectionTimeout} (1205).
+ *
  * <p>Failure: the first failing unit fails the statement; the siblings get KILL QUERY, their
  * cursors are closed and every connection goes back to its pool. A lost connection (SQLSTATE 08) is
  * evicted from its pool and dooms a transaction; a deadlock (1213) has rolled back the backend's
@@ -96,6 +102,7 @@ public final class ExecutionSession implements AutoCloseable {
         StatementRun run = new StatementRun(runs, statementTimeout);
         UnitResult[] results = new UnitResult[units.size()];
         try {
+            admit(run, tx, units);
             runAll(tx == null ? unitTasks(run, units, results, diagnostics) : backendTasks(run, tx, units, results, diagnostics), run);
         } finally {
             run.launched();
@@ -121,18 +128,62 @@ public final class ExecutionSession implements AutoCloseable {
     }
 
     /**
+     * Takes admission slots ({@link Admission}) before the statement's first connection, when it may
+     * wait for a connection while holding another: a transaction's first statement that reaches a
+     * backend (one slot, held until the transaction ends); an autocommit statement of several units,
+     * whose cursors keep their connections while siblings borrow theirs (slots for its busiest
+     * backend, held until its last cursor closes). A single autocommit unit holds one connection and
+     * waits for none: it needs no slot, so the common point query pays nothing.
+     */
+    private void admit(StatementRun run, Transaction tx, List<ExecutionUnit> units) {
+        Admission admission = pools.admission();
+        if (tx != null) {
+            if (tx.needsAdmission()) {
+                run.admit(admission, 1, false);
+                tx.admitted();
+            }
+        } else if (units.size() > 1) {
+            run.admit(admission, admission.slotsFor(busiestBackend(units)), true);
+        }
+    }
+
+    /** The most units any one backend runs. */
+    private static int busiestBackend(List<ExecutionUnit> units) {
+        Map<String, Integer> counts = new java.util.HashMap<>();
+        int most = 0;
+        for (ExecutionUnit u : units) {
+            most = Math.max(most, counts.merge(u.backend(), 1, Integer::sum));
+        }
+        return most;
+    }
+
+    /**
      * The columns the backend announces when it prepares {@code unit}'s SQL (COM_STMT_PREPARE: the
      * statement is never run), with logical names as {@link #execute} reports them; empty when it
      * announces none: no rows, or only running can tell (CALL), or the backend cannot prepare the
-     * statement (1295). Uses a pooled connection of its own in this session's state, never the
-     * transaction's, so describing never joins a backend to a transaction.
+     * statement (1295). Uses the transaction's connection when the transaction holds an idle one of
+     * that backend (a second one would exceed what its admission counts on, see {@link Admission}),
+     * otherwise a pooled connection of its own in this session's state, so describing never joins a
+     * backend to a transaction nor disturbs rows a client still reads.
      */
     public List<Column> describe(ExecutionUnit unit) {
         ensureOpen();
+        Lease held = transaction == null ? null : transaction.existing(unit.backend());
+        if (held != null && !streaming(held)) {
+            return describe(unit, held);
+        }
         Lease lease = pools.borrow(unit.backend(), clientFoundRows);
+        try {
+            return describe(unit, lease);
+        } finally {
+            lease.release();
+        }
+    }
+
+    private List<Column> describe(ExecutionUnit unit, Lease lease) {
         SQLException failure = null;
         try {
-            StateApplier.apply(lease, state, false, options);
+            StateApplier.apply(lease, state, lease.isPinned(), options);
             try (PreparedStatement ps = lease.physical().serverPrepareStatement(unit.sql())) {
                 ResultSetMetaData md = ps.getMetaData();
                 return md == null ? List.of() : Columns.of(md, unit.logicalTables(), logicalSchema);
@@ -145,7 +196,6 @@ public final class ExecutionSession implements AutoCloseable {
             throw Errors.of(pools, unit.backend(), e);
         } finally {
             lease.noteFailure(failure);
-            lease.release();
         }
     }
 
@@ -408,6 +458,16 @@ public final class ExecutionSession implements AutoCloseable {
         Transaction tx = openTransaction();
         closeTransactionCursors();
         return tx;
+    }
+
+    /** A cursor still reads rows on {@code lease}: the connection can run nothing else until it ends. */
+    private boolean streaming(Lease lease) {
+        for (StreamingCursor c : openCursors) {
+            if (c.lease() == lease) {
+                return true;
+            }
+        }
+        return false;
     }
 
     private void closeTransactionCursors() {

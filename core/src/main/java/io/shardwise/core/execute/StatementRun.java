@@ -25,6 +25,10 @@ final class StatementRun {
     private boolean launched;
     private boolean finished;
     private ShardwiseException failure;
+    /** The thread waiting for admission, interrupted by {@link #cancel}; null when none waits. */
+    private Thread admissionWaiter;
+    private Admission admission;
+    private int heldSlots;
 
     StatementRun(Set<StatementRun> registry, Duration timeout) {
         this.registry = registry;
@@ -86,6 +90,63 @@ final class StatementRun {
         }
     }
 
+    /**
+     * Waits for {@code slots} of {@code admission} before any unit takes a connection. Cancel and the
+     * statement timeout end the wait with 1317, as they end a running statement.
+     *
+     * @param untilFinished true: the run holds the slots and gives them back when it finishes (its
+     *     last cursor closed); false: the caller owns them from now on (a transaction's)
+     * @throws ShardwiseException 1317 when cancelled, 1205 when no slot came free in time
+     */
+    void admit(Admission admission, int slots, boolean untilFinished) {
+        lock.lock();
+        try {
+            if (cancelled) {
+                throw Errors.interrupted();
+            }
+            admissionWaiter = Thread.currentThread();
+        } finally {
+            lock.unlock();
+        }
+        boolean acquired = false;
+        boolean interrupted = false;
+        ShardwiseException timedOut = null;
+        try {
+            admission.acquire(slots);
+            acquired = true;
+        } catch (InterruptedException e) {
+            interrupted = true;
+        } catch (ShardwiseException e) {
+            timedOut = e;
+        }
+        boolean wasCancelled;
+        lock.lock();
+        try {
+            admissionWaiter = null;
+            wasCancelled = cancelled;
+            if (acquired && !wasCancelled && untilFinished) {
+                this.admission = admission;
+                heldSlots = slots;
+            }
+        } finally {
+            lock.unlock();
+        }
+        if (wasCancelled) {
+            Thread.interrupted(); // ours, from cancel(): the caller's thread must not keep it
+            if (acquired) {
+                admission.release(slots);
+            }
+            throw Errors.interrupted();
+        }
+        if (interrupted) {
+            Thread.currentThread().interrupt(); // someone else's: keep it for them
+            throw Errors.interrupted();
+        }
+        if (timedOut != null) {
+            throw timedOut;
+        }
+    }
+
     void checkNotCancelled() {
         lock.lock();
         try {
@@ -127,6 +188,9 @@ final class StatementRun {
         lock.lock();
         try {
             cancelled = true;
+            if (admissionWaiter != null) {
+                admissionWaiter.interrupt();
+            }
             victims = new ArrayList<>(executing);
         } finally {
             lock.unlock();
@@ -146,6 +210,19 @@ final class StatementRun {
 
     private void finish() {
         registry.remove(this);
+        Admission held;
+        int slots;
+        lock.lock();
+        try {
+            held = admission;
+            slots = heldSlots;
+            admission = null;
+        } finally {
+            lock.unlock();
+        }
+        if (held != null) {
+            held.release(slots);
+        }
         if (timer != null) {
             timer.interrupt();
         }

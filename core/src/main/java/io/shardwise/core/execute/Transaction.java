@@ -24,6 +24,10 @@ import java.util.concurrent.locks.ReentrantLock;
  *
  * <p>Doomed: a connection lost (SQLSTATE 08) inside the transaction has taken that backend's work
  * with it; every further statement, COMMIT and savepoint fails until ROLLBACK.
+ *
+ * <p>Admitted: before its first connection the transaction takes a slot of the engine's
+ * {@link Admission} (its session's statement waits for it), and gives it back when it ends, with
+ * its connections; see there why the pools then cannot deadlock.
  */
 final class Transaction {
     private final BackendPools pools;
@@ -33,6 +37,7 @@ final class Transaction {
     private final ReentrantLock lock = new ReentrantLock();
     private final Map<String, Lease> leases = new LinkedHashMap<>();
     private final List<String> savepoints = new ArrayList<>();
+    private boolean admitted;
 
     Transaction(BackendPools pools, SessionState state, ExecutorOptions options, boolean clientFoundRows) {
         this.pools = pools;
@@ -46,6 +51,9 @@ final class Transaction {
      * concurrent calls that name different backends (the units of one statement, grouped by backend).
      */
     Lease connection(String backend) throws SQLException {
+        if (!admitted) {
+            throw new ShardwiseException(ErrorCode.BUG, "transaction takes a connection of " + backend + " before its admission");
+        }
         List<String> marks;
         lock.lock();
         try {
@@ -79,6 +87,26 @@ final class Transaction {
             lock.unlock();
         }
         return fresh;
+    }
+
+    /** True until the transaction holds its admission slot, which it needs before any connection. */
+    boolean needsAdmission() {
+        return !admitted;
+    }
+
+    /** The caller took a slot of {@link BackendPools#admission()} for this transaction; it goes back when the transaction ends. */
+    void admitted() {
+        admitted = true;
+    }
+
+    /** The connection the transaction already holds on {@code backend}, or null when it has not touched it. */
+    Lease existing(String backend) {
+        lock.lock();
+        try {
+            return leases.get(backend);
+        } finally {
+            lock.unlock();
+        }
     }
 
     boolean isDoomed() {
@@ -223,6 +251,11 @@ final class Transaction {
             lease.release();
         }
         leases.clear();
+        // after the connections: a transaction admitted next may need the very ones just released
+        if (admitted) {
+            admitted = false;
+            pools.admission().release(1);
+        }
     }
 
     private List<String> brokenBackends() {

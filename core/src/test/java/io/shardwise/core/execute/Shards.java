@@ -99,6 +99,17 @@ final class Shards implements AutoCloseable {
         }
     }
 
+    /** Polls {@code condition} until it holds, failing with {@code what} after ten seconds. */
+    static void await(java.util.function.BooleanSupplier condition, String what) {
+        long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(10);
+        while (!condition.getAsBoolean()) {
+            if (System.nanoTime() > deadline) {
+                throw new AssertionError("still not true after 10 s: " + what);
+            }
+            java.util.concurrent.locks.LockSupport.parkNanos(1_000_000);
+        }
+    }
+
     /** Every row of a result as strings (UTF-8), closing the cursor. */
     static List<List<String>> rows(UnitResult result) {
         List<List<String>> rows = new ArrayList<>();

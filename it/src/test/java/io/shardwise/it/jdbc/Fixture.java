@@ -138,6 +138,11 @@ public final class Fixture {
         return DriverManager.getConnection(server.jdbcUrl(whole) + "&" + extraProperties, server.user(), server.password());
     }
 
+    /** The sample configuration file the driver URL names, with every reference filled in. */
+    public Path configFile() {
+        return config;
+    }
+
     Connection shardwise() throws SQLException {
         return DriverManager.getConnection(url);
     }
