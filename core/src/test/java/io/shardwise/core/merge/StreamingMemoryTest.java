@@ -117,7 +117,7 @@ class StreamingMemoryTest {
             assertEquals(0, u.violations, "unit " + u.unit + " was read ahead of the output");
             assertTrue(u.closed, "unit " + u.unit + " closed");
         }
+        // informational only: speed is MergeBenchmark's business (jmh/), never a timed unit test on a shared machine
         System.out.printf("[merge] 10M rows from %d units in %d ms%n", UNITS, millis);
-        assertTrue(millis < 10_000, "took " + millis + " ms");
     }
 }
