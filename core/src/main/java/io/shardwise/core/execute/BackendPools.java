@@ -284,7 +284,7 @@ public final class BackendPools implements AutoCloseable {
                 s.execute("KILL QUERY " + connectionId);
             } catch (SQLException e) {
                 // the query ended by itself, or the backend is gone: either way nothing runs any more
-                if (e.getErrorCode() != 1094) { // ER_NO_SUCH_THREAD
+                if (!ErrorCode.UNKNOWN_THREAD.is(e.getErrorCode())) {
                     System.getLogger(BackendPools.class.getName()).log(System.Logger.Level.DEBUG,
                             "KILL QUERY on backend " + config.name() + " failed: " + e.getMessage());
                 }

@@ -43,7 +43,6 @@ import java.util.concurrent.ConcurrentHashMap;
  */
 public final class ExecutionSession implements AutoCloseable {
     /** "This command is not supported in the prepared statement protocol yet". */
-    private static final int ER_UNSUPPORTED_PS = 1295;
 
     private final BackendPools pools;
     private final ExecutorOptions options;
@@ -138,7 +137,7 @@ public final class ExecutionSession implements AutoCloseable {
                 return md == null ? List.of() : Columns.of(md, unit.logicalTables(), logicalSchema);
             }
         } catch (SQLException e) {
-            if (e.getErrorCode() == ER_UNSUPPORTED_PS) {
+            if (ErrorCode.UNSUPPORTED_PREPARED_STATEMENT.is(e.getErrorCode())) {
                 return List.of();
             }
             failure = e;
@@ -247,11 +246,11 @@ public final class ExecutionSession implements AutoCloseable {
     }
 
     private static boolean isDeadlock(ShardwiseException failure) {
-        if (failure instanceof BackendException b && b.errno() == Errors.ER_LOCK_DEADLOCK) {
+        if (failure instanceof BackendException b && ErrorCode.LOCK_DEADLOCK.is(b.errno())) {
             return true;
         }
         for (Throwable s : failure.getSuppressed()) {
-            if (s instanceof BackendException b && b.errno() == Errors.ER_LOCK_DEADLOCK) {
+            if (s instanceof BackendException b && ErrorCode.LOCK_DEADLOCK.is(b.errno())) {
                 return true;
             }
         }

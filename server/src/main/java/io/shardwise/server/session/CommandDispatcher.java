@@ -10,10 +10,10 @@ import io.netty.handler.timeout.IdleStateEvent;
 import io.netty.util.ReferenceCountUtil;
 import io.netty.util.concurrent.Future;
 import io.shardwise.core.RelayPlan;
+import io.shardwise.core.error.ErrorCode;
 import io.shardwise.core.route.ExecutionUnit;
 import io.shardwise.server.protocol.Capabilities;
 import io.shardwise.server.protocol.Command;
-import io.shardwise.server.protocol.ErrPacket;
 import io.shardwise.server.protocol.MalformedPacketException;
 import io.shardwise.server.protocol.Packet;
 import io.shardwise.server.relay.BackendConnection;
@@ -143,7 +143,7 @@ public final class CommandDispatcher extends ChannelInboundHandlerAdapter {
         try {
             command = Command.decode(packet.content());
         } catch (MalformedPacketException e) {
-            out.error(1047, "08S01", "Unknown command");
+            out.error(ErrorCode.UNKNOWN_COMMAND);
             return true;
         }
         return handler.handle(command, out);
@@ -298,8 +298,7 @@ public final class CommandDispatcher extends ChannelInboundHandlerAdapter {
     public void userEventTriggered(ChannelHandlerContext ctx, Object event) {
         if (event instanceof IdleStateEvent && unanswered.get() == 0 && relay == null && !starting) {
             // MySQL 8.0.24+ says why before closing; sequence 0 as for any unsolicited packet
-            ctx.writeAndFlush(new Packet(0, new ErrPacket(4031, "HY000",
-                    "The client was disconnected by the server because of inactivity.").encode(ctx.alloc())))
+            ctx.writeAndFlush(new Packet(0, ErrPackets.of(ErrorCode.CLIENT_INTERACTION_TIMEOUT).encode(ctx.alloc())))
                     .addListener(ChannelFutureListener.CLOSE);
             return;
         }
@@ -310,8 +309,7 @@ public final class CommandDispatcher extends ChannelInboundHandlerAdapter {
     public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
         if (cause instanceof TooLongFrameException || cause.getCause() instanceof TooLongFrameException) {
             // the sequence id of a packet we could not read is unknown; clients read the error anyway
-            ctx.writeAndFlush(new Packet(1, new ErrPacket(1153, "08S01", "Got a packet bigger than 'max_allowed_packet' bytes")
-                    .encode(ctx.alloc())));
+            ctx.writeAndFlush(new Packet(1, ErrPackets.of(ErrorCode.PACKET_TOO_LARGE).encode(ctx.alloc())));
         }
         ctx.close();
     }

@@ -5,6 +5,7 @@ import io.shardwise.core.Engine;
 import io.shardwise.core.EngineSession;
 import io.shardwise.core.RelayPlan;
 import io.shardwise.core.StatementResult;
+import io.shardwise.core.error.ErrorCode;
 import io.shardwise.core.error.ShardwiseException;
 import io.shardwise.core.execute.Column;
 import io.shardwise.core.execute.Condition;
@@ -84,7 +85,7 @@ public final class CommandHandler implements AutoCloseable {
                 return false;
             }
             case Command.InitDb db -> statement("USE `" + db.schema().replace("`", "``") + "`", out);
-            case Command.Unsupported u -> out.error(1047, "08S01", "Unknown command");
+            case Command.Unsupported u -> out.error(ErrorCode.UNKNOWN_COMMAND);
             case StmtCommand s -> statements.handle(s, out);
             case ConnectionCommand c -> connection.handle(c, schema, out);
         }
@@ -155,7 +156,7 @@ public final class CommandHandler implements AutoCloseable {
         } catch (ShardwiseException e) {
             error(out, e.errno(), e.sqlState(), e.getMessage(), keeps);
         } catch (RuntimeException e) {
-            error(out, 1105, "HY000", "[BUG] " + e, keeps);
+            error(out, ErrorCode.BUG.errno(), ErrorCode.BUG.sqlState(), ErrorCode.BUG.message(e), keeps);
         }
         return false;
     }

@@ -138,7 +138,7 @@ final class QueryRelay implements BackendConnection.Listener {
                 case DONE -> { }
             }
         } catch (RuntimeException e) {
-            fail(1105, "HY000", "[BUG] relaying backend " + connection.backend() + "'s response: " + e, true);
+            fail(ErrorCode.BUG, true, "relaying backend " + connection.backend() + "'s response: " + e);
         } finally {
             packet.release();
         }
@@ -240,6 +240,10 @@ final class QueryRelay implements BackendConnection.Listener {
         fail(err.errno(), err.sqlState(), message, false);
     }
 
+    private void fail(ErrorCode code, boolean broken, Object... args) {
+        fail(code.errno(), code.sqlState(), code.message(args), broken);
+    }
+
     /** Ends with an ERR to the client (recorded for SHOW ERRORS); {@code broken}: the connections may hold a partial response. */
     private void fail(int errno, String sqlState, String message, boolean broken) {
         if (phase == Phase.DONE) {
@@ -277,8 +281,7 @@ final class QueryRelay implements BackendConnection.Listener {
 
     @Override
     public void lost(BackendConnection connection, Throwable cause) {
-        fail(ErrorCode.SHARD_UNAVAILABLE.errno(), ErrorCode.SHARD_UNAVAILABLE.sqlState(),
-                String.format(ErrorCode.SHARD_UNAVAILABLE.format(), connection.backend(), cause.getMessage()), true);
+        fail(ErrorCode.SHARD_UNAVAILABLE, true, connection.backend(), cause.getMessage());
     }
 
     /** The client can take more: the backend reads again. */
@@ -291,7 +294,7 @@ final class QueryRelay implements BackendConnection.Listener {
 
     /** KILL QUERY: the backend connection closes (it may be mid-result) and the client gets 1317, as from a killed backend query. */
     void kill() {
-        fail(ErrorCode.QUERY_INTERRUPTED.errno(), ErrorCode.QUERY_INTERRUPTED.sqlState(), ErrorCode.QUERY_INTERRUPTED.format(), true);
+        fail(ErrorCode.QUERY_INTERRUPTED, true);
     }
 
     /** The client left: nothing more is sent, and the connections close. */
