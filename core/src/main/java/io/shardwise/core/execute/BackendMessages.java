@@ -5,8 +5,6 @@ import io.shardwise.core.config.DataNode;
 import io.shardwise.core.error.ErrorCode;
 import io.shardwise.core.rule.ShardingRule;
 import io.shardwise.core.rule.TableRule;
-import java.net.URLDecoder;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
@@ -68,7 +66,7 @@ public final class BackendMessages {
         }
         Map<String, Names> byBackend = new HashMap<>();
         for (BackendConfig b : rule.config().backends().values()) {
-            Names names = Names.of(database(b.url()), tables.getOrDefault(b.name(), Map.of()));
+            Names names = Names.of(b.address().database(), tables.getOrDefault(b.name(), Map.of()));
             if (names != null) {
                 byBackend.put(b.name(), names);
             }
@@ -94,20 +92,6 @@ public final class BackendMessages {
         return message.substring(0, from) + names.replace(message.substring(from), logicalSchema, DATABASE_ERRORS.contains(errno));
     }
 
-    /** The database a Connector/J or MariaDB URL names ({@code jdbc:mysql://h:p,h2:p/db?x=y}), or null. */
-    public static String database(String url) {
-        int hosts = url.indexOf("//");
-        if (hosts < 0) {
-            return null;
-        }
-        int query = url.indexOf('?', hosts);
-        String rest = url.substring(hosts + 2, query < 0 ? url.length() : query);
-        int slash = rest.indexOf('/');
-        if (slash < 0 || slash == rest.length() - 1) {
-            return null;
-        }
-        return URLDecoder.decode(rest.substring(slash + 1), StandardCharsets.UTF_8);
-    }
 
     /** One backend's physical names, in one pattern that finds them as whole identifiers. */
     private record Names(String database, Map<String, String> tables, Pattern pattern) {
