@@ -9,13 +9,16 @@ import java.util.Set;
 /**
  * Where the relay connects for one backend and how, from the backend's one parsed URL
  * ({@link BackendConfig#address()}). The relay speaks mysql_native_password or
- * caching_sha2_password's fast path over plain TCP, so a URL asking for more than that cannot be
- * relayed: TLS required ({@code sslMode=REQUIRED}/{@code VERIFY_*}, {@code useSSL=true}), several hosts, or any
+ * caching_sha2_password (its full authentication only over TLS) and TLS as the URL asks
+ * ({@link BackendTls}), so a URL asking for more than that cannot be relayed: several hosts, or any
  * property that changes what the backend does for the JDBC executor's connections (a session
  * variable, a collation) — then the relay would answer differently from the executor. Only
  * properties known to be harmless are accepted.
+ *
+ * @param tls how to speak TLS to the backend, or null for plain TCP ({@code sslMode=DISABLED})
  */
-public record BackendAddress(String backend, String host, int port, String database, String user, String password) {
+public record BackendAddress(String backend, String host, int port, String database, String user, String password,
+                             BackendTls tls) {
     /** Properties that change nothing the backend does (client-side behaviour, timeouts, TLS). */
     private static final Set<String> HARMLESS = Set.of("ssl", "sslmode", "usessl", "requiressl", "allowpublickeyretrieval",
             "characterencoding", "useunicode", "connecttimeout", "sockettimeout", "createdatabaseifnotexist", "servertimezone",
@@ -35,7 +38,8 @@ public record BackendAddress(String backend, String host, int port, String datab
 
     @Override
     public String toString() {
-        return "BackendAddress[" + backend + " " + host + ":" + port + "/" + database + " user=" + user + "]";
+        return "BackendAddress[" + backend + " " + host + ":" + port + "/" + database + " user=" + user
+                + " tls=" + (tls == null ? "DISABLED" : tls) + "]";
     }
 
     public static BackendAddress of(BackendConfig config) throws Unrelayable {
@@ -52,18 +56,9 @@ public record BackendAddress(String backend, String host, int port, String datab
         for (Map.Entry<String, String> p : url.properties().entrySet()) {
             checkProperty(name, p.getKey(), p.getValue().toLowerCase(Locale.ROOT));
         }
-        BackendUrl.Tls tls;
-        try {
-            tls = url.tls();
-        } catch (IllegalArgumentException e) {
-            throw new Unrelayable(name, e.getMessage());
-        }
-        if (tls.required()) {
-            throw new Unrelayable(name, "TLS is required (" + tls + "); the relay speaks plain TCP");
-        }
         BackendUrl.Host host = url.hosts().get(0);
         return new BackendAddress(name, host.host(), host.port(), url.database() == null ? "" : url.database(),
-                config.user(), config.password());
+                config.user(), config.password(), BackendTls.of(name, url, host.host(), host.port()));
     }
 
     private static void checkProperty(String backend, String key, String value) throws Unrelayable {

@@ -3,12 +3,11 @@ package io.shardwise.server.session;
 import io.netty.buffer.ByteBuf;
 import io.shardwise.core.Engine;
 import io.shardwise.core.EngineSession;
-import io.shardwise.core.RelayPlan;
+import io.shardwise.core.RelaySession;
 import io.shardwise.core.StatementResult;
 import io.shardwise.core.error.ErrorCode;
 import io.shardwise.core.error.ShardwiseException;
 import io.shardwise.core.execute.Column;
-import io.shardwise.core.execute.Condition;
 import io.shardwise.core.execute.Diagnostics;
 import io.shardwise.core.execute.ResultCursor;
 import io.shardwise.core.rule.ShardingRule;
@@ -201,59 +200,9 @@ public final class CommandHandler implements AutoCloseable {
         }
     }
 
-    /**
-     * The relay plan of a COM_QUERY text, or null when the normal path must answer it. Called on the
-     * event loop while this handler is idle, so it must stay cheap: a single plain SELECT (no
-     * {@code ;}, no variables or {@code ()} functions this server answers itself, no
-     * information_schema, no INTO), then the engine's own checks ({@link EngineSession#relayPlan}).
-     */
-    RelayPlan relayPlan(String sql) {
-        String s = QueryStatements.strip(sql);
-        if (s.length() < 8 || !s.regionMatches(true, 0, "select", 0, 6) || Character.isLetterOrDigit(s.charAt(6))
-                || s.indexOf(';') >= 0 || s.indexOf('@') >= 0 || s.indexOf("()") >= 0
-                || InformationSchemaQueries.mentions(s) || containsIgnoreCase(s, "into")) {
-            return null;
-        }
-        return session.relayPlan(s);
-    }
-
-    private static boolean containsIgnoreCase(String text, String lowerWord) {
-        int n = text.length() - lowerWord.length();
-        char first = lowerWord.charAt(0);
-        for (int i = 0; i <= n; i++) {
-            if (Character.toLowerCase(text.charAt(i)) == first && text.regionMatches(true, i, lowerWord, 0, lowerWord.length())) {
-                return true;
-            }
-        }
-        return false;
-    }
-
-    /** A relayed statement starts: visible in the processlist, counted, with a fresh diagnostics area. */
-    void relayStarting(String sql, RelayPlan plan) {
-        registry.activity(activity, sql, schema);
-        registry.countQuestion();
-        session.clearDiagnostics();
-        session.relayStarted(plan);
-    }
-
-    void relayEnded() {
-        registry.activity(activity, null, schema);
-    }
-
-    String relayMessage(String backend, int errno, String message) {
-        return session.relayMessage(backend, errno, message);
-    }
-
-    void relayConditions(int unit, String backend, int count, List<Condition> conditions) {
-        session.relayConditions(unit, backend, count, conditions);
-    }
-
-    void relayFailed(int errno, String message) {
-        session.failed(errno, message);
-    }
-
-    int warningCount() {
-        return session.diagnostics().warningCount();
+    /** This session as the relay executor sees it (event loop only, while no command runs here). */
+    RelaySession relaySession() {
+        return new SessionRelay(session.relay(), registry, activity, () -> schema);
     }
 
     ServerStatus status() {
