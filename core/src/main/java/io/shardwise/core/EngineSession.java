@@ -36,6 +36,7 @@ import java.util.List;
  * {@link ExecutionSession}). Not thread-safe: one statement at a time, as a MySQL connection.
  */
 public final class EngineSession implements AutoCloseable {
+    private final RelaySession relay = new Relay();
     private final Engine engine;
     private final ExecutionSession execution;
     /** The current database: the logical schema, or null before the client names one (USE, COM_INIT_DB). */
@@ -197,61 +198,91 @@ public final class EngineSession implements AutoCloseable {
         });
     }
 
+    /** This session as a packet relay sees it: the only way a relay reads or changes session state. */
+    public RelaySession relay() {
+        return relay;
+    }
+
     /**
-     * The relay plan of a text statement, or null when it must run through {@link #execute}. Cheap
-     * and never blocking, for a caller on an event loop: a plan-cache hit only (a miss would run
-     * Calcite), a SELECT over the logical schema's tables whose merge is pass-through or plain
-     * concatenation, in autocommit mode outside a transaction with no timeout, so a connection
-     * carrying the session's settings ({@link RelayPlan#setup}) gives the same result as the executor's. Conservative: anything
-     * unexpected (a lexer or routing error included) answers null, and {@link #execute} reports it.
+     * The relay's view. {@link #plan}: cheap and never blocking, for a caller on an event loop: a
+     * plan-cache hit only (a miss would run Calcite), a SELECT over the logical schema's tables whose
+     * merge is pass-through or plain concatenation, in autocommit mode outside a transaction with no
+     * timeout, so a connection carrying the session's settings ({@link RelayPlan#setup}) gives the same
+     * result as the executor's.
      */
-    public RelayPlan relayPlan(String sql) {
-        String setup = schema == null ? null : execution.relaySetup();
-        if (setup == null) {
-            return null;
-        }
-        try {
-            NormalizedSql normalized = Normalizer.normalize(sql);
-            if (normalized.parameterCount() != 0) {
+    private final class Relay implements RelaySession {
+        @Override
+        public RelayPlan plan(String sql) {
+            String setup = schema == null ? null : execution.relaySetup();
+            if (setup == null) {
                 return null;
             }
-            CachedPlan plan = engine.cachedPlan(normalized);
-            if (plan == null || !(plan.statement() instanceof Select select) || select.tables().isEmpty()) {
-                return null;
-            }
-            for (TableRef t : select.tables()) {
-                if (t.schema() != null && !t.schema().equalsIgnoreCase(schema)) {
+            try {
+                NormalizedSql normalized = Normalizer.normalize(sql);
+                if (normalized.parameterCount() != 0) {
                     return null;
                 }
+                CachedPlan plan = engine.cachedPlan(normalized);
+                if (plan == null || !(plan.statement() instanceof Select select) || select.tables().isEmpty()) {
+                    return null;
+                }
+                for (TableRef t : select.tables()) {
+                    if (t.schema() != null && !t.schema().equalsIgnoreCase(schema)) {
+                        return null;
+                    }
+                }
+                RoutePlan route = route(select, normalized, plan, List.of());
+                boolean concat = route.merge() instanceof MergeSpec.Concat c && c.tail().equals(MergeSpec.Tail.NONE);
+                if (!(route.merge() instanceof MergeSpec.PassThrough) && !concat) {
+                    return null;
+                }
+                return new RelayPlan(route.units(), engine.rule().schema(), setup);
+            } catch (RuntimeException e) {
+                return null; // a lexer or routing error included: execute reports it
             }
-            RoutePlan route = route(select, normalized, plan, List.of());
-            boolean concat = route.merge() instanceof MergeSpec.Concat c && c.tail().equals(MergeSpec.Tail.NONE);
-            if (!(route.merge() instanceof MergeSpec.PassThrough) && !concat) {
-                return null;
+        }
+
+        @Override
+        public void started(String sql, RelayPlan plan) {
+            diagnostics = new Diagnostics(plan.units().size());
+        }
+
+        @Override
+        public String translate(String backend, int errno, String message) {
+            return execution.messages().logical(backend, errno, message);
+        }
+
+        @Override
+        public void warnings(int unit, String backend, int count, List<Condition> conditions) {
+            List<Condition> logical = new ArrayList<>(conditions.size());
+            for (Condition c : conditions) {
+                logical.add(new Condition(c.level(), c.code(), translate(backend, c.code(), c.message())));
             }
-            return new RelayPlan(route.units(), engine.rule().schema(), setup);
-        } catch (RuntimeException e) {
-            return null;
+            diagnostics.unit(unit, count, logical);
         }
-    }
 
-    /** A relayed statement starts: a fresh diagnostics area with a slot per unit. */
-    public void relayStarted(RelayPlan plan) {
-        diagnostics = new Diagnostics(plan.units().size());
-    }
-
-    /** A backend's message of a relayed unit as {@link #execute} would report it (logical names). */
-    public String relayMessage(String backend, int errno, String message) {
-        return execution.messages().logical(backend, errno, message);
-    }
-
-    /** What a relayed unit's backend listed in SHOW WARNINGS ({@code count} raised), recorded in logical names. */
-    public void relayConditions(int unit, String backend, int count, List<Condition> conditions) {
-        List<Condition> logical = new ArrayList<>(conditions.size());
-        for (Condition c : conditions) {
-            logical.add(new Condition(c.level(), c.code(), relayMessage(backend, c.code(), c.message())));
+        @Override
+        public void failed(int errno, String message) {
+            EngineSession.this.failed(errno, message);
         }
-        diagnostics.unit(unit, count, logical);
+
+        @Override
+        public void ended() {}
+
+        @Override
+        public int warningCount() {
+            return diagnostics.warningCount();
+        }
+
+        @Override
+        public boolean inTransaction() {
+            return EngineSession.this.inTransaction();
+        }
+
+        @Override
+        public boolean autocommit() {
+            return EngineSession.this.autocommit();
+        }
     }
 
     /** The route plan a statement would run with (PREVIEW). */

@@ -2,12 +2,12 @@ package io.shardwise.jdbc;
 
 import io.shardwise.core.config.BackendConfig;
 import io.shardwise.core.config.DataNode;
+import io.shardwise.core.execute.BackendConnections;
 import io.shardwise.core.execute.Column;
 import io.shardwise.core.rule.ShardingRule;
 import io.shardwise.core.rule.TableRule;
 import java.sql.Connection;
 import java.sql.DatabaseMetaData;
-import java.sql.DriverManager;
 import java.sql.ResultSet;
 import java.sql.ResultSetMetaData;
 import java.sql.SQLException;
@@ -223,7 +223,7 @@ final class LogicalCatalog {
             Connection c = open.get(backend);
             if (c == null) {
                 BackendConfig config = rule.config().backends().get(backend);
-                c = DriverManager.getConnection(config.url(), config.user(), config.password());
+                c = BackendConnections.openUnpooled(config);
                 open.put(backend, c);
             }
             return c;

@@ -1,5 +1,6 @@
 package io.shardwise.jdbc;
 
+import io.shardwise.core.error.ErrorCode;
 import io.shardwise.core.error.ShardwiseException;
 import java.sql.SQLDataException;
 import java.sql.SQLException;
@@ -19,8 +20,6 @@ import java.sql.SQLTransactionRollbackException;
  * {@link SQLNonTransientException} (Connector/J's MySQLQueryInterruptedException), others plain.
  */
 final class SqlErrors {
-    static final int ER_LOCK_WAIT_TIMEOUT = 1205;
-    static final int ER_LOCK_DEADLOCK = 1213;
     /** Connector/J's "illegal argument" SQLSTATE for driver-side misuse. */
     static final String ILLEGAL_ARGUMENT = "S1009";
     static final String CONNECTION_NOT_OPEN = "08003";
@@ -31,7 +30,7 @@ final class SqlErrors {
         if (e instanceof ShardwiseException s) {
             return of(s.getMessage(), s.sqlState(), s.errno(), s);
         }
-        return of("[BUG] " + e, "HY000", 1105, e);
+        return of(ErrorCode.BUG.message(e), ErrorCode.BUG.sqlState(), ErrorCode.BUG.errno(), e);
     }
 
     static SQLException of(String message, String sqlState, int errno, Throwable cause) {
@@ -43,7 +42,7 @@ final class SqlErrors {
             out = new SQLDataException(message, state, errno);
         } else if (state.startsWith("23")) {
             out = new SQLIntegrityConstraintViolationException(message, state, errno);
-        } else if (state.startsWith("40") || errno == ER_LOCK_WAIT_TIMEOUT || errno == ER_LOCK_DEADLOCK) {
+        } else if (state.startsWith("40") || ErrorCode.LOCK_WAIT_TIMEOUT.is(errno) || ErrorCode.LOCK_DEADLOCK.is(errno)) {
             out = new SQLTransactionRollbackException(message, state, errno);
         } else if (state.startsWith("42")) {
             out = new SQLSyntaxErrorException(message, state, errno);

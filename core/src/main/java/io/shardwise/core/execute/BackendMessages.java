@@ -2,10 +2,9 @@ package io.shardwise.core.execute;
 
 import io.shardwise.core.config.BackendConfig;
 import io.shardwise.core.config.DataNode;
+import io.shardwise.core.error.ErrorCode;
 import io.shardwise.core.rule.ShardingRule;
 import io.shardwise.core.rule.TableRule;
-import java.net.URLDecoder;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
@@ -15,6 +14,8 @@ import java.util.Map;
 import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
 
 /**
  * Backend error messages as the same statement on one unsharded database would read: a backend's
@@ -33,10 +34,17 @@ public final class BackendMessages {
     public static final BackendMessages NONE = new BackendMessages(null, Map.of());
 
     /** Errors whose quoted name is a database: unknown, exists, can't drop, access denied to it. */
-    private static final Set<Integer> DATABASE_ERRORS = Set.of(1007, 1008, 1044, 1049);
+    private static final Set<Integer> DATABASE_ERRORS = errnos(ErrorCode.DATABASE_EXISTS, ErrorCode.DATABASE_DOES_NOT_EXIST,
+            ErrorCode.DATABASE_ACCESS_DENIED, ErrorCode.UNKNOWN_DATABASE);
     /** Errors that quote a value of the user's before " for ...": 1062/1586 duplicates, bad or truncated values. */
-    private static final Set<Integer> VALUE_ERRORS = Set.of(1062, 1586, 1264, 1265, 1292, 1366, 1367, 1406);
+    private static final Set<Integer> VALUE_ERRORS = errnos(ErrorCode.DUPLICATE_ENTRY,
+            ErrorCode.DUPLICATE_ENTRY_WITH_KEY_NAME, ErrorCode.OUT_OF_RANGE, ErrorCode.DATA_TRUNCATED, ErrorCode.TRUNCATED_WRONG_VALUE,
+            ErrorCode.INCORRECT_VALUE_FOR_FIELD, ErrorCode.ILLEGAL_VALUE_FOR_TYPE, ErrorCode.DATA_TOO_LONG);
     private static final String IDENTIFIER_CHAR = "[\\p{L}\\p{N}_$]";
+
+    private static Set<Integer> errnos(ErrorCode... codes) {
+        return Stream.of(codes).map(ErrorCode::errno).collect(Collectors.toUnmodifiableSet());
+    }
 
     private final String logicalSchema;
     private final Map<String, Names> byBackend;
@@ -58,7 +66,7 @@ public final class BackendMessages {
         }
         Map<String, Names> byBackend = new HashMap<>();
         for (BackendConfig b : rule.config().backends().values()) {
-            Names names = Names.of(database(b.url()), tables.getOrDefault(b.name(), Map.of()));
+            Names names = Names.of(b.address().database(), tables.getOrDefault(b.name(), Map.of()));
             if (names != null) {
                 byBackend.put(b.name(), names);
             }
@@ -84,20 +92,6 @@ public final class BackendMessages {
         return message.substring(0, from) + names.replace(message.substring(from), logicalSchema, DATABASE_ERRORS.contains(errno));
     }
 
-    /** The database a Connector/J or MariaDB URL names ({@code jdbc:mysql://h:p,h2:p/db?x=y}), or null. */
-    public static String database(String url) {
-        int hosts = url.indexOf("//");
-        if (hosts < 0) {
-            return null;
-        }
-        int query = url.indexOf('?', hosts);
-        String rest = url.substring(hosts + 2, query < 0 ? url.length() : query);
-        int slash = rest.indexOf('/');
-        if (slash < 0 || slash == rest.length() - 1) {
-            return null;
-        }
-        return URLDecoder.decode(rest.substring(slash + 1), StandardCharsets.UTF_8);
-    }
 
     /** One backend's physical names, in one pattern that finds them as whole identifiers. */
     private record Names(String database, Map<String, String> tables, Pattern pattern) {

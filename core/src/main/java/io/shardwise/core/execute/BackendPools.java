@@ -9,7 +9,6 @@ import io.shardwise.core.error.ErrorCode;
 import io.shardwise.core.error.ShardwiseException;
 import io.shardwise.core.rule.ShardingRule;
 import java.sql.Connection;
-import java.sql.DriverManager;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
@@ -264,7 +263,7 @@ public final class BackendPools implements AutoCloseable {
             h.setMaxLifetime(config.pool().maxLifetime().toMillis());
             h.setInitializationFailTimeout(-1);
             h.setAutoCommit(true);
-            Properties p = driverProperties(config, foundRows);
+            Properties p = BackendConnections.driverProperties(config, foundRows);
             p.stringPropertyNames().forEach(k -> h.addDataSourceProperty(k, p.getProperty(k)));
             return h;
         }
@@ -295,14 +294,11 @@ public final class BackendPools implements AutoCloseable {
          * processed the kill.
          */
         void killQuery(long connectionId) {
-            Properties p = driverProperties(config, true);
-            p.setProperty("user", config.user());
-            p.setProperty("password", config.password());
-            try (Connection c = DriverManager.getConnection(config.url(), p); Statement s = c.createStatement()) {
+            try (Connection c = BackendConnections.openUnpooled(config); Statement s = c.createStatement()) {
                 s.execute("KILL QUERY " + connectionId);
             } catch (SQLException e) {
                 // the query ended by itself, or the backend is gone: either way nothing runs any more
-                if (e.getErrorCode() != 1094) { // ER_NO_SUCH_THREAD
+                if (!ErrorCode.UNKNOWN_THREAD.is(e.getErrorCode())) {
                     System.getLogger(BackendPools.class.getName()).log(System.Logger.Level.DEBUG,
                             "KILL QUERY on backend " + config.name() + " failed: " + e.getMessage());
                 }
@@ -335,28 +331,5 @@ public final class BackendPools implements AutoCloseable {
         String connectionAssignment() {
             return SessionState.CONNECTION + " = '" + connection + "', collation_connection = '" + collation + "'";
         }
-    }
-
-    private static Properties driverProperties(BackendConfig config, boolean foundRows) {
-        Properties p = new Properties();
-        p.setProperty("useServerPrepStmts", "false");
-        // every unit prepares its rendered text anew; Connector/J parsing that text was the largest
-        // single cost of a point select through the JDBC face, and these texts repeat (one per plan)
-        p.setProperty("cachePrepStmts", "true");
-        p.setProperty("prepStmtCacheSize", "256");
-        p.setProperty("prepStmtCacheSqlLimit", "4096");
-        p.setProperty("useAffectedRows", Boolean.toString(!foundRows));
-        p.setProperty("jdbcCompliantTruncation", "false");
-        p.setProperty("useLocalSessionState", "true");
-        // results in utf8mb4 unless a session says otherwise, as a client whose handshake named utf8mb4 gets them
-        p.setProperty("characterSetResults", "UTF-8");
-        // Connector/J wraps every streaming query in two SETs of net_write_timeout; set it once per connection instead,
-        // so a client that pauses reading (back-pressure) has ten minutes before the backend gives up on it
-        p.setProperty("netTimeoutForStreamingResults", "0");
-        p.setProperty("sessionVariables", "net_write_timeout=600");
-        // no timestamp per packet: it is only used to word communication errors
-        p.setProperty("maintainTimeStats", "false");
-        p.setProperty("connectTimeout", Long.toString(Math.max(250, config.pool().connectionTimeout().toMillis())));
-        return p;
     }
 }

@@ -6,8 +6,6 @@ import java.sql.SQLException;
 
 /** Translation of what backends and threads throw into the one exception type core raises. */
 final class Errors {
-    static final int ER_LOCK_DEADLOCK = 1213;
-
     private Errors() {}
 
     static boolean connectionLost(SQLException e) {

@@ -49,7 +49,6 @@ import java.util.concurrent.ConcurrentHashMap;
  */
 public final class ExecutionSession implements AutoCloseable {
     /** "This command is not supported in the prepared statement protocol yet". */
-    private static final int ER_UNSUPPORTED_PS = 1295;
 
     private final BackendPools pools;
     private final ExecutorOptions options;
@@ -189,7 +188,7 @@ public final class ExecutionSession implements AutoCloseable {
                 return md == null ? List.of() : Columns.of(md, unit.logicalTables(), logicalSchema);
             }
         } catch (SQLException e) {
-            if (e.getErrorCode() == ER_UNSUPPORTED_PS) {
+            if (ErrorCode.UNSUPPORTED_PREPARED_STATEMENT.is(e.getErrorCode())) {
                 return List.of();
             }
             failure = e;
@@ -297,11 +296,11 @@ public final class ExecutionSession implements AutoCloseable {
     }
 
     private static boolean isDeadlock(ShardwiseException failure) {
-        if (failure instanceof BackendException b && b.errno() == Errors.ER_LOCK_DEADLOCK) {
+        if (failure instanceof BackendException b && ErrorCode.LOCK_DEADLOCK.is(b.errno())) {
             return true;
         }
         for (Throwable s : failure.getSuppressed()) {
-            if (s instanceof BackendException b && b.errno() == Errors.ER_LOCK_DEADLOCK) {
+            if (s instanceof BackendException b && ErrorCode.LOCK_DEADLOCK.is(b.errno())) {
                 return true;
             }
         }

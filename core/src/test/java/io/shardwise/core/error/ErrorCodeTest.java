@@ -24,6 +24,26 @@ class ErrorCodeTest {
     }
 
     @Test
+    void eachErrnoIsDefinedOnceExceptShardwisesOwnConditionsUnder1105() {
+        java.util.Map<Integer, ErrorCode> first = new java.util.HashMap<>();
+        for (ErrorCode code : ErrorCode.values()) {
+            ErrorCode earlier = first.putIfAbsent(code.errno(), code);
+            if (earlier != null) {
+                assertEquals(ErrorCode.BUG.errno(), code.errno(), code + " repeats " + earlier + "'s errno");
+                assertEquals(earlier.sqlState(), code.sqlState(), code + " gives " + earlier + "'s errno another SQLSTATE");
+            }
+        }
+    }
+
+    @Test
+    void unknownCommandAndBadHandshakeAreMysqlsOwnCodes() {
+        assertEquals(1047, ErrorCode.UNKNOWN_COMMAND.errno());
+        assertEquals("Unknown command", ErrorCode.UNKNOWN_COMMAND.message());
+        assertEquals(1043, ErrorCode.BAD_HANDSHAKE.errno());
+        assertEquals("Bad handshake", ErrorCode.BAD_HANDSHAKE.message());
+    }
+
+    @Test
     void bugsAreMarkedSoUsersCanTellThemFromTheirOwnMistakes() {
         ShardwiseException e = new ShardwiseException(ErrorCode.BUG, "merge slot 3 missing");
         assertEquals("[BUG] merge slot 3 missing", e.getMessage());

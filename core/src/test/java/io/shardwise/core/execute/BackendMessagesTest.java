@@ -1,7 +1,6 @@
 package io.shardwise.core.execute;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertNull;
 
 import io.shardwise.core.rule.ShardingRule;
 import io.shardwise.core.sample.SampleData;
@@ -57,11 +56,4 @@ class BackendMessagesTest {
         assertEquals("Table 'shop_x_0.t' doesn't exist", BackendMessages.NONE.logical("ds0", 1146, "Table 'shop_x_0.t' doesn't exist"));
     }
 
-    @Test
-    void theDatabaseComesFromTheBackendUrl() {
-        assertEquals("shop_0", BackendMessages.database("jdbc:mysql://127.0.0.1:3306/shop_0?sslMode=DISABLED"));
-        assertEquals("my db", BackendMessages.database("jdbc:mariadb://h1:3306,h2:3306/my%20db"));
-        assertNull(BackendMessages.database("jdbc:mysql://127.0.0.1:3306/"));
-        assertNull(BackendMessages.database("jdbc:mysql://127.0.0.1:3306?x=/y"));
-    }
 }

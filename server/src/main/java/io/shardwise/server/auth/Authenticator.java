@@ -1,6 +1,7 @@
 package io.shardwise.server.auth;
 
 import io.shardwise.core.config.UserConfig;
+import io.shardwise.core.error.ErrorCode;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.util.HashMap;
@@ -52,7 +53,11 @@ public final class Authenticator {
     /** @param schema the logical schema the session starts in, or null for none */
     public record Accepted(String user, String schema) implements Outcome {}
 
-    public record Denied(int errno, String sqlState, String message) implements Outcome {}
+    public record Denied(int errno, String sqlState, String message) implements Outcome {
+        static Denied of(ErrorCode code, Object... args) {
+            return new Denied(code.errno(), code.sqlState(), code.message(args));
+        }
+    }
 
     public AuthPlugin defaultPlugin() {
         return defaultPlugin;
@@ -100,16 +105,15 @@ public final class Authenticator {
             return new Accepted(user, null);
         }
         if (!database.equalsIgnoreCase(schema)) {
-            return new Denied(1049, "42000", "Unknown database '" + database + "'");
+            return Denied.of(ErrorCode.UNKNOWN_DATABASE, database);
         }
         if (!account.schemas().isEmpty() && account.schemas().stream().noneMatch(database::equalsIgnoreCase)) {
-            return new Denied(1044, "42000", "Access denied for user '" + user + "'@'" + host + "' to database '" + database + "'");
+            return Denied.of(ErrorCode.DATABASE_ACCESS_DENIED, user, host, database);
         }
         return new Accepted(user, schema);
     }
 
     static Denied denied(String user, String host, boolean usingPassword) {
-        return new Denied(1045, "28000", "Access denied for user '" + user + "'@'" + host + "' (using password: "
-                + (usingPassword ? "YES" : "NO") + ")");
+        return Denied.of(ErrorCode.ACCESS_DENIED, user, host, usingPassword ? "YES" : "NO");
     }
 }

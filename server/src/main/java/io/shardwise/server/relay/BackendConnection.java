@@ -4,6 +4,7 @@ import io.netty.buffer.ByteBuf;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
+import io.netty.handler.ssl.SslHandler;
 import io.netty.util.concurrent.Promise;
 import io.shardwise.server.auth.CachingSha2Password;
 import io.shardwise.server.auth.NativePassword;
@@ -13,15 +14,18 @@ import io.shardwise.server.protocol.ErrPacket;
 import io.shardwise.server.protocol.HandshakeResponse;
 import io.shardwise.server.protocol.HandshakeV10;
 import io.shardwise.server.protocol.Packet;
+import io.shardwise.server.protocol.SslRequest;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.Map;
 
 /**
  * One relay connection to a backend, on the event loop of the client connections it serves: the
- * connection phase (greeting, HandshakeResponse41, mysql_native_password, caching_sha2_password's
- * fast path, an auth switch between the two), then one command at a time whose response packets go
- * to a {@link Listener} undecoded. Event-loop confined.
+ * connection phase (greeting; TLS as the backend's URL asks — an SSLRequest, then an
+ * {@link io.netty.handler.ssl.SslHandler} at the head of the pipeline; HandshakeResponse41,
+ * mysql_native_password, caching_sha2_password's fast path or, over TLS, its full authentication,
+ * an auth switch between the two), then one command at a time whose response packets go to a
+ * {@link Listener} undecoded. Event-loop confined.
  *
  * <p>Buffer lifetime: each packet handed to the listener is the listener's to release.
  */
@@ -56,7 +60,7 @@ public final class BackendConnection extends ChannelInboundHandlerAdapter {
             | Capabilities.PLUGIN_AUTH_LENENC_CLIENT_DATA | Capabilities.DEPRECATE_EOF;
     private static final int NEEDED = Capabilities.PROTOCOL_41 | Capabilities.SECURE_CONNECTION | Capabilities.PLUGIN_AUTH;
 
-    private enum State { GREETING, AUTHENTICATING, SETTING_UP, READY, BUSY }
+    private enum State { GREETING, STARTING_TLS, AUTHENTICATING, SETTING_UP, READY, BUSY }
 
     private final BackendAddress address;
     private final boolean foundRows;
@@ -66,6 +70,7 @@ public final class BackendConnection extends ChannelInboundHandlerAdapter {
     private State state = State.GREETING;
     private Capabilities capabilities;
     private byte[] seed;
+    private boolean encrypted;
     private Listener listener;
     long idleSince;
 
@@ -128,6 +133,7 @@ public final class BackendConnection extends ChannelInboundHandlerAdapter {
         try {
             switch (state) {
                 case GREETING -> greeting(ctx, packet);
+                case STARTING_TLS -> fail(ctx, new IllegalStateException("backend " + backend() + " sent a packet during the TLS handshake"));
                 case AUTHENTICATING -> authenticating(ctx, packet);
                 case SETTING_UP -> {
                     ByteBuf in = packet.content();
@@ -158,7 +164,15 @@ public final class BackendConnection extends ChannelInboundHandlerAdapter {
             fail(ctx, new BackendAddress.Unrelayable(backend(), "its handshake lacks protocol 4.1 or plugin authentication"));
             return;
         }
-        int wanted = WANTED | (foundRows ? Capabilities.FOUND_ROWS : 0)
+        BackendTls tls = address.tls();
+        boolean offered = (hello.capabilities().bits() & Capabilities.SSL) != 0;
+        if (tls != null && tls.required() && !offered) {
+            // as Connector/J with sslMode=REQUIRED: no connection rather than one in clear
+            fail(ctx, new IllegalStateException("backend " + backend() + " offers no TLS, which its URL requires"));
+            return;
+        }
+        boolean encrypt = tls != null && offered; // PREFERRED: TLS when offered
+        int wanted = WANTED | (foundRows ? Capabilities.FOUND_ROWS : 0) | (encrypt ? Capabilities.SSL : 0)
                 | (address.database().isEmpty() ? 0 : Capabilities.CONNECT_WITH_DB);
         capabilities = hello.capabilities().commonWith(new Capabilities(wanted));
         seed = hello.authSeed();
@@ -168,8 +182,28 @@ public final class BackendConnection extends ChannelInboundHandlerAdapter {
         }
         HandshakeResponse response = new HandshakeResponse(capabilities, 1 << 30, collation(hello.serverVersion()), address.user(),
                 scramble(plugin, seed), address.database().isEmpty() ? null : address.database(), plugin, Map.of());
-        state = State.AUTHENTICATING;
-        ctx.writeAndFlush(new Packet(packet.sequenceId() + 1, response.encode(ctx.alloc())), ctx.voidPromise());
+        if (!encrypt) {
+            state = State.AUTHENTICATING;
+            ctx.writeAndFlush(new Packet(packet.sequenceId() + 1, response.encode(ctx.alloc())), ctx.voidPromise());
+            return;
+        }
+        // Protocol::SSLRequest in clear; the write reaches the outbound buffer before the SslHandler
+        // joins the pipeline (all on this event loop), so only what follows is encrypted
+        state = State.STARTING_TLS;
+        ctx.writeAndFlush(new Packet(packet.sequenceId() + 1, new SslRequest(capabilities, 1 << 30,
+                collation(hello.serverVersion())).encode(ctx.alloc())), ctx.voidPromise());
+        SslHandler ssl = tls.newHandler(ctx.alloc());
+        ctx.pipeline().addFirst("tls", ssl);
+        int sequenceId = packet.sequenceId() + 2;
+        ssl.handshakeFuture().addListener(f -> {
+            if (!f.isSuccess()) {
+                fail(ctx, f.cause());
+            } else if (state == State.STARTING_TLS) {
+                encrypted = true;
+                state = State.AUTHENTICATING;
+                ctx.writeAndFlush(new Packet(sequenceId, response.encode(ctx.alloc())), ctx.voidPromise());
+            }
+        });
     }
 
     private void authenticating(ChannelHandlerContext ctx, Packet packet) {
@@ -201,9 +235,14 @@ public final class BackendConnection extends ChannelInboundHandlerAdapter {
             }
             case 0x01 -> {
                 int status = in.readableBytes() > 1 ? in.getUnsignedByte(in.readerIndex() + 1) : -1;
-                if (status != CachingSha2Password.FAST_AUTH_SUCCESS) {
+                if (status == CachingSha2Password.PERFORM_FULL_AUTHENTICATION && encrypted) {
+                    // over TLS the password itself goes, NUL-terminated, as every MySQL client sends it
+                    byte[] password = address.password().getBytes(StandardCharsets.UTF_8);
+                    ctx.writeAndFlush(new Packet(packet.sequenceId() + 1, ctx.alloc().buffer(password.length + 1)
+                            .writeBytes(password).writeByte(0)), ctx.voidPromise());
+                } else if (status != CachingSha2Password.FAST_AUTH_SUCCESS) {
                     fail(ctx, new BackendAddress.Unrelayable(backend(), "caching_sha2_password asks for full authentication,"
-                            + " which needs TLS or the server's RSA key (the relay does neither)"));
+                            + " which needs TLS (not in this backend's URL) or the server's RSA key"));
                 }
                 // fast auth succeeded: the OK follows
             }

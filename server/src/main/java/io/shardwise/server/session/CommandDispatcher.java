@@ -4,24 +4,18 @@ import io.netty.buffer.ByteBuf;
 import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
-import io.netty.channel.EventLoop;
 import io.netty.handler.codec.TooLongFrameException;
 import io.netty.handler.timeout.IdleStateEvent;
 import io.netty.util.ReferenceCountUtil;
-import io.netty.util.concurrent.Future;
-import io.shardwise.core.RelayPlan;
-import io.shardwise.core.route.ExecutionUnit;
+import io.shardwise.core.error.ErrorCode;
 import io.shardwise.server.protocol.Capabilities;
 import io.shardwise.server.protocol.Command;
-import io.shardwise.server.protocol.ErrPacket;
 import io.shardwise.server.protocol.MalformedPacketException;
 import io.shardwise.server.protocol.Packet;
-import io.shardwise.server.relay.BackendConnection;
+import io.shardwise.server.relay.RelayExecutor;
 import io.shardwise.server.relay.Relays;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayDeque;
-import java.util.LinkedHashMap;
-import java.util.Map;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.LinkedBlockingQueue;
@@ -44,10 +38,8 @@ public final class CommandDispatcher extends ChannelInboundHandlerAdapter {
     private final Capabilities capabilities;
     /** Null when the server relays nothing. */
     private final Relays relays;
-    /** The statement being relayed on the event loop, or null; event-loop confined, as the two below. */
-    private QueryRelay relay;
-    /** A relay waits for its backend connections to log in. */
-    private boolean starting;
+    /** This connection's relay executor (null when the server relays nothing); event-loop confined, as the queue below. */
+    private RelayExecutor relayer;
     /** Commands a client pipelined behind a relayed one: they wait for its end. */
     private final ArrayDeque<Object> held = new ArrayDeque<>();
     private ChannelHandlerContext context;
@@ -78,6 +70,9 @@ public final class CommandDispatcher extends ChannelInboundHandlerAdapter {
     public void handlerAdded(ChannelHandlerContext ctx) {
         context = ctx;
         gate = new WritabilityGate(ctx.channel());
+        if (relays != null) {
+            relayer = new RelayExecutor(relays, ctx.channel(), capabilities, handler.relaySession());
+        }
         Thread.ofVirtual().name("shardwise-session-" + ctx.channel().id().asShortText()).start(() -> serve(ctx));
     }
 
@@ -124,12 +119,8 @@ public final class CommandDispatcher extends ChannelInboundHandlerAdapter {
     public void cancelRunning() {
         if (busy.get()) {
             Thread.ofVirtual().start(handler::cancel);
-        } else if (relays != null && context != null) {
-            context.channel().eventLoop().execute(() -> {
-                if (relay != null) {
-                    relay.kill();
-                }
-            });
+        } else if (relayer != null) {
+            context.channel().eventLoop().execute(relayer::kill);
         }
     }
 
@@ -143,7 +134,7 @@ public final class CommandDispatcher extends ChannelInboundHandlerAdapter {
         try {
             command = Command.decode(packet.content());
         } catch (MalformedPacketException e) {
-            out.error(1047, "08S01", "Unknown command");
+            out.error(ErrorCode.UNKNOWN_COMMAND);
             return true;
         }
         return handler.handle(command, out);
@@ -155,12 +146,12 @@ public final class CommandDispatcher extends ChannelInboundHandlerAdapter {
             ReferenceCountUtil.release(msg);
             return;
         }
-        if (relay != null || starting) {
+        if (relayer != null && relayer.busy()) {
             held.add(msg);
             return;
         }
         // relayed only while the session thread has nothing to do: commands of a connection stay in order
-        if (relays != null && unanswered.get() == 0 && msg instanceof Packet packet && tryRelay(ctx, packet)) {
+        if (relayer != null && unanswered.get() == 0 && msg instanceof Packet packet && tryRelay(ctx, packet)) {
             return;
         }
         toSession(msg);
@@ -171,107 +162,27 @@ public final class CommandDispatcher extends ChannelInboundHandlerAdapter {
         inbox.add(msg);
     }
 
-    /**
-     * Starts relaying a COM_QUERY the engine finds relayable, once a connection of each backend it
-     * needs is at hand; false (nothing changed) when it must take the session thread's path.
-     */
+    /** Hands a COM_QUERY to the relay executor; false (nothing changed) when the session thread must answer it. */
     private boolean tryRelay(ChannelHandlerContext ctx, Packet packet) {
         ByteBuf content = packet.content();
         if (content.readableBytes() < 8 || content.getByte(content.readerIndex()) != Command.COM_QUERY) {
             return false;
         }
         String sql = content.toString(content.readerIndex() + 1, content.readableBytes() - 1, StandardCharsets.UTF_8);
-        RelayPlan plan = handler.relayPlan(sql);
-        if (plan == null) {
-            return false;
-        }
-        EventLoop loop = ctx.channel().eventLoop();
-        Map<String, Future<BackendConnection>> leases = new LinkedHashMap<>(4);
-        for (ExecutionUnit u : plan.units()) {
-            if (!leases.containsKey(u.backend())) {
-                Future<BackendConnection> lease = relays.acquire(loop, u.backend(), capabilities.countsFoundRows(), plan.setup());
-                if (lease == null) {
-                    giveBack(loop, leases, plan.setup());
-                    return false;
-                }
-                leases.put(u.backend(), lease);
-            }
-        }
-        starting = true;
-        int[] pending = {leases.size()};
-        for (Future<BackendConnection> lease : leases.values()) {
-            if (lease.isDone()) {
-                pending[0]--;
-            } else {
-                lease.addListener(f -> {
-                    if (--pending[0] == 0) {
-                        begin(ctx, packet, sql, plan, leases);
-                    }
-                });
-            }
-        }
-        if (pending[0] == 0) {
-            begin(ctx, packet, sql, plan, leases);
-        }
-        return true;
-    }
-
-    private void begin(ChannelHandlerContext ctx, Packet packet, String sql, RelayPlan plan,
-                       Map<String, Future<BackendConnection>> leases) {
-        starting = false;
-        Map<String, BackendConnection> connections = new LinkedHashMap<>(4);
-        for (Map.Entry<String, Future<BackendConnection>> e : leases.entrySet()) {
-            if (e.getValue().isSuccess()) {
-                connections.put(e.getKey(), e.getValue().getNow());
-            }
-        }
-        EventLoop loop = ctx.channel().eventLoop();
-        if (connections.size() < leases.size() || !ctx.channel().isActive()) {
-            // a backend could not be reached or logged into: the JDBC path runs it (and reports any error)
-            giveBack(loop, leases, plan.setup());
-            if (ctx.channel().isActive()) {
-                toSession(packet);
-            } else {
-                packet.release();
-            }
-            takeHeld(ctx);
-            return;
-        }
-        int firstSequenceId = packet.sequenceId() + 1;
-        packet.release();
-        boolean foundRows = capabilities.countsFoundRows();
-        relay = new QueryRelay(ctx.channel(), capabilities, handler, plan, connections, firstSequenceId,
-                c -> relays.release(loop, c, foundRows, plan.setup()), ended -> {
-                    relay = null;
-                    takeHeld(ctx);
-                });
-        handler.relayStarting(sql, plan);
-        relays.countRelayed();
-        relay.start();
-    }
-
-    private void giveBack(EventLoop loop, Map<String, Future<BackendConnection>> leases, String setup) {
-        boolean foundRows = capabilities.countsFoundRows();
-        for (Future<BackendConnection> lease : leases.values()) {
-            lease.addListener(f -> {
-                if (f.isSuccess()) {
-                    relays.release(loop, lease.getNow(), foundRows, setup);
-                }
-            });
-        }
+        return relayer.relay(packet, sql, this::toSession, () -> takeHeld(ctx));
     }
 
     /** Commands that arrived during a relay, in order, now that it ended (each may be relayed in turn). */
     private void takeHeld(ChannelHandlerContext ctx) {
-        while (relay == null && !starting && !held.isEmpty()) {
+        while (!relayer.busy() && !held.isEmpty()) {
             channelRead(ctx, held.poll());
         }
     }
 
     @Override
     public void channelWritabilityChanged(ChannelHandlerContext ctx) {
-        if (relay != null) {
-            relay.writable();
+        if (relayer != null) {
+            relayer.writable();
         }
         gate.signal();
         ctx.fireChannelWritabilityChanged();
@@ -279,8 +190,8 @@ public final class CommandDispatcher extends ChannelInboundHandlerAdapter {
 
     @Override
     public void channelInactive(ChannelHandlerContext ctx) {
-        if (relay != null) {
-            relay.abort();
+        if (relayer != null) {
+            relayer.abort();
         }
         for (Object left; (left = held.poll()) != null; ) {
             ReferenceCountUtil.release(left);
@@ -296,10 +207,9 @@ public final class CommandDispatcher extends ChannelInboundHandlerAdapter {
     /** The idle timeout (an {@link IdleStateEvent} from the server's IdleStateHandler): only a client with no command running is idle. */
     @Override
     public void userEventTriggered(ChannelHandlerContext ctx, Object event) {
-        if (event instanceof IdleStateEvent && unanswered.get() == 0 && relay == null && !starting) {
+        if (event instanceof IdleStateEvent && unanswered.get() == 0 && (relayer == null || !relayer.busy())) {
             // MySQL 8.0.24+ says why before closing; sequence 0 as for any unsolicited packet
-            ctx.writeAndFlush(new Packet(0, new ErrPacket(4031, "HY000",
-                    "The client was disconnected by the server because of inactivity.").encode(ctx.alloc())))
+            ctx.writeAndFlush(new Packet(0, ErrPackets.of(ErrorCode.CLIENT_INTERACTION_TIMEOUT).encode(ctx.alloc())))
                     .addListener(ChannelFutureListener.CLOSE);
             return;
         }
@@ -310,8 +220,7 @@ public final class CommandDispatcher extends ChannelInboundHandlerAdapter {
     public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
         if (cause instanceof TooLongFrameException || cause.getCause() instanceof TooLongFrameException) {
             // the sequence id of a packet we could not read is unknown; clients read the error anyway
-            ctx.writeAndFlush(new Packet(1, new ErrPacket(1153, "08S01", "Got a packet bigger than 'max_allowed_packet' bytes")
-                    .encode(ctx.alloc())));
+            ctx.writeAndFlush(new Packet(1, ErrPackets.of(ErrorCode.PACKET_TOO_LARGE).encode(ctx.alloc())));
         }
         ctx.close();
     }

@@ -3,11 +3,11 @@ package io.shardwise.server.session;
 import io.netty.buffer.ByteBuf;
 import io.shardwise.core.Engine;
 import io.shardwise.core.EngineSession;
-import io.shardwise.core.RelayPlan;
+import io.shardwise.core.RelaySession;
 import io.shardwise.core.StatementResult;
+import io.shardwise.core.error.ErrorCode;
 import io.shardwise.core.error.ShardwiseException;
 import io.shardwise.core.execute.Column;
-import io.shardwise.core.execute.Condition;
 import io.shardwise.core.execute.Diagnostics;
 import io.shardwise.core.execute.ResultCursor;
 import io.shardwise.core.rule.ShardingRule;
@@ -84,7 +84,7 @@ public final class CommandHandler implements AutoCloseable {
                 return false;
             }
             case Command.InitDb db -> statement("USE `" + db.schema().replace("`", "``") + "`", out);
-            case Command.Unsupported u -> out.error(1047, "08S01", "Unknown command");
+            case Command.Unsupported u -> out.error(ErrorCode.UNKNOWN_COMMAND);
             case StmtCommand s -> statements.handle(s, out);
             case ConnectionCommand c -> connection.handle(c, schema, out);
         }
@@ -155,7 +155,7 @@ public final class CommandHandler implements AutoCloseable {
         } catch (ShardwiseException e) {
             error(out, e.errno(), e.sqlState(), e.getMessage(), keeps);
         } catch (RuntimeException e) {
-            error(out, 1105, "HY000", "[BUG] " + e, keeps);
+            error(out, ErrorCode.BUG.errno(), ErrorCode.BUG.sqlState(), ErrorCode.BUG.message(e), keeps);
         }
         return false;
     }
@@ -200,59 +200,9 @@ public final class CommandHandler implements AutoCloseable {
         }
     }
 
-    /**
-     * The relay plan of a COM_QUERY text, or null when the normal path must answer it. Called on the
-     * event loop while this handler is idle, so it must stay cheap: a single plain SELECT (no
-     * {@code ;}, no variables or {@code ()} functions this server answers itself, no
-     * information_schema, no INTO), then the engine's own checks ({@link EngineSession#relayPlan}).
-     */
-    RelayPlan relayPlan(String sql) {
-        String s = QueryStatements.strip(sql);
-        if (s.length() < 8 || !s.regionMatches(true, 0, "select", 0, 6) || Character.isLetterOrDigit(s.charAt(6))
-                || s.indexOf(';') >= 0 || s.indexOf('@') >= 0 || s.indexOf("()") >= 0
-                || InformationSchemaQueries.mentions(s) || containsIgnoreCase(s, "into")) {
-            return null;
-        }
-        return session.relayPlan(s);
-    }
-
-    private static boolean containsIgnoreCase(String text, String lowerWord) {
-        int n = text.length() - lowerWord.length();
-        char first = lowerWord.charAt(0);
-        for (int i = 0; i <= n; i++) {
-            if (Character.toLowerCase(text.charAt(i)) == first && text.regionMatches(true, i, lowerWord, 0, lowerWord.length())) {
-                return true;
-            }
-        }
-        return false;
-    }
-
-    /** A relayed statement starts: visible in the processlist, counted, with a fresh diagnostics area. */
-    void relayStarting(String sql, RelayPlan plan) {
-        registry.activity(activity, sql, schema);
-        registry.countQuestion();
-        session.clearDiagnostics();
-        session.relayStarted(plan);
-    }
-
-    void relayEnded() {
-        registry.activity(activity, null, schema);
-    }
-
-    String relayMessage(String backend, int errno, String message) {
-        return session.relayMessage(backend, errno, message);
-    }
-
-    void relayConditions(int unit, String backend, int count, List<Condition> conditions) {
-        session.relayConditions(unit, backend, count, conditions);
-    }
-
-    void relayFailed(int errno, String message) {
-        session.failed(errno, message);
-    }
-
-    int warningCount() {
-        return session.diagnostics().warningCount();
+    /** This session as the relay executor sees it (event loop only, while no command runs here). */
+    RelaySession relaySession() {
+        return new SessionRelay(session.relay(), registry, activity, () -> schema);
     }
 
     ServerStatus status() {

@@ -2,6 +2,7 @@ package io.shardwise.server.session;
 
 import io.netty.buffer.ByteBuf;
 import io.shardwise.core.EngineSession;
+import io.shardwise.core.error.ErrorCode;
 import io.shardwise.core.error.ShardwiseException;
 import io.shardwise.core.execute.Column;
 import io.shardwise.server.protocol.ConnectionCommand;
@@ -52,7 +53,7 @@ final class ConnectionCommands {
                 case ConnectionCommand.ProcessKill k -> kill(k.connectionId(), false, out);
                 case ConnectionCommand.SetOption o -> {
                     if (o.option() > 1) {
-                        out.error(1047, "08S01", "Unknown command");
+                        out.error(ErrorCode.UNKNOWN_COMMAND);
                     } else {
                         multiStatements = o.option() == 0;
                         out.endOfRows(status.get(), 0);
@@ -90,8 +91,8 @@ final class ConnectionCommands {
     private void kill(long id, boolean queryOnly, ResponseWriter out) {
         switch (registry.kill(id, user, queryOnly)) {
             case DONE -> out.ok(0, 0, status.get(), 0);
-            case UNKNOWN -> out.error(1094, "HY000", "Unknown thread id: " + id);
-            case NOT_OWNER -> out.error(1095, "HY000", "You are not owner of thread " + id);
+            case UNKNOWN -> out.error(ErrorCode.UNKNOWN_THREAD, id);
+            case NOT_OWNER -> out.error(ErrorCode.NOT_THREAD_OWNER, id);
         }
     }
 

@@ -9,6 +9,7 @@ import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.channel.ChannelPipeline;
 import io.netty.handler.codec.TooLongFrameException;
+import io.shardwise.core.error.ErrorCode;
 import io.shardwise.server.auth.AuthExchange;
 import io.shardwise.server.auth.Authenticator;
 import io.shardwise.server.auth.NativePassword;
@@ -109,8 +110,7 @@ public final class HandshakeHandler extends ChannelInboundHandlerAdapter {
         response = HandshakeResponse.decode(content);
         boolean secure = phase == Phase.AWAITING_TLS_RESPONSE;
         if (tls.required() && !secure) {
-            send(ctx, new ErrPacket(3159, "HY000",
-                    "Connections using insecure transport are prohibited while --require_secure_transport=ON.").encode(ctx.alloc()))
+            send(ctx, ErrPackets.of(ErrorCode.SECURE_TRANSPORT_REQUIRED).encode(ctx.alloc()))
                     .addListener(ChannelFutureListener.CLOSE);
             return;
         }
@@ -196,8 +196,8 @@ public final class HandshakeHandler extends ChannelInboundHandlerAdapter {
             sequenceId = 1; // the response never decoded (too long): answer it anyway
         }
         ErrPacket err = cause instanceof TooLongFrameException || cause.getCause() instanceof TooLongFrameException
-                ? new ErrPacket(1153, "08S01", "Got a packet bigger than 'max_allowed_packet' bytes")
-                : new ErrPacket(1043, "08S01", "Bad handshake");
+                ? ErrPackets.of(ErrorCode.PACKET_TOO_LARGE)
+                : ErrPackets.of(ErrorCode.BAD_HANDSHAKE);
         send(ctx, err.encode(ctx.alloc())).addListener(ChannelFutureListener.CLOSE);
     }
 }

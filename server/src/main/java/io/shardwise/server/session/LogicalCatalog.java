@@ -61,10 +61,6 @@ final class LogicalCatalog {
         return rule.schema();
     }
 
-    private String url(String backend) {
-        return backend(backend).url();
-    }
-
     boolean isPhysicalDatabase(String name) {
         return name != null && (name.equalsIgnoreCase(defaultDatabase) || firsts.keySet().stream().anyMatch(name::equalsIgnoreCase));
     }
@@ -124,15 +120,10 @@ final class LogicalCatalog {
         return sql.append(')').toString();
     }
 
-    /** The physical database a backend's URL names ({@code jdbc:mysql://host:port/db?...}). */
+    /** The physical database a backend's URL names ({@code jdbc:mysql://host:port/db?...}), decoded. */
     private String database(String backend) {
-        String rest = afterAuthority(backend);
-        int end = rest.indexOf('?');
-        String db = (end < 0 ? rest : rest.substring(0, end));
-        if (db.startsWith("/")) {
-            db = db.substring(1);
-        }
-        if (db.isEmpty()) {
+        String db = backend(backend).address().database();
+        if (db == null) {
             throw new ShardwiseException(ErrorCode.UNSUPPORTED, "information_schema with backend " + backend
                     + " whose URL names no database");
         }
@@ -140,22 +131,7 @@ final class LogicalCatalog {
     }
 
     private String server(String backend) {
-        String url = url(backend);
-        int start = url.indexOf("//") + 2;
-        return url.substring(start, start + afterAuthorityStart(url, start)).toLowerCase(Locale.ROOT);
-    }
-
-    private String afterAuthority(String backend) {
-        String url = url(backend);
-        int start = url.indexOf("//") + 2;
-        return url.substring(start + afterAuthorityStart(url, start));
-    }
-
-    private static int afterAuthorityStart(String url, int start) {
-        int slash = url.indexOf('/', start);
-        int query = url.indexOf('?', start);
-        int end = slash >= 0 ? slash : query >= 0 ? query : url.length();
-        return end - start;
+        return backend(backend).address().server();
     }
 
     private BackendConfig backend(String name) {

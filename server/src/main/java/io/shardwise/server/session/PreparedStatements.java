@@ -133,16 +133,15 @@ final class PreparedStatements {
         } catch (ShardwiseException e) {
             out.error(e.errno(), e.sqlState(), e.getMessage());
         } catch (MalformedPacketException e) {
-            out.error(1210, "HY000", "Incorrect arguments to mysqld_stmt_execute");
+            out.error(ErrorCode.WRONG_ARGUMENTS, "mysqld_stmt_execute");
         } catch (RuntimeException e) {
-            out.error(1105, "HY000", "[BUG] " + e);
+            out.error(ErrorCode.BUG, e);
         }
     }
 
     private void prepare(String sql, ResponseWriter out) {
         if (statements.size() >= MAX_STATEMENTS) {
-            out.error(1461, "42000", "Can't create more than max_prepared_stmt_count statements (current value: "
-                    + MAX_STATEMENTS + ")");
+            out.error(ErrorCode.TOO_MANY_PREPARED_STATEMENTS, MAX_STATEMENTS);
             return;
         }
         int parameters = Normalizer.normalize(sql).parameterCount();

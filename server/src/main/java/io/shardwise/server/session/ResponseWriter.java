@@ -3,6 +3,7 @@ package io.shardwise.server.session;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
 import io.netty.channel.Channel;
+import io.shardwise.core.error.ErrorCode;
 import io.shardwise.server.protocol.Capabilities;
 import io.shardwise.server.protocol.EofPacket;
 import io.shardwise.server.protocol.ErrPacket;
@@ -186,6 +187,10 @@ final class ResponseWriter {
         new OkPacket(affectedRows, lastInsertId, status, warnings, "").writeTo(beginPacket(16), false);
         endPacket();
         flush();
+    }
+
+    void error(ErrorCode code, Object... args) {
+        error(code.errno(), code.sqlState(), code.message(args));
     }
 
     void error(int errno, String sqlState, String message) {

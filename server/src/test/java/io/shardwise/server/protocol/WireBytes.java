@@ -10,11 +10,11 @@ import java.util.List;
 import java.util.function.Supplier;
 
 /** Builds wire packets and feeds them to channels whole, byte by byte, and split at every boundary. */
-final class WireBytes {
+public final class WireBytes {
     private WireBytes() {}
 
     /** One wire packet: 3-byte LE length, sequence id, payload (no splitting). */
-    static byte[] wirePacket(int sequenceId, byte[] payload) {
+    public static byte[] wirePacket(int sequenceId, byte[] payload) {
         byte[] out = new byte[payload.length + 4];
         out[0] = (byte) payload.length;
         out[1] = (byte) (payload.length >> 8);
@@ -24,7 +24,7 @@ final class WireBytes {
         return out;
     }
 
-    static byte[] concat(byte[]... parts) {
+    public static byte[] concat(byte[]... parts) {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         for (byte[] p : parts) {
             out.writeBytes(p);
@@ -32,18 +32,18 @@ final class WireBytes {
         return out.toByteArray();
     }
 
-    static byte[] command(int code, String text) {
+    public static byte[] command(int code, String text) {
         return concat(new byte[] {(byte) code}, text.getBytes(StandardCharsets.UTF_8));
     }
 
-    static byte[] bytes(ByteBuf buf) {
+    public static byte[] bytes(ByteBuf buf) {
         byte[] b = new byte[buf.readableBytes()];
         buf.getBytes(buf.readerIndex(), b);
         return b;
     }
 
     /** Every way the tests cut a fixture: whole, byte by byte, and in two at each position. */
-    static List<List<byte[]>> cuts(byte[] fixture) {
+    public static List<List<byte[]>> cuts(byte[] fixture) {
         List<List<byte[]>> all = new ArrayList<>();
         all.add(List.of(fixture));
         List<byte[]> single = new ArrayList<>();
@@ -62,7 +62,7 @@ final class WireBytes {
     }
 
     /** Feeds each cut of {@code fixture} to a fresh channel and returns what each decoded. */
-    static List<List<Object>> decodeEveryCut(Supplier<EmbeddedChannel> channels, byte[] fixture) {
+    public static List<List<Object>> decodeEveryCut(Supplier<EmbeddedChannel> channels, byte[] fixture) {
         List<List<Object>> results = new ArrayList<>();
         for (List<byte[]> cut : cuts(fixture)) {
             EmbeddedChannel channel = channels.get();

@@ -1,6 +1,8 @@
 package io.shardwise.server.relay;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -29,13 +31,23 @@ class BackendAddressTest {
         assertEquals("::1", of("jdbc:mysql://[::1]:3306/shop").host());
         assertEquals("", of("jdbc:mariadb://db0:3306").database());
         assertTrue(!a.toString().contains("secret"), "the password never prints");
+        assertNull(a.tls(), "sslMode=DISABLED: plain TCP");
+    }
+
+    @Test
+    void theRelayKeepsTheUrlsTlsSetting() throws Exception {
+        assertTrue(of("jdbc:mysql://db0:3306/shop?sslMode=REQUIRED").tls().required());
+        assertTrue(of("jdbc:mysql://db0:3306/shop?sslMode=VERIFY_IDENTITY").tls().required());
+        assertTrue(of("jdbc:mysql://db0:3306/shop?useSSL=true").tls().required());
+        assertFalse(of("jdbc:mysql://db0:3306/shop").tls().required(), "Connector/J's default: PREFERRED");
+        assertNull(of("jdbc:mariadb://db0:3306/shop").tls(), "MariaDB Connector/J's default: no TLS");
     }
 
     @Test
     void whatTheRelayCannotHonourLeavesTheBackendToTheJdbcPath() {
-        assertTrue(refusal("jdbc:mysql://db0:3306/shop?sslMode=REQUIRED").contains("TLS is required"));
-        assertTrue(refusal("jdbc:mysql://db0:3306/shop?sslMode=VERIFY_IDENTITY").contains("TLS is required"));
-        assertTrue(refusal("jdbc:mysql://db0:3306/shop?useSSL=true").contains("TLS is required"));
+        assertTrue(refusal("jdbc:mysql://db0:3306/shop?sslMode=sometimes").contains("sslMode=sometimes"));
+        assertTrue(refusal("jdbc:mysql://db0:3306/shop?sslMode=VERIFY_CA&trustCertificateKeyStoreUrl=file:/nonexistent/trust.p12")
+                .contains("TLS settings cannot be read"));
         assertTrue(refusal("jdbc:mysql://db0:3306,db1:3306/shop").contains("no single host"));
         assertTrue(refusal("jdbc:mysql://db0:3306/shop?sessionVariables=sql_mode=ANSI").contains("'sessionvariables'"));
         assertTrue(refusal("jdbc:mysql://db0:3306/shop?characterEncoding=latin1").contains("characterEncoding=latin1"));

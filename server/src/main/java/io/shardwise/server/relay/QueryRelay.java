@@ -1,8 +1,9 @@
-package io.shardwise.server.session;
+package io.shardwise.server.relay;
 
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.Channel;
 import io.shardwise.core.RelayPlan;
+import io.shardwise.core.RelaySession;
 import io.shardwise.core.error.ErrorCode;
 import io.shardwise.core.execute.Condition;
 import io.shardwise.core.route.ExecutionUnit;
@@ -14,7 +15,6 @@ import io.shardwise.server.protocol.OkPacket;
 import io.shardwise.server.protocol.Packet;
 import io.shardwise.server.protocol.ServerStatus;
 import io.shardwise.server.protocol.Wire;
-import io.shardwise.server.relay.BackendConnection;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -28,9 +28,13 @@ import java.util.Map;
  * diagnostics hold them (in logical names) before the client can ask. A backend ERR ends the
  * statement with that error in logical names, recorded as the JDBC path records it.
  *
- * <p>Back-pressure: while the client is not writable, the backend connection stops reading.
+ * <p>Session state is read and written only through {@link RelaySession}, on the client's event
+ * loop. Back-pressure: while the client is not writable, the backend connection stops reading.
  * Hazard: a relay that does not reach its end (client gone, KILL QUERY, backend lost) closes its
  * backend connections instead of pooling them: they may still carry part of a response.
+ *
+ * <p>Buffer lifetime: each backend packet is released here once read; row packets are retained
+ * and written to the client as they are (the client channel's encoder releases them).
  */
 final class QueryRelay implements BackendConnection.Listener {
     /** The end of a relay, whatever it was: the dispatcher takes commands again. */
@@ -44,7 +48,7 @@ final class QueryRelay implements BackendConnection.Listener {
 
     private final Channel client;
     private final Capabilities capabilities;
-    private final CommandHandler handler;
+    private final RelaySession session;
     private final RelayPlan plan;
     private final Map<String, BackendConnection> connections;
     private final ReleaseTo pool;
@@ -63,11 +67,11 @@ final class QueryRelay implements BackendConnection.Listener {
         void release(BackendConnection connection);
     }
 
-    QueryRelay(Channel client, Capabilities capabilities, CommandHandler handler, RelayPlan plan,
+    QueryRelay(Channel client, Capabilities capabilities, RelaySession session, RelayPlan plan,
                Map<String, BackendConnection> connections, int firstSequenceId, ReleaseTo pool, Ended ended) {
         this.client = client;
         this.capabilities = capabilities;
-        this.handler = handler;
+        this.session = session;
         this.plan = plan;
         this.connections = connections;
         this.sequenceId = firstSequenceId & 0xFF;
@@ -138,7 +142,7 @@ final class QueryRelay implements BackendConnection.Listener {
                 case DONE -> { }
             }
         } catch (RuntimeException e) {
-            fail(1105, "HY000", "[BUG] relaying backend " + connection.backend() + "'s response: " + e, true);
+            fail(ErrorCode.BUG, true, "relaying backend " + connection.backend() + "'s response: " + e);
         } finally {
             packet.release();
         }
@@ -176,7 +180,7 @@ final class QueryRelay implements BackendConnection.Listener {
         if (--columnsLeft == 0) {
             phase = current.endsResultsWithOk() ? Phase.ROWS : Phase.COLUMNS_EOF;
             if (unit == 0 && !capabilities.endsResultsWithOk()) {
-                forward(new EofPacket(0, handler.status()).writeTo(client.alloc().ioBuffer(5)));
+                forward(new EofPacket(0, status()).writeTo(client.alloc().ioBuffer(5)));
             }
         }
     }
@@ -202,7 +206,7 @@ final class QueryRelay implements BackendConnection.Listener {
     }
 
     private void warningsRead() {
-        handler.relayConditions(unit, current.backend(), warningCount, conditions);
+        session.warnings(unit, current.backend(), warningCount, conditions);
         current.responseEnded();
         nextUnit();
     }
@@ -218,14 +222,14 @@ final class QueryRelay implements BackendConnection.Listener {
     /** The client's last packet: an OK for a statement without rows, else the end of the rows; then connections go back. */
     private void finish(OkPacket ok, int okWarnings) {
         phase = Phase.DONE;
-        ServerStatus status = handler.status();
+        ServerStatus status = status();
         ByteBuf out = client.alloc().ioBuffer(16);
         if (ok != null) {
             new OkPacket(ok.affectedRows(), ok.lastInsertId(), status, okWarnings, "").writeTo(out, false);
         } else if (capabilities.endsResultsWithOk()) {
-            new OkPacket(0, 0, status, handler.warningCount(), "").writeTo(out, true);
+            new OkPacket(0, 0, status, session.warningCount(), "").writeTo(out, true);
         } else {
-            new EofPacket(handler.warningCount(), status).writeTo(out);
+            new EofPacket(session.warningCount(), status).writeTo(out);
         }
         forward(out);
         client.flush();
@@ -236,8 +240,12 @@ final class QueryRelay implements BackendConnection.Listener {
     private void backendError(ByteBuf in) {
         ErrPacket err = ErrPacket.decode(in);
         current.responseEnded();
-        String message = handler.relayMessage(current.backend(), err.errno(), err.message());
+        String message = session.translate(current.backend(), err.errno(), err.message());
         fail(err.errno(), err.sqlState(), message, false);
+    }
+
+    private void fail(ErrorCode code, boolean broken, Object... args) {
+        fail(code.errno(), code.sqlState(), code.message(args), broken);
     }
 
     /** Ends with an ERR to the client (recorded for SHOW ERRORS); {@code broken}: the connections may hold a partial response. */
@@ -246,7 +254,7 @@ final class QueryRelay implements BackendConnection.Listener {
             return;
         }
         phase = Phase.DONE;
-        handler.relayFailed(errno, message);
+        session.failed(errno, message);
         forward(new ErrPacket(errno, sqlState, message).encode(client.alloc()));
         client.flush();
         if (broken) {
@@ -255,6 +263,11 @@ final class QueryRelay implements BackendConnection.Listener {
             releaseAll();
         }
         end();
+    }
+
+    /** Relays run in autocommit mode outside transactions, never inside a multi-statement: the session's own status. */
+    private ServerStatus status() {
+        return ServerStatus.of(session.inTransaction(), session.autocommit());
     }
 
     private void forward(ByteBuf payload) {
@@ -277,8 +290,7 @@ final class QueryRelay implements BackendConnection.Listener {
 
     @Override
     public void lost(BackendConnection connection, Throwable cause) {
-        fail(ErrorCode.SHARD_UNAVAILABLE.errno(), ErrorCode.SHARD_UNAVAILABLE.sqlState(),
-                String.format(ErrorCode.SHARD_UNAVAILABLE.format(), connection.backend(), cause.getMessage()), true);
+        fail(ErrorCode.SHARD_UNAVAILABLE, true, connection.backend(), cause.getMessage());
     }
 
     /** The client can take more: the backend reads again. */
@@ -291,7 +303,7 @@ final class QueryRelay implements BackendConnection.Listener {
 
     /** KILL QUERY: the backend connection closes (it may be mid-result) and the client gets 1317, as from a killed backend query. */
     void kill() {
-        fail(ErrorCode.QUERY_INTERRUPTED.errno(), ErrorCode.QUERY_INTERRUPTED.sqlState(), ErrorCode.QUERY_INTERRUPTED.format(), true);
+        fail(ErrorCode.QUERY_INTERRUPTED, true);
     }
 
     /** The client left: nothing more is sent, and the connections close. */
@@ -318,7 +330,7 @@ final class QueryRelay implements BackendConnection.Listener {
     }
 
     private void end() {
-        handler.relayEnded();
+        session.ended();
         ended.ended(this);
     }
 }

@@ -1,0 +1,44 @@
+package io.shardwise.core;
+
+import io.shardwise.core.execute.Condition;
+import java.util.List;
+
+/**
+ * All a face's packet relay may ask of or tell a session: whether a text statement may be relayed
+ * and with what plan and session setup ({@link #plan}), that it started, ended or failed, and how a
+ * backend's message reads in logical names. A relay (a second executor for single-pass reads) touches
+ * session state only through this interface.
+ *
+ * <p>Threads: called on the relay's event loop, only while the session runs no statement of its
+ * own (the face guarantees it), so implementations need no locks; every call must stay cheap and
+ * never block.
+ */
+public interface RelaySession {
+    /**
+     * The relay plan of a text statement, or null when it must run through the session's own
+     * executor. Conservative: anything unexpected answers null, and the executor reports it.
+     */
+    RelayPlan plan(String sql);
+
+    /** A relayed statement starts: a fresh diagnostics area with a slot per unit. */
+    void started(String sql, RelayPlan plan);
+
+    /** A backend's message of a relayed unit as the executor would report it (logical names). */
+    String translate(String backend, int errno, String message);
+
+    /** What a relayed unit's backend listed in SHOW WARNINGS ({@code count} raised), in backend names. */
+    void warnings(int unit, String backend, int count, List<Condition> conditions);
+
+    /** The relayed statement ended with this error (already in logical names): SHOW ERRORS reads it. */
+    void failed(int errno, String message);
+
+    /** The relayed statement is over, whatever its outcome. */
+    void ended();
+
+    /** Warnings the relayed statement raised so far (for its final EOF/OK). */
+    int warningCount();
+
+    boolean inTransaction();
+
+    boolean autocommit();
+}

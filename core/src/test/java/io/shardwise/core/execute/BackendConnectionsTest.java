@@ -1,0 +1,31 @@
+package io.shardwise.core.execute;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.shardwise.core.config.BackendConfig;
+import io.shardwise.core.config.PoolConfig;
+import io.shardwise.testkit.MysqlServer;
+import io.shardwise.testkit.TestBackends;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Duration;
+import org.junit.jupiter.api.Test;
+
+class BackendConnectionsTest {
+    @Test
+    void aSideConnectionCarriesThePoolsSettings() throws SQLException {
+        MysqlServer server = TestBackends.shared();
+        PoolConfig pool = new PoolConfig(4, 0, Duration.ofMillis(1234), Duration.ofMinutes(1), Duration.ofMinutes(5));
+        BackendConfig config = new BackendConfig("ds0", server.jdbcUrl(""), server.user(), server.password(), pool);
+        assertEquals("1234", BackendConnections.driverProperties(config, true).getProperty("connectTimeout"),
+                "the pool's connection timeout bounds the side connection's connect");
+        try (Connection c = BackendConnections.openUnpooled(config); Statement s = c.createStatement();
+             ResultSet rs = s.executeQuery("SELECT @@session.net_write_timeout")) {
+            assertTrue(rs.next());
+            assertEquals(600, rs.getInt(1), "the pooled connections' session variables");
+        }
+    }
+}

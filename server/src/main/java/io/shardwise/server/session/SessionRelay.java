@@ -1,0 +1,97 @@
+package io.shardwise.server.session;
+
+import io.shardwise.core.RelayPlan;
+import io.shardwise.core.RelaySession;
+import io.shardwise.core.execute.Condition;
+import java.util.List;
+
+/**
+ * The core session's {@link RelaySession} as the server offers it to its relay executor: the
+ * statements this server answers by itself never reach the relay, and a relayed statement shows in
+ * the processlist and counts as a question, as on the session thread. Event-loop confined, as the
+ * relay.
+ */
+final class SessionRelay implements RelaySession {
+    private final RelaySession core;
+    private final SessionRegistry registry;
+    private final SessionRegistry.Activity activity;
+    private final java.util.function.Supplier<String> schema;
+
+    SessionRelay(RelaySession core, SessionRegistry registry, SessionRegistry.Activity activity,
+                 java.util.function.Supplier<String> schema) {
+        this.core = core;
+        this.registry = registry;
+        this.activity = activity;
+        this.schema = schema;
+    }
+
+    /**
+     * Only a single plain SELECT (no {@code ;}, no variables or {@code ()} functions this server
+     * answers itself, no information_schema, no INTO) goes on to the engine's own checks. Cheap: no
+     * lexing here.
+     */
+    @Override
+    public RelayPlan plan(String sql) {
+        String s = QueryStatements.strip(sql);
+        if (s.length() < 8 || !s.regionMatches(true, 0, "select", 0, 6) || Character.isLetterOrDigit(s.charAt(6))
+                || s.indexOf(';') >= 0 || s.indexOf('@') >= 0 || s.indexOf("()") >= 0
+                || InformationSchemaQueries.mentions(s) || containsIgnoreCase(s, "into")) {
+            return null;
+        }
+        return core.plan(s);
+    }
+
+    private static boolean containsIgnoreCase(String text, String lowerWord) {
+        int n = text.length() - lowerWord.length();
+        char first = lowerWord.charAt(0);
+        for (int i = 0; i <= n; i++) {
+            if (Character.toLowerCase(text.charAt(i)) == first && text.regionMatches(true, i, lowerWord, 0, lowerWord.length())) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    @Override
+    public void started(String sql, RelayPlan plan) {
+        registry.activity(activity, sql, schema.get());
+        registry.countQuestion();
+        core.started(sql, plan);
+    }
+
+    @Override
+    public String translate(String backend, int errno, String message) {
+        return core.translate(backend, errno, message);
+    }
+
+    @Override
+    public void warnings(int unit, String backend, int count, List<Condition> conditions) {
+        core.warnings(unit, backend, count, conditions);
+    }
+
+    @Override
+    public void failed(int errno, String message) {
+        core.failed(errno, message);
+    }
+
+    @Override
+    public void ended() {
+        registry.activity(activity, null, schema.get());
+        core.ended();
+    }
+
+    @Override
+    public int warningCount() {
+        return core.warningCount();
+    }
+
+    @Override
+    public boolean inTransaction() {
+        return core.inTransaction();
+    }
+
+    @Override
+    public boolean autocommit() {
+        return core.autocommit();
+    }
+}

@@ -1,0 +1,355 @@
+package io.shardwise.server.relay;
+
+import static io.shardwise.server.protocol.WireBytes.bytes;
+import static io.shardwise.server.protocol.WireBytes.concat;
+import static io.shardwise.server.protocol.WireBytes.cuts;
+import static io.shardwise.server.protocol.WireBytes.wirePacket;
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.Unpooled;
+import io.netty.channel.embedded.EmbeddedChannel;
+import io.shardwise.core.RelayPlan;
+import io.shardwise.core.RelaySession;
+import io.shardwise.core.execute.Condition;
+import io.shardwise.core.route.ExecutionUnit;
+import io.shardwise.server.Leaks;
+import io.shardwise.server.auth.NativePassword;
+import io.shardwise.server.protocol.Capabilities;
+import io.shardwise.server.protocol.ColumnDefinition;
+import io.shardwise.server.protocol.EofPacket;
+import io.shardwise.server.protocol.ErrPacket;
+import io.shardwise.server.protocol.HandshakeV10;
+import io.shardwise.server.protocol.OkPacket;
+import io.shardwise.server.protocol.PacketDecoder;
+import io.shardwise.server.protocol.PacketEncoder;
+import io.shardwise.server.protocol.ServerStatus;
+import io.shardwise.server.protocol.Wire;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * {@link QueryRelay}'s state machine at the byte level: a logged-in {@link BackendConnection} on an
+ * {@link EmbeddedChannel} is fed each backend response whole, byte by byte and split at every
+ * boundary, responses of consecutive units pipelined in one write; the client channel must receive
+ * exactly the same bytes every time, the connection must go back to its pool, and nothing may be
+ * left unread or leaked.
+ */
+class QueryRelayTest {
+    private static final ServerStatus AUTOCOMMIT = ServerStatus.of(false, true);
+    private static final int BACKEND_CAPABILITIES = Capabilities.SERVER.bits() | Capabilities.DEPRECATE_EOF;
+
+    @AfterEach
+    void noBufferLeaked() {
+        Leaks.assertNone();
+    }
+
+    /** The session as a relay sees it, recording what the relay told it. */
+    private static final class RecordingSession implements RelaySession {
+        final List<String> calls = new ArrayList<>();
+        int warnings;
+
+        @Override
+        public RelayPlan plan(String sql) {
+            throw new AssertionError("the relay never plans");
+        }
+
+        @Override
+        public void started(String sql, RelayPlan plan) {
+            calls.add("started");
+        }
+
+        @Override
+        public String translate(String backend, int errno, String message) {
+            return message.replace("shop_0", "shop");
+        }
+
+        @Override
+        public void warnings(int unit, String backend, int count, List<Condition> conditions) {
+            warnings += count;
+            calls.add("warnings " + unit + " " + backend + " " + count + " " + conditions);
+        }
+
+        @Override
+        public void failed(int errno, String message) {
+            calls.add("failed " + errno + " " + message);
+        }
+
+        @Override
+        public void ended() {
+            calls.add("ended");
+        }
+
+        @Override
+        public int warningCount() {
+            return warnings;
+        }
+
+        @Override
+        public boolean inTransaction() {
+            return false;
+        }
+
+        @Override
+        public boolean autocommit() {
+            return true;
+        }
+    }
+
+    /** One relay of {@code plan} over a backend connection logged in on an embedded channel. */
+    private static final class Fixture {
+        final RecordingSession session = new RecordingSession();
+        final EmbeddedChannel client = new EmbeddedChannel(PacketEncoder.INSTANCE);
+        final EmbeddedChannel backend;
+        final BackendConnection connection;
+        final List<BackendConnection> released = new ArrayList<>();
+        final QueryRelay relay;
+        boolean ended;
+
+        Fixture(RelayPlan plan, Capabilities clientCapabilities) {
+            var connected = client.eventLoop().<BackendConnection>newPromise();
+            BackendAddress address = new BackendAddress("ds0", "127.0.0.1", 3306, "shop_0", "root", "", null);
+            connection = new BackendConnection(address, true, "", connected);
+            backend = new EmbeddedChannel(new PacketDecoder(1 << 24), PacketEncoder.INSTANCE, connection);
+            HandshakeV10 hello = new HandshakeV10("11.4.5-MariaDB", 9, new byte[HandshakeV10.SEED_LENGTH],
+                    new Capabilities(BACKEND_CAPABILITIES), 45, AUTOCOMMIT, NativePassword.PLUGIN);
+            feed(backend, List.of(wirePacket(0, payload(hello.encode(backend.alloc())))));
+            dropOutbound(backend); // the handshake response
+            feed(backend, List.of(wirePacket(2, ok(false))));
+            dropOutbound(backend); // SET net_write_timeout
+            feed(backend, List.of(wirePacket(1, ok(false))));
+            dropOutbound(backend);
+            assertTrue(connected.isSuccess(), "logged in");
+            relay = new QueryRelay(client, clientCapabilities, session, plan, Map.of("ds0", connection), 1, released::add,
+                    r -> ended = true);
+        }
+
+        /** The COM_QUERY texts the relay sent the backend since the last call. */
+        List<String> queries() {
+            ByteBuf all = Unpooled.buffer();
+            for (ByteBuf b; (b = backend.readOutbound()) != null; ) {
+                all.writeBytes(b); // the encoder writes each header and payload as buffers of their own
+                b.release();
+            }
+            List<String> out = new ArrayList<>();
+            while (all.isReadable()) {
+                int length = all.readUnsignedMediumLE();
+                all.skipBytes(1); // sequence id
+                ByteBuf payload = all.readSlice(length);
+                payload.skipBytes(1); // COM_QUERY
+                out.add(payload.toString(StandardCharsets.UTF_8));
+            }
+            all.release();
+            return out;
+        }
+
+        byte[] clientBytes() {
+            ByteBuf all = Unpooled.buffer();
+            for (ByteBuf b; (b = client.readOutbound()) != null; ) {
+                all.writeBytes(b);
+                b.release();
+            }
+            byte[] out = bytes(all);
+            all.release();
+            return out;
+        }
+
+        void finish() {
+            assertFalse(backend.finish(), "the backend channel kept unread messages");
+            assertFalse(client.finish(), "the client channel kept unwritten messages");
+        }
+    }
+
+    private static void feed(EmbeddedChannel channel, List<byte[]> pieces) {
+        for (byte[] piece : pieces) {
+            channel.writeInbound(Unpooled.wrappedBuffer(piece));
+        }
+    }
+
+    private static void dropOutbound(EmbeddedChannel channel) {
+        for (Object m; (m = channel.readOutbound()) != null; ) {
+            io.netty.util.ReferenceCountUtil.release(m);
+        }
+    }
+
+    private static byte[] payload(ByteBuf buf) {
+        byte[] b = bytes(buf);
+        buf.release();
+        return b;
+    }
+
+    private static byte[] ok(boolean endOfRows) {
+        return ok(endOfRows, 0);
+    }
+
+    private static byte[] ok(boolean endOfRows, int warnings) {
+        return payload(new OkPacket(0, 0, AUTOCOMMIT, warnings, "").encode(Unpooled.buffer().alloc(), endOfRows));
+    }
+
+    private static byte[] column(String schema, String table, String name) {
+        return payload(new ColumnDefinition(schema, table, table, name, name, 45, 80, ColumnDefinition.TYPE_VAR_STRING, 0, 0)
+                .encode(Unpooled.buffer().alloc()));
+    }
+
+    private static byte[] row(String... values) {
+        ByteBuf b = Unpooled.buffer();
+        for (String v : values) {
+            Wire.writeLenenc(b, v);
+        }
+        return payload(b);
+    }
+
+    /** A result set as a backend sends it (CLIENT_DEPRECATE_EOF: no EOF after the columns), from sequence id 1. */
+    private static byte[] resultSet(String schema, String table, int warnings, String[]... rows) {
+        List<byte[]> packets = new ArrayList<>();
+        packets.add(new byte[] {2});
+        packets.add(column(schema, table, "id"));
+        packets.add(column(schema, table, "body"));
+        for (String[] r : rows) {
+            packets.add(row(r));
+        }
+        packets.add(ok(true, warnings));
+        List<byte[]> wire = new ArrayList<>();
+        for (int i = 0; i < packets.size(); i++) {
+            wire.add(wirePacket(i + 1, packets.get(i)));
+        }
+        return concat(wire.toArray(byte[][]::new));
+    }
+
+    private static RelayPlan plan(String... tables) {
+        List<ExecutionUnit> units = new ArrayList<>();
+        for (String t : tables) {
+            units.add(new ExecutionUnit("ds0", "SELECT id, body FROM " + t, List.of(), Map.of(t, "notes")));
+        }
+        return new RelayPlan(units, "shop", "");
+    }
+
+    /** What the client gets for rows {@code rows} of logical table notes, from sequence id 1. */
+    private static byte[] expectedResult(Capabilities client, int warnings, String[]... rows) {
+        List<byte[]> packets = new ArrayList<>();
+        packets.add(new byte[] {2});
+        packets.add(column("shop", "notes", "id"));
+        packets.add(column("shop", "notes", "body"));
+        if (!client.endsResultsWithOk()) {
+            packets.add(payload(new EofPacket(0, AUTOCOMMIT).writeTo(Unpooled.buffer())));
+        }
+        for (String[] r : rows) {
+            packets.add(row(r));
+        }
+        packets.add(client.endsResultsWithOk() ? ok(true, warnings)
+                : payload(new EofPacket(warnings, AUTOCOMMIT).writeTo(Unpooled.buffer())));
+        List<byte[]> wire = new ArrayList<>();
+        for (int i = 0; i < packets.size(); i++) {
+            wire.add(wirePacket(i + 1, packets.get(i)));
+        }
+        return concat(wire.toArray(byte[][]::new));
+    }
+
+    @Test
+    void oneUnitsRowsReachTheClientUnchangedWithLogicalColumnNamesHoweverTheBytesArrive() {
+        String[][] rows = {{"1", "a"}, {"2", "b"}};
+        byte[] response = resultSet("shop_0", "notes_0", 0, rows);
+        for (Capabilities client : List.of(Capabilities.SERVER,
+                new Capabilities(Capabilities.SERVER.bits() | Capabilities.DEPRECATE_EOF))) {
+            byte[] expected = expectedResult(client, 0, rows);
+            for (List<byte[]> cut : cuts(response)) {
+                Fixture f = new Fixture(plan("notes_0"), client);
+                f.relay.start();
+                assertEquals(List.of("SELECT id, body FROM notes_0"), f.queries());
+                feed(f.backend, cut);
+                assertArrayEquals(expected, f.clientBytes(), cut.size() + " pieces");
+                assertEquals(List.of(f.connection), f.released, "back to the pool once");
+                assertTrue(f.ended);
+                assertEquals(List.of("ended"), f.session.calls);
+                f.finish();
+            }
+        }
+    }
+
+    @Test
+    void pipelinedResponsesOfConsecutiveUnitsOnOneConnectionAreConcatenated() {
+        byte[] response = concat(resultSet("shop_0", "notes_0", 0, new String[] {"1", "a"}),
+                resultSet("shop_0", "notes_1", 0, new String[] {"2", "b"}, new String[] {"3", "c"}));
+        Capabilities client = new Capabilities(Capabilities.SERVER.bits() | Capabilities.DEPRECATE_EOF);
+        byte[] expected = expectedResult(client, 0, new String[] {"1", "a"}, new String[] {"2", "b"}, new String[] {"3", "c"});
+        for (List<byte[]> cut : cuts(response)) {
+            Fixture f = new Fixture(plan("notes_0", "notes_1"), client);
+            f.relay.start();
+            feed(f.backend, cut);
+            assertEquals(List.of("SELECT id, body FROM notes_0", "SELECT id, body FROM notes_1"), f.queries());
+            assertArrayEquals(expected, f.clientBytes(), cut.size() + " pieces");
+            assertEquals(List.of(f.connection), f.released);
+            f.finish();
+        }
+    }
+
+    @Test
+    void aUnitWithWarningsFetchesThemBeforeTheClientSeesTheEnd() {
+        byte[] response = resultSet("shop_0", "notes_0", 1, new String[] {"1", "a"});
+        List<byte[]> warnings = new ArrayList<>(List.of(new byte[] {3}, column("", "", "Level"), column("", "", "Code"),
+                column("", "", "Message"), row("Warning", "1292", "Truncated in shop_0.notes_0"), ok(true)));
+        List<byte[]> wire = new ArrayList<>();
+        for (int i = 0; i < warnings.size(); i++) {
+            wire.add(wirePacket(i + 1, warnings.get(i)));
+        }
+        byte[] warningResponse = concat(wire.toArray(byte[][]::new));
+        Capabilities client = new Capabilities(Capabilities.SERVER.bits() | Capabilities.DEPRECATE_EOF);
+        byte[] expected = expectedResult(client, 1, new String[] {"1", "a"});
+        for (List<byte[]> cut : cuts(warningResponse)) {
+            Fixture f = new Fixture(plan("notes_0"), client);
+            f.relay.start();
+            feed(f.backend, List.of(response));
+            assertEquals(List.of("SELECT id, body FROM notes_0", "SHOW WARNINGS"), f.queries());
+            feed(f.backend, cut);
+            assertArrayEquals(expected, f.clientBytes(), cut.size() + " pieces");
+            assertEquals(List.of("warnings 0 ds0 1 [Condition[level=WARNING, code=1292, message=Truncated in shop_0.notes_0]]",
+                    "ended"), f.session.calls);
+            f.finish();
+        }
+    }
+
+    @Test
+    void aBackendErrorMidRowsEndsTheResultWithTheErrorInLogicalNames() {
+        byte[] err = payload(new ErrPacket(1146, "42S02", "Table 'shop_0.x' doesn't exist").encode(Unpooled.buffer().alloc()));
+        byte[] response = concat(wirePacket(1, new byte[] {2}), wirePacket(2, column("shop_0", "notes_0", "id")),
+                wirePacket(3, column("shop_0", "notes_0", "body")), wirePacket(4, row("1", "a")), wirePacket(5, err));
+        Capabilities client = new Capabilities(Capabilities.SERVER.bits() | Capabilities.DEPRECATE_EOF);
+        byte[] translated = payload(new ErrPacket(1146, "42S02", "Table 'shop.x' doesn't exist").encode(Unpooled.buffer().alloc()));
+        byte[] expected = concat(wirePacket(1, new byte[] {2}), wirePacket(2, column("shop", "notes", "id")),
+                wirePacket(3, column("shop", "notes", "body")), wirePacket(4, row("1", "a")), wirePacket(5, translated));
+        for (List<byte[]> cut : cuts(response)) {
+            Fixture f = new Fixture(plan("notes_0"), client);
+            f.relay.start();
+            f.queries();
+            feed(f.backend, cut);
+            assertArrayEquals(expected, f.clientBytes(), cut.size() + " pieces");
+            assertEquals(List.of("failed 1146 Table 'shop.x' doesn't exist", "ended"), f.session.calls);
+            assertEquals(List.of(f.connection), f.released, "a clean ERR leaves the connection fit for the pool");
+            f.finish();
+        }
+    }
+
+    @Test
+    void aKilledRelayClosesItsConnectionInsteadOfPoolingIt() {
+        Fixture f = new Fixture(plan("notes_0"), Capabilities.SERVER);
+        f.relay.start();
+        f.queries();
+        feed(f.backend, List.of(wirePacket(1, new byte[] {2}))); // a response has begun: the connection is not reusable
+        f.relay.kill();
+        byte[] interrupted = payload(new ErrPacket(1317, "70100", "Query execution was interrupted").encode(Unpooled.buffer().alloc()));
+        assertArrayEquals(concat(wirePacket(1, new byte[] {2}), wirePacket(2, interrupted)), f.clientBytes());
+        assertTrue(f.released.isEmpty(), "never pooled");
+        assertFalse(f.backend.isActive(), "closed");
+        assertEquals(List.of("failed 1317 Query execution was interrupted", "ended"), f.session.calls);
+        assertNull(f.backend.readInbound());
+        f.finish();
+    }
+}
