@@ -3,19 +3,17 @@ package io.shardwise.core.route;
 import io.shardwise.core.error.ErrorCode;
 import io.shardwise.core.error.ShardwiseException;
 import io.shardwise.core.rewrite.Renderer;
+import io.shardwise.core.route.HiddenColumns.Expr;
 import io.shardwise.core.sql.analyze.Clause;
 import io.shardwise.core.sql.analyze.HavingExpr;
 import io.shardwise.core.sql.analyze.SelectShape;
-import io.shardwise.core.sql.analyze.Slot;
 import io.shardwise.core.sql.analyze.SqlTemplate;
 import io.shardwise.core.sql.analyze.ValueRef;
 import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
 
 /**
  * Plans how a SELECT that runs on several nodes is merged: the merge spec, and the edits every
@@ -31,27 +29,16 @@ final class MergePlanner {
     private final SqlTemplate template;
     private final Bindings bindings;
     private final int visible;
-    private final Map<String, Integer> hidden = new LinkedHashMap<>();
-    private final List<List<Renderer.Piece>> hiddenPieces = new ArrayList<>();
+    private final HiddenColumns hidden;
     /** The aggregate whose DISTINCT argument the units group by (one for all such items), or null. */
     private SelectShape.Aggregate distinct;
-
-    /**
-     * An expression of the statement: its digest text and span (-1 when unknown). A text with a
-     * {@code ?} (a literal or parameter) is rendered into a node's SQL by copying its span, so the node
-     * computes it with this execution's values.
-     */
-    private record Expr(String text, int start, int end) {
-        boolean hasValues() {
-            return text.indexOf('?') >= 0;
-        }
-    }
 
     private MergePlanner(SelectShape shape, SqlTemplate template, Bindings bindings) {
         this.shape = shape;
         this.template = template;
         this.bindings = bindings;
         this.visible = shape.items().size();
+        this.hidden = new HiddenColumns(template, bindings, visible);
     }
 
     static Plan plan(SelectShape shape, SqlTemplate template, Bindings bindings) {
@@ -112,29 +99,10 @@ final class MergePlanner {
         }
         if (!hidden.isEmpty()) {
             Clause end = template.clause(Clause.Kind.SELECT_LIST_END);
-            edits.add(hiddenColumns(end.start()));
+            edits.add(hidden.edit(end.start()));
         }
         edits.sort((a, b) -> Integer.compare(a.start(), b.start()));
         return new Plan(hidden.isEmpty() ? showAll(spec) : spec, edits, visible + hidden.size());
-    }
-
-    /** The edit appending the hidden columns: one text, unless some copy the statement's own spans. */
-    private Renderer.Edit hiddenColumns(int at) {
-        StringBuilder text = new StringBuilder();
-        List<Renderer.Piece> pieces = new ArrayList<>();
-        boolean copies = false;
-        for (List<Renderer.Piece> expr : hiddenPieces) {
-            text.append(", ");
-            pieces.add(new Renderer.Piece.Text(", "));
-            for (Renderer.Piece p : expr) {
-                pieces.add(p);
-                switch (p) {
-                    case Renderer.Piece.Text t -> text.append(t.text());
-                    case Renderer.Piece.Copy c -> copies = true;
-                }
-            }
-        }
-        return copies ? new Renderer.Edit(at, at, pieces, false) : new Renderer.Edit(at, at, text.toString());
     }
 
     /**
@@ -152,7 +120,7 @@ final class MergePlanner {
             if (item.start() < 0 || a.argument().indexOf('?') >= 0 && a.argumentStart() < 0) {
                 throw unsupported("an aggregate over DISTINCT values of this expression across shards: " + item.text());
             }
-            if (first != null && !sameExpression(argumentExpr(first), argumentExpr(a))) {
+            if (first != null && !hidden.same(argumentExpr(first), argumentExpr(a))) {
                 throw unsupported("aggregates over DISTINCT values of different expressions (" + first.argument() + ", " + a.argument()
                         + ") across shards");
             }
@@ -165,7 +133,7 @@ final class MergePlanner {
 
     /** Each distinct aggregate item becomes its argument (under the item's label), and shards group by it. */
     private void distinctEdits(SelectShape.Aggregate distinct, List<Renderer.Edit> edits) {
-        List<Renderer.Piece> argument = pieces("", argumentExpr(distinct), "");
+        List<Renderer.Piece> argument = HiddenColumns.pieces("", argumentExpr(distinct), "");
         for (SelectShape.Item item : shape.items()) {
             SelectShape.Aggregate a = item.aggregate();
             if (a != null && a.distinct() && a.kind() != SelectShape.AggregateKind.MIN && a.kind() != SelectShape.AggregateKind.MAX) {
@@ -238,8 +206,8 @@ final class MergePlanner {
                 case SUM -> AggregateSlot.of(AggregateSlot.Kind.SUM, i);
                 case MIN -> new AggregateSlot(AggregateSlot.Kind.MIN, i, -1, -1, weight(itemExpr(i)));
                 case MAX -> new AggregateSlot(AggregateSlot.Kind.MAX, i, -1, -1, weight(itemExpr(i)));
-                case AVG -> new AggregateSlot(AggregateSlot.Kind.AVG, i, hide("sum(", argumentExpr(a), ")"),
-                        hide("count(", argumentExpr(a), ")"), -1);
+                case AVG -> new AggregateSlot(AggregateSlot.Kind.AVG, i, hidden.add("sum(", argumentExpr(a), ")"),
+                        hidden.add("count(", argumentExpr(a), ")"), -1);
                 case OTHER -> throw unsupported("aggregate " + item.text() + " across shards");
             });
         }
@@ -291,7 +259,8 @@ final class MergePlanner {
             case HavingExpr.Value v -> new RowExpr.Constant(NodeSelector.value(v.value(), bindings));
             case HavingExpr.Ref r -> {
                 int column = havingColumn(r, aggregates);
-                Expr expression = r.aggregate() != null ? null : column < visible ? itemExpr(column) : new Expr(r.text(), -1, -1);
+                Expr expression = r.aggregate() != null ? null
+                        : column < visible ? itemExpr(column) : new Expr(r.text(), -1, -1);
                 yield new RowExpr.ColumnRef(column, expression == null ? -1 : weight(expression));
             }
             case HavingExpr.Binary b -> switch (b.op()) {
@@ -324,14 +293,14 @@ final class MergePlanner {
             }
         }
         if (wanted == null) {
-            return hide("", new Expr(ref.text(), -1, -1), "");
+            return hidden.add("", new Expr(ref.text(), -1, -1), "");
         }
         if (wanted.distinct()) {
             throw unsupported("aggregate over DISTINCT values in HAVING across shards: " + ref.text());
         }
         String name = wanted.kind().name().toLowerCase(Locale.ROOT) + "(";
         Expr argument = argumentExpr(wanted);
-        int column = hide(name, argument, ")");
+        int column = hidden.add(name, argument, ")");
         for (AggregateSlot slot : aggregates) {
             if (slot.column() == column) {
                 return column; // the same aggregate named twice (HAVING and ORDER BY): merged once
@@ -342,8 +311,8 @@ final class MergePlanner {
             case SUM -> AggregateSlot.of(AggregateSlot.Kind.SUM, column);
             case MIN, MAX -> new AggregateSlot(wanted.kind() == SelectShape.AggregateKind.MIN ? AggregateSlot.Kind.MIN
                     : AggregateSlot.Kind.MAX, column, -1, -1, weightOf(name, argument, ")"));
-            case AVG -> new AggregateSlot(AggregateSlot.Kind.AVG, column, hide("sum(", argument, ")"),
-                    hide("count(", argument, ")"), -1);
+            case AVG -> new AggregateSlot(AggregateSlot.Kind.AVG, column, hidden.add("sum(", argument, ")"),
+                    hidden.add("count(", argument, ")"), -1);
             case OTHER -> throw unsupported("aggregate " + ref.text() + " in HAVING across shards");
         });
         return column;
@@ -371,7 +340,7 @@ final class MergePlanner {
     private boolean isGroupExpression(SelectShape.Key key) {
         Expr expr = keyExpr(key);
         for (SelectShape.Key g : shape.groupBy()) {
-            if (sameExpression(expr, keyExpr(g))) {
+            if (hidden.same(expr, keyExpr(g))) {
                 return true;
             }
         }
@@ -411,12 +380,12 @@ final class MergePlanner {
         if (expr.hasValues()) {
             // matched here, not at analysis: an item is this key only with the same values in its ?s
             for (int i = 0; i < visible; i++) {
-                if (sameExpression(expr, itemExpr(i))) {
+                if (hidden.same(expr, itemExpr(i))) {
                     return i;
                 }
             }
         }
-        return hide("", expr, "");
+        return hidden.add("", expr, "");
     }
 
     private Expr keyExpr(SelectShape.Key key) {
@@ -441,56 +410,7 @@ final class MergePlanner {
 
     /** The same aggregate call: same text, and where the argument holds values, the same values. */
     private boolean sameAggregate(SelectShape.Aggregate a, SelectShape.Aggregate b) {
-        return a.sameText(b) && sameExpression(argumentExpr(a), argumentExpr(b));
-    }
-
-    /**
-     * Whether two expressions of the statement are the same: equal texts (but for case) and, where
-     * they hold literals or parameters, equal values in this execution ({@code amount * 2} is not
-     * {@code amount * 3}, though both are {@code amount * ?} in the digest). Saying no is always safe:
-     * the caller then computes the expression in a column of its own.
-     */
-    private boolean sameExpression(Expr a, Expr b) {
-        if (!a.text().equalsIgnoreCase(b.text())) {
-            return false;
-        }
-        if (!a.hasValues()) {
-            return true;
-        }
-        if (a.start() < 0 || b.start() < 0) {
-            return false;
-        }
-        if (a.start() == b.start()) {
-            return true;
-        }
-        List<Slot.Param> left = params(a);
-        List<Slot.Param> right = params(b);
-        if (left.size() != right.size()) {
-            return false;
-        }
-        for (int i = 0; i < left.size(); i++) {
-            int l = left.get(i).index();
-            int r = right.get(i).index();
-            String lt = bindings.text(l);
-            String rt = bindings.text(r);
-            // two NULLs make the same expression (a prepare describes with every parameter NULL);
-            // byte[] values compare by identity, so they are never the same: the safe answer
-            boolean same = lt != null ? lt.equals(rt) : rt == null && java.util.Objects.equals(bindings.value(l), bindings.value(r));
-            if (!same) {
-                return false;
-            }
-        }
-        return true;
-    }
-
-    private List<Slot.Param> params(Expr e) {
-        List<Slot.Param> out = new ArrayList<>();
-        for (Slot slot : template.slots()) {
-            if (slot instanceof Slot.Param p && p.start() >= e.start() && p.end() <= e.end()) {
-                out.add(p);
-            }
-        }
-        return out;
+        return a.sameText(b) && hidden.same(argumentExpr(a), argumentExpr(b));
     }
 
     private int weight(Expr expression) {
@@ -503,47 +423,7 @@ final class MergePlanner {
             return -1;
         }
         // rtrim: under PAD SPACE collations 'a ' = 'a', but WEIGHT_STRING keeps trailing spaces
-        return hide("weight_string(rtrim(" + before, expression, after + "))");
-    }
-
-    /**
-     * The hidden column computing {@code before + expression + after} on each node, added once. An
-     * expression with literals or parameters is copied from the statement (with this execution's
-     * values), so it is the same column only at the same place of the statement.
-     */
-    private int hide(String before, Expr expression, String after) {
-        String text = before + expression.text() + after;
-        List<Renderer.Piece> pieces;
-        String key = text.toLowerCase(Locale.ROOT);
-        if (expression.hasValues()) {
-            if (expression.start() < 0) {
-                throw unsupported("a sort, group or aggregate expression with a literal or parameter across shards: " + text);
-            }
-            key = key + "@" + expression.start();
-        }
-        Integer existing = hidden.get(key);
-        if (existing != null) {
-            return existing;
-        }
-        int index = visible + hidden.size();
-        hidden.put(key, index);
-        hiddenPieces.add(pieces(before, expression, after));
-        return index;
-    }
-
-    private static List<Renderer.Piece> pieces(String before, Expr expression, String after) {
-        if (!expression.hasValues()) {
-            return List.of(new Renderer.Piece.Text(before + expression.text() + after));
-        }
-        List<Renderer.Piece> pieces = new ArrayList<>(3);
-        if (!before.isEmpty()) {
-            pieces.add(new Renderer.Piece.Text(before));
-        }
-        pieces.add(new Renderer.Piece.Copy(expression.start(), expression.end()));
-        if (!after.isEmpty()) {
-            pieces.add(new Renderer.Piece.Text(after));
-        }
-        return pieces;
+        return hidden.add("weight_string(rtrim(" + before, expression, after + "))");
     }
 
     private int visibleWidth() {
