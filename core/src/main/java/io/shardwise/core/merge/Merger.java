@@ -100,6 +100,9 @@ public final class Merger {
         RowOrder groupOrder = new RowOrder(g.groupKeys(), columns);
         boolean global = g.groupKeys().isEmpty();
         ExprEvaluator having = g.having() == null ? null : new ExprEvaluator(outColumns);
+        // groups sort by the merged columns' types: a DISTINCT aggregate's unit column held its argument
+        // (a string with a weight), the merged one is a number, which orders by value
+        List<SortKey> order = Weights.keys(g.order(), outColumns);
         if (g.inputSortedByGroup() || global) {
             ResultCursor source = global ? new ConcatCursor(inputs) : new SortedMergeCursor(inputs, groupOrder);
             ResultCursor groups = new SortedGroupCursor(source, groupOrder, aggregator, global, outColumns);
@@ -110,7 +113,7 @@ public final class Merger {
                 return groups; // streaming: groups leave in group-key order as they complete
             }
             ResultCursor streamed = groups;
-            return new DeferredCursor(outColumns, () -> sorted(drain(streamed, outColumns.size()), g.order(), outColumns, inputs),
+            return new DeferredCursor(outColumns, () -> sorted(drain(streamed, outColumns.size()), order, outColumns, inputs),
                     inputs);
         }
         return new DeferredCursor(outColumns, () -> {
@@ -119,7 +122,7 @@ public final class Merger {
                 rows.removeIf(r -> !having.accepts(g.having(), Row.of(r)));
             }
             rows.sort(comparator(new RowOrder(g.groupKeys(), outColumns)));
-            return sorted(rows, g.order(), outColumns, inputs);
+            return sorted(rows, order, outColumns, inputs);
         }, inputs);
     }
 

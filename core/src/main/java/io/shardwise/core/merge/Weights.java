@@ -40,7 +40,7 @@ final class Weights {
         return weightColumn >= 0 && column < columns.size() && collated(columns.get(column)) ? weightColumn : -1;
     }
 
-    private static List<SortKey> keys(List<SortKey> keys, List<Column> columns) {
+    static List<SortKey> keys(List<SortKey> keys, List<Column> columns) {
         List<SortKey> out = new ArrayList<>(keys.size());
         for (SortKey k : keys) {
             out.add(new SortKey(k.column(), k.descending(), weight(k.column(), k.weightColumn(), columns)));

@@ -15,13 +15,45 @@ import java.util.Map;
  */
 public final class Renderer {
     /**
-     * Replace [start, end) of the template's text with {@code text}; start == end inserts. With
-     * {@code aliasSource}, the replaced span's own source text follows as a quoted alias, so the
-     * column keeps the label the user's text gives it.
+     * Replace [start, end) of the template's text with {@code text}, or with {@code pieces} when
+     * there are any; start == end inserts. With {@code aliasSource}, the replaced span's own source
+     * text follows as a quoted alias, so the column keeps the label the user's text gives it. (Plain
+     * text edits, such as a scatter's LIMIT made per execution, allocate no piece list.)
      */
-    public record Edit(int start, int end, String text, boolean aliasSource) {
+    public record Edit(int start, int end, String text, List<Piece> pieces, boolean aliasSource) {
+        public Edit {
+            pieces = List.copyOf(pieces);
+        }
+
         public Edit(int start, int end, String text) {
-            this(start, end, text, false);
+            this(start, end, text, List.of(), false);
+        }
+
+        public Edit(int start, int end, String text, boolean aliasSource) {
+            this(start, end, text, List.of(), aliasSource);
+        }
+
+        public Edit(int start, int end, List<Piece> pieces, boolean aliasSource) {
+            this(start, end, "", pieces, aliasSource);
+        }
+    }
+
+    /**
+     * What an edit inserts: fixed text, or a copy of a span of the statement itself rendered like the
+     * rest of it (the user's own spelling, its literals, a {@code ?} bound to the same parameter value,
+     * physical table names). A copy lets a node compute a hidden column from the user's expression
+     * text, literals and parameters included, instead of the merger re-implementing it.
+     */
+    public sealed interface Piece {
+        record Text(String text) implements Piece {}
+
+        /** [start, end) of the template's text, at token boundaries. */
+        record Copy(int start, int end) implements Piece {
+            public Copy {
+                if (start < 0 || end < start) {
+                    throw new IllegalArgumentException("copy " + start + ".." + end);
+                }
+            }
         }
     }
 
@@ -64,7 +96,8 @@ public final class Renderer {
                     e++;
                     continue;
                 }
-                sb.append(out, source.at(at), source.at(edit.start())).append(edit.text());
+                sb.append(out, source.at(at), source.at(edit.start()));
+                params = pieces(sb, params, edit, template, source, physical, bindings);
                 alias(sb, edit, out, source);
                 at = edit.end();
                 e++;
@@ -76,36 +109,84 @@ public final class Renderer {
                 continue; // inside an edited span
             }
             sb.append(out, source.at(at), source.at(slot.start()));
-            switch (slot) {
-                case Slot.Table t -> {
-                    String name = physical.get(t.table().toLowerCase(java.util.Locale.ROOT));
-                    sb.append(name != null ? quote(name) : out.substring(source.at(t.start()), source.at(t.end())));
-                }
-                case Slot.Param p -> {
-                    String literal = bindings.text(p.index());
-                    if (literal != null) {
-                        sb.append(literal);
-                    } else {
-                        sb.append('?');
-                        if (params == null) {
-                            params = new ArrayList<>();
-                        }
-                        params.add(bindings.value(p.index()));
-                    }
-                }
-            }
+            params = slot(sb, params, slot, source, physical, bindings);
             at = slot.end();
         }
         while (e < edits.size()) {
             Edit edit = edits.get(e++);
             if (edit.start() >= at) {
-                sb.append(out, source.at(at), source.at(edit.start())).append(edit.text());
+                sb.append(out, source.at(at), source.at(edit.start()));
+                params = pieces(sb, params, edit, template, source, physical, bindings);
                 alias(sb, edit, out, source);
                 at = edit.end();
             }
         }
         sb.append(out, source.at(at), out.length());
         return new Rendered(sb.toString(), params == null ? List.of() : params);
+    }
+
+    /** Renders one slot; returns the parameter list, created on the first prepared parameter. */
+    private static List<Object> slot(StringBuilder sb, List<Object> params, Slot slot, SourceText source,
+                                     Map<String, String> physical, Bindings bindings) {
+        switch (slot) {
+            case Slot.Table t -> {
+                String name = physical.get(t.table().toLowerCase(java.util.Locale.ROOT));
+                sb.append(name != null ? quote(name) : source.text().substring(source.at(t.start()), source.at(t.end())));
+            }
+            case Slot.Param p -> {
+                String literal = bindings.text(p.index());
+                if (literal != null) {
+                    sb.append(literal);
+                } else {
+                    // bound in output order: a copy's ? sits where it is rendered, so its value goes here
+                    sb.append('?');
+                    if (params == null) {
+                        params = new ArrayList<>();
+                    }
+                    params.add(bindings.value(p.index()));
+                }
+            }
+        }
+        return params;
+    }
+
+    private static List<Object> pieces(StringBuilder sb, List<Object> params, Edit edit, SqlTemplate template, SourceText source,
+                                       Map<String, String> physical, Bindings bindings) {
+        List<Piece> pieces = edit.pieces();
+        if (pieces.isEmpty()) {
+            sb.append(edit.text());
+            return params;
+        }
+        for (int i = 0; i < pieces.size(); i++) { // indexed: no iterator per edit
+            Piece piece = pieces.get(i);
+            switch (piece) {
+                case Piece.Text t -> sb.append(t.text());
+                case Piece.Copy c -> params = copy(sb, params, c, template, source, physical, bindings);
+            }
+        }
+        return params;
+    }
+
+    /** A span of the statement rendered as the statement itself is: source text between its slots. */
+    private static List<Object> copy(StringBuilder sb, List<Object> params, Piece.Copy copy, SqlTemplate template, SourceText source,
+                                     Map<String, String> physical, Bindings bindings) {
+        String out = source.text();
+        int at = copy.start();
+        List<Slot> slots = template.slots();
+        for (int i = 0; i < slots.size(); i++) {
+            Slot slot = slots.get(i);
+            if (slot.start() < copy.start()) {
+                continue;
+            }
+            if (slot.end() > copy.end()) {
+                break; // slots are sorted and never overlap
+            }
+            sb.append(out, source.at(at), source.at(slot.start()));
+            params = slot(sb, params, slot, source, physical, bindings);
+            at = slot.end();
+        }
+        sb.append(out, source.at(at), source.at(copy.end()));
+        return params;
     }
 
     /**

@@ -3,6 +3,7 @@ package io.shardwise.core.route;
 import io.shardwise.core.error.ErrorCode;
 import io.shardwise.core.error.ShardwiseException;
 import io.shardwise.core.rewrite.Renderer;
+import io.shardwise.core.route.HiddenColumns.Expr;
 import io.shardwise.core.sql.analyze.Clause;
 import io.shardwise.core.sql.analyze.HavingExpr;
 import io.shardwise.core.sql.analyze.SelectShape;
@@ -11,10 +12,8 @@ import io.shardwise.core.sql.analyze.ValueRef;
 import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
 
 /**
  * Plans how a SELECT that runs on several nodes is merged: the merge spec, and the edits every
@@ -30,14 +29,16 @@ final class MergePlanner {
     private final SqlTemplate template;
     private final Bindings bindings;
     private final int visible;
-    private final Map<String, Integer> hidden = new LinkedHashMap<>();
-    private final List<String> hiddenTexts = new ArrayList<>();
+    private final HiddenColumns hidden;
+    /** The aggregate whose DISTINCT argument the units group by (one for all such items), or null. */
+    private SelectShape.Aggregate distinct;
 
     private MergePlanner(SelectShape shape, SqlTemplate template, Bindings bindings) {
         this.shape = shape;
         this.template = template;
         this.bindings = bindings;
         this.visible = shape.items().size();
+        this.hidden = new HiddenColumns(template, bindings, visible);
     }
 
     static Plan plan(SelectShape shape, SqlTemplate template, Bindings bindings) {
@@ -53,7 +54,8 @@ final class MergePlanner {
                 throw unsupported("aggregate " + item.text() + " across shards");
             }
         }
-        String distinctArgument = distinctArgument();
+        SelectShape.Aggregate distinctArgument = distinctArgument();
+        this.distinct = distinctArgument;
         long offset = number(shape.offset(), 0);
         long limit = number(shape.limit(), -1);
         List<Renderer.Edit> edits = new ArrayList<>();
@@ -80,7 +82,7 @@ final class MergePlanner {
                 }
                 List<SortKey> all = new ArrayList<>();
                 for (int i = 0; i < visible; i++) {
-                    all.add(new SortKey(i, false, weight(shape.items().get(i).text())));
+                    all.add(new SortKey(i, false, weight(itemExpr(i))));
                 }
                 spec = new MergeSpec.GroupedAggregate(all, List.of(), false, null, orderKeys(), tail);
             } else if (!shape.orderBy().isEmpty()) {
@@ -97,41 +99,41 @@ final class MergePlanner {
         }
         if (!hidden.isEmpty()) {
             Clause end = template.clause(Clause.Kind.SELECT_LIST_END);
-            StringBuilder sb = new StringBuilder();
-            for (String expr : hiddenTexts) {
-                sb.append(", ").append(expr);
-            }
-            edits.add(new Renderer.Edit(end.start(), end.start(), sb.toString()));
+            edits.add(hidden.edit(end.start()));
         }
         edits.sort((a, b) -> Integer.compare(a.start(), b.start()));
         return new Plan(hidden.isEmpty() ? showAll(spec) : spec, edits, visible + hidden.size());
     }
 
     /**
-     * The one argument of the COUNT/SUM/AVG(DISTINCT ...) items, or null when there are none. Shards
-     * can group by one extra expression, so several different DISTINCT arguments are refused.
+     * The aggregate whose argument all COUNT/SUM/AVG(DISTINCT ...) items share, or null when there are
+     * none. Shards can group by one extra expression, so several different DISTINCT arguments are
+     * refused; arguments with literals or parameters are the same only with the same values.
      */
-    private String distinctArgument() {
-        String argument = null;
+    private SelectShape.Aggregate distinctArgument() {
+        SelectShape.Aggregate first = null;
         for (SelectShape.Item item : shape.items()) {
             SelectShape.Aggregate a = item.aggregate();
             if (a == null || !a.distinct() || a.kind() == SelectShape.AggregateKind.MIN || a.kind() == SelectShape.AggregateKind.MAX) {
                 continue;
             }
-            if (a.argument().indexOf('?') >= 0 || item.start() < 0) {
-                throw unsupported("an aggregate over DISTINCT values of an expression with a literal, across shards: " + item.text());
+            if (item.start() < 0 || a.argument().indexOf('?') >= 0 && a.argumentStart() < 0) {
+                throw unsupported("an aggregate over DISTINCT values of this expression across shards: " + item.text());
             }
-            if (argument != null && !argument.equalsIgnoreCase(a.argument())) {
-                throw unsupported("aggregates over DISTINCT values of different expressions (" + argument + ", " + a.argument()
+            if (first != null && !hidden.same(argumentExpr(first), argumentExpr(a))) {
+                throw unsupported("aggregates over DISTINCT values of different expressions (" + first.argument() + ", " + a.argument()
                         + ") across shards");
             }
-            argument = a.argument();
+            if (first == null) {
+                first = a;
+            }
         }
-        return argument;
+        return first;
     }
 
     /** Each distinct aggregate item becomes its argument (under the item's label), and shards group by it. */
-    private void distinctEdits(String argument, List<Renderer.Edit> edits) {
+    private void distinctEdits(SelectShape.Aggregate distinct, List<Renderer.Edit> edits) {
+        List<Renderer.Piece> argument = HiddenColumns.pieces("", argumentExpr(distinct), "");
         for (SelectShape.Item item : shape.items()) {
             SelectShape.Aggregate a = item.aggregate();
             if (a != null && a.distinct() && a.kind() != SelectShape.AggregateKind.MIN && a.kind() != SelectShape.AggregateKind.MAX) {
@@ -140,11 +142,21 @@ final class MergePlanner {
         }
         Clause group = template.clause(Clause.Kind.GROUP_BY);
         if (group != null) {
-            edits.add(new Renderer.Edit(group.end(), group.end(), ", " + argument));
+            edits.add(new Renderer.Edit(group.end(), group.end(), prepend(", ", argument, ""), false));
         } else {
             Clause point = template.clause(Clause.Kind.GROUP_BY_POINT);
-            edits.add(new Renderer.Edit(point.start(), point.start(), " group by " + argument + " "));
+            edits.add(new Renderer.Edit(point.start(), point.start(), prepend(" group by ", argument, " "), false));
         }
+    }
+
+    private static List<Renderer.Piece> prepend(String before, List<Renderer.Piece> pieces, String after) {
+        List<Renderer.Piece> out = new ArrayList<>(pieces.size() + 2);
+        out.add(new Renderer.Piece.Text(before));
+        out.addAll(pieces);
+        if (!after.isEmpty()) {
+            out.add(new Renderer.Piece.Text(after));
+        }
+        return out;
     }
 
     /** Nothing hidden: the tail shows every column (a * stays correct whatever its width). */
@@ -168,7 +180,7 @@ final class MergePlanner {
         for (SelectShape.Key key : shape.groupBy()) {
             int column = keyColumn(key);
             if (column >= 0) {
-                groupKeys.add(new SortKey(column, false, weight(keyText(key))));
+                groupKeys.add(new SortKey(column, false, weight(keyExpr(key))));
             }
         }
         List<AggregateSlot> aggregates = new ArrayList<>();
@@ -185,33 +197,60 @@ final class MergePlanner {
                     case SUM -> AggregateSlot.Kind.SUM_DISTINCT;
                     default -> AggregateSlot.Kind.AVG_DISTINCT;
                 };
-                aggregates.add(new AggregateSlot(kind, i, -1, -1, weight(a.argument())));
+                // the one shared argument's weight: copies of equal expressions at other places would repeat it
+                aggregates.add(new AggregateSlot(kind, i, -1, -1, weight(argumentExpr(distinct))));
                 continue;
             }
             aggregates.add(switch (a.kind()) {
                 case COUNT -> AggregateSlot.of(AggregateSlot.Kind.COUNT, i);
                 case SUM -> AggregateSlot.of(AggregateSlot.Kind.SUM, i);
-                case MIN -> new AggregateSlot(AggregateSlot.Kind.MIN, i, -1, -1, weight(item.text()));
-                case MAX -> new AggregateSlot(AggregateSlot.Kind.MAX, i, -1, -1, weight(item.text()));
-                case AVG -> new AggregateSlot(AggregateSlot.Kind.AVG, i, hide("sum(" + a.argument() + ")"),
-                        hide("count(" + a.argument() + ")"), -1);
+                case MIN -> new AggregateSlot(AggregateSlot.Kind.MIN, i, -1, -1, weight(itemExpr(i)));
+                case MAX -> new AggregateSlot(AggregateSlot.Kind.MAX, i, -1, -1, weight(itemExpr(i)));
+                case AVG -> new AggregateSlot(AggregateSlot.Kind.AVG, i, hidden.add("sum(", argumentExpr(a), ")"),
+                        hidden.add("count(", argumentExpr(a), ")"), -1);
                 case OTHER -> throw unsupported("aggregate " + item.text() + " across shards");
             });
         }
         RowExpr having = shape.havingExpr() == null ? null : having(shape.havingExpr(), aggregates);
         List<SortKey> order = new ArrayList<>();
         for (SelectShape.Key key : shape.orderBy()) {
+            if (key.aggregate() != null) {
+                order.add(unselectedAggregate(key, aggregates));
+                continue;
+            }
             int column = keyColumn(key);
             if (column < 0) {
                 continue;
             }
             if (column >= visible && !isGroupExpression(key)) {
-                throw unsupported("ORDER BY an aggregate that is not selected, across shards: " + keyText(key));
+                throw unsupported("ORDER BY an aggregate that is not selected, across shards: " + keyExpr(key).text());
             }
-            order.add(new SortKey(column, key.descending(), weight(keyText(key))));
+            order.add(new SortKey(column, key.descending(), orderWeight(column, key)));
         }
         return new MergeSpec.GroupedAggregate(groupKeys, aggregates, false, having, order,
                 new MergeSpec.Tail(false, offset, limit, visibleWidth()));
+    }
+
+    /**
+     * ORDER BY an aggregate that is not selected: merged in a hidden column of its own (or the one a
+     * HAVING already merges), like a HAVING aggregate, and the groups sorted by its merged value.
+     */
+    private SortKey unselectedAggregate(SelectShape.Key key, List<AggregateSlot> aggregates) {
+        SelectShape.Aggregate a = key.aggregate();
+        if (a.kind() == SelectShape.AggregateKind.OTHER) {
+            throw unsupported("ORDER BY aggregate " + key.text() + " across shards");
+        }
+        if (a.distinct() && a.kind() != SelectShape.AggregateKind.MIN && a.kind() != SelectShape.AggregateKind.MAX) {
+            throw unsupported("ORDER BY an aggregate over DISTINCT values that is not selected, across shards: " + key.text());
+        }
+        int column = havingColumn(new HavingExpr.Ref(key.text(), a), aggregates);
+        int weight = -1;
+        for (AggregateSlot slot : aggregates) {
+            if (slot.column() == column && (slot.kind() == AggregateSlot.Kind.MIN || slot.kind() == AggregateSlot.Kind.MAX)) {
+                weight = slot.weightColumn(); // merged with the value by the accumulator
+            }
+        }
+        return new SortKey(column, key.descending(), weight);
     }
 
     /** The HAVING condition over merged columns; aggregates it needs that are not selected become hidden ones. */
@@ -220,8 +259,9 @@ final class MergePlanner {
             case HavingExpr.Value v -> new RowExpr.Constant(NodeSelector.value(v.value(), bindings));
             case HavingExpr.Ref r -> {
                 int column = havingColumn(r, aggregates);
-                String expression = r.aggregate() != null ? "" : column < visible ? shape.items().get(column).text() : r.text();
-                yield new RowExpr.ColumnRef(column, weight(expression));
+                Expr expression = r.aggregate() != null ? null
+                        : column < visible ? itemExpr(column) : new Expr(r.text(), -1, -1);
+                yield new RowExpr.ColumnRef(column, expression == null ? -1 : weight(expression));
             }
             case HavingExpr.Binary b -> switch (b.op()) {
                 case EQ -> new RowExpr.Compare(RowExpr.CompareOp.EQ, having(b.left(), aggregates), having(b.right(), aggregates));
@@ -246,26 +286,33 @@ final class MergePlanner {
         SelectShape.Aggregate wanted = ref.aggregate();
         for (int i = 0; i < shape.items().size(); i++) {
             SelectShape.Item item = shape.items().get(i);
-            if (wanted != null && wanted.equals(item.aggregate())
+            if (wanted != null && sameAggregate(wanted, item.aggregate())
                     || wanted == null && (item.alias() != null && item.alias().equalsIgnoreCase(unquote(ref.text()))
                     || item.text().equalsIgnoreCase(ref.text()))) {
                 return i;
             }
         }
         if (wanted == null) {
-            return hide(ref.text());
+            return hidden.add("", new Expr(ref.text(), -1, -1), "");
         }
         if (wanted.distinct()) {
             throw unsupported("aggregate over DISTINCT values in HAVING across shards: " + ref.text());
         }
-        int column = hide(ref.text());
+        String name = wanted.kind().name().toLowerCase(Locale.ROOT) + "(";
+        Expr argument = argumentExpr(wanted);
+        int column = hidden.add(name, argument, ")");
+        for (AggregateSlot slot : aggregates) {
+            if (slot.column() == column) {
+                return column; // the same aggregate named twice (HAVING and ORDER BY): merged once
+            }
+        }
         aggregates.add(switch (wanted.kind()) {
             case COUNT -> AggregateSlot.of(AggregateSlot.Kind.COUNT, column);
             case SUM -> AggregateSlot.of(AggregateSlot.Kind.SUM, column);
-            case MIN -> new AggregateSlot(AggregateSlot.Kind.MIN, column, -1, -1, weight(ref.text()));
-            case MAX -> new AggregateSlot(AggregateSlot.Kind.MAX, column, -1, -1, weight(ref.text()));
-            case AVG -> new AggregateSlot(AggregateSlot.Kind.AVG, column, hide("sum(" + wanted.argument() + ")"),
-                    hide("count(" + wanted.argument() + ")"), -1);
+            case MIN, MAX -> new AggregateSlot(wanted.kind() == SelectShape.AggregateKind.MIN ? AggregateSlot.Kind.MIN
+                    : AggregateSlot.Kind.MAX, column, -1, -1, weightOf(name, argument, ")"));
+            case AVG -> new AggregateSlot(AggregateSlot.Kind.AVG, column, hidden.add("sum(", argument, ")"),
+                    hidden.add("count(", argument, ")"), -1);
             case OTHER -> throw unsupported("aggregate " + ref.text() + " in HAVING across shards");
         });
         return column;
@@ -275,10 +322,25 @@ final class MergePlanner {
         return s.startsWith("`") && s.endsWith("`") ? s.substring(1, s.length() - 1) : s;
     }
 
+    /**
+     * The weight column for ordering groups by {@code column}. A merged aggregate's weight must be
+     * merged with it: MIN/MAX carry theirs (the slot's own weight column, which the accumulator
+     * writes with the winning value); COUNT, SUM and AVG are numbers and take none. A weight of the
+     * unit's text would hold one shard's partial value, or for COUNT/SUM/AVG(DISTINCT x) the weight
+     * of x itself (the units return x there), and order the groups by that instead (issue 12).
+     */
+    private int orderWeight(int column, SelectShape.Key key) {
+        SelectShape.Aggregate a = column < visible ? shape.items().get(column).aggregate() : null;
+        if (a != null && a.kind() != SelectShape.AggregateKind.MIN && a.kind() != SelectShape.AggregateKind.MAX) {
+            return -1;
+        }
+        return weight(keyExpr(key));
+    }
+
     private boolean isGroupExpression(SelectShape.Key key) {
-        String text = keyText(key);
+        Expr expr = keyExpr(key);
         for (SelectShape.Key g : shape.groupBy()) {
-            if (text.equalsIgnoreCase(keyText(g))) {
+            if (hidden.same(expr, keyExpr(g))) {
                 return true;
             }
         }
@@ -290,7 +352,7 @@ final class MergePlanner {
         for (SelectShape.Key key : shape.orderBy()) {
             int column = keyColumn(key);
             if (column >= 0) {
-                keys.add(new SortKey(column, key.descending(), weight(keyText(key))));
+                keys.add(new SortKey(column, key.descending(), weight(keyExpr(key))));
             }
         }
         return keys;
@@ -314,41 +376,54 @@ final class MergePlanner {
             }
             return (int) position - 1;
         }
-        return hide(key.text());
+        Expr expr = keyExpr(key);
+        if (expr.hasValues()) {
+            // matched here, not at analysis: an item is this key only with the same values in its ?s
+            for (int i = 0; i < visible; i++) {
+                if (hidden.same(expr, itemExpr(i))) {
+                    return i;
+                }
+            }
+        }
+        return hidden.add("", expr, "");
     }
 
-    private String keyText(SelectShape.Key key) {
+    private Expr keyExpr(SelectShape.Key key) {
         if (key.item() >= 0) {
-            return shape.items().get(key.item()).text();
+            return itemExpr(key.item());
         }
         if (key.ordinal() != null) {
             int column = keyColumn(key);
-            return column < 0 ? "" : shape.items().get(column).text();
+            return column < 0 ? new Expr("", -1, -1) : itemExpr(column);
         }
-        return key.text();
+        return new Expr(key.text(), key.start(), key.end());
     }
 
-    private int weight(String expression) {
-        if (expression.isEmpty()) {
+    private Expr itemExpr(int item) {
+        SelectShape.Item i = shape.items().get(item);
+        return new Expr(i.text(), i.start(), i.end());
+    }
+
+    private static Expr argumentExpr(SelectShape.Aggregate a) {
+        return new Expr(a.argument(), a.argumentStart(), a.argumentEnd());
+    }
+
+    /** The same aggregate call: same text, and where the argument holds values, the same values. */
+    private boolean sameAggregate(SelectShape.Aggregate a, SelectShape.Aggregate b) {
+        return a.sameText(b) && hidden.same(argumentExpr(a), argumentExpr(b));
+    }
+
+    private int weight(Expr expression) {
+        return weightOf("", expression, "");
+    }
+
+    /** A hidden WEIGHT_STRING of {@code before + expression + after}; -1 for no expression. */
+    private int weightOf(String before, Expr expression, String after) {
+        if (expression.text().isEmpty()) {
             return -1;
         }
         // rtrim: under PAD SPACE collations 'a ' = 'a', but WEIGHT_STRING keeps trailing spaces
-        return hide("weight_string(rtrim(" + expression + "))");
-    }
-
-    private int hide(String expression) {
-        if (expression.indexOf('?') >= 0) {
-            throw unsupported("a sort, group or aggregate expression with a literal or parameter across shards: " + expression);
-        }
-        String key = expression.toLowerCase(Locale.ROOT);
-        Integer existing = hidden.get(key);
-        if (existing != null) {
-            return existing;
-        }
-        int index = visible + hidden.size();
-        hidden.put(key, index);
-        hiddenTexts.add(expression);
-        return index;
+        return hidden.add("weight_string(rtrim(" + before, expression, after + "))");
     }
 
     private int visibleWidth() {

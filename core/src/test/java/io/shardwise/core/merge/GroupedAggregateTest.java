@@ -158,6 +158,23 @@ class GroupedAggregateTest {
     }
 
     @Test
+    void groupsOrderByTheMergedDistinctCountNotByAWeightOfTheUnitsArgument() {
+        // issue 12: ORDER BY COUNT(DISTINCT x) DESC, where a key's weight column held WEIGHT_STRING of one
+        // unit row (x's, since the units return x in that column): groups came back in that order instead
+        List<Column> cols = List.of(Columns.bigint("g"), Columns.varchar("COUNT(DISTINCT x)"), Columns.weight("wx"),
+                Columns.weight("stale"));
+        List<AggregateSlot> slots = List.of(new AggregateSlot(Kind.COUNT_DISTINCT, 1, -1, -1, 2));
+        Supplier<List<ResultCursor>> units = () -> List.of(
+                of(cols, row("1", "a", "A", "A"), row("2", "b", "B", "B"), row("2", "c", "C", "C")),
+                of(cols, row("3", "z", "Z", "Z"), row("3", "y", "Y", "Y"), row("3", "x", "X", "X")));
+        for (boolean sorted : new boolean[] {true, false}) {
+            ResultCursor merged = Merger.merge(units.get(), new MergeSpec.GroupedAggregate(List.of(SortKey.ascending(0)), slots,
+                    sorted, null, List.of(new SortKey(1, true, 3)), new MergeSpec.Tail(false, 0, -1, 2)));
+            assertEquals(List.of(row("3", "3"), row("2", "2"), row("1", "1")), Drain.rows(merged));
+        }
+    }
+
+    @Test
     void sumAndAvgDistinctAddEachValueOnce() {
         List<Column> cols = List.of(Columns.decimal("SUM(DISTINCT d)", 2), Columns.decimal("AVG(DISTINCT d)", 2));
         List<AggregateSlot> slots = List.of(AggregateSlot.of(Kind.SUM_DISTINCT, 0), AggregateSlot.of(Kind.AVG_DISTINCT, 1));

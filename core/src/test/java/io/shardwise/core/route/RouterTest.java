@@ -14,6 +14,7 @@ import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 
 import io.shardwise.core.error.ErrorCode;
 import io.shardwise.core.rule.SnowflakeKeyGenerator;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /** orders: ds${0..1}.orders_${0..1} by user_id mod 4 (0 → ds0.orders_0, 1 → ds0.orders_1, 2 → ds1.orders_0, 3 → ds1.orders_1). */
@@ -117,6 +118,59 @@ class RouterTest {
         RoutePlan plan = sql("select count(distinct user_id) as users, sum(distinct user_id) from orders").plan();
         assertEquals("ds0: select user_id as users, user_id AS `sum(distinct user_id)`, weight_string(rtrim(user_id)) from orders_0 group by user_id ",
                 "ds0: " + plan.units().get(0).sql());
+    }
+
+    @Test
+    void orderByAnAggregateTakesNoWeightOfTheUnitsTextExceptMinAndMax() {
+        // issue 12: a weight of COUNT(DISTINCT status)'s unit column is the weight of status itself
+        sql("select user_id, count(distinct status), max(status) from orders group by user_id order by count(distinct status) desc, ?", 3L)
+                .merges("group by [#0~w#3] aggregate [count_distinct(#1 ~w#4), max(#2 ~w#5)] (hashed) order by [#1 desc, #2~w#5] show 3");
+    }
+
+    @Test
+    void orderByAnAggregateNotSelectedMergesItInAHiddenColumn() {
+        sql("select user_id from orders group by user_id having sum(amount) > ? order by sum(amount) desc, max(status)", 5L)
+                .merges("group by [#0~w#1] aggregate [sum(#2), max(#3 ~w#4)] (hashed) having (#2 GT 5)"
+                        + " order by [#2 desc, #3~w#4] show 1");
+        sql("select user_id from orders group by user_id order by count(distinct status)")
+                .fails(ErrorCode.UNSUPPORTED, "ORDER BY an aggregate over DISTINCT values that is not selected");
+    }
+
+    @Test
+    void expressionsWithLiteralsBecomeHiddenColumnsCopiedFromTheStatement() {
+        RoutePlan plan = sql("select order_id, amount * ? as dbl from orders order by amount * ? desc, dbl, order_id", 3L, -1L).plan();
+        assertEquals("select order_id, amount * 3 as dbl, amount * -1, weight_string(rtrim(amount * -1)),"
+                + " weight_string(rtrim(amount * 3)), weight_string(rtrim(order_id)) from orders_0"
+                + " order by amount * -1 desc, dbl, order_id", plan.units().get(0).sql());
+        // the same expression with the same values is the item itself
+        sql("select amount * ? from orders order by amount * ?", 2L, 2L).merges("sorted-merge by [#0~w#1] show 1");
+    }
+
+    @Test
+    void parametersInHiddenColumnsAreBoundInTheOrderTheyAppear() {
+        RoutePlan plan = prepared("select user_id, sum(case when status = ? then amount else ? end) from orders where amount > ?"
+                + " group by user_id having avg(amount + ?) > ?", "paid", 0, 1, 2, 3).plan();
+        ExecutionUnit unit = plan.units().get(0);
+        assertEquals("select user_id, sum(case when status = ? then amount else ? end), weight_string(rtrim(user_id)),"
+                + " avg(amount + ?), sum(amount + ?), count(amount + ?) from orders_0 where amount > ? group by user_id ", unit.sql());
+        assertEquals(List.of("paid", 0, 2, 2, 2, 1), unit.params());
+        RoutePlan ordered = prepared("select order_id from orders where user_id > ? order by coalesce(amount, ?), order_id", 5, 0).plan();
+        assertEquals("select order_id, coalesce(amount, ?), weight_string(rtrim(coalesce(amount, ?))), weight_string(rtrim(order_id))"
+                + " from orders_0 where user_id > ? order by coalesce(amount, ?), order_id", ordered.units().get(0).sql());
+        assertEquals(List.of(0, 0, 5, 0), ordered.units().get(0).params());
+    }
+
+    @Test
+    void aDistinctAggregateOverAnExpressionWithLiteralsGroupsTheShardsByACopyOfIt() {
+        RoutePlan plan = sql("select count(distinct if(amount > ?, user_id, null)), sum(distinct if(amount > ?, user_id, null))"
+                + " from orders", 100L, 100L).plan();
+        // labels come from the user's text (here the digest's, which the fixture renders from)
+        assertEquals("select if(amount > 100, user_id, null) AS `count(distinct if(amount > ?, user_id, null))`,"
+                + " if(amount > 100, user_id, null) AS `sum(distinct if(amount > ?, user_id, null))`,"
+                + " weight_string(rtrim(if(amount > 100, user_id, null))) from orders_0 group by if(amount > 100, user_id, null) ",
+                plan.units().get(0).sql());
+        sql("select count(distinct if(amount > ?, user_id, null)), count(distinct if(amount > ?, user_id, null)) from orders", 1L, 2L)
+                .fails(ErrorCode.UNSUPPORTED, "different expressions");
     }
 
     @Test

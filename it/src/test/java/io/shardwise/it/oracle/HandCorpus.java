@@ -487,12 +487,76 @@ final class HandCorpus {
         c.q("SELECT COUNT(DISTINCT status) FROM orders");
         c.q("SELECT SUM(DISTINCT amount), AVG(DISTINCT amount), COUNT(DISTINCT amount) FROM orders");
         c.q("SELECT user_id, COUNT(DISTINCT status), COUNT(*) FROM orders GROUP BY user_id ORDER BY user_id LIMIT 30");
+
+        // issue 12: ORDER BY a DISTINCT aggregate was ignored across shards (groups came back in group-key order)
+        c.category("order-aggregate");
+        c.q("SELECT user_id, COUNT(DISTINCT status) FROM orders GROUP BY user_id ORDER BY COUNT(DISTINCT status) DESC, user_id LIMIT 10");
+        c.ci("SELECT status, COUNT(DISTINCT user_id), MAX(amount) FROM orders WHERE order_id > 100100 GROUP BY 1"
+                + " HAVING SUM(amount) > 0 ORDER BY 2 DESC, 3");
+        c.q("SELECT user_id, COUNT(DISTINCT status) AS n FROM orders GROUP BY user_id ORDER BY n, user_id DESC LIMIT 12");
+        c.q("SELECT user_id, SUM(DISTINCT amount), COUNT(*) FROM orders GROUP BY user_id ORDER BY 2 DESC, 1 LIMIT 7");
+        c.q("SELECT user_id, AVG(DISTINCT amount) AS a FROM orders GROUP BY user_id ORDER BY AVG(DISTINCT amount), user_id LIMIT 9");
+        c.q("SELECT quantity, COUNT(DISTINCT user_id) FROM order_items GROUP BY quantity ORDER BY 2, 1");
+        c.q("SELECT user_id, COUNT(*), SUM(amount), AVG(amount) FROM orders GROUP BY user_id ORDER BY AVG(amount) DESC, 1 LIMIT 8");
+        c.q("SELECT user_id, MIN(status), MAX(created_at) FROM orders GROUP BY user_id ORDER BY MAX(created_at) DESC, 1 LIMIT 8");
+        c.ci("SELECT country_code, COUNT(*) AS n FROM users GROUP BY country_code ORDER BY n DESC, country_code");
+        // ORDER BY an aggregate that is not selected: merged in a hidden column
+        c.q("SELECT user_id FROM orders GROUP BY user_id ORDER BY SUM(amount) DESC, user_id LIMIT 10");
+        c.ci("SELECT status, COUNT(*) FROM orders GROUP BY status ORDER BY MAX(amount), status");
+        c.q("SELECT user_id, COUNT(*) FROM orders GROUP BY user_id HAVING SUM(amount) > 1000 ORDER BY SUM(amount), user_id LIMIT 10");
+        c.q("SELECT quantity FROM order_items GROUP BY quantity ORDER BY AVG(price) DESC, quantity");
+        c.q("SELECT user_id FROM orders GROUP BY user_id ORDER BY MIN(status) DESC, user_id LIMIT 10");
+        c.q("SELECT user_id, MAX(amount) FROM orders GROUP BY user_id ORDER BY COUNT(*) DESC, MIN(created_at), user_id LIMIT 10");
+        c.p("SELECT user_id FROM orders WHERE user_id < ? GROUP BY user_id ORDER BY SUM(amount * ?) DESC, user_id", 50, 2);
+
+        // issue 12: expressions with literals or parameters, computed by the shards from the user's own text
+        c.category("expression");
+        c.q("SELECT order_id, amount FROM orders ORDER BY amount * -1, order_id");
+        c.q("SELECT order_id, amount * 2 AS dbl FROM orders ORDER BY dbl DESC, order_id LIMIT 20");
+        c.q("SELECT order_id, amount * 2 FROM orders ORDER BY amount * 2, order_id LIMIT 15");
+        c.q("SELECT order_id FROM orders ORDER BY amount * 3 DESC, order_id LIMIT 10");
+        c.q("SELECT order_id, amount * 2 FROM orders ORDER BY amount * 3 DESC, order_id LIMIT 10");
+        c.q("SELECT order_id, COALESCE(amount, 0) FROM orders ORDER BY COALESCE(amount, 0), order_id LIMIT 25");
+        c.q("SELECT order_id, IF(status = 'paid', 1, 0) AS p FROM orders ORDER BY p DESC, order_id LIMIT 30");
+        c.q("SELECT user_id, name FROM users ORDER BY CONCAT(name, 'x'), user_id LIMIT 20");
+        c.q("SELECT order_id, status FROM orders ORDER BY COALESCE(status, 'zzz') DESC, order_id LIMIT 20");
+        c.q("SELECT order_id FROM orders ORDER BY DATE(created_at) DESC, order_id LIMIT 10");
+        c.p("SELECT order_id, amount + ? FROM orders WHERE user_id < ? ORDER BY amount + ?, order_id LIMIT 10", 1, 50, 1);
+        c.p("SELECT order_id, amount * ? AS x FROM orders WHERE status = ? ORDER BY x, order_id", new BigDecimal("1.5"), "paid");
+        c.q("SELECT DATE(created_at), COUNT(*) FROM orders GROUP BY DATE(created_at) ORDER BY 1 LIMIT 20");
+        c.q("SELECT DATE(created_at) AS d, COUNT(*), SUM(amount) FROM orders GROUP BY d ORDER BY d DESC LIMIT 10");
+        c.q("SELECT amount * 2, COUNT(*) FROM orders GROUP BY amount * 2 ORDER BY 1 LIMIT 20");
+        c.q("SELECT IF(amount > 100, 'big', 'small') AS size, COUNT(*) FROM orders GROUP BY size ORDER BY size");
+        c.ci("SELECT COALESCE(status, 'none'), COUNT(*) FROM orders GROUP BY COALESCE(status, 'none') ORDER BY 1");
+        c.q("SELECT YEAR(created_at) + 1, COUNT(*) FROM orders GROUP BY YEAR(created_at) + 1 ORDER BY 2 DESC, 1");
+        c.q("SELECT COUNT(*) FROM orders GROUP BY user_id DIV 10 ORDER BY user_id DIV 10 LIMIT 10");
+        c.p("SELECT user_id DIV ?, COUNT(*) FROM orders GROUP BY user_id DIV ? ORDER BY 1", 10, 10);
+        c.q("SELECT SUM(CASE WHEN status = 'paid' THEN amount ELSE 0 END) FROM orders");
+        c.q("SELECT user_id, SUM(CASE WHEN status = 'paid' THEN amount ELSE 0 END) AS paid FROM orders GROUP BY user_id"
+                + " ORDER BY paid DESC, user_id LIMIT 10");
+        c.q("SELECT AVG(amount * 2), AVG(COALESCE(amount, 0)), SUM(IF(amount > 100, 1, 0)) FROM orders");
+        c.ci("SELECT status, AVG(IF(amount > 100, amount, NULL)) FROM orders GROUP BY status ORDER BY 1");
+        c.q("SELECT COUNT(DISTINCT IF(amount > 100, user_id, NULL)) FROM orders");
+        c.q("SELECT user_id % 3, COUNT(DISTINCT user_id % 7) FROM orders GROUP BY 1 ORDER BY 1");
+        c.ci("SELECT MIN(amount + 1), MAX(COALESCE(status, 'zzz')) FROM orders");
+        c.p("SELECT SUM(amount * ?), COUNT(*) FROM orders WHERE user_id > ?", 3, 10);
+        c.p("SELECT user_id, AVG(amount + ?) FROM orders WHERE user_id < ? GROUP BY user_id HAVING AVG(amount + ?) > ? ORDER BY 2, 1",
+                1, 60, 1, 100);
+        c.q("SELECT user_id, COUNT(*) FROM orders GROUP BY user_id HAVING SUM(CASE WHEN status = 'paid' THEN 1 ELSE 0 END) > 2"
+                + " ORDER BY user_id");
+        c.ci("SELECT status, COUNT(*) FROM orders GROUP BY status HAVING AVG(amount * 2) > 100 ORDER BY 1");
+        c.q("SELECT user_id, SUM(amount * 2) s FROM orders GROUP BY user_id HAVING SUM(amount * 2) > 5000 ORDER BY s DESC, user_id LIMIT 5");
+        c.q("SELECT user_id, SUM(amount * 2) s FROM orders GROUP BY user_id HAVING SUM(amount * 3) > 5000 ORDER BY s DESC, user_id LIMIT 5");
+        c.q("SELECT DISTINCT amount * 2 FROM orders WHERE amount < 10 ORDER BY 1");
+        c.q("SELECT DISTINCT IF(amount > 100, 'big', 'small') FROM orders");
+        c.q("SELECT DISTINCT quantity + 1 AS q FROM order_items ORDER BY q DESC");
+        c.q("SELECT sku, quantity * price AS total FROM order_items ORDER BY quantity * price DESC, item_id LIMIT 10");
+        c.q("SELECT user_id, SUM(quantity * price) FROM order_items GROUP BY user_id ORDER BY 2 DESC, 1 LIMIT 10");
         return c.cases();
     }
 
     /** Statements Shardwise refuses by design with 1235; they are not oracle statements. */
     static final List<String> UNSUPPORTED = List.of(
-            "SELECT order_id, amount FROM orders ORDER BY amount * -1, order_id",
             "INSERT INTO orders VALUES (200008, 8, 'paid', 99.99, '2024-12-31 23:59:59')",
             "SELECT * FROM orders WHERE user_id IN (SELECT user_id FROM users WHERE name = 'bob')",
             "SELECT COUNT(*) FROM (SELECT user_id FROM orders) t",
@@ -500,6 +564,8 @@ final class HandCorpus {
             "SELECT o.order_id FROM orders o JOIN sbtest1 s ON o.order_id = s.id",
             "SELECT o.order_id FROM orders o JOIN events e ON e.id = o.order_id",
             "SELECT SUM(amount) / COUNT(*) FROM orders",
+            "SELECT user_id FROM orders GROUP BY user_id ORDER BY COUNT(DISTINCT status), user_id",
+            "SELECT AVG(amount) * 2 FROM orders",
             "SELECT MAX(amount) - MIN(amount) FROM orders",
             "SELECT GROUP_CONCAT(status) FROM orders",
             "SELECT STDDEV(amount) FROM orders",

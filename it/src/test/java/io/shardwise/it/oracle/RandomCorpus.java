@@ -123,7 +123,10 @@ final class RandomCorpus {
         if (r.nextInt(3) > 0) {
             sql.append(" ORDER BY ");
             Col c = pick(t.cols());
-            if (!c.name().equals(t.pk())) {
+            if (r.nextInt(4) == 0) {
+                // an expression with a literal or parameter, which each shard computes as a hidden column
+                sql.append(scalar(t)).append(r.nextBoolean() ? " DESC" : "").append(", ");
+            } else if (!c.name().equals(t.pk())) {
                 sql.append(c.name()).append(r.nextBoolean() ? " DESC" : "").append(", ");
             }
             sql.append(t.pk()).append(r.nextInt(3) == 0 ? " DESC" : "");
@@ -136,34 +139,84 @@ final class RandomCorpus {
         sql.append("SELECT ");
         int n = 1 + r.nextInt(4);
         boolean ci = false;
+        Col distinctOver = r.nextBoolean() ? pick(t.cols()) : null;
         for (int i = 0; i < n; i++) {
             sql.append(i == 0 ? "" : ", ");
-            ci |= aggregateItem(t, sql);
+            ci |= aggregateItem(t, sql, distinctOver);
         }
         sql.append(" FROM ").append(t.name());
         where(t, sql);
         return ci;
     }
 
+    /**
+     * A grouped aggregate, ordered (2 times in 3) by one of its aggregates — any kind, DISTINCT ones
+     * included — named by position, by alias or by repeating the aggregate, then by the group key so
+     * that no two groups tie. (Issue 12: ORDER BY COUNT(DISTINCT ..) was ignored across shards, and this
+     * grammar ordered only by position over non-DISTINCT aggregates, so it never saw it.)
+     */
     private boolean grouped(Table t, StringBuilder sql) {
         Col g = pick(t.cols());
         boolean ci = g.kind() == Kind.STR;
         String group = g.kind() == Kind.DATE && r.nextBoolean() ? "YEAR(" + g.name() + ")" : g.name();
-        sql.append("SELECT ").append(group);
+        Object constant = null;
+        String template = null;
+        if (r.nextInt(4) == 0) {
+            // a group expression with a literal or parameter, repeated in GROUP BY with the same value
+            Col n = numeric(t);
+            template = pick(List.of(n.name() + " DIV %s", "COALESCE(" + n.name() + ", %s)", n.name() + " * %s"));
+            constant = pick(List.of(2, 3, 10, 100));
+            ci = false;
+        }
+        sql.append("SELECT ").append(template == null ? group : template.formatted(lit(constant)));
         int n = 1 + r.nextInt(3);
+        Col distinctOver = r.nextBoolean() ? pick(t.cols()) : null;
+        List<String> aggregates = new ArrayList<>();
+        List<String> aliases = new ArrayList<>();
         for (int i = 0; i < n; i++) {
             sql.append(", ");
-            ci |= aggregateItem(t, sql);
+            StringBuilder item = new StringBuilder();
+            ci |= aggregateItem(t, item, distinctOver);
+            String alias = r.nextInt(3) == 0 ? "a" + i : null;
+            sql.append(item).append(alias == null ? "" : " AS " + alias);
+            aggregates.add(item.toString());
+            aliases.add(alias);
         }
         sql.append(" FROM ").append(t.name());
         where(t, sql);
-        sql.append(" GROUP BY ").append(group);
+        sql.append(" GROUP BY ").append(template == null ? group : template.formatted(lit(constant)));
+        if (r.nextInt(4) == 0) {
+            Col h = numeric(t);
+            sql.append(" HAVING ").append(r.nextBoolean() ? "COUNT(*) > " + lit(pick(List.of(1, 5, 50)))
+                    : "SUM(" + h.name() + " * " + lit(pick(List.of(2, -1))) + ") > " + lit(pick(List.of(0, 1000))));
+        }
         int order = r.nextInt(3);
         if (order == 1) {
             sql.append(" ORDER BY 1").append(r.nextBoolean() ? " DESC" : "");
             limit(sql);
         } else if (order == 2) {
-            sql.append(" ORDER BY 2").append(r.nextBoolean() ? " DESC" : "").append(", 1");
+            int i = r.nextInt(n);
+            String key = switch (r.nextInt(4)) {
+                case 0 -> Integer.toString(i + 2);
+                case 1 -> aliases.get(i) != null ? aliases.get(i) : aggregates.get(i);
+                case 2 -> aggregates.get(i);
+                default -> {
+                    // an aggregate that is not selected (none over DISTINCT values: those stay refused)
+                    int mark = params == null ? 0 : params.size();
+                    StringBuilder unselected = new StringBuilder();
+                    boolean strings = aggregateItem(t, unselected, null);
+                    if (unselected.indexOf("?") >= 0) {
+                        params.subList(mark, params.size()).clear(); // its text is not used: nor are its values
+                        yield Integer.toString(i + 2);
+                    }
+                    ci |= strings;
+                    yield unselected.toString();
+                }
+            };
+            if (key.contains("?")) {
+                key = Integer.toString(i + 2); // repeating the text would need its parameters again
+            }
+            sql.append(" ORDER BY ").append(key).append(r.nextBoolean() ? " DESC" : "").append(", 1");
             limit(sql);
         }
         return ci;
@@ -192,9 +245,29 @@ final class RandomCorpus {
         return ci;
     }
 
-    /** One aggregate; true when its value is a string chosen among collation-equal ones. */
-    private boolean aggregateItem(Table t, StringBuilder sql) {
+    /**
+     * One aggregate, sometimes (when {@code distinctOver} is given) COUNT/SUM/AVG over the DISTINCT values
+     * of that one column; true when its value is a string chosen among collation-equal ones.
+     */
+    private boolean aggregateItem(Table t, StringBuilder sql, Col distinctOver) {
+        if (distinctOver != null && r.nextInt(3) == 0) {
+            boolean number = distinctOver.kind() == Kind.INT || distinctOver.kind() == Kind.DEC;
+            String kind = number ? pick(List.of("COUNT", "SUM", "AVG")) : "COUNT";
+            sql.append(kind).append("(DISTINCT ").append(distinctOver.name()).append(')');
+            return false;
+        }
         Col c = pick(t.cols());
+        if (r.nextInt(5) == 0) {
+            // an argument with literals or parameters, computed by the shards
+            Col n = numeric(t);
+            switch (r.nextInt(4)) {
+                case 0 -> sql.append("SUM(").append(n.name()).append(" * ").append(lit(pick(List.of(2, -1, 3)))).append(')');
+                case 1 -> sql.append("AVG(").append(n.name()).append(" + ").append(lit(pick(List.of(1, 10)))).append(')');
+                case 2 -> sql.append("SUM(CASE WHEN ").append(c.name()).append(" = ").append(value(c)).append(" THEN 1 ELSE 0 END)");
+                default -> sql.append("MAX(COALESCE(").append(n.name()).append(", ").append(lit(0)).append("))");
+            }
+            return false;
+        }
         switch (r.nextInt(6)) {
             case 0 -> sql.append("COUNT(*)");
             case 1 -> sql.append("COUNT(").append(c.name()).append(')');
@@ -204,6 +277,18 @@ final class RandomCorpus {
             default -> sql.append("AVG(").append(numeric(t).name()).append(')');
         }
         return c.kind() == Kind.STR;
+    }
+
+    /** A scalar expression with a literal or parameter over one of the table's columns. */
+    private String scalar(Table t) {
+        Col n = numeric(t);
+        Col c = pick(t.cols());
+        return switch (r.nextInt(4)) {
+            case 0 -> n.name() + " * " + lit(pick(List.of(2, -1, 3)));
+            case 1 -> "COALESCE(" + n.name() + ", " + lit(0) + ")";
+            case 2 -> "IF(" + c.name() + " = " + value(c) + ", " + lit(1) + ", " + lit(0) + ")";
+            default -> n.name() + " + " + lit(pick(List.of(1, 100)));
+        };
     }
 
     private Col numeric(Table t) {

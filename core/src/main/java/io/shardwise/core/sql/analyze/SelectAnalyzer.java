@@ -160,8 +160,9 @@ final class SelectAnalyzer {
             boolean contains = aggregate == null && containsAggregate(expr);
             items.add(new SelectShape.Item(text, alias, aggregate, contains, isStar, start, end));
         }
-        List<SelectShape.Key> groupBy = keys(parsed, c, c.groupBy, items, extractor);
-        List<SelectShape.Key> orderBy = keys(parsed, c, c.orderBy, items, extractor);
+        List<SelectShape.Key> groupBy = keys(parsed, c, c.groupBy, items, null);
+        SqlNodeList orderNodes = parsed.node instanceof SqlOrderBy ob ? ob.orderList : select.getOrderList();
+        List<SelectShape.Key> orderBy = keys(parsed, c, c.orderBy, items, orderNodes);
         String having = c.having.present() ? c.text(sql, c.having) : null;
         ValueRef offset = null;
         ValueRef limit = null;
@@ -239,32 +240,46 @@ final class SelectAnalyzer {
         if (call.operandCount() != 1 && kind != SelectShape.AggregateKind.OTHER) {
             kind = SelectShape.AggregateKind.OTHER; // COUNT(DISTINCT a, b)
         }
-        String argument = "*";
         if (call.operandCount() == 1 && !(call.operand(0) instanceof SqlIdentifier id && id.isStar())) {
-            argument = argumentText(sql, parsed, call);
+            int[] span = argumentSpan(parsed, call);
+            if (span != null) {
+                return new SelectShape.Aggregate(kind, distinct, sql.substring(span[0], span[1]), span[0], span[1]);
+            }
+            return new SelectShape.Aggregate(kind, distinct, call.operand(0).toString());
         }
-        return new SelectShape.Aggregate(kind, distinct, argument);
+        return new SelectShape.Aggregate(kind, distinct, "*");
     }
 
-    /** The text between an aggregate call's parentheses, without DISTINCT. */
-    private static String argumentText(String sql, ParsedText parsed, SqlCall call) {
-        int at = parsed.start(call.operand(0));
-        // find the call's '(' before the argument, then its matching ')'
-        for (Token t : parsed.tokens) {
-            if (t.kind() == Kind.OPEN && t.start() < at) {
+    /**
+     * The span of the tokens between an aggregate call's parentheses, without DISTINCT or ALL; null
+     * when not found. Found from the call's name (its position), not from the operand's: Calcite places
+     * an infix call ({@code a * 2}) at its operator.
+     */
+    private static int[] argumentSpan(ParsedText parsed, SqlCall call) {
+        int at = parsed.start(call);
+        List<Token> tokens = parsed.tokens;
+        for (int i = 0; i + 1 < tokens.size(); i++) {
+            Token name = tokens.get(i);
+            if (name.start() < at) {
                 continue;
             }
-            if (t.start() >= at) {
-                int depth = t.depth();
-                for (Token u : parsed.tokens) {
-                    if (u.start() >= at && u.kind() == Kind.CLOSE && u.depth() == depth - 1) {
-                        return sql.substring(at, u.start()).strip();
-                    }
-                }
-                break;
+            Token open = tokens.get(i + 1);
+            if (name.start() > at || open.kind() != Kind.OPEN) {
+                return null; // the position is not a call's name: do not guess
             }
+            int first = i + 2;
+            if (first < tokens.size() && (tokens.get(first).is("distinct") || tokens.get(first).is("all"))) {
+                first++;
+            }
+            for (int j = first; j < tokens.size(); j++) {
+                Token u = tokens.get(j);
+                if (u.kind() == Kind.CLOSE && u.depth() == open.depth()) {
+                    return j == first ? null : new int[] {tokens.get(first).start(), tokens.get(j - 1).end()};
+                }
+            }
+            return null;
         }
-        return call.operand(0).toString();
+        return null;
     }
 
     private static boolean hasWindow(SqlNode root) {
@@ -318,7 +333,7 @@ final class SelectAnalyzer {
 
     /** GROUP BY or ORDER BY keys, matched to select items where they name one. */
     private static List<SelectShape.Key> keys(ParsedText parsed, Clauses c, Clauses.Range range, List<SelectShape.Item> items,
-                                              ConditionExtractor extractor) {
+                                              SqlNodeList nodes) {
         List<SelectShape.Key> keys = new ArrayList<>();
         for (Clauses.Range r : c.items(range)) {
             int last = r.last();
@@ -338,9 +353,29 @@ final class SelectAnalyzer {
                 continue;
             }
             int item = matchItem(text, items);
-            keys.add(item >= 0 ? SelectShape.Key.ofItem(item, descending) : new SelectShape.Key(-1, null, text, descending));
+            int start = c.startOffset(keyRange);
+            keys.add(item >= 0 ? SelectShape.Key.ofItem(item, descending)
+                    : new SelectShape.Key(-1, null, text, descending, start, c.endOffset(keyRange), aggregateAt(parsed, nodes, start)));
         }
         return keys;
+    }
+
+    /** The aggregate call among {@code nodes} (ORDER BY keys) that starts at {@code start}, or null. */
+    private static SelectShape.Aggregate aggregateAt(ParsedText parsed, SqlNodeList nodes, int start) {
+        if (nodes == null) {
+            return null;
+        }
+        for (SqlNode node : nodes) {
+            SqlNode expr = node;
+            while (expr instanceof SqlCall call && (call.getKind() == SqlKind.DESCENDING || call.getKind() == SqlKind.NULLS_FIRST
+                    || call.getKind() == SqlKind.NULLS_LAST)) {
+                expr = call.operand(0);
+            }
+            if (expr instanceof SqlCall && parsed.start(expr) == start) {
+                return aggregate(expr, parsed.sql, parsed);
+            }
+        }
+        return null;
     }
 
     private static int matchItem(String text, List<SelectShape.Item> items) {
@@ -350,6 +385,9 @@ final class SelectAnalyzer {
             if (item.alias() != null && canonical(item.alias()).equals(wanted)) {
                 return i;
             }
+        }
+        if (wanted.indexOf('?') >= 0) {
+            return -1; // equal texts, but their literals or parameters may differ: the router compares values
         }
         for (int i = 0; i < items.size(); i++) {
             SelectShape.Item item = items.get(i);

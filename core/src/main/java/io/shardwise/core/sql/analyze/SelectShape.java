@@ -43,15 +43,40 @@ public record SelectShape(List<Item> items, boolean star, boolean distinct, List
 
     public enum AggregateKind { COUNT, SUM, MIN, MAX, AVG, OTHER }
 
-    /** An aggregate call; {@code argument} is its argument's text ({@code *} for COUNT(*)). */
-    public record Aggregate(AggregateKind kind, boolean distinct, String argument) {}
+    /**
+     * An aggregate call; {@code argument} is its argument's text ({@code *} for COUNT(*)) and
+     * [{@code argumentStart}, {@code argumentEnd}) its span in the statement's text (-1 when unknown),
+     * which a scatter copies into a node's SQL when the argument holds a literal or parameter.
+     */
+    public record Aggregate(AggregateKind kind, boolean distinct, String argument, int argumentStart, int argumentEnd) {
+        public Aggregate(AggregateKind kind, boolean distinct, String argument) {
+            this(kind, distinct, argument, -1, -1);
+        }
+
+        /**
+         * Whether {@code other} is the same call as written (argument text equal but for case). Where
+         * the argument holds a {@code ?}, equal texts may still differ by the values bound to them;
+         * the router compares those.
+         */
+        public boolean sameText(Aggregate other) {
+            return other != null && kind == other.kind && distinct == other.distinct && argument.equalsIgnoreCase(other.argument);
+        }
+    }
 
     /**
      * A GROUP BY or ORDER BY key: a select item (by position, as written with an ordinal or an alias,
      * or because the expression equals an item), an ordinal still to be bound ({@code ordinal}), or
-     * another expression ({@code text}) that a scatter adds as a hidden column.
+     * another expression ({@code text}, spanning [{@code start}, {@code end}) of the statement) that a
+     * scatter adds as a hidden column. An expression with a literal or parameter is never matched to an
+     * item by its text at analysis (its {@code ?} may hold other values there); the router does it,
+     * comparing the values of an execution. {@code aggregate} is set when an ORDER BY expression is
+     * exactly one aggregate call that is not selected.
      */
-    public record Key(int item, ValueRef ordinal, String text, boolean descending) {
+    public record Key(int item, ValueRef ordinal, String text, boolean descending, int start, int end, Aggregate aggregate) {
+        public Key(int item, ValueRef ordinal, String text, boolean descending) {
+            this(item, ordinal, text, descending, -1, -1, null);
+        }
+
         public static Key ofItem(int item, boolean descending) {
             return new Key(item, null, null, descending);
         }

@@ -1,0 +1,157 @@
+package io.shardwise.core.route;
+
+import io.shardwise.core.rewrite.Renderer;
+import io.shardwise.core.sql.analyze.Slot;
+import io.shardwise.core.sql.analyze.SqlTemplate;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * The helper columns a scatter appends to each node's select list, after the user's items, each
+ * once: how a node computes it (fixed text, or copies of the statement's own expression spans with
+ * this execution's literals and parameters) and the index it gets. Also decides when two
+ * expressions of the statement are the same one, which for texts with a {@code ?} depends on the
+ * values of the execution. One instance per routing of one statement; not thread-safe.
+ */
+final class HiddenColumns {
+    private final SqlTemplate template;
+    private final Bindings bindings;
+    private final int visible;
+    private final Map<String, Integer> byKey = new LinkedHashMap<>();
+    private final List<List<Renderer.Piece>> computed = new ArrayList<>();
+
+    HiddenColumns(SqlTemplate template, Bindings bindings, int visible) {
+        this.template = template;
+        this.bindings = bindings;
+        this.visible = visible;
+    }
+
+    /**
+     * An expression of the statement: its digest text and span (-1 when unknown). A text with a
+     * {@code ?} (a literal or parameter) is rendered into a node's SQL by copying its span, so the node
+     * computes it with this execution's values.
+     */
+    record Expr(String text, int start, int end) {
+        boolean hasValues() {
+            return text.indexOf('?') >= 0;
+        }
+    }
+
+    boolean isEmpty() {
+        return byKey.isEmpty();
+    }
+
+    int size() {
+        return byKey.size();
+    }
+
+    /**
+     * The hidden column computing {@code before + expression + after} on each node, added once. An
+     * expression with literals or parameters is copied from the statement (with this execution's
+     * values), so it is the same column only at the same place of the statement.
+     */
+    int add(String before, Expr expression, String after) {
+        String text = before + expression.text() + after;
+        String key = text.toLowerCase(Locale.ROOT);
+        if (expression.hasValues()) {
+            if (expression.start() < 0) {
+                throw MergePlanner.unsupported("a sort, group or aggregate expression with a literal or parameter across shards: " + text);
+            }
+            key = key + "@" + expression.start();
+        }
+        Integer existing = byKey.get(key);
+        if (existing != null) {
+            return existing;
+        }
+        int index = visible + byKey.size();
+        byKey.put(key, index);
+        computed.add(pieces(before, expression, after));
+        return index;
+    }
+
+    static List<Renderer.Piece> pieces(String before, Expr expression, String after) {
+        if (!expression.hasValues()) {
+            return List.of(new Renderer.Piece.Text(before + expression.text() + after));
+        }
+        List<Renderer.Piece> pieces = new ArrayList<>(3);
+        if (!before.isEmpty()) {
+            pieces.add(new Renderer.Piece.Text(before));
+        }
+        pieces.add(new Renderer.Piece.Copy(expression.start(), expression.end()));
+        if (!after.isEmpty()) {
+            pieces.add(new Renderer.Piece.Text(after));
+        }
+        return pieces;
+    }
+
+    /** The edit appending the hidden columns: one text, unless some copy the statement's own spans. */
+    Renderer.Edit edit(int at) {
+        StringBuilder text = new StringBuilder();
+        List<Renderer.Piece> pieces = new ArrayList<>();
+        boolean copies = false;
+        for (List<Renderer.Piece> expr : computed) {
+            text.append(", ");
+            pieces.add(new Renderer.Piece.Text(", "));
+            for (Renderer.Piece p : expr) {
+                pieces.add(p);
+                switch (p) {
+                    case Renderer.Piece.Text t -> text.append(t.text());
+                    case Renderer.Piece.Copy c -> copies = true;
+                }
+            }
+        }
+        return copies ? new Renderer.Edit(at, at, pieces, false) : new Renderer.Edit(at, at, text.toString());
+    }
+
+    /**
+     * Whether two expressions of the statement are the same: equal texts (but for case) and, where
+     * they hold literals or parameters, equal values in this execution ({@code amount * 2} is not
+     * {@code amount * 3}, though both are {@code amount * ?} in the digest). Saying no is always safe:
+     * the caller then computes the expression in a column of its own.
+     */
+    boolean same(Expr a, Expr b) {
+        if (!a.text().equalsIgnoreCase(b.text())) {
+            return false;
+        }
+        if (!a.hasValues()) {
+            return true;
+        }
+        if (a.start() < 0 || b.start() < 0) {
+            return false;
+        }
+        if (a.start() == b.start()) {
+            return true;
+        }
+        List<Slot.Param> left = params(a);
+        List<Slot.Param> right = params(b);
+        if (left.size() != right.size()) {
+            return false;
+        }
+        for (int i = 0; i < left.size(); i++) {
+            int l = left.get(i).index();
+            int r = right.get(i).index();
+            String lt = bindings.text(l);
+            String rt = bindings.text(r);
+            // two NULLs make the same expression (a prepare describes with every parameter NULL);
+            // byte[] values compare by identity, so they are never the same: the safe answer
+            boolean same = lt != null ? lt.equals(rt) : rt == null && java.util.Objects.equals(bindings.value(l), bindings.value(r));
+            if (!same) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private List<Slot.Param> params(Expr e) {
+        List<Slot.Param> out = new ArrayList<>();
+        for (Slot slot : template.slots()) {
+            if (slot instanceof Slot.Param p && p.start() >= e.start() && p.end() <= e.end()) {
+                out.add(p);
+            }
+        }
+        return out;
+    }
+}
