@@ -15,29 +15,52 @@ import java.util.List;
 import java.util.Properties;
 
 /**
- * The reference side: one Connector/J connection to the unsharded database, configured as Shardwise
- * configures its backend connections (client-side prepared statements so rows are text protocol,
- * matched-row counts, no jdbcCompliantTruncation), read with {@code getBytes} and the driver's raw
- * column definitions, so both sides are compared as MySQL sends them.
+ * One Connector/J connection, configured as Shardwise configures its backend connections (matched-row
+ * counts, no jdbcCompliantTruncation, UTF-8 results) and read with {@code getBytes} and the driver's
+ * raw column definitions, so results are compared as MySQL sends them. Pointed at the unsharded
+ * database it is the reference; pointed at a Shardwise server it is the server side.
+ *
+ * <p>With {@code serverPrepared} the corpus' prepared statements go out as COM_STMT_PREPARE/EXECUTE
+ * and their rows come back in the binary protocol; the reference of such a side must be prepared the
+ * same way, so both are decoded by the same code. Column types read either as protocol type codes or,
+ * for comparison with the Shardwise driver, as {@link java.sql.Types} (see {@link #jdbcType}).
  */
-final class DirectSide implements AutoCloseable {
-    private final Connection connection;
+final class ConnectorJSide implements Side {
+    /** {@link java.sql.Types} codes are reported offset by this, so they never read as protocol codes. */
+    static final int JDBC_TYPES = 100_000;
 
-    DirectSide(String host, int port, String user, String password, String database) throws SQLException {
+    private final Connection connection;
+    private final boolean jdbcTypes;
+
+    private ConnectorJSide(String url, String user, String password, boolean serverPrepared, boolean jdbcTypes)
+            throws SQLException {
         Properties p = new Properties();
         p.setProperty("user", user);
         p.setProperty("password", password);
         p.setProperty("sslMode", "DISABLED");
         p.setProperty("allowPublicKeyRetrieval", "true");
-        p.setProperty("useServerPrepStmts", "false");
+        p.setProperty("useServerPrepStmts", Boolean.toString(serverPrepared));
         p.setProperty("useAffectedRows", "false");
         p.setProperty("jdbcCompliantTruncation", "false");
         p.setProperty("characterSetResults", "UTF-8");
-        String h = host.indexOf(':') >= 0 ? "[" + host + "]" : host;
-        connection = DriverManager.getConnection("jdbc:mysql://" + h + ":" + port + "/" + database, p);
+        connection = DriverManager.getConnection(url, p);
+        this.jdbcTypes = jdbcTypes;
     }
 
-    Outcome run(OracleCase c) {
+    /** A connection to {@code database} on a MySQL-compatible server (the unsharded reference, or a Shardwise server's schema). */
+    static ConnectorJSide connect(String host, int port, String user, String password, String database,
+                                  boolean serverPrepared, boolean jdbcTypes) throws SQLException {
+        String h = host.indexOf(':') >= 0 ? "[" + host + "]" : host;
+        return new ConnectorJSide("jdbc:mysql://" + h + ":" + port + "/" + database, user, password, serverPrepared, jdbcTypes);
+    }
+
+    /** A {@link java.sql.Types} code as it appears in {@link Outcome.Rows#types()}. */
+    static int jdbcType(int type) {
+        return JDBC_TYPES + type;
+    }
+
+    @Override
+    public Outcome run(OracleCase c) {
         try {
             if (c.prepared()) {
                 try (PreparedStatement ps = connection.prepareStatement(c.sql())) {
@@ -57,7 +80,25 @@ final class DirectSide implements AutoCloseable {
         }
     }
 
-    private static Outcome outcome(Statement s, boolean hasRows) throws SQLException {
+    /**
+     * The MySQL protocol reports one last insert id per statement, so a Shardwise server cannot hand
+     * out several generated keys through it: they are read back with {@code keysQuery}.
+     */
+    @Override
+    public Inserted insertGeneratingKeys(String sql, String keysQuery) throws SQLException {
+        try (Statement s = connection.createStatement()) {
+            long affected = s.executeLargeUpdate(sql);
+            List<Object> keys = new ArrayList<>();
+            try (ResultSet rs = s.executeQuery(keysQuery)) {
+                while (rs.next()) {
+                    keys.add(rs.getObject(1));
+                }
+            }
+            return new Inserted(affected, keys);
+        }
+    }
+
+    private Outcome outcome(Statement s, boolean hasRows) throws SQLException {
         if (!hasRows) {
             long lastInsertId = s.unwrap(StatementImpl.class).getLastInsertID();
             return new Outcome.Update(s.getLargeUpdateCount(), lastInsertId);
@@ -67,7 +108,7 @@ final class DirectSide implements AutoCloseable {
         }
     }
 
-    static Outcome.Rows rows(ResultSet rs) throws SQLException {
+    private Outcome.Rows rows(ResultSet rs) throws SQLException {
         ResultSetMetaData md = rs.getMetaData();
         Field[] fields = md.unwrap(com.mysql.cj.jdbc.result.ResultSetMetaData.class).getFields();
         int width = md.getColumnCount();
@@ -75,8 +116,12 @@ final class DirectSide implements AutoCloseable {
         List<Integer> types = new ArrayList<>(width);
         for (int i = 0; i < width; i++) {
             labels.add(md.getColumnLabel(i + 1));
-            types.add(fields[i].getMysqlTypeId());
+            types.add(jdbcTypes ? jdbcType(md.getColumnType(i + 1)) : fields[i].getMysqlTypeId());
         }
+        return new Outcome.Rows(labels, types, cells(rs, width));
+    }
+
+    static List<Row> cells(ResultSet rs, int width) throws SQLException {
         List<Row> rows = new ArrayList<>();
         while (rs.next()) {
             byte[][] cells = new byte[width][];
@@ -85,7 +130,7 @@ final class DirectSide implements AutoCloseable {
             }
             rows.add(new Row(cells));
         }
-        return new Outcome.Rows(labels, types, rows);
+        return rows;
     }
 
     @Override
