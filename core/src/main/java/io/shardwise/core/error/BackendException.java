@@ -1,5 +1,6 @@
 package io.shardwise.core.error;
 
+import java.sql.DataTruncation;
 import java.sql.SQLException;
 
 /**
@@ -10,6 +11,9 @@ import java.sql.SQLException;
  * driver's exception, which stays the cause.
  */
 public final class BackendException extends ShardwiseException {
+    /** What Connector/J puts before the server's text of a truncation error (1406, 1265 ...). */
+    private static final String TRUNCATION_PREFIX = "Data truncation: ";
+
     private final int errno;
     private final String sqlState;
     private final String backend;
@@ -35,6 +39,18 @@ public final class BackendException extends ShardwiseException {
     @Override
     public String sqlState() {
         return sqlState;
+    }
+
+    /**
+     * The backend's text as MySQL sent it: Connector/J words a truncation error as {@code "Data
+     * truncation: " + text} (a {@link DataTruncation}), and a MySQL client reading the ERR packet adds
+     * that prefix itself, so the server face must send the text without it.
+     */
+    @Override
+    public String wireMessage() {
+        String message = getMessage();
+        return getCause() instanceof DataTruncation && message.startsWith(TRUNCATION_PREFIX)
+                ? message.substring(TRUNCATION_PREFIX.length()) : message;
     }
 
     public String backend() {

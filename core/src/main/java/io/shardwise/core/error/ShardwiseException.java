@@ -30,4 +30,9 @@ public class ShardwiseException extends RuntimeException {
     public String sqlState() {
         return code.sqlState();
     }
+
+    /** The text of the ERR packet a MySQL server sends for this error (the server face's message). */
+    public String wireMessage() {
+        return getMessage();
+    }
 }

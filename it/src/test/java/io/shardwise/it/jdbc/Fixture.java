@@ -119,7 +119,7 @@ public final class Fixture {
     }
 
     /** Fills {@code ${env:NAME:-default}} from the map, else the default. */
-    static String substitute(String yaml, Map<String, String> env) {
+    public static String substitute(String yaml, Map<String, String> env) {
         Matcher m = Pattern.compile("\\$\\{env:([A-Za-z0-9_]+)(?::-([^}]*))?}").matcher(yaml);
         StringBuilder out = new StringBuilder();
         while (m.find()) {

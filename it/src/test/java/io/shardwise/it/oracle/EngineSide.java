@@ -10,17 +10,18 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * The side under test: one engine session. Cursor cells are copied as they are read (a cursor's
+ * The engine face: one {@link EngineSession} in process. Cursor cells are copied as they are read (a cursor's
  * arrays are valid only until the next row), and every cursor is closed, even when reading fails.
  */
-final class EngineSide {
+final class EngineSide implements Side {
     private final EngineSession session;
 
     EngineSide(EngineSession session) {
         this.session = session;
     }
 
-    Outcome run(OracleCase c) {
+    @Override
+    public Outcome run(OracleCase c) {
         try {
             StatementResult result = c.prepared() ? session.execute(c.sql(), c.params()) : session.execute(c.sql());
             return switch (result) {
@@ -34,10 +35,15 @@ final class EngineSide {
         }
     }
 
-    /** The engine's update result, for the generated-key cases that need its keys. */
-    StatementResult.Update update(String sql) {
-        return (StatementResult.Update) session.execute(sql);
+    @Override
+    public Inserted insertGeneratingKeys(String sql, String keysQuery) {
+        StatementResult.Update u = (StatementResult.Update) session.execute(sql);
+        return new Inserted(u.affectedRows(), u.generatedKeys());
     }
+
+    /** The session belongs to the caller, who closes it with its engine. */
+    @Override
+    public void close() {}
 
     private static Outcome rows(ResultCursor cursor) {
         try (cursor) {

@@ -99,7 +99,7 @@ final class OracleComparator {
 
     /**
      * Protocol types agree, where VAR_STRING (253) and STRING (254) count as one: MariaDB itself
-     * reports MAX() of an ENUM as either, depending on the plan its optimizer picks for the data a
+     * reports MAX() of an ENUM as either (JDBC: VARCHAR or CHAR), depending on the plan its optimizer picks for the data a
      * shard holds (a constant-table plan gives 253), so no merge can reproduce the choice.
      */
     static boolean sameTypes(List<Integer> a, List<Integer> b) {
@@ -109,11 +109,17 @@ final class OracleComparator {
         for (int i = 0; i < a.size(); i++) {
             int x = a.get(i);
             int y = b.get(i);
-            if (x != y && !((x == 253 || x == 254) && (y == 253 || y == 254))) {
+            if (x != y && !(isCharacterString(x) && isCharacterString(y))) {
                 return false;
             }
         }
         return true;
+    }
+
+    /** VAR_STRING or STRING; through JDBC, which maps them so, VARCHAR or CHAR. */
+    private static boolean isCharacterString(int type) {
+        return type == 253 || type == 254 || type == ConnectorJSide.jdbcType(java.sql.Types.VARCHAR)
+                || type == ConnectorJSide.jdbcType(java.sql.Types.CHAR);
     }
 
     private static String rows(OracleCase c, Rows s, Rows d) {

@@ -109,7 +109,7 @@ public final class CommandHandler implements AutoCloseable {
                 }
             }
         } catch (ShardwiseException e) {
-            error(out, e.errno(), e.sqlState(), e.getMessage(), true);
+            error(out, e.errno(), e.sqlState(), e.wireMessage(), true);
         } finally {
             moreResults = false;
         }
@@ -153,7 +153,7 @@ public final class CommandHandler implements AutoCloseable {
                 }
             }
         } catch (ShardwiseException e) {
-            error(out, e.errno(), e.sqlState(), e.getMessage(), keeps);
+            error(out, e.errno(), e.sqlState(), e.wireMessage(), keeps);
         } catch (RuntimeException e) {
             error(out, ErrorCode.BUG.errno(), ErrorCode.BUG.sqlState(), ErrorCode.BUG.message(e), keeps);
         }

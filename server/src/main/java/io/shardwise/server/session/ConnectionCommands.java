@@ -65,7 +65,7 @@ final class ConnectionCommands {
                 }
             }
         } catch (ShardwiseException e) {
-            out.error(e.errno(), e.sqlState(), e.getMessage());
+            out.error(e.errno(), e.sqlState(), e.wireMessage());
         }
     }
 

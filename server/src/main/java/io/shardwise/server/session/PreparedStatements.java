@@ -131,7 +131,7 @@ final class PreparedStatements {
                 }
             }
         } catch (ShardwiseException e) {
-            out.error(e.errno(), e.sqlState(), e.getMessage());
+            out.error(e.errno(), e.sqlState(), e.wireMessage());
         } catch (MalformedPacketException e) {
             out.error(ErrorCode.WRONG_ARGUMENTS, "mysqld_stmt_execute");
         } catch (RuntimeException e) {

@@ -69,7 +69,7 @@ final class StatementCursor implements AutoCloseable {
             }
         } catch (ShardwiseException e) {
             close();
-            out.error(e.errno(), e.sqlState(), e.getMessage());
+            out.error(e.errno(), e.sqlState(), e.wireMessage());
             return false;
         }
         if (exhausted) {

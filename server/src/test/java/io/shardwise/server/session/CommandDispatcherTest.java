@@ -1,0 +1,194 @@
+package io.shardwise.server.session;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.Unpooled;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelOutboundHandlerAdapter;
+import io.netty.channel.ChannelPromise;
+import io.netty.channel.embedded.EmbeddedChannel;
+import io.netty.util.ReferenceCountUtil;
+import io.shardwise.core.Engine;
+import io.shardwise.core.sample.SampleData;
+import io.shardwise.core.sample.SampleTarget;
+import io.shardwise.server.Leaks;
+import io.shardwise.server.auth.Authenticator;
+import io.shardwise.server.protocol.Capabilities;
+import io.shardwise.server.protocol.Command;
+import io.shardwise.server.protocol.PacketDecoder;
+import io.shardwise.server.protocol.PacketEncoder;
+import java.io.ByteArrayOutputStream;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The command phase at the byte level (STYLE 23): pipelined commands, fed whole, byte by byte and
+ * split at every position, are answered in order with the right sequence ids, and COM_QUIT closes the
+ * connection with nothing left over. The commands need no backend (the engine's pools open lazily).
+ *
+ * <p>The dispatcher answers from its session thread, and an {@link EmbeddedChannel} runs every write
+ * on the writing thread; the channel's own outbound queue is not thread-safe, so a handler at the
+ * head of the pipeline takes the encoded bytes into a concurrent queue, and the test waits on that
+ * queue (a condition, never a fixed sleep).
+ */
+class CommandDispatcherTest {
+    private static final Engine ENGINE = Engine.start(SampleData.rule(new SampleTarget("127.0.0.1", 3306, "root", "", "shop")));
+    private static final Capabilities CLIENT = Capabilities.SERVER;
+    /** OK after a command: no rows, no insert id, autocommit on, no warnings. */
+    private static final byte[] OK = {0, 0, 0, 2, 0, 0, 0};
+
+    @AfterAll
+    static void close() {
+        ENGINE.close();
+    }
+
+    @AfterEach
+    void noBufferLeaked() {
+        Leaks.assertNone();
+    }
+
+    /** Takes what reaches the transport: copies the bytes for the test thread and releases them. */
+    private static final class Wire extends ChannelOutboundHandlerAdapter {
+        final LinkedBlockingQueue<byte[]> written = new LinkedBlockingQueue<>();
+
+        @Override
+        public void write(ChannelHandlerContext ctx, Object msg, ChannelPromise promise) {
+            try {
+                ByteBuf b = (ByteBuf) msg;
+                byte[] bytes = new byte[b.readableBytes()];
+                b.getBytes(b.readerIndex(), bytes);
+                written.add(bytes);
+                promise.trySuccess();
+            } finally {
+                ReferenceCountUtil.release(msg);
+            }
+        }
+
+        /** Waits until {@code length} bytes arrived (at most 10 s) and answers all that did. */
+        byte[] await(int length) throws InterruptedException {
+            ByteArrayOutputStream out = new ByteArrayOutputStream();
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+            while (out.size() < length) {
+                byte[] next = written.poll(Math.max(1, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+                if (next == null) {
+                    break;
+                }
+                out.writeBytes(next);
+            }
+            for (byte[] late; (late = written.poll()) != null; ) {
+                out.writeBytes(late);
+            }
+            return out.toByteArray();
+        }
+    }
+
+    private record Session(EmbeddedChannel channel, Wire wire, CommandDispatcher dispatcher) {}
+
+    private static Session open() {
+        SessionRegistry registry = new SessionRegistry();
+        CommandHandler handler = CommandHandler.open(ENGINE, new Authenticator.Accepted("app", "shop"), "127.0.0.1", 1, CLIENT,
+                registry, 64 << 20);
+        CommandDispatcher dispatcher = new CommandDispatcher(handler, CLIENT);
+        Wire wire = new Wire();
+        EmbeddedChannel channel = new EmbeddedChannel(wire, new PacketDecoder(64 << 20), PacketEncoder.INSTANCE, dispatcher);
+        return new Session(channel, wire, dispatcher);
+    }
+
+    @Test
+    void pipelinedCommandsAreAnsweredInOrderHoweverTheBytesArrive() throws Exception {
+        String bad = "SELECT 'x";
+        byte[] fixture = concat(
+                packet(0, command(Command.COM_PING, "")),
+                packet(0, command(0x7f, "")),
+                packet(0, command(Command.COM_QUERY, bad)),
+                packet(0, command(Command.COM_INIT_DB, "shop")),
+                packet(0, command(Command.COM_PING, "")),
+                packet(0, command(Command.COM_QUIT, "")));
+        byte[] expected = concat(
+                packet(1, OK),
+                packet(1, err(1047, "08S01", "Unknown command")),
+                packet(1, err(1064, "42000", "You have an error in your SQL syntax; unterminated string literal at position 7"
+                        + " (line 1, column 8) near ''x'")),
+                packet(1, OK),
+                packet(1, OK));
+        for (List<byte[]> cut : cuts(fixture)) {
+            Session s = open();
+            for (byte[] piece : cut) {
+                s.channel().writeInbound(Unpooled.wrappedBuffer(piece));
+            }
+            byte[] answered = s.wire().await(expected.length);
+            assertArrayEquals(expected, answered, () -> "fed in " + cut.size() + " pieces: " + hex(answered));
+            s.dispatcher().finished().get(10, TimeUnit.SECONDS);
+            assertFalse(s.channel().isOpen(), "COM_QUIT closes the connection");
+            assertFalse(s.channel().finish(), "nothing left in the channel");
+            assertTrue(s.wire().written.isEmpty(), "nothing written after the answers");
+        }
+    }
+
+    @Test
+    void aClientThatLeavesMidCommandLeavesNothingBehind() throws Exception {
+        Session s = open();
+        byte[] ping = packet(0, command(Command.COM_PING, ""));
+        byte[] partial = packet(0, command(Command.COM_QUERY, "SELECT 1"));
+        s.channel().writeInbound(Unpooled.wrappedBuffer(concat(ping, java.util.Arrays.copyOf(partial, 6))));
+        assertArrayEquals(packet(1, OK), s.wire().await(packet(1, OK).length));
+        s.channel().close();
+        s.dispatcher().finished().get(10, TimeUnit.SECONDS);
+        assertFalse(s.channel().finish());
+    }
+
+    private static byte[] err(int errno, String sqlState, String message) {
+        return concat(new byte[] {(byte) 0xff, (byte) errno, (byte) (errno >> 8), '#'}, sqlState.getBytes(StandardCharsets.US_ASCII),
+                message.getBytes(StandardCharsets.UTF_8));
+    }
+
+    private static byte[] packet(int sequenceId, byte[] payload) {
+        byte[] out = new byte[payload.length + 4];
+        out[0] = (byte) payload.length;
+        out[1] = (byte) (payload.length >> 8);
+        out[2] = (byte) (payload.length >> 16);
+        out[3] = (byte) sequenceId;
+        System.arraycopy(payload, 0, out, 4, payload.length);
+        return out;
+    }
+
+    private static byte[] command(int code, String text) {
+        return concat(new byte[] {(byte) code}, text.getBytes(StandardCharsets.UTF_8));
+    }
+
+    private static byte[] concat(byte[]... parts) {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        for (byte[] p : parts) {
+            out.writeBytes(p);
+        }
+        return out.toByteArray();
+    }
+
+    /** Whole, byte by byte, and in two at every position. */
+    private static List<List<byte[]>> cuts(byte[] fixture) {
+        List<List<byte[]>> all = new ArrayList<>();
+        all.add(List.of(fixture));
+        List<byte[]> single = new ArrayList<>();
+        for (byte b : fixture) {
+            single.add(new byte[] {b});
+        }
+        all.add(single);
+        for (int at = 1; at < fixture.length; at++) {
+            all.add(List.of(java.util.Arrays.copyOfRange(fixture, 0, at), java.util.Arrays.copyOfRange(fixture, at, fixture.length)));
+        }
+        return all;
+    }
+
+    private static String hex(byte[] b) {
+        return java.util.HexFormat.of().formatHex(b);
+    }
+}
