@@ -25,7 +25,6 @@ import io.shardwise.server.relay.Relays;
 import io.shardwise.server.session.CommandDispatcher;
 import io.shardwise.server.session.CommandHandler;
 import io.shardwise.server.session.HandshakeHandler;
-import io.shardwise.server.session.SessionRegistry;
 import io.shardwise.server.tls.ServerTls;
 import java.io.IOException;
 import java.net.BindException;

@@ -22,6 +22,8 @@ public enum ErrorCode {
     SAVEPOINT_DOES_NOT_EXIST(1305, "42000", "SAVEPOINT %s does not exist"),
     NO_OPEN_CURSOR(1421, "HY000", "The statement (%s) has no open cursor."),
     QUERY_INTERRUPTED(1317, "70100", "Query execution was interrupted"),
+    UNKNOWN_THREAD(1094, "HY000", "Unknown thread id: %s"),
+    NOT_THREAD_OWNER(1095, "HY000", "You are not owner of thread %s"),
     INVALID_CONFIG(1105, "HY000", "Invalid Shardwise configuration in %s:%n%s"),
     NO_ROUTE(1105, "HY000", "No shard holds %s = %s for table '%s'"),
     SHARD_UNAVAILABLE(1105, "HY000", "Shard %s is unavailable: %s"),

@@ -138,7 +138,7 @@ public final class Fixture {
         return DriverManager.getConnection(server.jdbcUrl(whole) + "&" + extraProperties, server.user(), server.password());
     }
 
-    Connection shardwise() throws SQLException {
+    public Connection shardwise() throws SQLException {
         return DriverManager.getConnection(url);
     }
 }
