@@ -25,6 +25,15 @@ public interface SessionHost {
     /** One row of SHOW PROCESSLIST; {@code command} is "Query" while a statement runs, else "Sleep". */
     record Process(long id, String user, String host, String schema, String command, long seconds, String info) {}
 
+    /**
+     * Whether the face announces a server identity of its own ({@code @@version}, {@code VERSION()},
+     * {@code @@version_comment} are Shardwise's, as the server's handshake says); otherwise they are
+     * the default backend's, as a client of the backend would read them.
+     */
+    default boolean announcesVersion() {
+        return true;
+    }
+
     /** The outcome of a KILL. */
     enum Kill { DONE, UNKNOWN, NOT_OWNER }
 
@@ -50,6 +59,11 @@ public interface SessionHost {
             @Override
             public Kill kill(long connectionId, boolean queryOnly) {
                 return connectionId == id ? Kill.DONE : Kill.UNKNOWN;
+            }
+
+            @Override
+            public boolean announcesVersion() {
+                return false; // no handshake: DatabaseMetaData reports the backend's product version, as Connector/J does
             }
         };
     }

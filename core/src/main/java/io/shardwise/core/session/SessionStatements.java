@@ -26,7 +26,7 @@ public final class SessionStatements {
 
     public SessionStatements(ShardingRule rule, SessionHost host) {
         this.host = host;
-        this.variables = new SessionVariables(host.client(), () -> BackendVariables.of(rule));
+        this.variables = new SessionVariables(host.client(), () -> BackendVariables.of(rule), host.announcesVersion());
         this.shows = new ShowStatements(rule, host);
     }
 

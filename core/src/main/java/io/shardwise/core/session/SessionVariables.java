@@ -62,6 +62,7 @@ public final class SessionVariables {
 
     private final Supplier<Map<String, String>> backend;
     private final Client client;
+    private final boolean ownVersion;
     /** Built on first use, on the session's thread: asking the backend must not happen where the session is opened. */
     private Map<String, Value> defaults;
     private Map<String, Value> values;
@@ -72,8 +73,14 @@ public final class SessionVariables {
 
     /** @param backend the default backend's session variables by lower-case name (empty when unknown), asked on first use */
     SessionVariables(Client client, Supplier<Map<String, String>> backend) {
+        this(client, backend, true);
+    }
+
+    /** @param ownVersion whether the version variables are the server's own rather than the backend's ({@link SessionHost#announcesVersion}) */
+    SessionVariables(Client client, Supplier<Map<String, String>> backend, boolean ownVersion) {
         this.client = client;
         this.backend = backend;
+        this.ownVersion = ownVersion;
     }
 
     private Map<String, Value> values() {
@@ -82,7 +89,7 @@ public final class SessionVariables {
             Map<String, Value> d = new HashMap<>(DEFAULTS);
             for (Map.Entry<String, Value> e : DEFAULTS.entrySet()) {
                 String value = own.get(e.getKey());
-                if (value != null && !SERVER_OWNED.contains(e.getKey())) {
+                if (value != null && (!SERVER_OWNED.contains(e.getKey()) || !ownVersion && e.getKey().startsWith("version"))) {
                     if (e.getValue().numeric()) {
                         value = value.equalsIgnoreCase("ON") ? "1" : value.equalsIgnoreCase("OFF") ? "0" : value; // SHOW's booleans; SELECT reads 1/0
                     }

@@ -15,8 +15,9 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The statements the engine's session answers itself (SHOW, DESCRIBE, EXPLAIN, variable selects,
- * diagnostics, information_schema) read the same through the JDBC driver as through the server:
- * one engine answers both faces, so labels, values and errors agree.
+ * diagnostics, information_schema, KILL) read the same through the JDBC driver as through the
+ * server: one engine answers both faces, so labels, values and errors agree. (The version variables
+ * differ on purpose: the server announces its own identity, the driver reports the backend's.)
  */
 class FacesAgreeIT {
     private static final List<String> STATEMENTS = List.of(
@@ -24,7 +25,6 @@ class FacesAgreeIT {
             "SHOW CREATE TABLE types", "DESCRIBE orders", "DESC order_items", "EXPLAIN orders",
             "SHOW COLUMNS FROM orders LIKE 'user%'", "SHOW INDEX FROM orders", "SHOW DATABASES",
             "SELECT DATABASE()", "SELECT DATABASE() AS db, @@autocommit, @@session.transaction_isolation",
-            "SELECT @@version_comment LIMIT 1",
             "SELECT TABLE_NAME, TABLE_TYPE FROM information_schema.TABLES WHERE TABLE_SCHEMA = DATABASE() ORDER BY TABLE_NAME",
             "SHOW TABLES FROM nowhere", "DESCRIBE no_such_table", "SHOW WARNINGS", "SHOW COUNT(*) WARNINGS",
             "EXPLAIN SELECT * FROM orders", "KILL 999999");
@@ -78,7 +78,12 @@ class FacesAgreeIT {
         List<String> out = new ArrayList<>();
         for (String sql : statements) {
             out.add("> " + sql);
-            try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery(sql)) {
+            try (Statement s = c.createStatement()) {
+                if (!s.execute(sql)) {
+                    out.add("OK " + s.getUpdateCount());
+                    continue;
+                }
+                ResultSet rs = s.getResultSet();
                 ResultSetMetaData md = rs.getMetaData();
                 List<String> labels = new ArrayList<>();
                 for (int i = 1; i <= md.getColumnCount(); i++) {
