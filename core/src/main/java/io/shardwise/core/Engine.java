@@ -5,6 +5,7 @@ import io.shardwise.core.execute.BackendPools;
 import io.shardwise.core.execute.ExecutorOptions;
 import io.shardwise.core.route.Router;
 import io.shardwise.core.rule.ShardingRule;
+import io.shardwise.core.session.SessionHost;
 import io.shardwise.core.sql.analyze.Analyzer;
 import io.shardwise.core.sql.cache.PlanCache;
 import io.shardwise.core.sql.normalize.NormalizedSql;
@@ -15,6 +16,8 @@ import io.shardwise.core.sql.normalize.NormalizedSql;
  */
 public final class Engine implements AutoCloseable {
     static final long PLAN_CACHE_WEIGHT = 64L * 1024 * 1024;
+    /** USER() of an in-process session: it logs in to no server, so it has no account name of its own. */
+    static final String IN_PROCESS_USER = "shardwise";
 
     private final ShardingRule rule;
     private final BackendPools pools;
@@ -48,12 +51,17 @@ public final class Engine implements AutoCloseable {
      *
      * @throws ShardwiseException 1049 when {@code schema} is not the logical schema
      */
-    public EngineSession openSession(boolean clientFoundRows, String schema) {
+    public EngineSession openSession(boolean clientFoundRows, String schema, SessionHost host) {
         if (schema != null) {
             SessionCommands.use(schema, rule.schema());
         }
         return new EngineSession(this, new io.shardwise.core.execute.ExecutionSession(pools, options, rule.schema(), clientFoundRows),
-                schema == null ? null : rule.schema());
+                schema == null ? null : rule.schema(), host);
+    }
+
+    /** A session of an in-process client ({@link SessionHost#inProcess}). */
+    public EngineSession openSession(boolean clientFoundRows, String schema) {
+        return openSession(clientFoundRows, schema, SessionHost.inProcess(IN_PROCESS_USER));
     }
 
     /** A session with the logical schema selected (as the JDBC driver's connections are). */

@@ -6,10 +6,14 @@ import io.shardwise.core.execute.Column;
 import io.shardwise.core.execute.Condition;
 import io.shardwise.core.execute.Diagnostics;
 import io.shardwise.core.execute.ExecutionSession;
+import io.shardwise.core.execute.SessionState;
 import io.shardwise.core.execute.ResultCursor;
+import io.shardwise.core.session.ValuesCursor;
 import io.shardwise.core.execute.UnitResult;
 import io.shardwise.core.merge.Merger;
 import io.shardwise.core.rewrite.SourceText;
+import io.shardwise.core.session.SessionHost;
+import io.shardwise.core.session.SessionStatements;
 import io.shardwise.core.route.ExecutionUnit;
 import io.shardwise.core.route.MergeSpec;
 import io.shardwise.core.route.RouteKind;
@@ -43,11 +47,14 @@ public final class EngineSession implements AutoCloseable {
     private String schema;
     /** The last statement's diagnostics area (SHOW WARNINGS); replaced when the next statement starts. */
     private Diagnostics diagnostics = Diagnostics.empty();
+    /** What the session answers itself (SHOW, variables, diagnostics, KILL), and the variables clients read back. */
+    private final SessionStatements local;
 
-    EngineSession(Engine engine, ExecutionSession execution, String schema) {
+    EngineSession(Engine engine, ExecutionSession execution, String schema, SessionHost host) {
         this.engine = engine;
         this.execution = execution;
         this.schema = schema;
+        this.local = new SessionStatements(engine.rule(), host);
     }
 
     /** The current database (MySQL's {@code DATABASE()}): the logical schema, or null when none is selected. */
@@ -70,16 +77,17 @@ public final class EngineSession implements AutoCloseable {
      * when prepared, rather than on every execution.
      */
     public StatementResult execute(NormalizedSql normalized, List<Object> params) {
-        diagnostics = Diagnostics.empty();
+        Diagnostics previous = diagnostics;
+        diagnostics = Diagnostics.empty(); // MySQL: every statement but a diagnostic one starts a new area
         try {
-            return executeStatement(normalized, params);
+            return executeStatement(normalized, params, previous);
         } catch (ShardwiseException e) {
             diagnostics.fail(e.errno(), e.getMessage());
             throw e;
         }
     }
 
-    private StatementResult executeStatement(NormalizedSql normalized, List<Object> params) {
+    private StatementResult executeStatement(NormalizedSql normalized, List<Object> params, Diagnostics previous) {
         if (normalized.parameterCount() != params.size()) {
             throw new ShardwiseException(ErrorCode.BUG, "statement has " + normalized.parameterCount() + " ? markers but "
                     + params.size() + " values were given");
@@ -87,19 +95,33 @@ public final class EngineSession implements AutoCloseable {
         CachedPlan plan = plan(normalized);
         Statement statement = plan.statement();
         requireSchema(statement);
-        if (statement instanceof SessionCommand command) {
-            return command(command, normalized, params);
-        }
-        RoutePlan route = route(statement, normalized, plan, params);
-        boolean write = statement instanceof Insert || statement instanceof Update || statement instanceof Delete;
-        if (write && route.units().size() > 1 && execution.autocommit() && !execution.inTransaction()) {
+        return switch (statement) {
+            case SessionCommand command -> command(command, normalized, params, previous);
+            case Insert i -> write(route(statement, normalized, plan, params));
+            case Update u -> write(route(statement, normalized, plan, params));
+            case Delete d -> write(route(statement, normalized, plan, params));
+            case Select s -> run(route(statement, normalized, plan, params));
+            case Ddl d -> changingColumns(run(route(statement, normalized, plan, params)));
+            case Passthrough p -> changingColumns(run(route(statement, normalized, plan, params)));
+        };
+    }
+
+    private StatementResult write(RoutePlan route) {
+        if (route.units().size() > 1 && execution.autocommit() && !execution.inTransaction()) {
             return atomically(route);
         }
-        StatementResult result = run(route);
-        if (result instanceof StatementResult.Update && (statement instanceof Ddl || statement instanceof Passthrough)) {
-            engine.descriptions().invalidateAll(); // it may have changed a table's columns
-        }
-        return result;
+        return run(route);
+    }
+
+    /** A DDL statement, or one the analyzer could not read, may have changed a table's columns. */
+    private StatementResult changingColumns(StatementResult result) {
+        return switch (result) {
+            case StatementResult.Rows rows -> rows;
+            case StatementResult.Update update -> {
+                engine.descriptions().invalidateAll();
+                yield update;
+            }
+        };
     }
 
     /**
@@ -176,7 +198,7 @@ public final class EngineSession implements AutoCloseable {
         requireSchema(plan.statement());
         return switch (plan.statement()) {
             case SessionCommand c -> c.kind() == SessionCommand.Kind.PREVIEW
-                    ? new RowsCursor(SessionCommands.PREVIEW_LABELS, List.of()).columns() : List.of();
+                    ? ValuesCursor.text(SessionCommands.PREVIEW_LABELS, List.of()).columns() : List.of();
             case Insert i -> List.of();
             case Update u -> List.of();
             case Delete d -> List.of();
@@ -290,10 +312,16 @@ public final class EngineSession implements AutoCloseable {
         NormalizedSql normalized = Normalizer.normalize(sql);
         CachedPlan plan = plan(normalized);
         requireSchema(plan.statement());
-        if (plan.statement() instanceof SessionCommand c) {
-            throw new ShardwiseException(ErrorCode.UNSUPPORTED, "PREVIEW of " + c.kind() + " (it runs in the session, on no shard)");
-        }
-        return route(plan.statement(), normalized, plan, params);
+        return switch (plan.statement()) {
+            case SessionCommand c -> throw new ShardwiseException(ErrorCode.UNSUPPORTED, "PREVIEW of " + c.kind()
+                    + " (it runs in the session, on no shard)");
+            case Select s -> route(s, normalized, plan, params);
+            case Insert i -> route(i, normalized, plan, params);
+            case Update u -> route(u, normalized, plan, params);
+            case Delete d -> route(d, normalized, plan, params);
+            case Ddl d -> route(d, normalized, plan, params);
+            case Passthrough p -> route(p, normalized, plan, params);
+        };
     }
 
     private RoutePlan route(Statement statement, NormalizedSql normalized, CachedPlan plan, List<Object> params) {
@@ -334,32 +362,71 @@ public final class EngineSession implements AutoCloseable {
         return new StatementResult.Update(affected, lastInsertId, route.generatedKeys(), warnings);
     }
 
-    private StatementResult command(SessionCommand command, NormalizedSql normalized, List<Object> params) {
-        String argument = command.argument();
+    private StatementResult command(SessionCommand command, NormalizedSql normalized, List<Object> params, Diagnostics previous) {
+        String sql = normalized.sql();
         switch (command.kind()) {
             case BEGIN -> execution.begin();
             case COMMIT -> execution.commit();
             case ROLLBACK -> execution.rollback();
-            case SAVEPOINT -> execution.savepoint(SessionCommands.savepointName(normalized.sql(), 1));
-            case ROLLBACK_TO_SAVEPOINT -> execution.rollbackToSavepoint(SessionCommands.lastWord(normalized.sql()));
-            case RELEASE_SAVEPOINT -> execution.releaseSavepoint(SessionCommands.lastWord(normalized.sql()));
-            case SET -> SessionCommands.set(normalized.sql(), execution, engine.rule().config().defaultBackend());
+            case SAVEPOINT -> execution.savepoint(SessionCommands.savepointName(sql, 1));
+            case ROLLBACK_TO_SAVEPOINT -> execution.rollbackToSavepoint(SessionCommands.lastWord(sql));
+            case RELEASE_SAVEPOINT -> execution.releaseSavepoint(SessionCommands.lastWord(sql));
+            case SET -> {
+                SessionCommands.set(sql, execution, engine.rule().config().defaultBackend());
+                local.recordSet(sql);
+            }
             case USE -> {
-                SessionCommands.use(SessionCommands.lastWord(normalized.sql()), engine.rule().schema());
+                SessionCommands.use(SessionCommands.lastWord(sql), engine.rule().schema());
                 schema = engine.rule().schema();
             }
             case PREVIEW -> {
-                return new StatementResult.Rows(SessionCommands.previewRows(preview(SessionCommands.afterFirstWord(normalized.sql()), params)));
+                return new StatementResult.Rows(SessionCommands.previewRows(preview(SessionCommands.afterFirstWord(sql), params)));
             }
             case NO_OP -> { }
             case DO -> {
-                return run(new RoutePlan(RouteKind.UNSHARDED, List.of(new ExecutionUnit(engine.rule().config().defaultBackend(),
-                        normalized.sql(), params, java.util.Map.of())), new io.shardwise.core.route.MergeSpec.PassThrough()));
+                return onDefaultBackend(normalized, params);
             }
-            default -> throw new ShardwiseException(ErrorCode.UNSUPPORTED, command.kind().name().replace('_', ' ')
-                    + " statements through the engine");
+            case SHOW, DESCRIBE, EXPLAIN -> {
+                ResultCursor answer = local.show(sql, schema, execution.autocommit());
+                if (answer == null) {
+                    throw unsupported(command); // EXPLAIN of a statement
+                }
+                return new StatementResult.Rows(answer);
+            }
+            case INFORMATION_SCHEMA -> {
+                ResultCursor answer = local.show(sql, schema, execution.autocommit());
+                // null: it names only server-wide tables, which need no logical view
+                return answer == null ? onDefaultBackend(normalized, params) : new StatementResult.Rows(answer);
+            }
+            case VARIABLES -> {
+                ResultCursor answer = local.variables(sql, execution.autocommit(), schema, previous);
+                if (answer == null) {
+                    return onDefaultBackend(normalized, params); // a variable or function the session does not know
+                }
+                if (SessionStatements.keepsDiagnostics(sql)) {
+                    diagnostics = previous; // @@warning_count reads the previous area and leaves it
+                }
+                return new StatementResult.Rows(answer);
+            }
+            case DIAGNOSTICS -> {
+                ResultCursor answer = local.diagnostics(sql, previous);
+                diagnostics = previous; // SHOW WARNINGS leaves the area it reads (a malformed one replaced it)
+                return new StatementResult.Rows(answer);
+            }
+            case KILL -> local.kill(sql);
+            case LOCK_TABLES, UNLOCK_TABLES, FLUSH, OTHER -> throw unsupported(command);
         }
         return StatementResult.Update.OK;
+    }
+
+    private static ShardwiseException unsupported(SessionCommand command) {
+        return new ShardwiseException(ErrorCode.UNSUPPORTED, command.kind().name().replace('_', ' ') + " statements through the engine");
+    }
+
+    /** The statement as written, on the default backend (in the session's transaction, if any). */
+    private StatementResult onDefaultBackend(NormalizedSql normalized, List<Object> params) {
+        return run(new RoutePlan(RouteKind.UNSHARDED, List.of(new ExecutionUnit(engine.rule().config().defaultBackend(),
+                normalized.sql(), params, java.util.Map.of())), new MergeSpec.PassThrough()));
     }
 
     /**
@@ -382,6 +449,37 @@ public final class EngineSession implements AutoCloseable {
      */
     public void failed(int errno, String message) {
         diagnostics.fail(errno, message);
+    }
+
+    /** COM_FIELD_LIST: the columns of a logical table of the current schema whose names match {@code wildcard} (null: all). */
+    public List<Column> fieldList(String table, String wildcard) {
+        return local.fieldList(table, wildcard, schema);
+    }
+
+    /**
+     * COM_RESET_CONNECTION: the transaction rolled back, autocommit on, session variables at their
+     * defaults; the schema stays.
+     */
+    public void reset() {
+        execute("ROLLBACK");
+        execute("SET autocommit = 1");
+        execute("SET sql_mode = DEFAULT");
+        execute("SET time_zone = DEFAULT");
+        local.resetVariables();
+    }
+
+    /**
+     * The session's transaction isolation as a {@link java.sql.Connection} level: what SET
+     * [SESSION] TRANSACTION last chose, else REPEATABLE READ (MySQL's default, assumed of the backends).
+     */
+    public int isolationLevel() {
+        SessionState.Isolation level = execution.state().isolation();
+        return level == null ? java.sql.Connection.TRANSACTION_REPEATABLE_READ : level.jdbcLevel();
+    }
+
+    /** Whether the session's transactions are read-only (SET [SESSION] TRANSACTION READ ONLY). */
+    public boolean readOnly() {
+        return execution.state().readOnly();
     }
 
     public boolean inTransaction() {

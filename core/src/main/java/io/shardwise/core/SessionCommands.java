@@ -1,5 +1,8 @@
 package io.shardwise.core;
 
+import static io.shardwise.core.sql.normalize.StatementTokens.unquote;
+import static io.shardwise.core.sql.normalize.StatementTokens.word;
+
 import io.shardwise.core.error.ErrorCode;
 import io.shardwise.core.error.ShardwiseException;
 import io.shardwise.core.execute.ExecutionSession;
@@ -7,9 +10,11 @@ import io.shardwise.core.execute.SessionState;
 import io.shardwise.core.route.ExecutionUnit;
 import io.shardwise.core.route.RoutePlan;
 import io.shardwise.core.sql.normalize.SqlLexer;
+import io.shardwise.core.sql.normalize.StatementTokens;
 import io.shardwise.core.sql.normalize.Token;
 import io.shardwise.core.sql.normalize.TokenKind;
 import io.shardwise.core.execute.ResultCursor;
+import io.shardwise.core.session.ValuesCursor;
 import io.shardwise.core.execute.UnitResult;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -28,7 +33,7 @@ final class SessionCommands {
 
     /** {@code defaultBackend} evaluates values given as expressions ({@code sql_mode = CONCAT(@@sql_mode, ',X')}). */
     static void set(String sql, ExecutionSession execution, String defaultBackend) {
-        List<Token> tokens = meaningful(sql);
+        List<Token> tokens = StatementTokens.of(sql);
         // tokens.get(0) is SET
         int i = 1;
         while (i < tokens.size()) {
@@ -209,55 +214,33 @@ final class SessionCommands {
 
     /** The identifier after the first {@code skip} words (SAVEPOINT name). */
     static String savepointName(String sql, int skip) {
-        List<Token> t = meaningful(sql);
+        List<Token> t = StatementTokens.of(sql);
         return unquote(t.get(skip).text(sql));
     }
 
     static String lastWord(String sql) {
-        List<Token> t = meaningful(sql);
+        List<Token> t = StatementTokens.of(sql);
         return unquote(t.get(t.size() - 1).text(sql));
     }
 
     static String afterFirstWord(String sql) {
-        List<Token> t = meaningful(sql);
+        List<Token> t = StatementTokens.of(sql);
         return t.size() < 2 ? "" : sql.substring(t.get(1).start());
     }
 
     static final List<String> PREVIEW_LABELS = List.of("backend", "actual_sql", "params", "route", "merge");
 
-    static RowsCursor previewRows(RoutePlan plan) {
+    static ValuesCursor previewRows(RoutePlan plan) {
         List<String[]> rows = new ArrayList<>();
         for (ExecutionUnit u : plan.units()) {
             rows.add(new String[] {u.backend(), u.sql(), u.params().isEmpty() ? null : u.params().toString(),
                     plan.kind().name(), plan.merge().explain()});
         }
-        return new RowsCursor(PREVIEW_LABELS, rows);
-    }
-
-    private static List<Token> meaningful(String sql) {
-        List<Token> out = new ArrayList<>();
-        for (Token t : SqlLexer.tokenize(sql)) {
-            if (t.kind() != TokenKind.EOF && t.kind() != TokenKind.SEMICOLON && t.kind() != TokenKind.HINT
-                    && t.kind() != TokenKind.EXECUTABLE_COMMENT) {
-                out.add(t);
-            }
-        }
-        return out;
-    }
-
-    private static String word(String sql, Token t) {
-        return t.text(sql).toLowerCase(Locale.ROOT);
+        return ValuesCursor.text(PREVIEW_LABELS, rows);
     }
 
     private static String value(String sql, Token t) {
         return unquote(t.text(sql));
     }
 
-    static String unquote(String s) {
-        String v = s.strip();
-        if (v.length() >= 2 && (v.charAt(0) == '\'' || v.charAt(0) == '"' || v.charAt(0) == '`') && v.charAt(v.length() - 1) == v.charAt(0)) {
-            return v.substring(1, v.length() - 1);
-        }
-        return v;
-    }
 }

@@ -1,10 +1,14 @@
 package io.shardwise.jdbc;
 
+import static io.shardwise.core.session.LogicalTables.escape;
+import static io.shardwise.core.session.LogicalTables.like;
+
 import io.shardwise.core.config.BackendConfig;
 import io.shardwise.core.config.DataNode;
 import io.shardwise.core.execute.BackendConnections;
 import io.shardwise.core.execute.Column;
 import io.shardwise.core.rule.ShardingRule;
+import io.shardwise.core.session.LogicalTables;
 import io.shardwise.core.rule.TableRule;
 import java.sql.Connection;
 import java.sql.DatabaseMetaData;
@@ -165,46 +169,17 @@ final class LogicalCatalog {
     /** Tables of the default backend that no configured node claims: the engine routes them as single tables there. */
     private List<String> unconfiguredTables(Backends backends) throws SQLException {
         String backend = rule.config().defaultBackend();
-        Set<String> claimed = new HashSet<>();
-        for (TableRule t : rule.tables()) {
-            for (DataNode n : t.nodes()) {
-                if (n.backend().equals(backend)) {
-                    claimed.add(n.table().toLowerCase(Locale.ROOT));
-                }
-            }
-        }
+        LogicalTables logical = new LogicalTables(rule);
         List<String> out = new ArrayList<>();
         try (ResultSet rs = backends.metaData(backend).getTables(backends.catalog(backend), null, "%", null)) {
             while (rs.next()) {
                 String name = rs.getString("TABLE_NAME");
-                if (!claimed.contains(name.toLowerCase(Locale.ROOT)) && !rule.isConfigured(name)) {
+                if (logical.isSingleOnDefault(name)) {
                     out.add(name);
                 }
             }
         }
         return out;
-    }
-
-    static Pattern like(String pattern) {
-        StringBuilder regex = new StringBuilder(pattern.length() + 8);
-        for (int i = 0; i < pattern.length(); i++) {
-            char c = pattern.charAt(i);
-            if (c == '\\' && i + 1 < pattern.length()) {
-                regex.append(Pattern.quote(String.valueOf(pattern.charAt(++i))));
-            } else if (c == '%') {
-                regex.append(".*");
-            } else if (c == '_') {
-                regex.append('.');
-            } else {
-                regex.append(Pattern.quote(String.valueOf(c)));
-            }
-        }
-        return Pattern.compile(regex.toString(), Pattern.CASE_INSENSITIVE | Pattern.UNICODE_CASE | Pattern.DOTALL);
-    }
-
-    /** A name as a LIKE pattern that matches only itself. */
-    static String escape(String name) {
-        return name.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_");
     }
 
     /** Connector/J connections to the backends one call touches, opened on first use and closed together. */

@@ -57,8 +57,6 @@ final class ShardwiseConnection implements Connection {
     private final Properties clientInfo = new Properties();
     private final PreparedTexts preparedTexts = new PreparedTexts();
     private volatile boolean closed;
-    private int isolation = TRANSACTION_REPEATABLE_READ;
-    private boolean readOnly;
     private int holdability = ResultSet.HOLD_CURSORS_OVER_COMMIT;
     private int networkTimeout;
 
@@ -306,13 +304,12 @@ final class ShardwiseConnection implements Connection {
     public void setReadOnly(boolean readOnly) throws SQLException {
         checkOpen();
         command(readOnly ? "SET SESSION TRANSACTION READ ONLY" : "SET SESSION TRANSACTION READ WRITE");
-        this.readOnly = readOnly;
     }
 
     @Override
     public boolean isReadOnly() throws SQLException {
         checkOpen();
-        return readOnly;
+        return session.readOnly();
     }
 
     /** The logical schema is the only database: USE of another fails with MySQL's 1049. */
@@ -342,17 +339,16 @@ final class ShardwiseConnection implements Connection {
             default -> throw new SQLException("Unsupported transaction isolation level '" + level + "'", "S1C00");
         };
         command("SET SESSION TRANSACTION ISOLATION LEVEL " + name);
-        isolation = level;
     }
 
     /**
-     * The level last set through this connection, REPEATABLE READ (MySQL's default) until then.
-     * Assumes the backends run with MySQL's default; Connector/J would ask the server.
+     * The session's level, however it was set (this method or a SET statement), REPEATABLE READ
+     * (MySQL's default) until then. Assumes the backends run with MySQL's default; Connector/J would ask the server.
      */
     @Override
     public int getTransactionIsolation() throws SQLException {
         checkOpen();
-        return isolation;
+        return session.isolationLevel();
     }
 
     @Override

@@ -108,10 +108,10 @@ class DriverTest {
 
     @Test
     void tablePatternsMatchAsSqlLikeIgnoringCase() {
-        assertTrue(LogicalCatalog.like("ord%").matcher("Orders").matches());
-        assertTrue(LogicalCatalog.like("order_items").matcher("order-items").matches());
-        assertFalse(LogicalCatalog.like(LogicalCatalog.escape("order_items")).matcher("order-items").matches());
-        assertTrue(LogicalCatalog.like(LogicalCatalog.escape("a%b\\c")).matcher("a%b\\c").matches());
-        assertTrue(LogicalCatalog.like("%").matcher("").matches());
+        assertTrue(io.shardwise.core.session.LogicalTables.like("ord%").matcher("Orders").matches());
+        assertTrue(io.shardwise.core.session.LogicalTables.like("order_items").matcher("order-items").matches());
+        assertFalse(io.shardwise.core.session.LogicalTables.like(io.shardwise.core.session.LogicalTables.escape("order_items")).matcher("order-items").matches());
+        assertTrue(io.shardwise.core.session.LogicalTables.like(io.shardwise.core.session.LogicalTables.escape("a%b\\c")).matcher("a%b\\c").matches());
+        assertTrue(io.shardwise.core.session.LogicalTables.like("%").matcher("").matches());
     }
 }

@@ -26,7 +26,6 @@ import io.shardwise.server.session.CommandDispatcher;
 import io.shardwise.server.session.CommandHandler;
 import io.shardwise.server.session.ErrPackets;
 import io.shardwise.server.session.HandshakeHandler;
-import io.shardwise.server.session.SessionRegistry;
 import io.shardwise.server.tls.ServerTls;
 import java.io.IOException;
 import java.net.BindException;

@@ -41,6 +41,11 @@ public final class SessionState {
         Isolation(int jdbcLevel) {
             this.jdbcLevel = jdbcLevel;
         }
+
+        /** The {@link Connection} constant of this level. */
+        public int jdbcLevel() {
+            return jdbcLevel;
+        }
     }
 
     /** Keys of the assignment map; the two charset keys are restored to a captured baseline, the rest to DEFAULT. */

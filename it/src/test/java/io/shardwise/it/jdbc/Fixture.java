@@ -143,7 +143,7 @@ public final class Fixture {
         return config;
     }
 
-    Connection shardwise() throws SQLException {
+    public Connection shardwise() throws SQLException {
         return DriverManager.getConnection(url);
     }
 }

@@ -8,9 +8,11 @@ import io.shardwise.core.StatementResult;
 import io.shardwise.core.error.ErrorCode;
 import io.shardwise.core.error.ShardwiseException;
 import io.shardwise.core.execute.Column;
-import io.shardwise.core.execute.Diagnostics;
 import io.shardwise.core.execute.ResultCursor;
-import io.shardwise.core.rule.ShardingRule;
+import io.shardwise.core.session.SessionStatements;
+import io.shardwise.core.sql.normalize.QueryStatements;
+import io.shardwise.core.session.SessionVariables;
+import io.shardwise.server.SessionRegistry;
 import io.shardwise.server.auth.Authenticator;
 import io.shardwise.server.protocol.Capabilities;
 import io.shardwise.server.protocol.Command;
@@ -20,7 +22,6 @@ import io.shardwise.server.protocol.StmtCommand;
 import io.shardwise.server.protocol.TextRow;
 import io.shardwise.server.protocol.Wire;
 import java.util.List;
-import java.util.Locale;
 
 /**
  * One client's session state machine: runs each command against its {@link EngineSession} and
@@ -31,40 +32,29 @@ import java.util.Locale;
  */
 public final class CommandHandler implements AutoCloseable {
     private final EngineSession session;
-    private final String logicalSchema;
-    private final SessionVariables variables;
-    private final ShowStatements shows;
     private final ConnectionCommands connection;
     private final PreparedStatements statements;
     private final SessionRegistry registry;
     private final SessionRegistry.Activity activity;
     /** Set while a statement of a multi-statement COM_QUERY that more statements follow runs: every OK/EOF it sends says so. */
     private boolean moreResults;
-    /** The current schema (null until the client names one); the engine validates every change. */
-    private String schema;
 
-    CommandHandler(EngineSession session, ShardingRule rule, SessionVariables.Client client, String schema,
-                   SessionRegistry registry, boolean multiStatements) {
+    CommandHandler(EngineSession session, SessionVariables.Client client, SessionRegistry registry, boolean multiStatements) {
         this.session = session;
-        this.logicalSchema = rule.schema();
         this.registry = registry;
         this.activity = registry.track(client.connectionId(), client.user(), client.host());
-        this.shows = new ShowStatements(rule, registry, client.user());
-        this.variables = new SessionVariables(client, () -> BackendVariables.of(rule));
-        this.connection = new ConnectionCommands(session, variables, shows, registry, client.user(), this::status,
-                multiStatements);
+        this.connection = new ConnectionCommands(session, registry, this::status, multiStatements);
         this.statements = new PreparedStatements(session, this::status);
         this.connection.onReset(statements::clear);
-        this.schema = schema;
-        registry.activity(activity, null, schema);
+        registry.activity(activity, null, session.schema());
     }
 
     /** A session for a client that just logged in; {@code capabilities} decide matched vs changed row counts. */
     public static CommandHandler open(Engine engine, Authenticator.Accepted client, String host, int connectionId,
                                       Capabilities capabilities, SessionRegistry registry, int maxPacketSize) {
-        return new CommandHandler(engine.openSession(capabilities.countsFoundRows(), client.schema()), engine.rule(),
-                new SessionVariables.Client(client.user(), host, connectionId, maxPacketSize), client.schema(), registry,
-                capabilities.sendsMultiStatements());
+        SessionVariables.Client who = new SessionVariables.Client(client.user(), host, connectionId, maxPacketSize);
+        return new CommandHandler(engine.openSession(capabilities.countsFoundRows(), client.schema(), registry.host(who)), who,
+                registry, capabilities.sendsMultiStatements());
     }
 
     /** Answers one command; false when the connection should close (COM_QUIT). */
@@ -72,11 +62,11 @@ public final class CommandHandler implements AutoCloseable {
         statements.beforeCommand(command);
         switch (command) {
             case Command.Query q -> {
-                registry.activity(activity, q.sql(), schema);
+                registry.activity(activity, q.sql(), session.schema());
                 try {
                     query(q.sql(), out);
                 } finally {
-                    registry.activity(activity, null, schema);
+                    registry.activity(activity, null, session.schema());
                 }
             }
             case Command.Ping p -> out.ok(0, 0, status(), 0);
@@ -86,7 +76,7 @@ public final class CommandHandler implements AutoCloseable {
             case Command.InitDb db -> statement("USE `" + db.schema().replace("`", "``") + "`", out);
             case Command.Unsupported u -> out.error(ErrorCode.UNKNOWN_COMMAND);
             case StmtCommand s -> statements.handle(s, out);
-            case ConnectionCommand c -> connection.handle(c, schema, out);
+            case ConnectionCommand c -> connection.handle(c, out);
         }
         return true;
     }
@@ -117,45 +107,21 @@ public final class CommandHandler implements AutoCloseable {
 
     /** Runs one statement and writes its result; false when it failed (an ERR was sent) or the client left. */
     private boolean statement(String sql, ResponseWriter out) {
-        Diagnostics previous = session.diagnostics();
-        boolean keeps = DiagnosticStatements.keepsDiagnostics(sql);
+        registry.countQuestion();
         try {
-            ResultCursor diagnostic = keeps ? DiagnosticStatements.answer(sql, previous) : null;
-            if (diagnostic != null) {
-                return stream(diagnostic, out);
-            }
-            if (!keeps) {
-                session.clearDiagnostics(); // MySQL: every nondiagnostic statement starts a new area
-            }
-            if (connection.intercept(sql, out)) {
-                return true;
-            }
-            ResultCursor answered = variables.answer(sql, session.autocommit(), schema, previous);
-            if (answered == null) {
-                answered = shows.answer(sql, schema, variables, session.autocommit());
-            }
-            if (answered != null) {
-                return stream(answered, out);
-            }
             switch (session.execute(sql)) {
                 case StatementResult.Rows rows -> {
                     return stream(rows.cursor(), out);
                 }
                 case StatementResult.Update u -> {
-                    String first = firstWord(sql);
-                    if (first.equals("set")) {
-                        variables.recordSet(sql);
-                    } else if (first.equals("use")) {
-                        schema = logicalSchema; // the engine accepted it, so it named the one schema served
-                    }
                     out.ok(u.affectedRows(), u.lastInsertId(), status(), u.warnings());
                     return true;
                 }
             }
         } catch (ShardwiseException e) {
-            error(out, e.errno(), e.sqlState(), e.wireMessage(), keeps);
+            error(out, e.errno(), e.sqlState(), e.wireMessage(), false);
         } catch (RuntimeException e) {
-            error(out, ErrorCode.BUG.errno(), ErrorCode.BUG.sqlState(), ErrorCode.BUG.message(e), keeps);
+            error(out, ErrorCode.BUG.errno(), ErrorCode.BUG.sqlState(), ErrorCode.BUG.message(e), false);
         }
         return false;
     }
@@ -202,24 +168,12 @@ public final class CommandHandler implements AutoCloseable {
 
     /** This session as the relay executor sees it (event loop only, while no command runs here). */
     RelaySession relaySession() {
-        return new SessionRelay(session.relay(), registry, activity, () -> schema);
+        return new SessionRelay(session.relay(), registry, activity, session::schema);
     }
 
     ServerStatus status() {
         ServerStatus status = ServerStatus.of(session.inTransaction(), session.autocommit());
         return moreResults ? status.withMoreResults() : status;
-    }
-
-    /** The statement's first word, lower case, when it is SET or USE (cheap: no lexing on the hot path); else "". */
-    private static String firstWord(String sql) {
-        String s = sql.stripLeading();
-        if (s.length() > 3 && !Character.isLetterOrDigit(s.charAt(3))) {
-            String w = s.substring(0, 3).toLowerCase(Locale.ROOT);
-            if (w.equals("set") || w.equals("use")) {
-                return w;
-            }
-        }
-        return "";
     }
 
     /** Cancels the running statement; safe from any thread. */

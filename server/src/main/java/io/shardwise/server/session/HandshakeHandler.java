@@ -44,7 +44,7 @@ public final class HandshakeHandler extends ChannelInboundHandlerAdapter {
         ChannelHandler open(Channel channel, Authenticator.Accepted client, Capabilities capabilities, int connectionId);
     }
 
-    public static final String SERVER_VERSION = "8.0.36-shardwise";
+    public static final String SERVER_VERSION = io.shardwise.core.session.SessionVariables.SERVER_VERSION;
     /** utf8mb4_general_ci: a collation every MySQL and MariaDB client knows. */
     static final int SERVER_COLLATION = 45;
 

@@ -3,6 +3,9 @@ package io.shardwise.server.session;
 import io.shardwise.core.RelayPlan;
 import io.shardwise.core.RelaySession;
 import io.shardwise.core.execute.Condition;
+import io.shardwise.core.session.SessionStatements;
+import io.shardwise.core.sql.normalize.QueryStatements;
+import io.shardwise.server.SessionRegistry;
 import java.util.List;
 
 /**
@@ -35,7 +38,7 @@ final class SessionRelay implements RelaySession {
         String s = QueryStatements.strip(sql);
         if (s.length() < 8 || !s.regionMatches(true, 0, "select", 0, 6) || Character.isLetterOrDigit(s.charAt(6))
                 || s.indexOf(';') >= 0 || s.indexOf('@') >= 0 || s.indexOf("()") >= 0
-                || InformationSchemaQueries.mentions(s) || containsIgnoreCase(s, "into")) {
+                || SessionStatements.mentionsInformationSchema(s) || containsIgnoreCase(s, "into")) {
             return null;
         }
         return core.plan(s);

@@ -2,6 +2,7 @@ package io.shardwise.server.session;
 
 import io.shardwise.core.error.ShardwiseException;
 import io.shardwise.core.execute.ResultCursor;
+import io.shardwise.core.session.ValuesCursor;
 import io.shardwise.server.protocol.BinaryRow;
 import io.shardwise.server.protocol.ServerStatus;
 import java.util.ArrayList;

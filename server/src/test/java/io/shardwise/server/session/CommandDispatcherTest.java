@@ -15,6 +15,7 @@ import io.shardwise.core.Engine;
 import io.shardwise.core.sample.SampleData;
 import io.shardwise.core.sample.SampleTarget;
 import io.shardwise.server.Leaks;
+import io.shardwise.server.SessionRegistry;
 import io.shardwise.server.auth.Authenticator;
 import io.shardwise.server.protocol.Capabilities;
 import io.shardwise.server.protocol.Command;

@@ -11,6 +11,15 @@ public record SessionCommand(SqlTemplate template, Kind kind, String argument) i
     public enum Kind {
         BEGIN, COMMIT, ROLLBACK, SAVEPOINT, ROLLBACK_TO_SAVEPOINT, RELEASE_SAVEPOINT,
         SET, USE, SHOW, PREVIEW, EXPLAIN, DESCRIBE, KILL, LOCK_TABLES, UNLOCK_TABLES, DO, FLUSH, OTHER,
+        /** {@code SHOW WARNINGS|ERRORS [LIMIT ..]}, {@code SHOW COUNT(*) WARNINGS|ERRORS}: read the last statement's area. */
+        DIAGNOSTICS,
+        /**
+         * A SELECT of server variables and session functions only ({@code SELECT @@version_comment LIMIT 1},
+         * {@code SELECT DATABASE(), USER()}): the session answers it with logical values, not a backend.
+         */
+        VARIABLES,
+        /** A statement naming an {@code information_schema} table: answered over logical names. */
+        INFORMATION_SCHEMA,
         /** Already true, so answered OK with no effect: {@code CREATE DATABASE IF NOT EXISTS} of the logical schema. */
         NO_OP
     }

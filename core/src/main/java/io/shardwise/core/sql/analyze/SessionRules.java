@@ -1,5 +1,6 @@
 package io.shardwise.core.sql.analyze;
 
+import io.shardwise.core.sql.analyze.DigestScanner.Kind;
 import io.shardwise.core.sql.analyze.DigestScanner.Token;
 import java.util.List;
 
@@ -21,7 +22,10 @@ final class SessionRules {
             case "release" -> SessionCommand.Kind.RELEASE_SAVEPOINT;
             case "set" -> SessionCommand.Kind.SET;
             case "use" -> SessionCommand.Kind.USE;
-            case "show" -> SessionCommand.Kind.SHOW;
+            case "show" -> second != null && (second.is("warnings") || second.is("errors") || second.is("count"))
+                    ? SessionCommand.Kind.DIAGNOSTICS : SessionCommand.Kind.SHOW;
+            case "select" -> isVariableSelect(tokens) ? SessionCommand.Kind.VARIABLES
+                    : namesInformationSchema(tokens) ? SessionCommand.Kind.INFORMATION_SCHEMA : null;
             case "preview" -> SessionCommand.Kind.PREVIEW;
             case "explain" -> SessionCommand.Kind.EXPLAIN;
             case "describe", "desc" -> SessionCommand.Kind.DESCRIBE;
@@ -30,7 +34,7 @@ final class SessionRules {
             case "unlock" -> SessionCommand.Kind.UNLOCK_TABLES;
             case "do" -> SessionCommand.Kind.DO;
             case "flush" -> SessionCommand.Kind.FLUSH;
-            default -> null;
+            default -> namesInformationSchema(tokens) ? SessionCommand.Kind.INFORMATION_SCHEMA : null;
         };
         if (kind == null) {
             return null;
@@ -40,6 +44,60 @@ final class SessionRules {
             argument = second == null ? "" : sql.substring(second.start());
         }
         return new SessionCommand(new SqlTemplate(sql, List.of()), kind, stripSemicolon(argument));
+    }
+
+    /**
+     * {@code SELECT item [[AS] alias], ... [LIMIT n]} where each item is a {@code @@variable} or a
+     * call with no arguments ({@code DATABASE()}): the grammar the session's variables answer.
+     */
+    private static boolean isVariableSelect(List<Token> t) {
+        int i = 1;
+        while (true) {
+            if (i < t.size() && t.get(i).kind() == Kind.VARIABLE && t.get(i).text().startsWith("@@")) {
+                i++;
+            } else if (i + 2 < t.size() && t.get(i).kind() == Kind.WORD && t.get(i + 1).kind() == Kind.OPEN
+                    && t.get(i + 2).kind() == Kind.CLOSE) {
+                i += 3;
+            } else {
+                return false;
+            }
+            if (i < t.size() && t.get(i).is("as")) {
+                i++;
+            }
+            if (i < t.size() && isAlias(t.get(i))) {
+                i++;
+            }
+            if (i < t.size() && t.get(i).kind() == Kind.COMMA) {
+                i++;
+            } else {
+                break;
+            }
+        }
+        if (i + 1 < t.size() && t.get(i).is("limit") && (t.get(i + 1).kind() == Kind.NUMBER || t.get(i + 1).kind() == Kind.PARAM)) {
+            i += 2;
+        }
+        return i == t.size() || i == t.size() - 1 && t.get(i).kind() == Kind.SEMICOLON;
+    }
+
+    /** An alias; a quoted alias ({@code AS 'x'}) is a parameter marker in the digest. */
+    private static boolean isAlias(Token t) {
+        return switch (t.kind()) {
+            case QUOTED_ID, PARAM, STRING -> true;
+            case WORD -> !t.is("limit") && !t.is("from");
+            default -> false;
+        };
+    }
+
+    /** Whether a qualified name {@code information_schema.x} stands anywhere in the statement. */
+    private static boolean namesInformationSchema(List<Token> t) {
+        for (int i = 0; i + 2 < t.size(); i++) {
+            Token name = t.get(i);
+            if ((name.kind() == Kind.WORD || name.kind() == Kind.QUOTED_ID)
+                    && DigestScanner.identifier(name).equalsIgnoreCase("information_schema") && t.get(i + 1).text().equals(".")) {
+                return true;
+            }
+        }
+        return false;
     }
 
     private static String stripSemicolon(String s) {

@@ -1,9 +1,13 @@
-package io.shardwise.server.session;
+package io.shardwise.core.session;
+
+import static io.shardwise.core.sql.normalize.StatementTokens.unquote;
+import static io.shardwise.core.sql.normalize.StatementTokens.word;
 
 import io.shardwise.core.execute.Column;
 import io.shardwise.core.execute.Diagnostics;
 import io.shardwise.core.execute.ResultCursor;
 import io.shardwise.core.sql.normalize.SqlLexer;
+import io.shardwise.core.sql.normalize.StatementTokens;
 import io.shardwise.core.sql.normalize.Token;
 import io.shardwise.core.sql.normalize.TokenKind;
 import java.nio.charset.StandardCharsets;
@@ -27,13 +31,19 @@ import java.util.function.Supplier;
  * backend decides them (sql_mode, time_zone, isolation ...), so a client reads back what its statements
  * run under; the server's identity, the client's character sets and the packet limit are the server's.
  */
-final class SessionVariables {
-    /** Who is connected: for USER(), CURRENT_USER() and CONNECTION_ID(). */
-    /** @param maxAllowedPacket the server's configured packet limit, which {@code @@max_allowed_packet} reports */
-    record Client(String user, String host, int connectionId, int maxAllowedPacket) {
+public final class SessionVariables {
+    /** The version Shardwise announces: the server's handshake and {@code @@version} say the same. */
+    public static final String SERVER_VERSION = "8.0.36-shardwise";
+
+    /**
+     * Who is connected: for USER(), CURRENT_USER() and CONNECTION_ID().
+     *
+     * @param maxAllowedPacket the server's configured packet limit, which {@code @@max_allowed_packet} reports
+     */
+    public record Client(String user, String host, int connectionId, int maxAllowedPacket) {
         static final int DEFAULT_MAX_PACKET = 64 << 20;
 
-        Client(String user, String host, int connectionId) {
+        public Client(String user, String host, int connectionId) {
             this(user, host, connectionId, DEFAULT_MAX_PACKET);
         }
     }
@@ -52,6 +62,7 @@ final class SessionVariables {
 
     private final Supplier<Map<String, String>> backend;
     private final Client client;
+    private final boolean ownVersion;
     /** Built on first use, on the session's thread: asking the backend must not happen where the session is opened. */
     private Map<String, Value> defaults;
     private Map<String, Value> values;
@@ -62,8 +73,14 @@ final class SessionVariables {
 
     /** @param backend the default backend's session variables by lower-case name (empty when unknown), asked on first use */
     SessionVariables(Client client, Supplier<Map<String, String>> backend) {
+        this(client, backend, true);
+    }
+
+    /** @param ownVersion whether the version variables are the server's own rather than the backend's ({@link SessionHost#announcesVersion}) */
+    SessionVariables(Client client, Supplier<Map<String, String>> backend, boolean ownVersion) {
         this.client = client;
         this.backend = backend;
+        this.ownVersion = ownVersion;
     }
 
     private Map<String, Value> values() {
@@ -72,7 +89,7 @@ final class SessionVariables {
             Map<String, Value> d = new HashMap<>(DEFAULTS);
             for (Map.Entry<String, Value> e : DEFAULTS.entrySet()) {
                 String value = own.get(e.getKey());
-                if (value != null && !SERVER_OWNED.contains(e.getKey())) {
+                if (value != null && (!SERVER_OWNED.contains(e.getKey()) || !ownVersion && e.getKey().startsWith("version"))) {
                     if (e.getValue().numeric()) {
                         value = value.equalsIgnoreCase("ON") ? "1" : value.equalsIgnoreCase("OFF") ? "0" : value; // SHOW's booleans; SELECT reads 1/0
                     }
@@ -89,7 +106,7 @@ final class SessionVariables {
     private static Map<String, Value> builtIn() {
         Map<String, Value> d = new HashMap<>();
         for (String[] s : new String[][] {
-                {"version", HandshakeHandler.SERVER_VERSION}, {"version_comment", "Shardwise"},
+                {"version", SERVER_VERSION}, {"version_comment", "Shardwise"},
                 {"version_compile_os", "Linux"}, {"version_compile_machine", "x86_64"},
                 {"character_set_client", "utf8mb4"}, {"character_set_connection", "utf8mb4"},
                 {"character_set_results", "utf8mb4"}, {"character_set_server", "utf8mb4"},
@@ -128,7 +145,7 @@ final class SessionVariables {
         if (sql.indexOf("@@") < 0 && sql.indexOf("()") < 0) {
             return null; // the common case, decided without lexing: data statements pay nothing here
         }
-        List<Token> tokens = tokens(sql);
+        List<Token> tokens = StatementTokens.of(sql);
         if (tokens.size() < 2 || !word(sql, tokens.get(0)).equals("select")) {
             return null;
         }
@@ -212,7 +229,7 @@ final class SessionVariables {
 
     /** Updates this session's values after {@code sql}, a SET statement, succeeded. */
     void recordSet(String sql) {
-        List<Token> tokens = tokens(sql);
+        List<Token> tokens = StatementTokens.of(sql);
         if (tokens.isEmpty() || !word(sql, tokens.get(0)).equals("set")) {
             return;
         }
@@ -264,6 +281,11 @@ final class SessionVariables {
         }
         String name = t.get(at).kind() == TokenKind.SYSTEM_VARIABLE ? variableName(t.get(at).text(sql)) : unquote(head);
         String value = unquote(sql.substring(t.get(at + 2).start(), t.get(t.size() - 1).end()).strip());
+        if (t.size() > at + 3 || t.get(at + 2).kind() == TokenKind.SYSTEM_VARIABLE || t.get(at + 2).kind() == TokenKind.USER_VARIABLE) {
+            // an expression (CONCAT(@@sql_mode, ',X')): only a backend with the session's state knows its value
+            values().remove(name);
+            return;
+        }
         if (value.equalsIgnoreCase("default") && t.size() == at + 3) {
             values();
             Value initial = defaults.get(name);
@@ -327,29 +349,4 @@ final class SessionVariables {
         return name;
     }
 
-    private static List<Token> tokens(String sql) {
-        List<Token> out = new ArrayList<>();
-        try {
-            for (Token t : SqlLexer.tokenize(sql)) {
-                if (t.kind() != TokenKind.SEMICOLON) {
-                    out.add(t);
-                }
-            }
-        } catch (RuntimeException unlexable) {
-            return List.of(); // the engine reports it with its own error
-        }
-        return out;
-    }
-
-    private static String word(String sql, Token t) {
-        return t.text(sql).toLowerCase(Locale.ROOT);
-    }
-
-    private static String unquote(String s) {
-        String v = s.strip();
-        if (v.length() >= 2 && (v.charAt(0) == '\'' || v.charAt(0) == '"' || v.charAt(0) == '`') && v.charAt(v.length() - 1) == v.charAt(0)) {
-            return v.substring(1, v.length() - 1);
-        }
-        return v;
-    }
 }

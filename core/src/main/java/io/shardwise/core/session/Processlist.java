@@ -1,4 +1,4 @@
-package io.shardwise.server.session;
+package io.shardwise.core.session;
 
 import io.shardwise.core.execute.Column;
 import io.shardwise.core.execute.ResultCursor;
@@ -19,25 +19,23 @@ final class Processlist {
     private static final List<Column> COLUMNS = List.of(number("Id"), text("User", 128), text("Host", 64), text("db", 64),
             text("Command", 16), number("Time"), text("State", 64), text("Info", 400));
 
-    private final SessionRegistry registry;
-    private final String user;
+    private final SessionHost host;
 
-    Processlist(SessionRegistry registry, String user) {
-        this.registry = registry;
-        this.user = user;
+    Processlist(SessionHost host) {
+        this.host = host;
     }
 
     ResultCursor answer(String sql) {
         boolean full = FULL.matcher(sql).matches();
         List<byte[][]> rows = new ArrayList<>();
-        for (SessionRegistry.Activity a : registry.processes(user)) {
-            String info = a.info;
+        for (SessionHost.Process p : host.processes()) {
+            String info = p.info();
             if (info != null && !full && info.length() > TRUNCATED) {
                 info = info.substring(0, TRUNCATED);
             }
-            String command = a.command;
-            rows.add(new byte[][] {bytes(Long.toString(a.id)), bytes(a.user), bytes(a.host), bytes(a.schema), bytes(command),
-                    bytes(Long.toString(registry.seconds(a))), bytes(command.equals("Query") ? "executing" : ""), bytes(info)});
+            String command = p.command();
+            rows.add(new byte[][] {bytes(Long.toString(p.id())), bytes(p.user()), bytes(p.host()), bytes(p.schema()), bytes(command),
+                    bytes(Long.toString(p.seconds())), bytes(command.equals("Query") ? "executing" : ""), bytes(info)});
         }
         return new ValuesCursor(COLUMNS, rows);
     }

@@ -1,4 +1,4 @@
-package io.shardwise.server.session;
+package io.shardwise.core.session;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -101,6 +101,17 @@ class SessionVariablesTest {
                 rows(variables.answer("SELECT @@transaction_isolation, @@tx_read_only", true, "shop")));
         assertFalse(rows(new SessionVariables(CLIENT).answer("SELECT @@sql_mode", true, "shop")).get(1).equals("ANSI_QUOTES"),
                 "each session has its own copy");
+    }
+
+    /** MariaDB Connector/J's connect-time SET: the text is not the value, so a backend holding the session's state answers it. */
+    @Test
+    void variablesSetFromAnExpressionAreLeftToTheBackend() {
+        variables.recordSet("SET autocommit=1, sql_mode = concat(@@sql_mode, ',STRICT_TRANS_TABLES')");
+        assertNull(variables.answer("SELECT @@sql_mode", true, "shop"));
+        variables.recordSet("SET sql_mode = 'ANSI'");
+        assertEquals("ANSI", rows(variables.answer("SELECT @@sql_mode", true, "shop")).get(1));
+        variables.recordSet("SET sql_mode = @@global.sql_mode");
+        assertNull(variables.answer("SELECT @@sql_mode", true, "shop"));
     }
 
     @Test

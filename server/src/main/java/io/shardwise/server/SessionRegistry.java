@@ -1,5 +1,7 @@
-package io.shardwise.server.session;
+package io.shardwise.server;
 
+import io.shardwise.core.session.SessionHost;
+import io.shardwise.core.session.SessionVariables;
 import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -17,14 +19,11 @@ public final class SessionRegistry {
     /** One registered session: who owns it and how to stop it. */
     record Entry(String user, Runnable cancel, Runnable disconnect) {}
 
-    /** The outcome of a KILL. */
-    enum Kill { DONE, UNKNOWN, NOT_OWNER }
-
     /**
      * What one session is doing, for SHOW PROCESSLIST: written by the session's own thread, read by any.
      * {@code command} is "Query" while a statement runs, else "Sleep"; {@code since} is when it changed.
      */
-    static final class Activity {
+    public static final class Activity {
         final long id;
         final String user;
         final String host;
@@ -67,14 +66,14 @@ public final class SessionRegistry {
     }
 
     /** The activity record of a session that is opening; dropped with the session's registration. */
-    Activity track(long connectionId, String user, String host) {
+    public Activity track(long connectionId, String user, String host) {
         Activity activity = new Activity(connectionId, user, host, nanoClock.getAsLong());
         activities.put(connectionId, activity);
         return activity;
     }
 
     /** A statement started ({@code sql}) or ended (null) in a session. */
-    void activity(Activity activity, String sql, String schema) {
+    public void activity(Activity activity, String sql, String schema) {
         activity.schema = schema;
         activity.info = sql;
         activity.command = sql == null ? "Sleep" : "Query";
@@ -92,28 +91,49 @@ public final class SessionRegistry {
                 .sorted(java.util.Comparator.comparingLong(a -> a.id)).toList();
     }
 
-    void countQuestion() {
+    public void countQuestion() {
         questions.increment();
     }
 
     /** KILL [QUERY] id by {@code user}: only one's own sessions (no PROCESS or SUPER privilege here). */
-    Kill kill(long connectionId, String user, boolean queryOnly) {
+    public SessionHost.Kill kill(long connectionId, String user, boolean queryOnly) {
         Entry entry = sessions.get(connectionId);
         if (entry == null) {
-            return Kill.UNKNOWN;
+            return SessionHost.Kill.UNKNOWN;
         }
         if (!entry.user().equals(user)) {
-            return Kill.NOT_OWNER;
+            return SessionHost.Kill.NOT_OWNER;
         }
         entry.cancel().run();
         if (!queryOnly) {
             entry.disconnect().run();
         }
-        return Kill.DONE;
+        return SessionHost.Kill.DONE;
+    }
+
+    /** What the engine's session of one client asks of this server: its client, and the sessions it sees and may kill. */
+    public SessionHost host(SessionVariables.Client client) {
+        return new SessionHost() {
+            @Override
+            public SessionVariables.Client client() {
+                return client;
+            }
+
+            @Override
+            public java.util.List<Process> processes() {
+                return SessionRegistry.this.processes(client.user()).stream()
+                        .map(a -> new Process(a.id, a.user, a.host, a.schema, a.command, seconds(a), a.info)).toList();
+            }
+
+            @Override
+            public Kill kill(long connectionId, boolean queryOnly) {
+                return SessionRegistry.this.kill(connectionId, client.user(), queryOnly);
+            }
+        };
     }
 
     /** MySQL's COM_STATISTICS line (mysqladmin status); counters this server does not keep are 0. */
-    String statistics() {
+    public String statistics() {
         long uptime = Duration.ofNanos(nanoClock.getAsLong() - startNanos).toSeconds();
         long asked = questions.sum();
         return String.format(java.util.Locale.ROOT,

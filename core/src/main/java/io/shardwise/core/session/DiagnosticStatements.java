@@ -1,4 +1,6 @@
-package io.shardwise.server.session;
+package io.shardwise.core.session;
+
+import static io.shardwise.core.sql.normalize.StatementTokens.word;
 
 import io.shardwise.core.error.ErrorCode;
 import io.shardwise.core.error.ShardwiseException;
@@ -7,6 +9,7 @@ import io.shardwise.core.execute.Condition;
 import io.shardwise.core.execute.Diagnostics;
 import io.shardwise.core.execute.ResultCursor;
 import io.shardwise.core.sql.normalize.SqlLexer;
+import io.shardwise.core.sql.normalize.StatementTokens;
 import io.shardwise.core.sql.normalize.Token;
 import io.shardwise.core.sql.normalize.TokenKind;
 import java.nio.charset.StandardCharsets;
@@ -59,12 +62,7 @@ final class DiagnosticStatements {
         if (!isDiagnosticShow(sql.toLowerCase(Locale.ROOT))) {
             return null;
         }
-        List<Token> t = new ArrayList<>();
-        for (Token token : SqlLexer.tokenize(sql)) {
-            if (token.kind() != TokenKind.SEMICOLON && token.kind() != TokenKind.EOF) {
-                t.add(token);
-            }
-        }
+        List<Token> t = StatementTokens.of(sql);
         if (t.size() < 2 || !word(sql, t.get(0)).equals("show")) {
             return null;
         }
@@ -131,10 +129,6 @@ final class DiagnosticStatements {
     private static ShardwiseException syntax(String sql) {
         return new ShardwiseException(ErrorCode.PARSE_ERROR, "check the manual that corresponds to your MySQL server version"
                 + " for the right syntax to use near '" + sql.strip() + "' at line 1");
-    }
-
-    private static String word(String sql, Token t) {
-        return t.text(sql).toLowerCase(Locale.ROOT);
     }
 
     private static byte[] bytes(String s) {

@@ -1,4 +1,8 @@
-package io.shardwise.server.session;
+package io.shardwise.core.session;
+
+import static io.shardwise.core.sql.normalize.StatementTokens.isName;
+import static io.shardwise.core.sql.normalize.StatementTokens.unquote;
+import static io.shardwise.core.sql.normalize.StatementTokens.word;
 
 import io.shardwise.core.error.ErrorCode;
 import io.shardwise.core.error.ShardwiseException;
@@ -6,6 +10,7 @@ import io.shardwise.core.execute.Column;
 import io.shardwise.core.execute.ResultCursor;
 import io.shardwise.core.rule.ShardingRule;
 import io.shardwise.core.sql.normalize.SqlLexer;
+import io.shardwise.core.sql.normalize.StatementTokens;
 import io.shardwise.core.sql.normalize.Token;
 import io.shardwise.core.sql.normalize.TokenKind;
 import java.util.ArrayList;
@@ -98,7 +103,7 @@ final class InformationSchemaQueries {
         if (rewritten == null) {
             return null;
         }
-        BackendCatalog.Answer answer = catalog.query(defaultBackend, rewritten, null, null);
+        BackendCatalog.Answer answer = catalog.query(defaultBackend, rewritten);
         Map<String, String> spelled = selectListNames(sql);
         List<Column> columns = new ArrayList<>(answer.columns().size());
         for (Column c : answer.columns()) {
@@ -118,7 +123,7 @@ final class InformationSchemaQueries {
      * @param columnsOf the backend's column names of an information_schema table (upper-case name)
      */
     String rewrite(String sql, String schema, Function<String, List<String>> columnsOf) {
-        List<Token> t = tokens(sql);
+        List<Token> t = StatementTokens.of(sql);
         StringBuilder out = new StringBuilder(sql.length() + 512);
         int copied = 0;
         boolean found = false;
@@ -171,7 +176,7 @@ final class InformationSchemaQueries {
         Map<String, String> names = new java.util.HashMap<>();
         int depth = 0;
         boolean started = false;
-        for (Token t : tokens(sql)) {
+        for (Token t : StatementTokens.of(sql)) {
             switch (t.kind()) {
                 case LEFT_PAREN -> depth++;
                 case RIGHT_PAREN -> depth--;
@@ -232,8 +237,7 @@ final class InformationSchemaQueries {
 
     private List<String> columnList(String backend, String table) {
         return COLUMN_LISTS.computeIfAbsent(rule.config().backends().get(backend).url() + "|" + table, key -> {
-            BackendCatalog.Answer answer = catalog.query(backend, "SELECT * FROM information_schema." + ident(table) + " LIMIT 0",
-                    null, null);
+            BackendCatalog.Answer answer = catalog.query(backend, "SELECT * FROM information_schema." + ident(table) + " LIMIT 0");
             List<String> names = new ArrayList<>();
             for (Column c : answer.columns()) {
                 names.add(c.name());
@@ -259,29 +263,4 @@ final class InformationSchemaQueries {
         return "`" + name.replace("`", "``") + "`";
     }
 
-    private static boolean isName(Token t) {
-        return t.kind() == TokenKind.IDENTIFIER || t.kind() == TokenKind.QUOTED_IDENTIFIER || t.kind() == TokenKind.KEYWORD;
-    }
-
-    private static String word(String sql, Token t) {
-        return t.text(sql).toLowerCase(Locale.ROOT);
-    }
-
-    private static String unquote(String s) {
-        return ShowStatement.unquote(s);
-    }
-
-    private static List<Token> tokens(String sql) {
-        List<Token> out = new ArrayList<>();
-        try {
-            for (Token t : SqlLexer.tokenize(sql)) {
-                if (t.kind() != TokenKind.EOF) {
-                    out.add(t);
-                }
-            }
-        } catch (RuntimeException unlexable) {
-            return List.of();
-        }
-        return out;
-    }
 }

@@ -1,4 +1,6 @@
-package io.shardwise.server.session;
+package io.shardwise.core.session;
+
+import static io.shardwise.core.session.LogicalTables.like;
 
 import io.shardwise.core.config.DataNode;
 import io.shardwise.core.error.ErrorCode;
@@ -36,15 +38,17 @@ final class ShowStatements {
             Comparator.<String, String>comparing(n -> n.toLowerCase(Locale.ROOT)).thenComparing(n -> n);
 
     private final ShardingRule rule;
+    private final LogicalTables tables;
     private final BackendCatalog catalog;
     private final InformationSchemaQueries informationSchema;
     private final Processlist processlist;
 
-    ShowStatements(ShardingRule rule, SessionRegistry registry, String user) {
+    ShowStatements(ShardingRule rule, SessionHost host) {
         this.rule = rule;
+        this.tables = new LogicalTables(rule);
         this.catalog = new BackendCatalog(rule);
         this.informationSchema = new InformationSchemaQueries(rule, catalog);
-        this.processlist = new Processlist(registry, user);
+        this.processlist = new Processlist(host);
     }
 
     /**
@@ -73,7 +77,7 @@ final class ShowStatements {
     }
 
     private ResultCursor databases(ShowStatement show) {
-        BackendCatalog.Answer answer = catalog.query(rule.config().defaultBackend(), show.sql(), null, null);
+        BackendCatalog.Answer answer = catalog.query(rule.config().defaultBackend(), show.sql());
         Pattern like = like(show.like());
         List<byte[][]> rows = new ArrayList<>();
         for (String name : List.of(INFORMATION_SCHEMA, rule.schema())) {
@@ -90,17 +94,16 @@ final class ShowStatements {
             return passThrough(show);
         }
         String backend = rule.config().defaultBackend();
-        BackendCatalog.Answer answer = catalog.query(backend, show.physical(""), null, null);
+        BackendCatalog.Answer answer = catalog.query(backend, show.physical(""));
         List<Column> columns = new ArrayList<>();
         for (Column c : answer.columns()) {
             columns.add(new Column(c.schema(), c.table(), c.orgTable(), tablesIn(c.name(), answer.database()),
                     tablesIn(c.orgName(), answer.database()), c.collation(), c.length(), c.mysqlType(), c.flags(), c.decimals()));
         }
-        Set<String> claimed = claimedOn(backend);
         TreeMap<String, byte[][]> rows = new TreeMap<>(BY_NAME);
         for (byte[][] row : answer.rows()) {
             String name = new String(row[0], StandardCharsets.UTF_8);
-            if (!claimed.contains(name.toLowerCase(Locale.ROOT)) && !rule.isConfigured(name)) {
+            if (tables.isSingleOnDefault(name)) {
                 rows.put(name, row);
             }
         }
@@ -129,20 +132,18 @@ final class ShowStatements {
             DataNode first = t.nodes().getFirst();
             wanted.computeIfAbsent(first.backend(), b -> new TreeMap<>(String.CASE_INSENSITIVE_ORDER)).put(first.table(), t.name());
         }
-        Set<String> claimed = claimedOn(defaultBackend);
         Pattern like = like(show.like());
         List<Column> columns = null;
         TreeMap<String, byte[][]> rows = new TreeMap<>(BY_NAME);
         for (var backend : wanted.entrySet()) {
-            BackendCatalog.Answer answer = catalog.query(backend.getKey(), "SHOW TABLE STATUS", null, null);
+            BackendCatalog.Answer answer = catalog.query(backend.getKey(), "SHOW TABLE STATUS");
             if (columns == null) {
                 columns = answer.columns();
             }
             for (byte[][] physical : answer.rows()) {
                 String name = new String(physical[0], StandardCharsets.UTF_8);
                 String logical = backend.getValue().get(name);
-                if (logical == null && backend.getKey().equals(defaultBackend) && !claimed.contains(name.toLowerCase(Locale.ROOT))
-                        && !rule.isConfigured(name)) {
+                if (logical == null && backend.getKey().equals(defaultBackend) && tables.isSingleOnDefault(name)) {
                     logical = name; // a single table of the default backend
                 }
                 if (logical != null && like.matcher(logical).matches()) {
@@ -161,14 +162,10 @@ final class ShowStatements {
         if (database.equalsIgnoreCase(INFORMATION_SCHEMA)) {
             return passThrough(show);
         }
-        TableRule table = rule.table(show.table());
-        DataNode node = table.nodes().getFirst();
-        if (!rule.isConfigured(show.table()) && claimedOn(node.backend()).contains(show.table().toLowerCase(Locale.ROOT))) {
-            throw new ShardwiseException(ErrorCode.NO_SUCH_TABLE, rule.schema(), show.table()); // a physical name: not served
-        }
-        String logical = table.name();
+        DataNode node = tables.describedBy(show.table());
+        String logical = rule.table(show.table()).name();
         BackendCatalog.Answer answer = catalog.query(node.backend(),
-                show.physical("`" + node.table().replace("`", "``") + "`"), node.table(), show.table());
+                show.physical("`" + node.table().replace("`", "``") + "`"));
         List<byte[][]> rows = answer.rows();
         if (show.kind() != ShowStatement.Kind.COLUMNS) {
             int tableColumn = answer.index(show.kind() == ShowStatement.Kind.INDEX ? "Table" : answer.columns().getFirst().name());
@@ -192,13 +189,10 @@ final class ShowStatements {
         if (schema == null) {
             throw new ShardwiseException(ErrorCode.NO_DATABASE_SELECTED);
         }
+        DataNode node = tables.describedBy(name);
         TableRule table = rule.table(name);
-        DataNode node = table.nodes().getFirst();
-        if (!rule.isConfigured(name) && claimedOn(node.backend()).contains(name.toLowerCase(Locale.ROOT))) {
-            throw new ShardwiseException(ErrorCode.NO_SUCH_TABLE, rule.schema(), name);
-        }
         BackendCatalog.Answer answer = catalog.query(node.backend(),
-                "SELECT * FROM `" + node.table().replace("`", "``") + "` LIMIT 0", node.table(), name);
+                "SELECT * FROM `" + node.table().replace("`", "``") + "` LIMIT 0");
         Pattern like = like(wildcard == null || wildcard.isEmpty() ? null : wildcard);
         List<Column> columns = new ArrayList<>();
         for (Column c : answer.rename(rule.schema(), node.table(), table.name())) {
@@ -210,7 +204,7 @@ final class ShowStatements {
     }
 
     private ResultCursor variables(ShowStatement show, SessionVariables variables, boolean autocommit) {
-        BackendCatalog.Answer answer = catalog.query(rule.config().defaultBackend(), show.sql(), null, null);
+        BackendCatalog.Answer answer = catalog.query(rule.config().defaultBackend(), show.sql());
         List<byte[][]> rows = new ArrayList<>(answer.rows().size());
         for (byte[][] physical : answer.rows()) {
             byte[][] row = physical.clone();
@@ -225,7 +219,7 @@ final class ShowStatements {
     }
 
     private ResultCursor passThrough(ShowStatement show) {
-        BackendCatalog.Answer answer = catalog.query(rule.config().defaultBackend(), show.sql(), null, null);
+        BackendCatalog.Answer answer = catalog.query(rule.config().defaultBackend(), show.sql());
         return cursor(answer.columns(), answer.rows());
     }
 
@@ -241,45 +235,11 @@ final class ShowStatements {
         return database;
     }
 
-    /** Physical tables on {@code backend} that configured nodes own (lower case): they are not logical tables. */
-    private Set<String> claimedOn(String backend) {
-        Set<String> claimed = new HashSet<>();
-        for (TableRule t : rule.tables()) {
-            for (DataNode n : t.nodes()) {
-                if (n.backend().equals(backend)) {
-                    claimed.add(n.table().toLowerCase(Locale.ROOT));
-                }
-            }
-        }
-        return claimed;
-    }
-
     /** {@code Tables_in_shop_0 (pattern)} becomes {@code Tables_in_shop (pattern)}. */
     private String tablesIn(String label, String physicalDatabase) {
         String prefix = "Tables_in_" + physicalDatabase;
         return label.regionMatches(true, 0, prefix, 0, prefix.length())
                 ? "Tables_in_" + rule.schema() + label.substring(prefix.length()) : label;
-    }
-
-    /** A LIKE pattern as a case-insensitive regex (information_schema compares with a _ci collation); null matches all. */
-    static Pattern like(String pattern) {
-        if (pattern == null) {
-            return Pattern.compile(".*", Pattern.DOTALL);
-        }
-        StringBuilder regex = new StringBuilder(pattern.length() + 8);
-        for (int i = 0; i < pattern.length(); i++) {
-            char c = pattern.charAt(i);
-            if (c == '\\' && i + 1 < pattern.length()) {
-                regex.append(Pattern.quote(String.valueOf(pattern.charAt(++i))));
-            } else if (c == '%') {
-                regex.append(".*");
-            } else if (c == '_') {
-                regex.append('.');
-            } else {
-                regex.append(Pattern.quote(String.valueOf(c)));
-            }
-        }
-        return Pattern.compile(regex.toString(), Pattern.CASE_INSENSITIVE | Pattern.UNICODE_CASE | Pattern.DOTALL);
     }
 
     private static ResultCursor cursor(List<Column> columns, List<byte[][]> rows) {

@@ -1,4 +1,4 @@
-package io.shardwise.server.session;
+package io.shardwise.core.session;
 
 import io.shardwise.core.config.BackendConfig;
 import io.shardwise.core.config.DataNode;
@@ -15,7 +15,7 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * Which physical tables stand for the logical ones, as SQL over a backend's information_schema: each
+ * Which physical tables stand for the logical ones ({@link LogicalTables}), as SQL over a backend's information_schema: each
  * configured table is its first node, renamed; the default backend's tables that no node claims are
  * single tables under their own names; every other physical table is hidden. Backends are told apart
  * by the database and the server ({@code host:port}) their JDBC URL names.
@@ -45,12 +45,8 @@ final class LogicalCatalog {
                 away = t.name() + "' (first node " + first + ")";
             }
             firsts.computeIfAbsent(database(first.backend()), d -> new LinkedHashMap<>()).put(first.table(), t.name());
-            for (DataNode n : t.nodes()) {
-                if (n.backend().equals(rule.config().defaultBackend())) {
-                    hiddenOnDefault.add(n.table().toLowerCase(Locale.ROOT));
-                }
-            }
         }
+        hiddenOnDefault.addAll(new LogicalTables(rule).claimedOn(rule.config().defaultBackend()));
         for (String table : firsts.getOrDefault(defaultDatabase, Map.of()).keySet()) {
             hiddenOnDefault.remove(table.toLowerCase(Locale.ROOT));
         }

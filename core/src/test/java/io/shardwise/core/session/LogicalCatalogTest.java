@@ -1,4 +1,4 @@
-package io.shardwise.server.session;
+package io.shardwise.core.session;
 
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;

@@ -1,12 +1,10 @@
-package io.shardwise.server.session;
+package io.shardwise.core.sql.normalize;
 
 import io.shardwise.core.error.ErrorCode;
 import io.shardwise.core.error.ShardwiseException;
-import io.shardwise.core.sql.normalize.SqlLexer;
-import io.shardwise.core.sql.normalize.TokenKind;
 
 /**
- * The statements of one COM_QUERY, taken one at a time as MySQL's parser takes them: the text is
+ * The statements of one query text (a COM_QUERY, a JDBC statement), taken one at a time as MySQL's parser takes them: the text is
  * first stripped of leading whitespace and of trailing whitespace and semicolons ({@code alloc_query}),
  * then each call to {@link #next} lexes up to the next {@code ;} outside strings, identifiers and
  * comments (core's {@link SqlLexer}). With multi-statements off, text after the first {@code ;} other
@@ -17,10 +15,10 @@ import io.shardwise.core.sql.normalize.TokenKind;
  * semicolons is a syntax error; one holding only comments is MySQL's empty query (an OK, no error);
  * an entirely empty query is error 1065.
  */
-final class QueryStatements {
+public final class QueryStatements {
     /** One statement: its text (null for a comments-only statement), and whether more follow it. */
-    record Next(String sql, boolean more) {
-        boolean onlyComments() {
+    public record Next(String sql, boolean more) {
+        public boolean onlyComments() {
             return sql == null;
         }
     }
@@ -32,13 +30,13 @@ final class QueryStatements {
     private int pos;
     private boolean started;
 
-    QueryStatements(String query, boolean multiStatements) {
+    public QueryStatements(String query, boolean multiStatements) {
         this.text = strip(query);
         this.multi = multiStatements;
     }
 
     /** MySQL's {@code alloc_query}: leading whitespace, and trailing whitespace and {@code ;}, are not part of the query. */
-    static String strip(String query) {
+    public static String strip(String query) {
         int from = 0;
         int to = query.length();
         while (from < to && Character.isWhitespace(query.charAt(from))) {
@@ -50,7 +48,7 @@ final class QueryStatements {
         return query.substring(from, to);
     }
 
-    boolean hasNext() {
+    public boolean hasNext() {
         return !started || pos < text.length();
     }
 
@@ -58,7 +56,7 @@ final class QueryStatements {
      * The next statement; throws the error MySQL gives for it (1064 for a malformed or empty one,
      * 1065 when the whole query is empty), after which the caller must run no further statement.
      */
-    Next next() {
+    public Next next() {
         if (!started && text.isEmpty()) {
             started = true;
             throw new ShardwiseException(ErrorCode.EMPTY_QUERY);

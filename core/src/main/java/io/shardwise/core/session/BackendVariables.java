@@ -1,4 +1,4 @@
-package io.shardwise.server.session;
+package io.shardwise.core.session;
 
 import io.shardwise.core.config.BackendConfig;
 import io.shardwise.core.rule.ShardingRule;
@@ -30,7 +30,7 @@ final class BackendVariables {
             return known;
         }
         try {
-            BackendCatalog.Answer answer = new BackendCatalog(rule).query(backend.name(), "SHOW SESSION VARIABLES", null, null);
+            BackendCatalog.Answer answer = new BackendCatalog(rule).query(backend.name(), "SHOW SESSION VARIABLES");
             Map<String, String> values = new HashMap<>();
             for (byte[][] row : answer.rows()) {
                 if (row[0] != null && row[1] != null) {

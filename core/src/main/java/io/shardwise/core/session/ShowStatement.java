@@ -1,8 +1,13 @@
-package io.shardwise.server.session;
+package io.shardwise.core.session;
+
+import static io.shardwise.core.sql.normalize.StatementTokens.isName;
+import static io.shardwise.core.sql.normalize.StatementTokens.unquote;
+import static io.shardwise.core.sql.normalize.StatementTokens.word;
 
 import io.shardwise.core.error.ErrorCode;
 import io.shardwise.core.error.ShardwiseException;
 import io.shardwise.core.sql.normalize.SqlLexer;
+import io.shardwise.core.sql.normalize.StatementTokens;
 import io.shardwise.core.sql.normalize.Token;
 import io.shardwise.core.sql.normalize.TokenKind;
 import java.util.ArrayList;
@@ -58,7 +63,7 @@ record ShowStatement(Kind kind, String sql, String table, String database, Strin
                 || startsWithWord(s, "explain"))) {
             return null;
         }
-        List<Token> t = tokens(sql);
+        List<Token> t = StatementTokens.of(sql);
         if (t.size() < 2) {
             return null;
         }
@@ -217,39 +222,9 @@ record ShowStatement(Kind kind, String sql, String table, String database, Strin
         }
     }
 
-    private static boolean isName(Token t) {
-        return t.kind() == TokenKind.IDENTIFIER || t.kind() == TokenKind.QUOTED_IDENTIFIER || t.kind() == TokenKind.KEYWORD;
-    }
-
     private static boolean startsWithWord(String s, String word) {
         return s.length() > word.length() && s.regionMatches(true, 0, word, 0, word.length())
                 && !Character.isLetterOrDigit(s.charAt(word.length())) && s.charAt(word.length()) != '_';
     }
 
-    private static List<Token> tokens(String sql) {
-        List<Token> out = new ArrayList<>();
-        try {
-            for (Token t : SqlLexer.tokenize(sql)) {
-                if (t.kind() != TokenKind.SEMICOLON && t.kind() != TokenKind.EOF) {
-                    out.add(t);
-                }
-            }
-        } catch (RuntimeException unlexable) {
-            return List.of(); // the engine reports it with its own error
-        }
-        return out;
-    }
-
-    private static String word(String sql, Token t) {
-        return t.text(sql).toLowerCase(Locale.ROOT);
-    }
-
-    static String unquote(String s) {
-        String v = s.strip();
-        if (v.length() >= 2 && (v.charAt(0) == '\'' || v.charAt(0) == '"' || v.charAt(0) == '`') && v.charAt(v.length() - 1) == v.charAt(0)) {
-            String q = String.valueOf(v.charAt(0));
-            return v.substring(1, v.length() - 1).replace(q + q, q);
-        }
-        return v;
-    }
 }

@@ -1,8 +1,9 @@
-package io.shardwise.server.session;
+package io.shardwise.core.session;
 
 import com.mysql.cj.result.Field;
 import io.shardwise.core.config.BackendConfig;
 import io.shardwise.core.error.BackendException;
+import io.shardwise.core.execute.BackendMessages;
 import io.shardwise.core.execute.Column;
 import io.shardwise.core.rule.ShardingRule;
 import java.sql.Connection;
@@ -21,10 +22,11 @@ import java.util.List;
  *
  * <p>Hazard: names in the answer are physical; callers rename them ({@link Answer#rename}) before a
  * client sees them. Backend errors are rethrown with their errno and SQLSTATE, and their message
- * with the physical database and table replaced by the logical ones.
+ * in logical names as the executor reports them ({@link BackendMessages}).
  */
 final class BackendCatalog {
     private final ShardingRule rule;
+    private BackendMessages messages;
 
     BackendCatalog(ShardingRule rule) {
         this.rule = rule;
@@ -57,13 +59,8 @@ final class BackendCatalog {
         }
     }
 
-    /**
-     * Runs {@code sql} on {@code backend}.
-     *
-     * @param physicalTable the physical table the statement names (for renaming errors), or null
-     * @param logicalTable its logical name
-     */
-    Answer query(String backend, String sql, String physicalTable, String logicalTable) {
+    /** Runs {@code sql} on {@code backend}. */
+    Answer query(String backend, String sql) {
         BackendConfig config = rule.config().backends().get(backend);
         try (Connection c = DriverManager.getConnection(config.url(), config.user(), config.password())) {
             String database = c.getCatalog();
@@ -79,24 +76,19 @@ final class BackendCatalog {
                 }
                 return new Answer(database, columns, rows);
             } catch (SQLException e) {
-                throw new BackendException(backend, logical(e, database, physicalTable, logicalTable));
+                throw new BackendException(backend, logical(backend, e));
             }
         } catch (SQLException e) {
             throw new BackendException(backend, e);
         }
     }
 
-    private SQLException logical(SQLException e, String database, String physicalTable, String logicalTable) {
-        String message = String.valueOf(e.getMessage());
-        if (database != null) {
-            message = message.replace("'" + database + ".", "'" + rule.schema() + ".")
-                    .replace("`" + database + "`.", "`" + rule.schema() + "`.");
+    /** The backend's error with logical names, as the engine's executor reports backend errors. */
+    private SQLException logical(String backend, SQLException e) {
+        if (messages == null) {
+            messages = BackendMessages.of(rule); // built on the first error: most sessions never see one
         }
-        if (physicalTable != null && !physicalTable.equals(logicalTable)) {
-            message = message.replace("." + physicalTable + "'", "." + logicalTable + "'")
-                    .replace("'" + physicalTable + "'", "'" + logicalTable + "'");
-        }
-        return new SQLException(message, e.getSQLState(), e.getErrorCode());
+        return new SQLException(messages.logical(backend, e.getErrorCode(), e.getMessage()), e.getSQLState(), e.getErrorCode());
     }
 
     private static List<Column> columns(ResultSet rs) throws SQLException {

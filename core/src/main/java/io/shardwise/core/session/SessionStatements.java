@@ -1,0 +1,105 @@
+package io.shardwise.core.session;
+
+import io.shardwise.core.error.ErrorCode;
+import io.shardwise.core.error.ShardwiseException;
+import io.shardwise.core.execute.Column;
+import io.shardwise.core.execute.Diagnostics;
+import io.shardwise.core.execute.ResultCursor;
+import io.shardwise.core.rule.ShardingRule;
+import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * The statements one session answers itself, with logical names and values, for both faces: SHOW
+ * and DESCRIBE, diagnostics (SHOW WARNINGS ...), selects of server variables and session functions,
+ * information_schema queries, KILL; and the session variables SET changes and clients read back.
+ * The analyzer decides which statement is which (the {@code SessionCommand} kinds); this class only
+ * answers. Not thread-safe: one per session, called on its thread.
+ */
+public final class SessionStatements {
+    private static final Pattern KILL = Pattern.compile("(?is)\\s*kill\\s+(?:(connection|query)\\s+)?(\\d+)\\s*;?\\s*");
+
+    private final SessionHost host;
+    private final SessionVariables variables;
+    private final ShowStatements shows;
+
+    public SessionStatements(ShardingRule rule, SessionHost host) {
+        this.host = host;
+        this.variables = new SessionVariables(host.client(), () -> BackendVariables.of(rule), host.announcesVersion());
+        this.shows = new ShowStatements(rule, host);
+    }
+
+    /**
+     * SHOW, DESCRIBE, {@code EXPLAIN table} and information_schema queries; null when {@code sql}
+     * is none this session answers (EXPLAIN of a statement, an information_schema name it need not
+     * map): the caller runs it as it is.
+     *
+     * @param schema the session's current schema, or null
+     */
+    public ResultCursor show(String sql, String schema, boolean autocommit) {
+        return shows.answer(sql, schema, variables, autocommit);
+    }
+
+    /**
+     * A select of variables and session functions; null when it names one this session does not
+     * know (the caller asks the default backend).
+     *
+     * @param previous the previous statement's diagnostics, which {@code @@warning_count} reads
+     */
+    public ResultCursor variables(String sql, boolean autocommit, String schema, Diagnostics previous) {
+        return variables.answer(sql, autocommit, schema, previous);
+    }
+
+    /** Whether a variables select reads the previous statement's diagnostics, so must not clear them. */
+    public static boolean keepsDiagnostics(String sql) {
+        return DiagnosticStatements.keepsDiagnostics(sql);
+    }
+
+    /** SHOW WARNINGS|ERRORS and SHOW COUNT(*) WARNINGS|ERRORS over {@code area}. */
+    public ResultCursor diagnostics(String sql, Diagnostics area) {
+        ResultCursor answer = DiagnosticStatements.answer(sql, area);
+        if (answer == null) {
+            throw ShowStatement.unsupported(sql);
+        }
+        return answer;
+    }
+
+    /**
+     * {@code KILL [CONNECTION | QUERY] id}.
+     *
+     * @throws ShardwiseException 1094 for an unknown id, 1095 for another user's session, 1235 for another form
+     */
+    public void kill(String sql) {
+        Matcher m = KILL.matcher(sql);
+        if (!m.matches()) {
+            throw new ShardwiseException(ErrorCode.UNSUPPORTED, "KILL statements through the engine");
+        }
+        long id = Long.parseLong(m.group(2));
+        switch (host.kill(id, m.group(1) != null && m.group(1).equalsIgnoreCase("query"))) {
+            case DONE -> { }
+            case UNKNOWN -> throw new ShardwiseException(ErrorCode.UNKNOWN_THREAD, id);
+            case NOT_OWNER -> throw new ShardwiseException(ErrorCode.NOT_THREAD_OWNER, id);
+        }
+    }
+
+    /** A successful SET: the values clients read back ({@code @@x}, SHOW VARIABLES) follow it. */
+    public void recordSet(String sql) {
+        variables.recordSet(sql);
+    }
+
+    /** Session variables back to their defaults (COM_RESET_CONNECTION). */
+    public void resetVariables() {
+        variables.reset();
+    }
+
+    /** COM_FIELD_LIST: the columns of a logical table of the current schema whose names match {@code wildcard}. */
+    public List<Column> fieldList(String table, String wildcard, String schema) {
+        return shows.fieldList(table, wildcard, schema);
+    }
+
+    /** Whether {@code sql} names information_schema at all; a scan without allocation. */
+    public static boolean mentionsInformationSchema(String sql) {
+        return InformationSchemaQueries.mentions(sql);
+    }
+}
