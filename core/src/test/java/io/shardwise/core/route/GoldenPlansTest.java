@@ -40,7 +40,7 @@ import org.junit.jupiter.api.TestFactory;
  * {@value #ACCEPT_COMMAND} rewrites the source files with the actual plans (review the diff first).
  */
 class GoldenPlansTest {
-    static final String ACCEPT_COMMAND = "./mvnw -pl core test -Dtest=GoldenPlansTest -Dplans.accept=true";
+    static final String ACCEPT_COMMAND = "./mvnw -pl core -am test -Dtest=GoldenPlansTest -Dsurefire.failIfNoSpecifiedTests=false -Dplans.accept=true";
     private static final Path SOURCE = Path.of("src", "test", "resources", "plans");
     private static final Path ACTUAL = Path.of("target", "plans-actual");
     private static final Pattern POSITION = Pattern.compile("at position (\\d+)");
