@@ -13,7 +13,7 @@ import io.shardwise.server.protocol.ErrPacket;
 import io.shardwise.server.protocol.HandshakeResponse;
 import io.shardwise.server.protocol.HandshakeV10;
 import io.shardwise.server.protocol.Packet;
-import java.nio.charset.StandardCharsets;
+import io.shardwise.core.sql.normalize.ClientCharset;
 import java.util.Arrays;
 import java.util.Map;
 
@@ -102,7 +102,7 @@ public final class BackendConnection extends ChannelInboundHandlerAdapter {
         }
         state = State.BUSY;
         listener = responseListener;
-        byte[] text = sql.getBytes(StandardCharsets.UTF_8);
+        byte[] text = ClientCharset.utf8(sql); // bytes a client sent that were no UTF-8 go back exactly as they came
         ByteBuf payload = channel.alloc().ioBuffer(1 + text.length).writeByte(0x03).writeBytes(text);
         channel.writeAndFlush(new Packet(0, payload), channel.voidPromise());
     }
@@ -181,7 +181,7 @@ public final class BackendConnection extends ChannelInboundHandlerAdapter {
                 // as the JDBC executor's connections (sessionVariables): a client pausing its reads (back-pressure)
                 // has ten minutes before the backend gives up on the relay
                 String sql = "SET net_write_timeout = 600" + (setup.isEmpty() ? "" : ", " + setup.substring("SET ".length()));
-                byte[] text = sql.getBytes(StandardCharsets.UTF_8);
+                byte[] text = ClientCharset.utf8(sql);
                 ctx.writeAndFlush(new Packet(0, ctx.alloc().ioBuffer(1 + text.length).writeByte(0x03).writeBytes(text)),
                         ctx.voidPromise());
             }

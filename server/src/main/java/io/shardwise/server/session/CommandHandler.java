@@ -11,6 +11,7 @@ import io.shardwise.core.execute.Condition;
 import io.shardwise.core.execute.Diagnostics;
 import io.shardwise.core.execute.ResultCursor;
 import io.shardwise.core.rule.ShardingRule;
+import io.shardwise.core.sql.normalize.ClientCharset;
 import io.shardwise.server.auth.Authenticator;
 import io.shardwise.server.protocol.Capabilities;
 import io.shardwise.server.protocol.Command;
@@ -50,7 +51,7 @@ public final class CommandHandler implements AutoCloseable {
         this.registry = registry;
         this.activity = registry.track(client.connectionId(), client.user(), client.host());
         this.shows = new ShowStatements(rule, registry, client.user());
-        this.variables = new SessionVariables(client, () -> BackendVariables.of(rule));
+        this.variables = new SessionVariables(client, () -> BackendVariables.of(rule), session::sqlMode);
         this.connection = new ConnectionCommands(session, variables, shows, registry, client.user(), this::status,
                 multiStatements);
         this.statements = new PreparedStatements(session, this::status);
@@ -59,12 +60,22 @@ public final class CommandHandler implements AutoCloseable {
         registry.activity(activity, null, schema);
     }
 
-    /** A session for a client that just logged in; {@code capabilities} decide matched vs changed row counts. */
+    /**
+     * A session for a client that just logged in; {@code capabilities} decide matched vs changed row
+     * counts, {@code collation} (the handshake's) the character set its statement bytes are read in.
+     */
     public static CommandHandler open(Engine engine, Authenticator.Accepted client, String host, int connectionId,
-                                      Capabilities capabilities, SessionRegistry registry, int maxPacketSize) {
-        return new CommandHandler(engine.openSession(capabilities.countsFoundRows(), client.schema()), engine.rule(),
+                                      Capabilities capabilities, SessionRegistry registry, int maxPacketSize, int collation) {
+        EngineSession session = engine.openSession(capabilities.countsFoundRows(), client.schema());
+        session.setClientCharset(ClientCharset.forCollation(collation));
+        return new CommandHandler(session, engine.rule(),
                 new SessionVariables.Client(client.user(), host, connectionId, maxPacketSize), client.schema(), registry,
                 capabilities.sendsMultiStatements());
+    }
+
+    /** A client's statement bytes as text in its character set, losslessly (see {@link ClientCharset}). */
+    String decode(byte[] statement) {
+        return session.decode(statement);
     }
 
     /** Answers one command; false when the connection should close (COM_QUIT). */
@@ -72,9 +83,10 @@ public final class CommandHandler implements AutoCloseable {
         statements.beforeCommand(command);
         switch (command) {
             case Command.Query q -> {
-                registry.activity(activity, q.sql(), schema);
+                String sql = session.decode(q.sql());
+                registry.activity(activity, sql, schema);
                 try {
-                    query(q.sql(), out);
+                    query(sql, out);
                 } finally {
                     registry.activity(activity, null, schema);
                 }
@@ -257,6 +269,9 @@ public final class CommandHandler implements AutoCloseable {
 
     ServerStatus status() {
         ServerStatus status = ServerStatus.of(session.inTransaction(), session.autocommit());
+        if (session.lexicalMode().noBackslashEscapes()) {
+            status = status.with(ServerStatus.NO_BACKSLASH_ESCAPES); // as MySQL: clients escape by this bit
+        }
         return moreResults ? status.withMoreResults() : status;
     }
 

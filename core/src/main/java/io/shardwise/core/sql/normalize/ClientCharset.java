@@ -121,6 +121,20 @@ public enum ClientCharset {
         return out.toByteArray();
     }
 
+    /**
+     * A prepared statement's text parameter: its String when the bytes are text in this character
+     * set, else the bytes themselves (bound as bytes, so they reach the backend exactly).
+     */
+    public Object parameter(byte[] bytes) {
+        String text = decode(bytes);
+        for (int i = 0; i < text.length(); i++) {
+            if (isEscapedByte(text.charAt(i))) {
+                return bytes;
+            }
+        }
+        return text;
+    }
+
     /** UTF-8 of {@code text}, escaped bytes written as themselves (what a backend on utf8mb4 must receive). */
     public static byte[] utf8(CharSequence text) {
         return UTF8MB4.encode(text);

@@ -13,9 +13,12 @@ import java.util.Locale;
  * E9, not C3 A9). A plain literal of a latin1 client needs nothing: its characters are its meaning,
  * and the backend reads them in utf8mb4 alike.
  *
- * <p>The rewritten literal keeps its introducer ({@code _latin1 X'E9'} is still latin1 text) and a
- * plain one gets the client's own ({@code _utf8mb4 X'61FF'}), so types, collations and comparisons
- * stay the ones MySQL would use. Costs one scan of the text when nothing needs rewriting.
+ * <p>The rewritten literal keeps its introducer ({@code _latin1 X'E9'} is still latin1 text). A
+ * plain one becomes a plain {@code X'61FF'}: bytes that are no text in the client's character set
+ * are stored as they came into a binary column, as MySQL stores such a literal, where
+ * {@code _utf8mb4 X'61FF'} would fail with 1300 (one difference remains: the result column of
+ * such a literal is binary rather than the connection's character set). Costs one scan of the
+ * text when nothing needs rewriting.
  */
 public final class ExplicitBytes {
     private ExplicitBytes() {}
@@ -40,7 +43,7 @@ public final class ExplicitBytes {
                     }
                     out.append(sql, copied, lexer.start());
                     if (lexer.start() > 0 && SqlLexer.isIdentChar(sql.charAt(lexer.start() - 1))) {
-                        out.append(' '); // SELECT'x' must not become SELECT_utf8mb4
+                        out.append(' '); // SELECT'x' must not become SELECTX'78'
                     }
                     out.append(hex);
                     copied = lexer.end();
@@ -93,8 +96,11 @@ public final class ExplicitBytes {
             return null;
         }
         byte[] bytes = charset.encode(text);
-        StringBuilder out = new StringBuilder(2 * bytes.length + 20)
-                .append('_').append(introducer == null ? charset.sqlName() : introducer).append(" X'");
+        StringBuilder out = new StringBuilder(2 * bytes.length + 20);
+        if (introducer != null) {
+            out.append('_').append(introducer).append(' ');
+        }
+        out.append("X'");
         for (byte b : bytes) {
             out.append(Character.forDigit((b >> 4) & 0xF, 16)).append(Character.forDigit(b & 0xF, 16));
         }
