@@ -230,7 +230,8 @@ public final class EngineSession implements AutoCloseable {
     }
 
     private List<Column> describeRouted(String sql, NormalizedSql normalized, CachedPlan plan) {
-        return engine.descriptions().get(sql, execution.state().charsetKey(), () -> {
+        // the mode is part of the key: with ANSI_QUOTES "a" is a column, without it a string
+        return engine.descriptions().get(sql, execution.state().charsetKey() + ";" + normalized.lexicalMode(), () -> {
             List<Object> nulls = Arrays.asList(new Object[normalized.parameterCount()]);
             RoutePlan route = route(plan.statement(), normalized, plan, nulls);
             List<Column> unit = execution.describe(route.units().get(0));

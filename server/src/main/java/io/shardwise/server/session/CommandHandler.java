@@ -109,7 +109,7 @@ public final class CommandHandler implements AutoCloseable {
      * error is the last packet, as in MySQL.
      */
     private void query(String sql, ResponseWriter out) {
-        QueryStatements statements = new QueryStatements(sql, connection.multiStatements());
+        QueryStatements statements = new QueryStatements(sql, connection.multiStatements(), session::lexicalMode);
         try {
             while (statements.hasNext()) {
                 QueryStatements.Next next = statements.next();
