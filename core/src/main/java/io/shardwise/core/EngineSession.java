@@ -28,6 +28,10 @@ import io.shardwise.core.sql.analyze.TableRef;
 import io.shardwise.core.sql.analyze.UnanalyzableException;
 import io.shardwise.core.sql.analyze.Update;
 import io.shardwise.core.sql.analyze.Statement;
+import io.shardwise.core.execute.SessionState;
+import io.shardwise.core.sql.normalize.ClientCharset;
+import io.shardwise.core.sql.normalize.ExplicitBytes;
+import io.shardwise.core.sql.normalize.LexicalMode;
 import io.shardwise.core.sql.normalize.NormalizedSql;
 import io.shardwise.core.sql.normalize.Normalizer;
 import java.util.ArrayList;
@@ -54,7 +58,7 @@ public final class EngineSession implements AutoCloseable {
         this.engine = engine;
         this.execution = execution;
         this.schema = schema;
-        this.local = new SessionStatements(engine.rule(), host);
+        this.local = new SessionStatements(engine.rule(), host, this::sqlMode);
     }
 
     /** The current database (MySQL's {@code DATABASE()}): the logical schema, or null when none is selected. */
@@ -69,7 +73,46 @@ public final class EngineSession implements AutoCloseable {
 
     /** A prepared statement: {@code ?} markers and their values, in order. */
     public StatementResult execute(String sql, List<Object> params) {
-        return execute(Normalizer.normalize(sql), params);
+        return execute(normalize(sql), params);
+    }
+
+    /**
+     * The statement as this session reads it: in its sql_mode's lexical mode (NO_BACKSLASH_ESCAPES,
+     * ANSI_QUOTES), with literals whose client bytes would not survive as text made explicit in hex
+     * ({@link ExplicitBytes}). A face that normalizes once for many executions (a JDBC prepared
+     * statement) uses this, as MySQL reads a prepared statement in the mode of its PREPARE.
+     */
+    public NormalizedSql normalize(String sql) {
+        SessionState state = execution.state();
+        LexicalMode mode = state.lexicalMode();
+        return Normalizer.normalize(ExplicitBytes.of(sql, mode, state.clientCharset()), mode);
+    }
+
+    /** The lexical mode of the session's sql_mode: a face must tell its client (SERVER_STATUS_NO_BACKSLASH_ESCAPES). */
+    public LexicalMode lexicalMode() {
+        return execution.state().lexicalMode();
+    }
+
+    /** The session's sql_mode as set by its statements, or null while it is the backend's default. */
+    public String sqlMode() {
+        return execution.state().sqlMode();
+    }
+
+    /** The character set the client's statement bytes are in (the handshake's, then SET NAMES / character_set_client). */
+    public ClientCharset clientCharset() {
+        return execution.state().clientCharset();
+    }
+
+    /** The handshake's character set; null (one this engine does not decode) keeps utf8mb4. */
+    public void setClientCharset(ClientCharset charset) {
+        if (charset != null) {
+            execution.state().setClientCharset(charset);
+        }
+    }
+
+    /** A client's statement bytes as text, losslessly ({@link ClientCharset}). */
+    public String decode(byte[] statement) {
+        return clientCharset().decode(statement);
     }
 
     /**
@@ -170,7 +213,8 @@ public final class EngineSession implements AutoCloseable {
         try {
             return engine.plan(normalized);
         } catch (UnanalyzableException e) {
-            String probe = "PREPARE shardwise_syntax_probe FROM '" + normalized.sql().replace("\\", "\\\\").replace("'", "''") + "'";
+            // quoted for the mode the backend connection runs in: under NO_BACKSLASH_ESCAPES a doubled backslash is two
+            String probe = "PREPARE shardwise_syntax_probe FROM " + execution.state().lexicalMode().quote(normalized.sql());
             try {
                 execution.execute(List.of(new ExecutionUnit(engine.rule().config().defaultBackend(), probe, List.of(), java.util.Map.of())));
             } catch (ShardwiseException backend) {
@@ -193,7 +237,7 @@ public final class EngineSession implements AutoCloseable {
      * or columns, what Shardwise refuses) come from here, as MySQL reports them at prepare.
      */
     public List<Column> describe(String sql) {
-        NormalizedSql normalized = Normalizer.normalize(sql);
+        NormalizedSql normalized = normalize(sql);
         CachedPlan plan = plan(normalized);
         requireSchema(plan.statement());
         return switch (plan.statement()) {
@@ -209,7 +253,8 @@ public final class EngineSession implements AutoCloseable {
     }
 
     private List<Column> describeRouted(String sql, NormalizedSql normalized, CachedPlan plan) {
-        return engine.descriptions().get(sql, execution.state().charsetKey(), () -> {
+        // the mode is part of the key: with ANSI_QUOTES "a" is a column, without it a string
+        return engine.descriptions().get(sql, execution.state().charsetKey() + ";" + normalized.lexicalMode(), () -> {
             List<Object> nulls = Arrays.asList(new Object[normalized.parameterCount()]);
             RoutePlan route = route(plan.statement(), normalized, plan, nulls);
             List<Column> unit = execution.describe(route.units().get(0));
@@ -240,7 +285,7 @@ public final class EngineSession implements AutoCloseable {
                 return null;
             }
             try {
-                NormalizedSql normalized = Normalizer.normalize(sql);
+                NormalizedSql normalized = normalize(sql);
                 if (normalized.parameterCount() != 0) {
                     return null;
                 }
@@ -309,7 +354,7 @@ public final class EngineSession implements AutoCloseable {
 
     /** The route plan a statement would run with (PREVIEW). */
     public RoutePlan preview(String sql, List<Object> params) {
-        NormalizedSql normalized = Normalizer.normalize(sql);
+        NormalizedSql normalized = normalize(sql);
         CachedPlan plan = plan(normalized);
         requireSchema(plan.statement());
         return switch (plan.statement()) {
@@ -368,19 +413,19 @@ public final class EngineSession implements AutoCloseable {
             case BEGIN -> execution.begin();
             case COMMIT -> execution.commit();
             case ROLLBACK -> execution.rollback();
-            case SAVEPOINT -> execution.savepoint(SessionCommands.savepointName(sql, 1));
-            case ROLLBACK_TO_SAVEPOINT -> execution.rollbackToSavepoint(SessionCommands.lastWord(sql));
-            case RELEASE_SAVEPOINT -> execution.releaseSavepoint(SessionCommands.lastWord(sql));
+            case SAVEPOINT -> execution.savepoint(SessionCommands.savepointName(sql, 1, normalized.lexicalMode()));
+            case ROLLBACK_TO_SAVEPOINT -> execution.rollbackToSavepoint(SessionCommands.lastWord(sql, normalized.lexicalMode()));
+            case RELEASE_SAVEPOINT -> execution.releaseSavepoint(SessionCommands.lastWord(sql, normalized.lexicalMode()));
             case SET -> {
                 SessionCommands.set(sql, execution, engine.rule().config().defaultBackend());
                 local.recordSet(sql);
             }
             case USE -> {
-                SessionCommands.use(SessionCommands.lastWord(sql), engine.rule().schema());
+                SessionCommands.use(SessionCommands.lastWord(sql, normalized.lexicalMode()), engine.rule().schema());
                 schema = engine.rule().schema();
             }
             case PREVIEW -> {
-                return new StatementResult.Rows(SessionCommands.previewRows(preview(SessionCommands.afterFirstWord(sql), params)));
+                return new StatementResult.Rows(SessionCommands.previewRows(preview(SessionCommands.afterFirstWord(sql, normalized.lexicalMode()), params)));
             }
             case NO_OP -> { }
             case DO -> {

@@ -9,6 +9,8 @@ import io.shardwise.core.execute.ExecutionSession;
 import io.shardwise.core.execute.SessionState;
 import io.shardwise.core.route.ExecutionUnit;
 import io.shardwise.core.route.RoutePlan;
+import io.shardwise.core.sql.normalize.ClientCharset;
+import io.shardwise.core.sql.normalize.LexicalMode;
 import io.shardwise.core.sql.normalize.SqlLexer;
 import io.shardwise.core.sql.normalize.StatementTokens;
 import io.shardwise.core.sql.normalize.Token;
@@ -33,7 +35,7 @@ final class SessionCommands {
 
     /** {@code defaultBackend} evaluates values given as expressions ({@code sql_mode = CONCAT(@@sql_mode, ',X')}). */
     static void set(String sql, ExecutionSession execution, String defaultBackend) {
-        List<Token> tokens = StatementTokens.of(sql);
+        List<Token> tokens = StatementTokens.of(sql, execution.state().lexicalMode());
         // tokens.get(0) is SET
         int i = 1;
         while (i < tokens.size()) {
@@ -86,12 +88,15 @@ final class SessionCommands {
                 if (t.size() > at + 3 && word(sql, t.get(at + 2)).equals("collate")) {
                     collation = value(sql, t.get(at + 3));
                 }
-                state.setNames(charset.equalsIgnoreCase("default") ? "utf8mb4" : charset, collation);
+                String names = charset.equalsIgnoreCase("default") ? "utf8mb4" : charset;
+                state.setNames(names, collation);
+                setClientCharset(state, names);
                 return;
             }
             case "character", "charset" -> {
                 int v = head.equals("character") ? at + 2 : at + 1;
                 state.setNames(value(sql, t.get(v)), null);
+                setClientCharset(state, value(sql, t.get(v)));
                 return;
             }
             case "transaction" -> {
@@ -125,13 +130,45 @@ final class SessionCommands {
             case "character_set_connection" -> state.setCharacterSetConnection(plain);
             case "collation_connection" -> state.setCollationConnection(plain);
             // the engine talks to backends in UTF-8 whatever the client sends; the faces convert
-            case "character_set_client" -> { }
+            case "character_set_client" -> setClientCharset(state, plain.equalsIgnoreCase("default") ? "utf8mb4" : plain);
             case "time_zone" -> state.setTimeZone(plain.equalsIgnoreCase("default") ? null : plain);
-            case "sql_mode" -> state.setSqlMode(plain.equalsIgnoreCase("default") ? null
-                    : isExpression(expression) ? sqlModeValue(evaluate(expression, execution, defaultBackend)) : plain);
+            case "sql_mode" -> sqlMode(plain.equalsIgnoreCase("default") ? null
+                    : isExpression(expression) ? sqlModeValue(evaluate(expression, execution, defaultBackend)) : plain,
+                    execution, defaultBackend);
             case "transaction_isolation", "tx_isolation" -> state.setIsolation(isolation(plain));
             case "transaction_read_only", "tx_read_only" -> state.setReadOnly(truth(plain));
             default -> state.setVariable(name, expression);
+        }
+    }
+
+    /** Other character sets keep the last known decoding (utf8mb4 at worst): still lossless, see ClientCharset. */
+    private static void setClientCharset(SessionState state, String name) {
+        ClientCharset charset = ClientCharset.forName(name);
+        if (charset != null) {
+            state.setClientCharset(charset);
+        }
+    }
+
+    /**
+     * Sets sql_mode and reads back what the backend made of it: a bad mode fails here, as in MySQL
+     * (and leaves the session as it was), and the session keeps MySQL's spelling (upper case,
+     * combination modes such as ANSI expanded), which both {@code @@sql_mode} reads and the lexer use.
+     */
+    private static void sqlMode(String requested, ExecutionSession execution, String defaultBackend) {
+        SessionState state = execution.state();
+        String before = state.sqlMode();
+        state.setSqlMode(requested);
+        if (requested == null) {
+            return;
+        }
+        try {
+            String canonical = evaluate("@@SESSION.sql_mode", execution, defaultBackend);
+            if (!canonical.equals(requested)) {
+                state.setSqlMode(canonical);
+            }
+        } catch (RuntimeException e) {
+            state.setSqlMode(before);
+            throw e;
         }
     }
 
@@ -213,18 +250,18 @@ final class SessionCommands {
     }
 
     /** The identifier after the first {@code skip} words (SAVEPOINT name). */
-    static String savepointName(String sql, int skip) {
-        List<Token> t = StatementTokens.of(sql);
+    static String savepointName(String sql, int skip, LexicalMode mode) {
+        List<Token> t = StatementTokens.of(sql, mode);
         return unquote(t.get(skip).text(sql));
     }
 
-    static String lastWord(String sql) {
-        List<Token> t = StatementTokens.of(sql);
+    static String lastWord(String sql, LexicalMode mode) {
+        List<Token> t = StatementTokens.of(sql, mode);
         return unquote(t.get(t.size() - 1).text(sql));
     }
 
-    static String afterFirstWord(String sql) {
-        List<Token> t = StatementTokens.of(sql);
+    static String afterFirstWord(String sql, LexicalMode mode) {
+        List<Token> t = StatementTokens.of(sql, mode);
         return t.size() < 2 ? "" : sql.substring(t.get(1).start());
     }
 

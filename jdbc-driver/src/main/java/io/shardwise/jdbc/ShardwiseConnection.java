@@ -70,8 +70,9 @@ final class ShardwiseConnection implements Connection {
         return engine;
     }
 
-    PreparedTexts preparedTexts() {
-        return preparedTexts;
+    /** A prepared statement's text, read once in the session's current sql_mode (as MySQL's PREPARE reads it). */
+    NormalizedSql normalizePrepared(String sql) {
+        return preparedTexts.normalize(sql, session.lexicalMode(), session::normalize);
     }
 
     String url() {

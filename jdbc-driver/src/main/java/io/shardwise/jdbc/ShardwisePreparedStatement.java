@@ -50,7 +50,7 @@ final class ShardwisePreparedStatement extends ShardwiseStatement implements Pre
         this.wantKeys = wantKeys;
         keysRequested(wantKeys);
         try {
-            this.normalized = connection.preparedTexts().normalize(sql);
+            this.normalized = connection.normalizePrepared(sql);
         } catch (RuntimeException e) {
             throw SqlErrors.translate(e);
         }

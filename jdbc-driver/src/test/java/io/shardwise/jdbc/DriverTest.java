@@ -10,6 +10,8 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.shardwise.core.config.ConfigOverrides;
+import io.shardwise.core.sql.normalize.LexicalMode;
+import io.shardwise.core.sql.normalize.Normalizer;
 import java.sql.DriverManager;
 import java.sql.SQLException;
 import java.util.Map;
@@ -18,6 +20,8 @@ import org.junit.jupiter.api.Test;
 
 /** The driver's own contract that needs no database: URLs, registration, name patterns. Everything against servers is in it/ (io.shardwise.it.jdbc). */
 class DriverTest {
+    private static final LexicalMode DEFAULT = LexicalMode.DEFAULT;
+
     @Test
     void objectsUnwrapToThemselvesAndRefuseAnythingElseNamingIt() throws Exception {
         ShardwiseDataSource ds = new ShardwiseDataSource();
@@ -93,11 +97,11 @@ class DriverTest {
     void preparedTextsAreNormalizedOnceUnlessTooLongToHold() {
         PreparedTexts texts = new PreparedTexts();
         String sql = new String("SELECT c FROM sbtest1 WHERE id = ?");
-        assertSame(texts.normalize(sql), texts.normalize("SELECT c FROM sbtest1 WHERE id = ?"));
-        assertEquals(1, texts.normalize(sql).parameterCount());
+        assertSame(texts.normalize(sql, DEFAULT, Normalizer::normalize), texts.normalize("SELECT c FROM sbtest1 WHERE id = ?", DEFAULT, Normalizer::normalize));
+        assertEquals(1, texts.normalize(sql, DEFAULT, Normalizer::normalize).parameterCount());
         String huge = "SELECT ?" + " ".repeat(PreparedTexts.MAX_CACHED_LENGTH);
-        assertNotSame(texts.normalize(huge), texts.normalize(huge));
-        assertEquals(1, texts.normalize(huge).parameterCount());
+        assertNotSame(texts.normalize(huge, DEFAULT, Normalizer::normalize), texts.normalize(huge, DEFAULT, Normalizer::normalize));
+        assertEquals(1, texts.normalize(huge, DEFAULT, Normalizer::normalize).parameterCount());
     }
 
     @Test

@@ -103,10 +103,10 @@ public final class ShardwiseServer implements AutoCloseable {
                 plugin == AuthPlugin.CACHING_SHA2_PASSWORD ? RsaKeys.shared() : null);
         AtomicInteger connectionIds = new AtomicInteger();
         relays = settings.relay() ? new Relays(engine.rule().config().backends(), transport.clientChannel()) : null;
-        HandshakeHandler.SessionOpener opener = (channel, client, capabilities, id) -> {
+        HandshakeHandler.SessionOpener opener = (channel, client, capabilities, id, collation) -> {
             CommandDispatcher session = new CommandDispatcher(
                     CommandHandler.open(engine, client, HandshakeHandler.host(channel.remoteAddress()), id, capabilities, registry,
-                            limits.maxPacketSize()),
+                            limits.maxPacketSize(), collation),
                     capabilities, relays);
             sessions.add(session);
             Runnable leave = registry.register(id, client.user(), session::cancelRunning, channel::close);

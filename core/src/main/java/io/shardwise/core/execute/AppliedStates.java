@@ -36,6 +36,8 @@ final class AppliedStates {
         Object owner;
         long version = -1;
         boolean inTransaction;
+        /** The sql_mode Connector/J read when it connected (null until first changed): see StateApplier. */
+        String connectSqlMode;
         /** Prepared statements this connection keeps between checkouts. */
         final BackendStatements statements = new BackendStatements();
     }

@@ -1,5 +1,7 @@
 package io.shardwise.core.execute;
 
+import io.shardwise.core.sql.normalize.ClientCharset;
+import io.shardwise.core.sql.normalize.LexicalMode;
 import java.sql.Connection;
 import java.util.Collections;
 import java.util.LinkedHashMap;
@@ -69,6 +71,11 @@ public final class SessionState {
     private String connection;       // assignment text (charset and/or collation) or null for baseline
     private String timeZone;
     private String sqlMode;
+    /** The sql_mode value itself (null: the server default) and the lexing flags it implies. */
+    private String sqlModeValue;
+    private LexicalMode lexicalMode = LexicalMode.DEFAULT;
+    /** How the client's statement bytes decode (the face's business, never sent to a backend). */
+    private ClientCharset clientCharset = ClientCharset.UTF8MB4;
     private final Map<String, String> others = new LinkedHashMap<>();
     private long version;
 
@@ -117,10 +124,35 @@ public final class SessionState {
         changed();
     }
 
-    /** {@code SET sql_mode}; null restores the server default. */
+    /**
+     * {@code SET sql_mode}; null restores the server default. Assumption: the backends' default
+     * sql_mode has neither NO_BACKSLASH_ESCAPES nor ANSI_QUOTES (the default of MySQL and MariaDB),
+     * so the default reads statements in {@link LexicalMode#DEFAULT}.
+     */
     public void setSqlMode(String mode) {
         sqlMode = mode == null ? null : SQL_MODE + " = " + quote(mode, SQL_MODE_VALUE, "sql_mode");
+        sqlModeValue = mode;
+        lexicalMode = LexicalMode.of(mode);
         changed();
+    }
+
+    /** The session's sql_mode as set, or null while it is the server default. */
+    public String sqlMode() {
+        return sqlModeValue;
+    }
+
+    /** How the session's statements are read: NO_BACKSLASH_ESCAPES and ANSI_QUOTES of its sql_mode. */
+    public LexicalMode lexicalMode() {
+        return lexicalMode;
+    }
+
+    /** {@code character_set_client} for the face's decoding of statement bytes; not a backend setting. */
+    public void setClientCharset(ClientCharset charset) {
+        clientCharset = charset;
+    }
+
+    public ClientCharset clientCharset() {
+        return clientCharset;
     }
 
     /**

@@ -39,11 +39,28 @@ final class StateApplier {
             try (Statement s = c.createStatement()) {
                 s.execute(set);
             }
+            tellDriverSqlMode(lease, applied, want.get(SessionState.SQL_MODE));
         }
         applied.assignments = want;
         applied.owner = state;
         applied.version = state.version();
         applied.inTransaction = inTransaction;
+    }
+
+    /**
+     * Connector/J escapes the strings it binds by the sql_mode it read at connect time, not by the
+     * server's NO_BACKSLASH_ESCAPES status bit: after a SET changed sql_mode on its connection, a
+     * bound {@code é' OR 1=1 -- \} would be escaped with backslashes the backend no longer reads as
+     * escapes (the value stored wrong, or worse). So its copy of the variable follows every change.
+     */
+    private static void tellDriverSqlMode(Lease lease, AppliedStates.AppliedState applied, String assignment) {
+        Map<String, String> variables = lease.physical().getSession().getServerSession().getServerVariables();
+        if (applied.connectSqlMode == null) {
+            applied.connectSqlMode = variables.getOrDefault(SessionState.SQL_MODE, "");
+        }
+        // the assignment is "sql_mode = 'X'", X without quotes (SessionState admits no quote in it)
+        variables.put(SessionState.SQL_MODE, assignment == null ? applied.connectSqlMode
+                : assignment.substring(assignment.indexOf('\'') + 1, assignment.length() - 1));
     }
 
     /** One {@code SET SESSION a = x, b = y} for every key whose value differs, or null when none does. */

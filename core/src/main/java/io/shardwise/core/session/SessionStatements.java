@@ -24,9 +24,10 @@ public final class SessionStatements {
     private final SessionVariables variables;
     private final ShowStatements shows;
 
-    public SessionStatements(ShardingRule rule, SessionHost host) {
+    /** @param sqlMode the session's sql_mode as the engine keeps it (null while the default), for {@code @@sql_mode} */
+    public SessionStatements(ShardingRule rule, SessionHost host, java.util.function.Supplier<String> sqlMode) {
         this.host = host;
-        this.variables = new SessionVariables(host.client(), () -> BackendVariables.of(rule), host.announcesVersion());
+        this.variables = new SessionVariables(host.client(), () -> BackendVariables.of(rule), host.announcesVersion(), sqlMode);
         this.shows = new ShowStatements(rule, host);
     }
 

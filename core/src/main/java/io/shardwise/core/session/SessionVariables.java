@@ -61,6 +61,8 @@ public final class SessionVariables {
             "init_connect");
 
     private final Supplier<Map<String, String>> backend;
+    /** The engine's sql_mode of this session (null while the default): the engine owns it, SET evaluated. */
+    private final Supplier<String> sqlMode;
     private final Client client;
     private final boolean ownVersion;
     /** Built on first use, on the session's thread: asking the backend must not happen where the session is opened. */
@@ -73,14 +75,29 @@ public final class SessionVariables {
 
     /** @param backend the default backend's session variables by lower-case name (empty when unknown), asked on first use */
     SessionVariables(Client client, Supplier<Map<String, String>> backend) {
-        this(client, backend, true);
+        this(client, backend, true, () -> null);
     }
 
-    /** @param ownVersion whether the version variables are the server's own rather than the backend's ({@link SessionHost#announcesVersion}) */
-    SessionVariables(Client client, Supplier<Map<String, String>> backend, boolean ownVersion) {
+    /**
+     * @param ownVersion whether the version variables are the server's own rather than the backend's ({@link SessionHost#announcesVersion})
+     * @param sqlMode the session's sql_mode as the engine keeps it, or null while it is the default
+     */
+    SessionVariables(Client client, Supplier<Map<String, String>> backend, boolean ownVersion, Supplier<String> sqlMode) {
         this.client = client;
         this.backend = backend;
         this.ownVersion = ownVersion;
+        this.sqlMode = sqlMode;
+    }
+
+    /** A variable's value: the engine's sql_mode once a SET changed it, else this session's table. */
+    private Value value(String name) {
+        if (name.equals("sql_mode")) {
+            String mode = sqlMode.get();
+            if (mode != null) {
+                return new Value(mode, false);
+            }
+        }
+        return values().get(name);
     }
 
     private Map<String, Value> values() {
@@ -163,7 +180,7 @@ public final class SessionVariables {
                     case "autocommit" -> new Value(autocommit ? "1" : "0", true);
                     case "warning_count" -> new Value(Integer.toString(diagnostics.warningCount()), true);
                     case "error_count" -> new Value(Integer.toString(diagnostics.errorCount()), true);
-                    default -> values().get(name);
+                    default -> value(name);
                 };
                 label = t.text(sql);
                 i++;
@@ -217,7 +234,7 @@ public final class SessionVariables {
 
     /** This session's value of a variable it knows (lower-case name), or null (unknown, or NULL). */
     String text(String name) {
-        Value v = values().get(name);
+        Value v = value(name);
         return v == null ? null : v.text();
     }
 

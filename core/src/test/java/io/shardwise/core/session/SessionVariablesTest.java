@@ -115,6 +115,19 @@ class SessionVariablesTest {
     }
 
     @Test
+    void sqlModeIsTheEnginesOnceASetChangedItWhateverTheSetSpelled() {
+        String[] engine = {null};
+        SessionVariables tracked = new SessionVariables(CLIENT, () -> java.util.Map.of("sql_mode", "STRICT_TRANS_TABLES"),
+                true, () -> engine[0]);
+        assertEquals("STRICT_TRANS_TABLES", tracked.text("sql_mode"));
+        // the engine evaluated the expression on a backend; the text of the SET is no value
+        tracked.recordSet("SET sql_mode = CONCAT(@@sql_mode, ',NO_BACKSLASH_ESCAPES')");
+        engine[0] = "STRICT_TRANS_TABLES,NO_BACKSLASH_ESCAPES";
+        assertEquals(List.of("@@sql_mode", "STRICT_TRANS_TABLES,NO_BACKSLASH_ESCAPES"), rows(tracked.answer("SELECT @@sql_mode", true, "shop")));
+        assertEquals("STRICT_TRANS_TABLES,NO_BACKSLASH_ESCAPES", tracked.text("sql_mode"));
+    }
+
+    @Test
     void defaultsAreTheBackendsWhereTheBackendDecidesThemAndDefaultRestoresThem() {
         SessionVariables fromBackend = new SessionVariables(CLIENT, () -> java.util.Map.of("sql_mode", "STRICT_TRANS_TABLES",
                 "version_comment", "mariadb.org binary distribution", "sql_auto_is_null", "OFF", "time_zone", "+00:00",

@@ -10,7 +10,8 @@ public sealed interface Command permits Command.Query, Command.Ping, Command.Qui
     int COM_QUERY = 0x03;
     int COM_PING = 0x0E;
 
-    record Query(String sql) implements Command {}
+    /** @param sql the statement's bytes in the client's character set, which only the session knows (SET NAMES) */
+    record Query(byte[] sql) implements Command {}
 
     record Ping() implements Command {}
 
@@ -26,7 +27,7 @@ public sealed interface Command permits Command.Query, Command.Ping, Command.Qui
         Wire.need(payload, 1);
         int code = payload.readUnsignedByte();
         return switch (code) {
-            case COM_QUERY -> new Query(Wire.readRest(payload));
+            case COM_QUERY -> new Query(Wire.readRestBytes(payload));
             case COM_PING -> new Ping();
             case COM_QUIT -> new Quit();
             case COM_INIT_DB -> new InitDb(Wire.readRest(payload));

@@ -11,6 +11,7 @@ import java.time.LocalTime;
 import java.util.Arrays;
 import java.util.Collections;
 import java.util.List;
+import java.util.function.Function;
 
 /**
  * The body of a COM_STMT_EXECUTE (after the statement id) decoded into parameter values: null,
@@ -43,6 +44,16 @@ public record ExecuteRequest(int flags, int[] types, List<Object> values) {
      * @throws MalformedPacketException when the body is short, or no types were ever bound
      */
     public static ExecuteRequest decode(ByteBuf in, int parameterCount, int[] boundTypes, byte[][] longData) {
+        return decode(in, parameterCount, boundTypes, longData, bytes -> new String(bytes, StandardCharsets.UTF_8));
+    }
+
+    /**
+     * @param text the value of a parameter sent as text (VARCHAR, STRING ...), which is bytes in the
+     *             client's character set: the session decodes it (a String, or the bytes themselves
+     *             when they are no text in that character set)
+     */
+    public static ExecuteRequest decode(ByteBuf in, int parameterCount, int[] boundTypes, byte[][] longData,
+                                        Function<byte[], Object> text) {
         Wire.need(in, 5);
         int flags = in.readUnsignedByte();
         in.skipBytes(4); // iteration count: always 1
@@ -72,18 +83,18 @@ public record ExecuteRequest(int flags, int[] types, List<Object> values) {
         Object[] values = new Object[parameterCount];
         for (int i = 0; i < parameterCount; i++) {
             if (longData != null && longData[i] != null) {
-                values[i] = fromBytes(types[i] & 0xFF, longData[i]);
+                values[i] = fromBytes(types[i] & 0xFF, longData[i], text);
             } else if ((in.getByte(bitmapStart + i / 8) & 1 << (i % 8)) == 0) {
                 if (unbound) {
                     throw new MalformedPacketException("parameter " + i + " has a value but no type was ever bound");
                 }
-                values[i] = value(in, types[i]);
+                values[i] = value(in, types[i], text);
             }
         }
         return new ExecuteRequest(flags, types, Arrays.asList(values));
     }
 
-    private static Object value(ByteBuf in, int typeAndFlags) {
+    private static Object value(ByteBuf in, int typeAndFlags, Function<byte[], Object> text) {
         int type = typeAndFlags & 0xFF;
         boolean unsigned = (typeAndFlags >> 8 & BinaryType.UNSIGNED_PARAMETER) != 0;
         return switch (type) {
@@ -115,23 +126,23 @@ public record ExecuteRequest(int flags, int[] types, List<Object> values) {
             }
             case BinaryType.DATE, BinaryType.DATETIME, BinaryType.TIMESTAMP -> dateTime(in, type == BinaryType.DATE);
             case BinaryType.TIME -> time(in);
-            default -> fromBytes(type, Wire.readLenencBytes(in));
+            default -> fromBytes(type, Wire.readLenencBytes(in), text);
         };
     }
 
     /** A value sent as bytes: a blob stays bytes, a decimal becomes a number, the rest is text. */
-    private static Object fromBytes(int type, byte[] bytes) {
+    private static Object fromBytes(int type, byte[] bytes, Function<byte[], Object> text) {
         return switch (type) {
             case BinaryType.TINY_BLOB, BinaryType.MEDIUM_BLOB, BinaryType.LONG_BLOB, BinaryType.BLOB, BinaryType.GEOMETRY -> bytes;
             case BinaryType.DECIMAL, BinaryType.NEWDECIMAL -> {
-                String text = new String(bytes, StandardCharsets.US_ASCII);
+                String number = new String(bytes, StandardCharsets.US_ASCII);
                 try {
-                    yield new BigDecimal(text);
+                    yield new BigDecimal(number);
                 } catch (NumberFormatException e) {
-                    throw new MalformedPacketException("a DECIMAL parameter that is no number: '" + text + "'");
+                    throw new MalformedPacketException("a DECIMAL parameter that is no number: '" + number + "'");
                 }
             }
-            default -> new String(bytes, StandardCharsets.UTF_8);
+            default -> text.apply(bytes);
         };
     }
 

@@ -9,6 +9,11 @@ public record ServerStatus(int bits) {
     public static final int CURSOR_EXISTS = 1 << 6;
     /** A COM_STMT_FETCH sent the cursor's last row (the cursor is closed). */
     public static final int LAST_ROW_SENT = 1 << 7;
+    /**
+     * The session's sql_mode has NO_BACKSLASH_ESCAPES: a client escaping values itself must double
+     * quotes instead of prefixing a backslash (PyMySQL, go-sql-driver and libmysqlclient read this bit).
+     */
+    public static final int NO_BACKSLASH_ESCAPES = 1 << 9;
 
     public static ServerStatus of(boolean inTransaction, boolean autocommit) {
         return new ServerStatus((inTransaction ? IN_TRANSACTION : 0) | (autocommit ? AUTOCOMMIT : 0));
@@ -37,6 +42,10 @@ public record ServerStatus(int bits) {
 
     public boolean cursorExists() {
         return (bits & CURSOR_EXISTS) != 0;
+    }
+
+    public boolean noBackslashEscapes() {
+        return (bits & NO_BACKSLASH_ESCAPES) != 0;
     }
 
     public boolean lastRowSent() {

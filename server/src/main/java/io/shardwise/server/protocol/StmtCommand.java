@@ -19,7 +19,8 @@ public sealed interface StmtCommand extends Command
 
     int statementId();
 
-    record Prepare(String sql) implements StmtCommand {
+    /** @param sql the statement's bytes in the client's character set */
+    record Prepare(byte[] sql) implements StmtCommand {
         @Override
         public int statementId() {
             return 0;
@@ -45,7 +46,7 @@ public sealed interface StmtCommand extends Command
     /** Reads the rest of a COM_STMT_* payload whose command byte {@code code} was read. */
     static StmtCommand decode(int code, ByteBuf payload) {
         if (code == COM_STMT_PREPARE) {
-            return new Prepare(Wire.readRest(payload));
+            return new Prepare(Wire.readRestBytes(payload));
         }
         Wire.need(payload, 4);
         int id = payload.readIntLE();

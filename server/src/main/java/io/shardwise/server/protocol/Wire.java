@@ -72,6 +72,13 @@ public final class Wire {
         return s;
     }
 
+    /** The rest of the payload as bytes (a string<EOF> whose character set the caller knows). */
+    public static byte[] readRestBytes(ByteBuf in) {
+        byte[] bytes = new byte[in.readableBytes()];
+        in.readBytes(bytes);
+        return bytes;
+    }
+
     /** The rest of the payload as text (a string<EOF>). */
     public static String readRest(ByteBuf in) {
         String s = in.toString(StandardCharsets.UTF_8);

@@ -6,6 +6,7 @@ import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.handler.ssl.SslHandler;
 import io.netty.util.concurrent.Promise;
+import io.shardwise.core.sql.normalize.ClientCharset;
 import io.shardwise.server.auth.CachingSha2Password;
 import io.shardwise.server.auth.NativePassword;
 import io.shardwise.server.protocol.AuthSwitchRequest;
@@ -107,7 +108,7 @@ public final class BackendConnection extends ChannelInboundHandlerAdapter {
         }
         state = State.BUSY;
         listener = responseListener;
-        byte[] text = sql.getBytes(StandardCharsets.UTF_8);
+        byte[] text = ClientCharset.utf8(sql); // bytes a client sent that were no UTF-8 go back exactly as they came
         ByteBuf payload = channel.alloc().ioBuffer(1 + text.length).writeByte(0x03).writeBytes(text);
         channel.writeAndFlush(new Packet(0, payload), channel.voidPromise());
     }
@@ -215,7 +216,7 @@ public final class BackendConnection extends ChannelInboundHandlerAdapter {
                 // as the JDBC executor's connections (sessionVariables): a client pausing its reads (back-pressure)
                 // has ten minutes before the backend gives up on the relay
                 String sql = "SET net_write_timeout = 600" + (setup.isEmpty() ? "" : ", " + setup.substring("SET ".length()));
-                byte[] text = sql.getBytes(StandardCharsets.UTF_8);
+                byte[] text = ClientCharset.utf8(sql);
                 ctx.writeAndFlush(new Packet(0, ctx.alloc().ioBuffer(1 + text.length).writeByte(0x03).writeBytes(text)),
                         ctx.voidPromise());
             }

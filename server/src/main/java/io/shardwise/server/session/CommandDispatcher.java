@@ -14,7 +14,6 @@ import io.shardwise.server.protocol.MalformedPacketException;
 import io.shardwise.server.protocol.Packet;
 import io.shardwise.server.relay.RelayExecutor;
 import io.shardwise.server.relay.Relays;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayDeque;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CompletableFuture;
@@ -168,7 +167,9 @@ public final class CommandDispatcher extends ChannelInboundHandlerAdapter {
         if (content.readableBytes() < 8 || content.getByte(content.readerIndex()) != Command.COM_QUERY) {
             return false;
         }
-        String sql = content.toString(content.readerIndex() + 1, content.readableBytes() - 1, StandardCharsets.UTF_8);
+        byte[] bytes = new byte[content.readableBytes() - 1];
+        content.getBytes(content.readerIndex() + 1, bytes);
+        String sql = handler.decode(bytes); // the session is idle (nothing unanswered): its charset is stable
         return relayer.relay(packet, sql, this::toSession, () -> takeHeld(ctx));
     }
 

@@ -13,6 +13,7 @@ import io.shardwise.core.session.SessionStatements;
 import io.shardwise.core.sql.normalize.QueryStatements;
 import io.shardwise.core.session.SessionVariables;
 import io.shardwise.server.SessionRegistry;
+import io.shardwise.core.sql.normalize.ClientCharset;
 import io.shardwise.server.auth.Authenticator;
 import io.shardwise.server.protocol.Capabilities;
 import io.shardwise.server.protocol.Command;
@@ -49,12 +50,21 @@ public final class CommandHandler implements AutoCloseable {
         registry.activity(activity, null, session.schema());
     }
 
-    /** A session for a client that just logged in; {@code capabilities} decide matched vs changed row counts. */
+    /**
+     * A session for a client that just logged in; {@code capabilities} decide matched vs changed row
+     * counts, {@code collation} (the handshake's) the character set its statement bytes are read in.
+     */
     public static CommandHandler open(Engine engine, Authenticator.Accepted client, String host, int connectionId,
-                                      Capabilities capabilities, SessionRegistry registry, int maxPacketSize) {
+                                      Capabilities capabilities, SessionRegistry registry, int maxPacketSize, int collation) {
         SessionVariables.Client who = new SessionVariables.Client(client.user(), host, connectionId, maxPacketSize);
-        return new CommandHandler(engine.openSession(capabilities.countsFoundRows(), client.schema(), registry.host(who)), who,
-                registry, capabilities.sendsMultiStatements());
+        EngineSession session = engine.openSession(capabilities.countsFoundRows(), client.schema(), registry.host(who));
+        session.setClientCharset(ClientCharset.forCollation(collation));
+        return new CommandHandler(session, who, registry, capabilities.sendsMultiStatements());
+    }
+
+    /** A client's statement bytes as text in its character set, losslessly (see {@link ClientCharset}). */
+    String decode(byte[] statement) {
+        return session.decode(statement);
     }
 
     /** Answers one command; false when the connection should close (COM_QUIT). */
@@ -62,9 +72,10 @@ public final class CommandHandler implements AutoCloseable {
         statements.beforeCommand(command);
         switch (command) {
             case Command.Query q -> {
-                registry.activity(activity, q.sql(), session.schema());
+                String sql = session.decode(q.sql());
+                registry.activity(activity, sql, session.schema());
                 try {
-                    query(q.sql(), out);
+                    query(sql, out);
                 } finally {
                     registry.activity(activity, null, session.schema());
                 }
@@ -87,7 +98,7 @@ public final class CommandHandler implements AutoCloseable {
      * error is the last packet, as in MySQL.
      */
     private void query(String sql, ResponseWriter out) {
-        QueryStatements statements = new QueryStatements(sql, connection.multiStatements());
+        QueryStatements statements = new QueryStatements(sql, connection.multiStatements(), session::lexicalMode);
         try {
             while (statements.hasNext()) {
                 QueryStatements.Next next = statements.next();
@@ -173,6 +184,9 @@ public final class CommandHandler implements AutoCloseable {
 
     ServerStatus status() {
         ServerStatus status = ServerStatus.of(session.inTransaction(), session.autocommit());
+        if (session.lexicalMode().noBackslashEscapes()) {
+            status = status.with(ServerStatus.NO_BACKSLASH_ESCAPES); // as MySQL: clients escape by this bit
+        }
         return moreResults ? status.withMoreResults() : status;
     }
 

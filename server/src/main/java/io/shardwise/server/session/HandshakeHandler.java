@@ -41,7 +41,8 @@ public final class HandshakeHandler extends ChannelInboundHandlerAdapter {
     /** Builds the handler that serves commands once a client is in; called on the event loop. */
     @FunctionalInterface
     public interface SessionOpener {
-        ChannelHandler open(Channel channel, Authenticator.Accepted client, Capabilities capabilities, int connectionId);
+        /** @param collation the handshake's collation id: the character set the client's statements arrive in */
+        ChannelHandler open(Channel channel, Authenticator.Accepted client, Capabilities capabilities, int connectionId, int collation);
     }
 
     public static final String SERVER_VERSION = io.shardwise.core.session.SessionVariables.SERVER_VERSION;
@@ -161,7 +162,7 @@ public final class HandshakeHandler extends ChannelInboundHandlerAdapter {
             case Authenticator.Accepted a -> {
                 send(ctx, new OkPacket(0, 0, ServerStatus.of(false, true), 0, "").encode(ctx.alloc(), false));
                 Capabilities common = response.capabilities().commonWith(Capabilities.SERVER);
-                ctx.pipeline().replace(this, "commands", opener.open(ctx.channel(), a, common, connectionId));
+                ctx.pipeline().replace(this, "commands", opener.open(ctx.channel(), a, common, connectionId, response.collation()));
             }
         }
     }

@@ -7,7 +7,6 @@ import io.shardwise.core.error.ErrorCode;
 import io.shardwise.core.error.ShardwiseException;
 import io.shardwise.core.execute.Column;
 import io.shardwise.core.execute.ResultCursor;
-import io.shardwise.core.sql.normalize.Normalizer;
 import io.shardwise.server.protocol.BinaryRow;
 import io.shardwise.server.protocol.Command;
 import io.shardwise.server.protocol.ConnectionCommand;
@@ -113,7 +112,7 @@ final class PreparedStatements {
     void handle(StmtCommand command, ResponseWriter out) {
         try {
             switch (command) {
-                case StmtCommand.Prepare p -> prepare(p.sql(), out);
+                case StmtCommand.Prepare p -> prepare(session.decode(p.sql()), out);
                 case StmtCommand.Execute e -> execute(e, out);
                 case StmtCommand.Fetch f -> fetch(f, out);
                 case StmtCommand.SendLongData d -> sendLongData(d); // no reply, even for an unknown id (as MySQL)
@@ -144,7 +143,7 @@ final class PreparedStatements {
             out.error(ErrorCode.TOO_MANY_PREPARED_STATEMENTS, MAX_STATEMENTS);
             return;
         }
-        int parameters = Normalizer.normalize(sql).parameterCount();
+        int parameters = session.normalize(sql).parameterCount();
         List<Column> columns = session.describe(sql);
         int id = ++lastId;
         statements.put(id, new Prepared(sql, parameters));
@@ -197,7 +196,9 @@ final class PreparedStatements {
             }
             p.longData = null; // long data is for one execute
         }
-        ExecuteRequest request = ExecuteRequest.decode(Unpooled.wrappedBuffer(e.body()), p.parameterCount, p.boundTypes, longData);
+        // text parameters are bytes in the client's character set; ones that are no text in it are bound as bytes
+        ExecuteRequest request = ExecuteRequest.decode(Unpooled.wrappedBuffer(e.body()), p.parameterCount, p.boundTypes, longData,
+                session.clientCharset()::parameter);
         p.boundTypes = request.types();
         boolean inTransaction = session.inTransaction() || !session.autocommit();
         switch (session.execute(p.sql, request.values())) {

@@ -97,7 +97,7 @@ class CommandDispatcherTest {
     private static Session open() {
         SessionRegistry registry = new SessionRegistry();
         CommandHandler handler = CommandHandler.open(ENGINE, new Authenticator.Accepted("app", "shop"), "127.0.0.1", 1, CLIENT,
-                registry, 64 << 20);
+                registry, 64 << 20, 255); // utf8mb4_0900_ai_ci, as Connector/J logs in
         CommandDispatcher dispatcher = new CommandDispatcher(handler, CLIENT);
         Wire wire = new Wire();
         EmbeddedChannel channel = new EmbeddedChannel(wire, new PacketDecoder(64 << 20), PacketEncoder.INSTANCE, dispatcher);

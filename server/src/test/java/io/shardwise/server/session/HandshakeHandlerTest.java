@@ -64,7 +64,7 @@ class HandshakeHandlerTest {
 
     private EmbeddedChannel connect(Authenticator users, ServerTls tls) {
         return new EmbeddedChannel(new PacketDecoder(1 << 24), PacketEncoder.INSTANCE,
-                new HandshakeHandler(users, tls, 1 << 24, (channel, client, caps, id) -> {
+                new HandshakeHandler(users, tls, 1 << 24, (channel, client, caps, id, collation) -> {
                     opened.add(client);
                     negotiated.add(caps);
                     return opened.size() == 1 ? commands : new ChannelInboundHandlerAdapter(); // one pipeline per handler

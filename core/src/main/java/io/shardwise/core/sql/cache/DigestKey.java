@@ -1,5 +1,6 @@
 package io.shardwise.core.sql.cache;
 
+import io.shardwise.core.sql.normalize.LexicalMode;
 import io.shardwise.core.sql.normalize.NormalizedSql;
 
 /**
@@ -7,25 +8,29 @@ import io.shardwise.core.sql.normalize.NormalizedSql;
  * it came from (probes). A probe compares itself with a stored key through
  * {@link NormalizedSql#digestEquals}, so a cache hit never renders the digest string; only a miss
  * stores a key, and stored keys always hold the string. The full comparison (not the 64-bit hash
- * alone) is what keeps a hash collision from running another statement's plan.
+ * alone) is what keeps a hash collision from running another statement's plan. The lexical mode
+ * (sql_mode's NO_BACKSLASH_ESCAPES, ANSI_QUOTES) is part of the key: one text read in two modes is
+ * two statements.
  */
 final class DigestKey {
     private final long hash;
     private final String digest;
     private final NormalizedSql statement;
+    private final LexicalMode mode;
 
-    private DigestKey(long hash, String digest, NormalizedSql statement) {
+    private DigestKey(long hash, String digest, NormalizedSql statement, LexicalMode mode) {
+        this.mode = mode;
         this.hash = hash;
         this.digest = digest;
         this.statement = statement;
     }
 
     static DigestKey probe(NormalizedSql statement) {
-        return new DigestKey(statement.digestHash(), null, statement);
+        return new DigestKey(statement.digestHash(), null, statement, statement.lexicalMode());
     }
 
     static DigestKey stored(NormalizedSql statement) {
-        return new DigestKey(statement.digestHash(), statement.digest(), null);
+        return new DigestKey(statement.digestHash(), statement.digest(), null, statement.lexicalMode());
     }
 
     String digest() {
@@ -37,7 +42,7 @@ final class DigestKey {
         if (this == o) {
             return true;
         }
-        if (!(o instanceof DigestKey other) || hash != other.hash) {
+        if (!(o instanceof DigestKey other) || hash != other.hash || !mode.equals(other.mode)) {
             return false;
         }
         if (digest != null) {

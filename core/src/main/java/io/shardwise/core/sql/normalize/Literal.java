@@ -16,9 +16,16 @@ public final class Literal {
     private final int start;
     private final int end;
     private final int paramIndex;
+    /** How the text was lexed, so the value decodes the same way (backslash escapes or not). */
+    private final LexicalMode mode;
     private Object value;
 
     Literal(String sql, LiteralKind kind, int start, int end, int paramIndex) {
+        this(sql, kind, start, end, paramIndex, LexicalMode.DEFAULT);
+    }
+
+    Literal(String sql, LiteralKind kind, int start, int end, int paramIndex, LexicalMode mode) {
+        this.mode = mode;
         this.sql = sql;
         this.kind = kind;
         this.start = start;
@@ -62,7 +69,7 @@ public final class Literal {
         }
         Object v = value;
         if (v == null) {
-            v = LiteralDecoder.decode(kind, sql, start, end);
+            v = LiteralDecoder.decode(kind, sql, start, end, mode);
             value = v;
         }
         return v;

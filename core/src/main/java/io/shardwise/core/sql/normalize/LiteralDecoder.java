@@ -12,14 +12,15 @@ import java.time.format.DateTimeParseException;
 /**
  * Turns a literal's span (as {@link SqlLexer} delimited it) into its Java value. The span is
  * already known to be well formed, so decoding cannot fail. Strings decode MySQL's backslash
- * escapes; {@code \%} and {@code \_} keep their backslash (they stay LIKE escapes). Text sent
+ * escapes unless the {@link LexicalMode} has NO_BACKSLASH_ESCAPES; {@code \%} and {@code \_} keep
+ * their backslash (they stay LIKE escapes). Text sent
  * with the {@code _binary} introducer becomes UTF-8 bytes: the client character set is assumed to
  * be utf8mb4.
  */
 final class LiteralDecoder {
     private LiteralDecoder() {}
 
-    static Object decode(LiteralKind kind, String sql, int start, int end) {
+    static Object decode(LiteralKind kind, String sql, int start, int end, LexicalMode mode) {
         return switch (kind) {
             case INTEGER -> integer(sql, start, end);
             case DECIMAL -> {
@@ -30,11 +31,11 @@ final class LiteralDecoder {
                 double d = Double.parseDouble(sql.substring(numberStart(sql, start), end));
                 yield sql.charAt(start) == '-' ? -d : d;
             }
-            case STRING -> string(sql, start, end);
+            case STRING -> string(sql, start, end, mode);
             case HEX, BIT -> binary(kind, sql, start, end);
-            case DATE -> typed(kind, sql, start, end);
-            case TIME -> typed(kind, sql, start, end);
-            case TIMESTAMP -> typed(kind, sql, start, end);
+            case DATE -> typed(kind, sql, start, end, mode);
+            case TIME -> typed(kind, sql, start, end, mode);
+            case TIMESTAMP -> typed(kind, sql, start, end, mode);
             case PARAMETER -> null;
         };
     }
@@ -61,7 +62,7 @@ final class LiteralDecoder {
         return sql.charAt(start) == '-' ? SqlLexer.skipTrivia(sql, start + 1) : start;
     }
 
-    private static Object string(String sql, int start, int end) {
+    private static Object string(String sql, int start, int end, LexicalMode mode) {
         int p = start;
         String charset = null;
         if (sql.charAt(p) == '_') {
@@ -76,18 +77,18 @@ final class LiteralDecoder {
         }
         StringBuilder text = new StringBuilder(end - p);
         while (p < end) {
-            p = unquote(sql, p, text);
+            p = unquote(sql, p, text, mode.backslashEscapes());
             p = SqlLexer.skipTrivia(sql, p);
         }
         return "binary".equalsIgnoreCase(charset) ? text.toString().getBytes(StandardCharsets.UTF_8) : text.toString();
     }
 
     /** Appends the decoded content of the quoted string opening at {@code open}; returns its end. */
-    private static int unquote(String sql, int open, StringBuilder out) {
+    static int unquote(String sql, int open, StringBuilder out, boolean backslashEscapes) {
         char quote = sql.charAt(open);
         for (int p = open + 1; ; p++) {
             char c = sql.charAt(p);
-            if (c == '\\') {
+            if (c == '\\' && backslashEscapes) {
                 char e = sql.charAt(++p);
                 switch (e) {
                     case '0' -> out.append('\0');
@@ -154,13 +155,13 @@ final class LiteralDecoder {
         return bytes;
     }
 
-    private static Object typed(LiteralKind kind, String sql, int start, int end) {
+    private static Object typed(LiteralKind kind, String sql, int start, int end, LexicalMode mode) {
         int p = start;
         while (SqlLexer.isIdentChar(sql.charAt(p))) {
             p++;
         }
         StringBuilder out = new StringBuilder(end - p);
-        unquote(sql, SqlLexer.skipTrivia(sql, p), out);
+        unquote(sql, SqlLexer.skipTrivia(sql, p), out, mode.backslashEscapes());
         String text = out.toString();
         try {
             return switch (kind) {

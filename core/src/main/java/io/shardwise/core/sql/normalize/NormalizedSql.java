@@ -20,6 +20,8 @@ public final class NormalizedSql {
     static final int VERBATIM = -1;
     static final int PLACEHOLDER = -2;
     static final int LOWER_CASE = -3;
+    /** An ANSI_QUOTES {@code "identifier"}, spelled with backticks so the digest reads alike in every mode. */
+    static final int BACKTICKED = -4;
     private static final long FNV_OFFSET = 0xcbf29ce484222325L;
     private static final long FNV_PRIME = 0x100000001b3L;
 
@@ -31,10 +33,12 @@ public final class NormalizedSql {
     private final int digestLength;
     private final List<Literal> literals;
     private final int parameterCount;
+    private final LexicalMode mode;
     private String digest;
 
     NormalizedSql(String sql, int[] tokens, int tokenCount, long digestHash, int digestLength,
-            List<Literal> literals, int parameterCount) {
+            List<Literal> literals, int parameterCount, LexicalMode mode) {
+        this.mode = mode;
         this.sql = sql;
         this.tokens = tokens;
         this.tokenCount = tokenCount;
@@ -46,6 +50,14 @@ public final class NormalizedSql {
 
     public String sql() {
         return sql;
+    }
+
+    /**
+     * The sql_mode flags the text was read in. Part of the plan cache key: the same digest read in
+     * another mode is another statement (token boundaries, string contents), so plans never mix modes.
+     */
+    public LexicalMode lexicalMode() {
+        return mode;
     }
 
     /** The canonical text; see {@link Normalizer} for its spelling and spacing rules. */
@@ -69,6 +81,7 @@ public final class NormalizedSql {
                             out.append(Keywords.lower(sql.charAt(j)));
                         }
                     }
+                    case BACKTICKED -> out.append(backticked(sql, s, e));
                     default -> out.append(Keywords.text(code));
                 }
             }
@@ -114,6 +127,13 @@ public final class NormalizedSql {
                             return false;
                         }
                     }
+                }
+                case BACKTICKED -> {
+                    String word = backticked(sql, s, e);
+                    if (!other.startsWith(word, at)) {
+                        return false;
+                    }
+                    at += word.length();
                 }
                 default -> {
                     String word = Keywords.text(code);
@@ -165,6 +185,7 @@ public final class NormalizedSql {
             int length = switch (code) {
                 case VERBATIM, LOWER_CASE -> e - s;
                 case PLACEHOLDER -> 1;
+                case BACKTICKED -> backticked(sql, s, e).length();
                 default -> Keywords.text(code).length();
             };
             out[2 * i] = at;
@@ -213,6 +234,21 @@ public final class NormalizedSql {
             throw new IndexOutOfBoundsException(index);
         }
         return index;
+    }
+
+    /** {@code "a""b`c"} as {@code `a"b``c`}: the same identifier in MySQL's default quoting. */
+    static String backticked(String sql, int start, int end) {
+        StringBuilder out = new StringBuilder(end - start + 2).append('`');
+        for (int i = start + 1; i < end - 1; i++) {
+            char c = sql.charAt(i);
+            if (c == '"') {
+                i++; // a doubled quote stands for one
+            } else if (c == '`') {
+                out.append('`');
+            }
+            out.append(c);
+        }
+        return out.append('`').toString();
     }
 
     static long hashOf(CharSequence digest) {

@@ -63,6 +63,7 @@ public final class Normalizer {
     }
 
     private final String sql;
+    private final LexicalMode mode;
     private final SqlLexer lexer;
     private int[] tokens;
     private int tokenCount;
@@ -79,15 +80,22 @@ public final class Normalizer {
     private boolean inTableList;
     private boolean glueNext;
 
-    private Normalizer(String sql) {
+    private Normalizer(String sql, LexicalMode mode) {
         this.sql = sql;
-        this.lexer = new SqlLexer(sql);
+        this.mode = mode;
+        this.lexer = new SqlLexer(sql, mode);
         // three ints per token; a token and its separator take about four characters
         this.tokens = new int[Math.min(48, 3 * (sql.length() / 4 + 4))];
     }
 
+    /** The statement read in MySQL's default sql_mode ({@link LexicalMode#DEFAULT}). */
     public static NormalizedSql normalize(String sql) {
-        return new Normalizer(sql).run();
+        return new Normalizer(sql, LexicalMode.DEFAULT).run();
+    }
+
+    /** The statement read as a session with that sql_mode reads it (NO_BACKSLASH_ESCAPES, ANSI_QUOTES). */
+    public static NormalizedSql normalize(String sql, LexicalMode mode) {
+        return new Normalizer(sql, mode).run();
     }
 
     private NormalizedSql run() {
@@ -96,16 +104,19 @@ public final class Normalizer {
         }
         List<Literal> list = literalCount == 0 ? List.of()
                 : literalCount == 1 ? List.of(firstLiteral) : new LiteralList(literals, literalCount);
-        return new NormalizedSql(sql, tokens, tokenCount, hash, length, list, parameterCount);
+        // the mode seeds nothing in the default case, so default-mode hashes stay what they were
+        long h = mode == LexicalMode.DEFAULT ? hash : NormalizedSql.mix(hash, (char) mode.ordinal());
+        return new NormalizedSql(sql, tokens, tokenCount, h, length, list, parameterCount, mode);
     }
 
     private void token(TokenKind kind, int s, int e) {
         switch (kind) {
-            case IDENTIFIER, QUOTED_IDENTIFIER -> emit(s, e, NormalizedSql.VERBATIM, CALLABLE, -1);
+            case IDENTIFIER -> emit(s, e, NormalizedSql.VERBATIM, CALLABLE, -1);
+            case QUOTED_IDENTIFIER -> emit(s, e, sql.charAt(s) == '"' ? NormalizedSql.BACKTICKED : NormalizedSql.VERBATIM, CALLABLE, -1);
             case KEYWORD -> keyword(lexer.keyword(), s, e);
             case INTEGER, DECIMAL, DOUBLE, STRING, HEX, BIT, DATE, TIME, TIMESTAMP -> literal(kind.literalKind(), s, s, e);
             case PARAMETER -> {
-                addLiteral(new Literal(sql, LiteralKind.PARAMETER, s, e, parameterCount++));
+                addLiteral(new Literal(sql, LiteralKind.PARAMETER, s, e, parameterCount++, mode));
                 emit(s, e, NormalizedSql.PLACEHOLDER, OPERAND, -1);
             }
             case USER_VARIABLE -> emit(s, e, NormalizedSql.VERBATIM, OPERAND, -1);
@@ -183,7 +194,7 @@ public final class Normalizer {
             }
             return;
         }
-        addLiteral(new Literal(sql, kind, s, e, -1));
+        addLiteral(new Literal(sql, kind, s, e, -1, mode));
         emit(s, e, NormalizedSql.PLACEHOLDER, OPERAND, -1);
     }
 
@@ -233,6 +244,13 @@ public final class Normalizer {
                     h = NormalizedSql.mix(h, Keywords.lower(sql.charAt(i)));
                 }
                 length += e - s;
+            }
+            case NormalizedSql.BACKTICKED -> {
+                String word = NormalizedSql.backticked(sql, s, e);
+                for (int i = 0; i < word.length(); i++) {
+                    h = NormalizedSql.mix(h, word.charAt(i));
+                }
+                length += word.length();
             }
             default -> {
                 String word = Keywords.text(code);

@@ -2,6 +2,7 @@ package io.shardwise.core.sql.normalize;
 
 import io.shardwise.core.error.ErrorCode;
 import io.shardwise.core.error.ShardwiseException;
+import java.util.function.Supplier;
 
 /**
  * The statements of one query text (a COM_QUERY, a JDBC statement), taken one at a time as MySQL's parser takes them: the text is
@@ -25,14 +26,25 @@ public final class QueryStatements {
 
     private final String text;
     private final boolean multi;
+    /**
+     * The session's lexical mode, asked before each statement: as in MySQL, a {@code SET sql_mode}
+     * among the statements changes how the ones after it are read.
+     */
+    private final Supplier<LexicalMode> mode;
     /** Created on the first {@code ;} or comment: most queries are one statement and are lexed once, by the engine. */
     private SqlLexer lexer;
+    private LexicalMode lexerMode;
     private int pos;
     private boolean started;
 
     public QueryStatements(String query, boolean multiStatements) {
+        this(query, multiStatements, () -> LexicalMode.DEFAULT);
+    }
+
+    public QueryStatements(String query, boolean multiStatements, Supplier<LexicalMode> mode) {
         this.text = strip(query);
         this.multi = multiStatements;
+        this.mode = mode;
     }
 
     /** MySQL's {@code alloc_query}: leading whitespace, and trailing whitespace and {@code ;}, are not part of the query. */
@@ -68,8 +80,10 @@ public final class QueryStatements {
         }
         started = true;
         int from = pos;
-        if (lexer == null) {
-            lexer = new SqlLexer(text);
+        LexicalMode now = mode.get();
+        if (lexer == null || !now.equals(lexerMode)) {
+            lexer = new SqlLexer(text, now);
+            lexerMode = now;
         }
         lexer.reset(from);
         boolean anyToken = false;

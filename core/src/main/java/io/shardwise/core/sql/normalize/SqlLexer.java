@@ -15,8 +15,9 @@ import java.util.List;
  * hex or bit literal ({@code _utf8mb4'x'}, {@code _binary X'1F'}); adjacent string literals
  * ({@code 'a' 'b'}, also across comments); typed literals ({@code DATE '2024-01-31'}).
  *
- * <p>Assumes MySQL's default sql_mode: {@code "x"} is a string (not ANSI_QUOTES) and backslash
- * escapes are on (not NO_BACKSLASH_ESCAPES). Unterminated strings, identifiers and comments and
+ * <p>Reads in a {@link LexicalMode}: by default {@code "x"} is a string and backslash escapes are
+ * on; with ANSI_QUOTES {@code "x"} is a {@link TokenKind#QUOTED_IDENTIFIER}, with
+ * NO_BACKSLASH_ESCAPES a backslash in a string is an ordinary character. Unterminated strings, identifiers and comments and
  * malformed {@code X''}/{@code b''} literals throw {@link ErrorCode#PARSE_ERROR}; any other
  * character becomes a one-character {@link TokenKind#OPERATOR} for the parser to reject.
  * Over 300 lines because MySQL's lexical grammar is; every method is one token shape.
@@ -29,6 +30,10 @@ public final class SqlLexer {
 
     private final String sql;
     private final int length;
+    /** Whether a backslash escapes the next character of a single- or double-quoted string. */
+    private final boolean backslashEscapes;
+    /** Whether {@code "} opens an identifier (ANSI_QUOTES) rather than a string. */
+    private final boolean ansiQuotes;
     private int pos;
     private int start;
     private int end;
@@ -37,14 +42,25 @@ public final class SqlLexer {
     private int skippedFrom = -1;
     private int skippedTo;
 
+    /** A lexer in MySQL's default mode ({@link LexicalMode#DEFAULT}). */
     public SqlLexer(String sql) {
+        this(sql, LexicalMode.DEFAULT);
+    }
+
+    public SqlLexer(String sql, LexicalMode mode) {
         this.sql = sql;
         this.length = sql.length();
+        this.backslashEscapes = mode.backslashEscapes();
+        this.ansiQuotes = mode.ansiQuotes();
     }
 
     /** Every token up to (not including) EOF; for tests and tools, not the hot path. */
     public static List<Token> tokenize(String sql) {
-        SqlLexer lexer = new SqlLexer(sql);
+        return tokenize(sql, LexicalMode.DEFAULT);
+    }
+
+    public static List<Token> tokenize(String sql, LexicalMode mode) {
+        SqlLexer lexer = new SqlLexer(sql, mode);
         List<Token> tokens = new ArrayList<>();
         for (TokenKind kind = lexer.next(); kind != TokenKind.EOF; kind = lexer.next()) {
             tokens.add(new Token(kind, lexer.start, lexer.end));
@@ -58,7 +74,11 @@ public final class SqlLexer {
      * comments) are dropped.
      */
     public static List<String> splitStatements(String sql) {
-        SqlLexer lexer = new SqlLexer(sql);
+        return splitStatements(sql, LexicalMode.DEFAULT);
+    }
+
+    public static List<String> splitStatements(String sql, LexicalMode mode) {
+        SqlLexer lexer = new SqlLexer(sql, mode);
         List<String> statements = new ArrayList<>();
         int segmentStart = 0;
         boolean hasToken = false;
@@ -137,6 +157,10 @@ public final class SqlLexer {
     private TokenKind scan(char c) {
         switch (c) {
             case '\'', '"' -> {
+                if (c == '"' && ansiQuotes) {
+                    pos = scanQuoted(pos, c, "quoted identifier");
+                    return TokenKind.QUOTED_IDENTIFIER;
+                }
                 pos = scanQuoted(pos, c, "string literal");
                 absorbAdjacentStrings();
                 return TokenKind.STRING;
@@ -232,7 +256,7 @@ public final class SqlLexer {
                     : id == Keywords.TIMESTAMP ? TokenKind.TIMESTAMP : null;
             if (typed != null) {
                 int q = skipTrivia(pos, false);
-                if (q < length && (sql.charAt(q) == '\'' || sql.charAt(q) == '"')) {
+                if (q < length && isStringQuote(sql.charAt(q))) {
                     pos = scanQuoted(q, sql.charAt(q), "string literal");
                     return typed;
                 }
@@ -248,7 +272,7 @@ public final class SqlLexer {
         int q = skipTrivia(pos, false);
         char c = charAt(q);
         char c1 = charAt(q + 1);
-        if (c == '\'' || c == '"') {
+        if (isStringQuote(c)) {
             pos = scanQuoted(q, c, "string literal");
             absorbAdjacentStrings();
             return TokenKind.STRING;
@@ -274,7 +298,7 @@ public final class SqlLexer {
     }
 
     private void absorbAdjacentStrings() {
-        for (int q = skipTrivia(pos, false); q < length && (sql.charAt(q) == '\'' || sql.charAt(q) == '"');
+        for (int q = skipTrivia(pos, false); q < length && isStringQuote(sql.charAt(q));
                 q = skipTrivia(pos, false)) {
             pos = scanQuoted(q, sql.charAt(q), "string literal");
         }
@@ -372,15 +396,21 @@ public final class SqlLexer {
         return TokenKind.OPERATOR;
     }
 
-    /** End of a quoted run opened at {@code open}: backslash escapes and doubled quotes. */
+    /** {@code '}, or {@code "} unless ANSI_QUOTES makes it an identifier quote. */
+    private boolean isStringQuote(char c) {
+        return c == '\'' || (c == '"' && !ansiQuotes);
+    }
+
+    /** End of a quoted run opened at {@code open}: doubled quotes, and backslash escapes in strings when the mode has them. */
     private int scanQuoted(int open, char quote, String what) {
         return scanQuoted(open, quote, what, open);
     }
 
     private int scanQuoted(int open, char quote, String what, int literalStart) {
+        boolean escapes = backslashEscapes && quote != '`' && !(quote == '"' && ansiQuotes);
         for (int p = open + 1; p < length; p++) {
             char c = sql.charAt(p);
-            if (c == '\\' && quote != '`') {
+            if (c == '\\' && escapes) {
                 p++;
             } else if (c == quote) {
                 if (charAt(p + 1) != quote) {

@@ -18,9 +18,14 @@ public final class StatementTokens {
      * when the text cannot be lexed (the engine reports that with its own error).
      */
     public static List<Token> of(String sql) {
+        return of(sql, LexicalMode.DEFAULT);
+    }
+
+    /** As {@link #of(String)}, read in the session's quoting and escaping mode (sql_mode). */
+    public static List<Token> of(String sql, LexicalMode mode) {
         List<Token> out = new ArrayList<>();
         try {
-            for (Token t : SqlLexer.tokenize(sql)) {
+            for (Token t : SqlLexer.tokenize(sql, mode)) {
                 switch (t.kind()) {
                     case SEMICOLON, EOF, HINT, EXECUTABLE_COMMENT -> { }
                     default -> out.add(t);

@@ -72,4 +72,16 @@ class QueryStatementsTest {
         assertEquals(new QueryStatements.Next("SELECT 'x' FROM t WHERE a = 1", false), statements.next());
         assertFalse(statements.hasNext());
     }
+
+    @Test
+    void eachStatementIsSplitInTheModeInForceWhenItIsReached() {
+        // 'x\' ends the string only without backslash escapes; the SET before it turns them off
+        io.shardwise.core.sql.normalize.LexicalMode[] mode = {io.shardwise.core.sql.normalize.LexicalMode.DEFAULT};
+        QueryStatements statements = new QueryStatements("SET sql_mode = 'NO_BACKSLASH_ESCAPES'; SELECT 'x\\'; SELECT 2", true,
+                () -> mode[0]);
+        assertEquals("SET sql_mode = 'NO_BACKSLASH_ESCAPES'", statements.next().sql());
+        mode[0] = io.shardwise.core.sql.normalize.LexicalMode.of("NO_BACKSLASH_ESCAPES");
+        assertEquals("SELECT 'x\\'", statements.next().sql());
+        assertEquals("SELECT 2", statements.next().sql());
+    }
 }

@@ -22,6 +22,8 @@ final class ClientFixture implements AutoCloseable {
     private final String whole;
     private final Engine engine;
     private final ShardwiseServer server;
+    /** A second server over the same engine with the packet relay off: every statement on the JDBC executor. */
+    private ShardwiseServer executorServer;
 
     private ClientFixture(MysqlServer backend, SampleTarget target, String whole, Engine engine, ShardwiseServer server) {
         this.backend = backend;
@@ -47,6 +49,19 @@ final class ClientFixture implements AutoCloseable {
         return new Endpoint("127.0.0.1", server.address().getPort(), "app", "app", "shop");
     }
 
+    /** The same schema through a server whose packet relay is off (config {@code server.relay: false}). */
+    Endpoint viaExecutor() {
+        if (executorServer == null) {
+            executorServer = ShardwiseServer.start(engine, engine.rule().config().server().withRelay(false), 0);
+        }
+        return new Endpoint("127.0.0.1", executorServer.address().getPort(), "app", "app", "shop");
+    }
+
+    /** Statements the relay-on server answered by relaying backend packets. */
+    long relayedStatements() {
+        return server.relayedStatements();
+    }
+
     Endpoint direct() {
         return new Endpoint(backend.host(), backend.port(), backend.user(), backend.password(), whole);
     }
@@ -64,6 +79,9 @@ final class ClientFixture implements AutoCloseable {
     @Override
     public void close() {
         server.close();
+        if (executorServer != null) {
+            executorServer.close();
+        }
         engine.close();
         backend.dropSchema(target.databasePrefix() + "_0");
         backend.dropSchema(target.databasePrefix() + "_1");
