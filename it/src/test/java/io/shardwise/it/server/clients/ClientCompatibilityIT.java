@@ -11,7 +11,6 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
@@ -76,13 +75,7 @@ class ClientCompatibilityIT {
 
     @AfterEach
     void everyBackendConnectionIsReturned() throws InterruptedException {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(15);
-        while (fixture.activeConnections() != 0) {
-            if (System.nanoTime() > deadline) {
-                fail("a backend connection was not returned to its pool");
-            }
-            Thread.sleep(20);
-        }
+        fixture.awaitEveryBackendConnectionReturned();
     }
 
     private static Path root() {

@@ -76,6 +76,17 @@ final class ClientFixture implements AutoCloseable {
         return engine.activeConnections();
     }
 
+    /** After a client's test: every backend connection goes back to its pool (the engine may still be closing cursors). */
+    void awaitEveryBackendConnectionReturned() throws InterruptedException {
+        long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(15);
+        while (activeConnections() != 0) {
+            if (System.nanoTime() > deadline) {
+                org.junit.jupiter.api.Assertions.fail("a backend connection was not returned to its pool");
+            }
+            Thread.sleep(20);
+        }
+    }
+
     @Override
     public void close() {
         server.close();

@@ -2,7 +2,6 @@ package io.shardwise.it.server.clients;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assertions.fail;
 
 import io.shardwise.it.server.clients.ClientFixture.Endpoint;
 import io.shardwise.it.server.clients.ClientProcess.Result;
@@ -15,7 +14,6 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
@@ -48,13 +46,7 @@ class EscapingAndBytesIT {
 
     @AfterEach
     void everyBackendConnectionIsReturned() throws InterruptedException {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(15);
-        while (fixture.activeConnections() != 0) {
-            if (System.nanoTime() > deadline) {
-                fail("a backend connection was not returned to its pool");
-            }
-            Thread.sleep(20);
-        }
+        fixture.awaitEveryBackendConnectionReturned();
     }
 
     private static Path root() {
