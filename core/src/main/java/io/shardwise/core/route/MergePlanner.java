@@ -208,6 +208,8 @@ final class MergePlanner {
                 case MAX -> new AggregateSlot(AggregateSlot.Kind.MAX, i, -1, -1, weight(itemExpr(i)));
                 case AVG -> new AggregateSlot(AggregateSlot.Kind.AVG, i, hidden.add("sum(", argumentExpr(a), ")"),
                         hidden.add("count(", argumentExpr(a), ")"), -1);
+                case BIT_AND, BIT_OR, BIT_XOR, VAR_POP, VAR_SAMP, STDDEV_POP, STDDEV_SAMP ->
+                        PartialAggregates.slot(a.kind(), i, item.text());
                 case OTHER -> throw unsupported("aggregate " + item.text() + " across shards");
             });
         }
@@ -313,6 +315,8 @@ final class MergePlanner {
                     : AggregateSlot.Kind.MAX, column, -1, -1, weightOf(name, argument, ")"));
             case AVG -> new AggregateSlot(AggregateSlot.Kind.AVG, column, hidden.add("sum(", argument, ")"),
                     hidden.add("count(", argument, ")"), -1);
+            case BIT_AND, BIT_OR, BIT_XOR, VAR_POP, VAR_SAMP, STDDEV_POP, STDDEV_SAMP ->
+                    PartialAggregates.slot(wanted.kind(), column, ref.text());
             case OTHER -> throw unsupported("aggregate " + ref.text() + " in HAVING across shards");
         });
         return column;

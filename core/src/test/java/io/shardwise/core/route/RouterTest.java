@@ -174,11 +174,24 @@ class RouterTest {
     }
 
     @Test
+    void bitAggregatesAreMergedFromEachShardsOwnValueInItemsHavingAndOrderBy() {
+        RoutePlan plan = sql("select status, bit_xor(user_id) from orders group by status"
+                + " having bit_or(user_id) > ? order by bit_and(order_id), status", 2L).plan();
+        assertEquals("select status, bit_xor(user_id), weight_string(rtrim(status)), bit_or(user_id), bit_and(order_id)"
+                + " from orders_0 group by status  order by bit_and(order_id), status", plan.units().get(0).sql());
+        assertEquals("group by [#0~w#2] aggregate [bit_xor(#1), bit_or(#3), bit_and(#4)] (hashed)", plan.merge().explain()
+                .replaceAll(" having .*", ""));
+    }
+
+    @Test
     void whatCannotBeMergedExactlyIsRefusedWith1235() {
         sql("select sum(amount) / count(*) from orders").fails(ErrorCode.UNSUPPORTED, "an expression over aggregates");
         sql("select count(distinct user_id), count(distinct status) from orders").fails(ErrorCode.UNSUPPORTED, "different expressions");
         sql("select group_concat(status) from orders").fails(ErrorCode.UNSUPPORTED, "group_concat(status)");
-        sql("select status, count(*) from orders group by status having count(*) > ? and bit_and(user_id) = ?", 3L, 1L)
+        sql("select stddev(amount) from orders").fails(ErrorCode.UNSUPPORTED, "stddev(amount) across shards (a DOUBLE whose last bits");
+        sql("select status from orders group by status having var_samp(amount) > ?", 1L).fails(ErrorCode.UNSUPPORTED, "var_samp(amount)");
+        sql("select status from orders group by status order by variance(amount)").fails(ErrorCode.UNSUPPORTED, "variance(amount)");
+        sql("select status, count(*) from orders group by status having count(*) > ? and group_concat(user_id) = ?", 3L, "1")
                 .fails(ErrorCode.UNSUPPORTED, "this HAVING condition");
         sql("select * from orders where user_id in (select user_id from users)").fails(ErrorCode.UNSUPPORTED, "subquery");
         sql("select o.order_id from orders o join order_items i on o.order_id = i.order_id")

@@ -552,6 +552,17 @@ final class HandCorpus {
         c.q("SELECT DISTINCT quantity + 1 AS q FROM order_items ORDER BY q DESC");
         c.q("SELECT sku, quantity * price AS total FROM order_items ORDER BY quantity * price DESC, item_id LIMIT 10");
         c.q("SELECT user_id, SUM(quantity * price) FROM order_items GROUP BY user_id ORDER BY 2 DESC, 1 LIMIT 10");
+
+        // issue 12: bit aggregates, merged from each shard's own value
+        c.category("more-aggregates");
+        c.q("SELECT BIT_AND(user_id), BIT_OR(user_id), BIT_XOR(user_id) FROM orders");
+        c.q("SELECT BIT_AND(order_id), BIT_OR(quantity), BIT_XOR(item_id) FROM order_items WHERE quantity < 0");
+        c.q("SELECT BIT_AND(order_id), BIT_OR(quantity), BIT_XOR(item_id), COUNT(*) FROM order_items WHERE user_id = -12345");
+        c.q("SELECT user_id, BIT_OR(order_id), BIT_XOR(quantity * 3) FROM order_items GROUP BY user_id ORDER BY user_id LIMIT 20");
+        c.ci("SELECT status, BIT_AND(order_id), BIT_XOR(user_id), BIT_OR(amount) FROM orders GROUP BY status ORDER BY 1");
+        c.q("SELECT user_id FROM orders GROUP BY user_id HAVING BIT_OR(order_id) > 100100 ORDER BY BIT_XOR(order_id) DESC, user_id LIMIT 10");
+        c.q("SELECT quantity, BIT_XOR(user_id) AS x FROM order_items GROUP BY quantity ORDER BY x, quantity");
+        c.p("SELECT BIT_OR(user_id * ?), BIT_AND(user_id + ?) FROM orders WHERE user_id > ?", 2, 1, 0);
         return c.cases();
     }
 
@@ -569,5 +580,7 @@ final class HandCorpus {
             "SELECT MAX(amount) - MIN(amount) FROM orders",
             "SELECT GROUP_CONCAT(status) FROM orders",
             "SELECT STDDEV(amount) FROM orders",
+            "SELECT user_id, VAR_SAMP(amount) FROM orders GROUP BY user_id",
+            "SELECT status FROM orders GROUP BY status HAVING VARIANCE(amount) > 10",
             "SELECT order_id, ROW_NUMBER() OVER (ORDER BY order_id) FROM orders");
 }

@@ -8,7 +8,7 @@ import java.util.Random;
 /**
  * Read statements drawn from a small SELECT grammar with a fixed seed, so every run generates the same
  * corpus: predicates on and off the sharding key (equality, IN, ranges, NULL tests, values of another
- * type than the column's), global and grouped aggregates, DISTINCT, ORDER BY with the primary key as
+ * type than the column's), global and grouped aggregates (BIT_AND/OR/XOR too), DISTINCT, ORDER BY with the primary key as
  * the last key (no ties), LIMIT and OFFSET only under such an ORDER BY, and about one statement in
  * five prepared with its literals as parameters.
  *
@@ -266,6 +266,13 @@ final class RandomCorpus {
                 case 2 -> sql.append("SUM(CASE WHEN ").append(c.name()).append(" = ").append(value(c)).append(" THEN 1 ELSE 0 END)");
                 default -> sql.append("MAX(COALESCE(").append(n.name()).append(", ").append(lit(0)).append("))");
             }
+            return false;
+        }
+        if (r.nextInt(4) == 0) {
+            // issue 12: bit aggregates, merged from each shard's own value
+            Col n = numeric(t);
+            String argument = r.nextInt(4) == 0 ? n.name() + " * " + lit(pick(List.of(2, -1, 3))) : n.name();
+            sql.append(pick(List.of("BIT_AND", "BIT_OR", "BIT_XOR"))).append('(').append(argument).append(')');
             return false;
         }
         switch (r.nextInt(6)) {
