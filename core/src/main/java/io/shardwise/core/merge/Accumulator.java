@@ -14,7 +14,8 @@ import java.util.Set;
  * ({@link #writeTo}). A fresh accumulator that saw no row writes what MySQL returns over no rows:
  * COUNT 0, everything else NULL.
  */
-sealed interface Accumulator {
+sealed interface Accumulator permits Accumulator.Count, Accumulator.Sum, Accumulator.Extreme, Accumulator.Average,
+        Accumulator.Distinct, BitAccumulator {
     void add(Row row);
 
     void writeTo(byte[][] out);
@@ -31,6 +32,7 @@ sealed interface Accumulator {
             case MAX -> new Extreme(slot.column(), slot.weightColumn(), columns.get(slot.column()), true);
             case AVG -> new Average(slot, columns);
             case COUNT_DISTINCT, SUM_DISTINCT, AVG_DISTINCT -> new Distinct(slot, columns.get(slot.column()));
+            case BIT_AND, BIT_OR, BIT_XOR -> new BitAccumulator(slot.kind(), slot.column());
         };
     }
 

@@ -34,7 +34,7 @@ final class AggregateColumns {
                         ? numeric(arg, DOUBLE, 23, Column.FLAG_BINARY, NumberText.NOT_FIXED_DECIMALS)
                         : numeric(arg, NEWDECIMAL, arg.length() + Accumulator.DIV_PRECISION_INCREMENT, Column.FLAG_BINARY,
                                 averageDecimals(arg.decimals())));
-                case COUNT, SUM, MIN, MAX, AVG -> {
+                case COUNT, SUM, MIN, MAX, AVG, BIT_AND, BIT_OR, BIT_XOR -> {
                     // the units computed these themselves: their column definitions are already right
                 }
             }

@@ -98,7 +98,7 @@ public final class Renderer {
                 }
                 sb.append(out, source.at(at), source.at(edit.start()));
                 params = pieces(sb, params, edit, template, source, physical, bindings);
-                alias(sb, edit, out, source);
+                alias(sb, edit, out, source, template, bindings);
                 at = edit.end();
                 e++;
             }
@@ -117,7 +117,7 @@ public final class Renderer {
             if (edit.start() >= at) {
                 sb.append(out, source.at(at), source.at(edit.start()));
                 params = pieces(sb, params, edit, template, source, physical, bindings);
-                alias(sb, edit, out, source);
+                alias(sb, edit, out, source, template, bindings);
                 at = edit.end();
             }
         }
@@ -232,11 +232,45 @@ public final class Renderer {
         return true;
     }
 
-    private static void alias(StringBuilder sb, Edit edit, String out, SourceText source) {
-        if (edit.aliasSource()) {
-            String label = out.substring(source.at(edit.start()), source.at(edit.end()));
-            sb.append(" AS `").append(label.replace("`", "``")).append('`');
+    /**
+     * The replaced span's own text as a quoted alias. A parameter in it is labelled with its value's
+     * literal text where it has one, as the backend labels the other items the node receives with the
+     * value spliced in (and as one MySQL labels a statement a client sends with its values); a prepared
+     * parameter without literal text keeps its {@code ?}.
+     */
+    private static void alias(StringBuilder sb, Edit edit, String out, SourceText source, SqlTemplate template, Bindings bindings) {
+        if (!edit.aliasSource()) {
+            return;
         }
+        StringBuilder label = new StringBuilder(edit.end() - edit.start() + 16);
+        int at = edit.start();
+        for (Slot slot : template.slots()) {
+            if (slot instanceof Slot.Param p && p.start() >= edit.start() && p.end() <= edit.end()) {
+                label.append(out, source.at(at), source.at(p.start()));
+                String own = out.substring(source.at(p.start()), source.at(p.end()));
+                label.append(own.equals("?") ? labelText(bindings, p.index()) : own);
+                at = p.end();
+            }
+        }
+        label.append(out, source.at(at), source.at(edit.end()));
+        sb.append(" AS `").append(label.toString().replace("`", "``")).append('`');
+    }
+
+    /**
+     * A value as a label spells it: a literal's own text; a prepared parameter's number or string as a
+     * client that splices values (Connector/J's default) writes it; otherwise {@code ?}.
+     */
+    private static String labelText(Bindings bindings, int index) {
+        String literal = bindings.text(index);
+        if (literal != null) {
+            return literal;
+        }
+        return switch (bindings.value(index)) {
+            case java.math.BigDecimal d -> d.toPlainString();
+            case Number n -> n.toString();
+            case String str -> "'" + str.replace("\\", "\\\\").replace("'", "\\'") + "'";
+            case null, default -> "?";
+        };
     }
 
     /** A physical name as an identifier: backticked only when it needs to be. */

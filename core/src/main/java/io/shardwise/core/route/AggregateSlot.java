@@ -13,11 +13,13 @@ package io.shardwise.core.route;
  *   <li>COUNT_DISTINCT, SUM_DISTINCT, AVG_DISTINCT: each unit returns one row per distinct argument
  *       value in {@code column} (the units group by it); the merger de-duplicates them across units,
  *       comparing {@code weightColumn} when set, then counts, sums or averages.
+ *   <li>BIT_AND, BIT_OR, BIT_XOR: the units' BIGINT UNSIGNED values combined bit by bit; a unit over
+ *       no rows sends the identity (all ones for AND, 0 otherwise), as does a merge that saw no row.
  * </ul>
  * Unused indexes are -1.
  */
 public record AggregateSlot(Kind kind, int column, int sumColumn, int countColumn, int weightColumn) {
-    public enum Kind { COUNT, SUM, MIN, MAX, AVG, COUNT_DISTINCT, SUM_DISTINCT, AVG_DISTINCT }
+    public enum Kind { COUNT, SUM, MIN, MAX, AVG, COUNT_DISTINCT, SUM_DISTINCT, AVG_DISTINCT, BIT_AND, BIT_OR, BIT_XOR }
 
     public AggregateSlot {
         if (column < 0) {

@@ -30,8 +30,8 @@ final class MergePlanner {
     private final Bindings bindings;
     private final int visible;
     private final HiddenColumns hidden;
-    /** The aggregate whose DISTINCT argument the units group by (one for all such items), or null. */
-    private SelectShape.Aggregate distinct;
+    /** The arguments of COUNT/SUM/AVG(DISTINCT ...) the units group by, collected while planning. */
+    private final DistinctArguments distincts;
 
     private MergePlanner(SelectShape shape, SqlTemplate template, Bindings bindings) {
         this.shape = shape;
@@ -39,6 +39,7 @@ final class MergePlanner {
         this.bindings = bindings;
         this.visible = shape.items().size();
         this.hidden = new HiddenColumns(template, bindings, visible);
+        this.distincts = new DistinctArguments(hidden);
     }
 
     static Plan plan(SelectShape shape, SqlTemplate template, Bindings bindings) {
@@ -54,16 +55,15 @@ final class MergePlanner {
                 throw unsupported("aggregate " + item.text() + " across shards");
             }
         }
-        SelectShape.Aggregate distinctArgument = distinctArgument();
-        this.distinct = distinctArgument;
+        checkDistinctItems();
         long offset = number(shape.offset(), 0);
         long limit = number(shape.limit(), -1);
         List<Renderer.Edit> edits = new ArrayList<>();
         MergeSpec spec;
         if (shape.isAggregate()) {
             spec = aggregate(offset, limit);
-            if (distinctArgument != null) {
-                distinctEdits(distinctArgument, edits);
+            if (!distincts.isEmpty()) {
+                distinctEdits(edits);
             }
             // groups are complete only after the merge: LIMIT and HAVING apply there, not per shard
             Clause limitClause = template.clause(Clause.Kind.LIMIT);
@@ -105,58 +105,34 @@ final class MergePlanner {
         return new Plan(hidden.isEmpty() ? showAll(spec) : spec, edits, visible + hidden.size());
     }
 
-    /**
-     * The aggregate whose argument all COUNT/SUM/AVG(DISTINCT ...) items share, or null when there are
-     * none. Shards can group by one extra expression, so several different DISTINCT arguments are
-     * refused; arguments with literals or parameters are the same only with the same values.
-     */
-    private SelectShape.Aggregate distinctArgument() {
-        SelectShape.Aggregate first = null;
+    /** A DISTINCT aggregate item the units must return the argument of needs its spans. */
+    private void checkDistinctItems() {
         for (SelectShape.Item item : shape.items()) {
             SelectShape.Aggregate a = item.aggregate();
-            if (a == null || !a.distinct() || a.kind() == SelectShape.AggregateKind.MIN || a.kind() == SelectShape.AggregateKind.MAX) {
-                continue;
-            }
-            if (item.start() < 0 || a.argument().indexOf('?') >= 0 && a.argumentStart() < 0) {
+            if (DistinctArguments.groupsBy(a) && (item.start() < 0 || a.argument().indexOf('?') >= 0 && a.argumentStart() < 0)) {
                 throw unsupported("an aggregate over DISTINCT values of this expression across shards: " + item.text());
             }
-            if (first != null && !hidden.same(argumentExpr(first), argumentExpr(a))) {
-                throw unsupported("aggregates over DISTINCT values of different expressions (" + first.argument() + ", " + a.argument()
-                        + ") across shards");
-            }
-            if (first == null) {
-                first = a;
-            }
         }
-        return first;
     }
 
-    /** Each distinct aggregate item becomes its argument (under the item's label), and shards group by it. */
-    private void distinctEdits(SelectShape.Aggregate distinct, List<Renderer.Edit> edits) {
-        List<Renderer.Piece> argument = HiddenColumns.pieces("", argumentExpr(distinct), "");
+    /**
+     * Each DISTINCT aggregate item becomes its own argument (under the item's label), and the units
+     * group by every DISTINCT argument of the statement besides its GROUP BY.
+     */
+    private void distinctEdits(List<Renderer.Edit> edits) {
         for (SelectShape.Item item : shape.items()) {
             SelectShape.Aggregate a = item.aggregate();
-            if (a != null && a.distinct() && a.kind() != SelectShape.AggregateKind.MIN && a.kind() != SelectShape.AggregateKind.MAX) {
-                edits.add(new Renderer.Edit(item.start(), item.end(), argument, item.alias() == null));
+            if (DistinctArguments.groupsBy(a)) {
+                edits.add(new Renderer.Edit(item.start(), item.end(), HiddenColumns.pieces("", argumentExpr(a), ""), item.alias() == null));
             }
         }
         Clause group = template.clause(Clause.Kind.GROUP_BY);
         if (group != null) {
-            edits.add(new Renderer.Edit(group.end(), group.end(), prepend(", ", argument, ""), false));
+            edits.add(new Renderer.Edit(group.end(), group.end(), distincts.groupByList(", ", ""), false));
         } else {
             Clause point = template.clause(Clause.Kind.GROUP_BY_POINT);
-            edits.add(new Renderer.Edit(point.start(), point.start(), prepend(" group by ", argument, " "), false));
+            edits.add(new Renderer.Edit(point.start(), point.start(), distincts.groupByList(" group by ", " "), false));
         }
-    }
-
-    private static List<Renderer.Piece> prepend(String before, List<Renderer.Piece> pieces, String after) {
-        List<Renderer.Piece> out = new ArrayList<>(pieces.size() + 2);
-        out.add(new Renderer.Piece.Text(before));
-        out.addAll(pieces);
-        if (!after.isEmpty()) {
-            out.add(new Renderer.Piece.Text(after));
-        }
-        return out;
     }
 
     /** Nothing hidden: the tail shows every column (a * stays correct whatever its width). */
@@ -190,15 +166,10 @@ final class MergePlanner {
             if (a == null) {
                 continue;
             }
-            if (a.distinct() && a.kind() != SelectShape.AggregateKind.MIN && a.kind() != SelectShape.AggregateKind.MAX) {
-                // each shard returns the distinct values themselves (grouped by them); the merge counts them once
-                AggregateSlot.Kind kind = switch (a.kind()) {
-                    case COUNT -> AggregateSlot.Kind.COUNT_DISTINCT;
-                    case SUM -> AggregateSlot.Kind.SUM_DISTINCT;
-                    default -> AggregateSlot.Kind.AVG_DISTINCT;
-                };
-                // the one shared argument's weight: copies of equal expressions at other places would repeat it
-                aggregates.add(new AggregateSlot(kind, i, -1, -1, weight(argumentExpr(distinct))));
+            if (DistinctArguments.groupsBy(a)) {
+                // each unit returns the distinct values themselves (grouped by them); the merge counts them once
+                Expr argument = distincts.add(argumentExpr(a));
+                aggregates.add(new AggregateSlot(DistinctArguments.kind(a), i, -1, -1, weight(argument)));
                 continue;
             }
             aggregates.add(switch (a.kind()) {
@@ -208,6 +179,8 @@ final class MergePlanner {
                 case MAX -> new AggregateSlot(AggregateSlot.Kind.MAX, i, -1, -1, weight(itemExpr(i)));
                 case AVG -> new AggregateSlot(AggregateSlot.Kind.AVG, i, hidden.add("sum(", argumentExpr(a), ")"),
                         hidden.add("count(", argumentExpr(a), ")"), -1);
+                case BIT_AND, BIT_OR, BIT_XOR, VAR_POP, VAR_SAMP, STDDEV_POP, STDDEV_SAMP ->
+                        PartialAggregates.slot(a.kind(), i, item.text());
                 case OTHER -> throw unsupported("aggregate " + item.text() + " across shards");
             });
         }
@@ -239,9 +212,6 @@ final class MergePlanner {
         SelectShape.Aggregate a = key.aggregate();
         if (a.kind() == SelectShape.AggregateKind.OTHER) {
             throw unsupported("ORDER BY aggregate " + key.text() + " across shards");
-        }
-        if (a.distinct() && a.kind() != SelectShape.AggregateKind.MIN && a.kind() != SelectShape.AggregateKind.MAX) {
-            throw unsupported("ORDER BY an aggregate over DISTINCT values that is not selected, across shards: " + key.text());
         }
         int column = havingColumn(new HavingExpr.Ref(key.text(), a), aggregates);
         int weight = -1;
@@ -295,8 +265,8 @@ final class MergePlanner {
         if (wanted == null) {
             return hidden.add("", new Expr(ref.text(), -1, -1), "");
         }
-        if (wanted.distinct()) {
-            throw unsupported("aggregate over DISTINCT values in HAVING across shards: " + ref.text());
+        if (DistinctArguments.groupsBy(wanted)) {
+            return distinctColumn(wanted, aggregates);
         }
         String name = wanted.kind().name().toLowerCase(Locale.ROOT) + "(";
         Expr argument = argumentExpr(wanted);
@@ -313,8 +283,29 @@ final class MergePlanner {
                     : AggregateSlot.Kind.MAX, column, -1, -1, weightOf(name, argument, ")"));
             case AVG -> new AggregateSlot(AggregateSlot.Kind.AVG, column, hidden.add("sum(", argument, ")"),
                     hidden.add("count(", argument, ")"), -1);
+            case BIT_AND, BIT_OR, BIT_XOR, VAR_POP, VAR_SAMP, STDDEV_POP, STDDEV_SAMP ->
+                    PartialAggregates.slot(wanted.kind(), column, ref.text());
             case OTHER -> throw unsupported("aggregate " + ref.text() + " in HAVING across shards");
         });
+        return column;
+    }
+
+    /**
+     * A DISTINCT aggregate that is not selected (HAVING, ORDER BY): a hidden column holding its argument,
+     * merged like a selected one. COUNT, SUM and AVG over one argument need three columns, which the
+     * argument's nesting in parentheses keeps apart (a parenthesized expression keeps its type and value).
+     */
+    private int distinctColumn(SelectShape.Aggregate wanted, List<AggregateSlot> aggregates) {
+        Expr argument = argumentExpr(wanted);
+        AggregateSlot.Kind kind = DistinctArguments.kind(wanted);
+        int depth = DistinctArguments.nesting(kind);
+        int column = hidden.add("(".repeat(depth), argument, ")".repeat(depth));
+        for (AggregateSlot slot : aggregates) {
+            if (slot.column() == column) {
+                return column; // named twice (HAVING and ORDER BY): merged once
+            }
+        }
+        aggregates.add(new AggregateSlot(kind, column, -1, -1, weight(distincts.add(argument))));
         return column;
     }
 

@@ -108,6 +108,50 @@ class MergeDifferentialTest {
                 .ordered().byWeight(0));
     }
 
+    @Test
+    void bitAggregatesCombineTheUnitsValuesWithMysqlsIdentitiesOverNoRows() {
+        check(sql("SELECT user_id % 5, BIT_AND(order_id), BIT_OR(order_id), BIT_XOR(order_id), BIT_XOR(quantity * 3) FROM order_items"
+                        + " GROUP BY 1 ORDER BY 1")
+                .shards("SELECT user_id % 5, BIT_AND(order_id), BIT_OR(order_id), BIT_XOR(order_id), BIT_XOR(quantity * 3)"
+                        + " FROM {order_items} GROUP BY 1 ORDER BY 1")
+                .spec(new MergeSpec.GroupedAggregate(List.of(new SortKey(0, false, -1)), List.of(AggregateSlot.of(Kind.BIT_AND, 1),
+                        AggregateSlot.of(Kind.BIT_OR, 2), AggregateSlot.of(Kind.BIT_XOR, 3), AggregateSlot.of(Kind.BIT_XOR, 4)), true, null,
+                        List.of(), show(5)))
+                .ordered());
+        check(sql("SELECT BIT_AND(order_id), BIT_OR(order_id), BIT_XOR(order_id) FROM order_items WHERE quantity < 0")
+                .shards("SELECT BIT_AND(order_id), BIT_OR(order_id), BIT_XOR(order_id) FROM {order_items} WHERE quantity < 0")
+                .spec(new MergeSpec.GroupedAggregate(List.of(), List.of(AggregateSlot.of(Kind.BIT_AND, 0), AggregateSlot.of(Kind.BIT_OR, 1),
+                        AggregateSlot.of(Kind.BIT_XOR, 2)), false, null, List.of(), show(3)))
+                .ordered());
+    }
+
+    /**
+     * Why VARIANCE and STDDEV stay refused across shards: MySQL computes them with Welford's recurrence
+     * in the order it reads the rows, so the same values read in another order give another DOUBLE (the
+     * binary protocol sends all its bits); no merge of per-shard partials can promise the backend's.
+     */
+    @Test
+    void theBackendsOwnVarianceDependsOnTheOrderItReadsTheRows() throws SQLException {
+        try (Connection c = server.connect(oracle); java.sql.Statement s = c.createStatement()) {
+            s.execute("CREATE TEMPORARY TABLE var_a (id INT PRIMARY KEY, v DOUBLE)");
+            s.execute("CREATE TEMPORARY TABLE var_b (id INT PRIMARY KEY, v DOUBLE)");
+            // the values 1/1 .. 1/50, read in ascending order of id from one table and descending from the other
+            s.execute("INSERT INTO var_a SELECT seq, 1e0 / seq FROM seq_1_to_50");
+            s.execute("INSERT INTO var_b SELECT 51 - seq, 1e0 / seq FROM seq_1_to_50");
+            double a = variance(s, "var_a");
+            double b = variance(s, "var_b");
+            assertTrue(a != b, "the same fifty values in two scan orders: " + a + " and " + b);
+            assertEquals(a, b, Math.abs(a) * 1e-12, "and both are the variance, to the last bits");
+        }
+    }
+
+    private static double variance(java.sql.Statement s, String table) throws SQLException {
+        try (ResultSet rs = s.executeQuery("SELECT CAST(VAR_POP(v) AS DOUBLE) FROM " + table)) {
+            rs.next();
+            return rs.getDouble(1);
+        }
+    }
+
     private static List<AggregateSlot> statusSlots() {
         return List.of(AggregateSlot.of(Kind.COUNT, 1), AggregateSlot.of(Kind.SUM, 2), new AggregateSlot(Kind.AVG, 3, 6, 7, -1),
                 AggregateSlot.of(Kind.MIN, 4), AggregateSlot.of(Kind.MAX, 5));

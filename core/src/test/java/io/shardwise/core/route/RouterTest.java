@@ -132,8 +132,14 @@ class RouterTest {
         sql("select user_id from orders group by user_id having sum(amount) > ? order by sum(amount) desc, max(status)", 5L)
                 .merges("group by [#0~w#1] aggregate [sum(#2), max(#3 ~w#4)] (hashed) having (#2 GT 5)"
                         + " order by [#2 desc, #3~w#4] show 1");
-        sql("select user_id from orders group by user_id order by count(distinct status)")
-                .fails(ErrorCode.UNSUPPORTED, "ORDER BY an aggregate over DISTINCT values that is not selected");
+        // issue 12: one over DISTINCT values too, its argument in a hidden column the units group by
+        RoutePlan distinct = sql("select user_id from orders group by user_id having count(distinct status) > ?"
+                + " order by sum(distinct amount) desc, count(distinct status)", 1L).plan();
+        assertEquals("select user_id, weight_string(rtrim(user_id)), (status), weight_string(rtrim(status)), ((amount)),"
+                + " weight_string(rtrim(amount)) from orders_0 group by user_id, status, amount "
+                + " order by sum(distinct amount) desc, count(distinct status)", distinct.units().get(0).sql());
+        assertEquals("group by [#0~w#1] aggregate [count_distinct(#2 ~w#3), sum_distinct(#4 ~w#5)] (hashed) having (#2 GT 1)"
+                + " order by [#4 desc, #2] show 1", distinct.merge().explain());
     }
 
     @Test
@@ -164,21 +170,43 @@ class RouterTest {
     void aDistinctAggregateOverAnExpressionWithLiteralsGroupsTheShardsByACopyOfIt() {
         RoutePlan plan = sql("select count(distinct if(amount > ?, user_id, null)), sum(distinct if(amount > ?, user_id, null))"
                 + " from orders", 100L, 100L).plan();
-        // labels come from the user's text (here the digest's, which the fixture renders from)
-        assertEquals("select if(amount > 100, user_id, null) AS `count(distinct if(amount > ?, user_id, null))`,"
-                + " if(amount > 100, user_id, null) AS `sum(distinct if(amount > ?, user_id, null))`,"
+        // labels are the user's text with the values, as the backend labels the items it receives spliced
+        assertEquals("select if(amount > 100, user_id, null) AS `count(distinct if(amount > 100, user_id, null))`,"
+                + " if(amount > 100, user_id, null) AS `sum(distinct if(amount > 100, user_id, null))`,"
                 + " weight_string(rtrim(if(amount > 100, user_id, null))) from orders_0 group by if(amount > 100, user_id, null) ",
                 plan.units().get(0).sql());
-        sql("select count(distinct if(amount > ?, user_id, null)), count(distinct if(amount > ?, user_id, null)) from orders", 1L, 2L)
-                .fails(ErrorCode.UNSUPPORTED, "different expressions");
+        // a prepared statement's values are bound, and spliced into the label as a client-side prepare would
+        assertEquals("select if(status = ?, user_id, null) AS `count(distinct if(status = 'it\\'s', user_id, null))`,"
+                + " weight_string(rtrim(if(status = ?, user_id, null))) from orders_0 group by if(status = ?, user_id, null) ",
+                prepared("select count(distinct if(status = ?, user_id, null)) from orders", "it's").plan().units().get(0).sql());
+        // issue 12: different values make different expressions; the units group by both
+        assertEquals("select if(amount > 1, user_id, null) AS `count(distinct if(amount > 1, user_id, null))`,"
+                + " if(amount > 2, user_id, null) AS `count(distinct if(amount > 2, user_id, null))`,"
+                + " weight_string(rtrim(if(amount > 1, user_id, null))), weight_string(rtrim(if(amount > 2, user_id, null)))"
+                + " from orders_0 group by if(amount > 1, user_id, null), if(amount > 2, user_id, null) ",
+                sql("select count(distinct if(amount > ?, user_id, null)), count(distinct if(amount > ?, user_id, null)) from orders",
+                        1L, 2L).plan().units().get(0).sql());
+    }
+
+    @Test
+    void bitAggregatesAreMergedFromEachShardsOwnValueInItemsHavingAndOrderBy() {
+        RoutePlan plan = sql("select status, bit_xor(user_id) from orders group by status"
+                + " having bit_or(user_id) > ? order by bit_and(order_id), status", 2L).plan();
+        assertEquals("select status, bit_xor(user_id), weight_string(rtrim(status)), bit_or(user_id), bit_and(order_id)"
+                + " from orders_0 group by status  order by bit_and(order_id), status", plan.units().get(0).sql());
+        assertEquals("group by [#0~w#2] aggregate [bit_xor(#1), bit_or(#3), bit_and(#4)] (hashed)", plan.merge().explain()
+                .replaceAll(" having .*", ""));
     }
 
     @Test
     void whatCannotBeMergedExactlyIsRefusedWith1235() {
         sql("select sum(amount) / count(*) from orders").fails(ErrorCode.UNSUPPORTED, "an expression over aggregates");
-        sql("select count(distinct user_id), count(distinct status) from orders").fails(ErrorCode.UNSUPPORTED, "different expressions");
+        sql("select count(distinct user_id, status) from orders").fails(ErrorCode.UNSUPPORTED, "count(distinct user_id, status)");
         sql("select group_concat(status) from orders").fails(ErrorCode.UNSUPPORTED, "group_concat(status)");
-        sql("select status, count(*) from orders group by status having count(*) > ? and bit_and(user_id) = ?", 3L, 1L)
+        sql("select stddev(amount) from orders").fails(ErrorCode.UNSUPPORTED, "stddev(amount) across shards (a DOUBLE whose last bits");
+        sql("select status from orders group by status having var_samp(amount) > ?", 1L).fails(ErrorCode.UNSUPPORTED, "var_samp(amount)");
+        sql("select status from orders group by status order by variance(amount)").fails(ErrorCode.UNSUPPORTED, "variance(amount)");
+        sql("select status, count(*) from orders group by status having count(*) > ? and group_concat(user_id) = ?", 3L, "1")
                 .fails(ErrorCode.UNSUPPORTED, "this HAVING condition");
         sql("select * from orders where user_id in (select user_id from users)").fails(ErrorCode.UNSUPPORTED, "subquery");
         sql("select o.order_id from orders o join order_items i on o.order_id = i.order_id")

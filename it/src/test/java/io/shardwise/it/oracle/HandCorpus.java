@@ -552,6 +552,42 @@ final class HandCorpus {
         c.q("SELECT DISTINCT quantity + 1 AS q FROM order_items ORDER BY q DESC");
         c.q("SELECT sku, quantity * price AS total FROM order_items ORDER BY quantity * price DESC, item_id LIMIT 10");
         c.q("SELECT user_id, SUM(quantity * price) FROM order_items GROUP BY user_id ORDER BY 2 DESC, 1 LIMIT 10");
+
+        // issue 12: bit aggregates, merged from each shard's own value
+        c.category("more-aggregates");
+        c.q("SELECT BIT_AND(user_id), BIT_OR(user_id), BIT_XOR(user_id) FROM orders");
+        c.q("SELECT BIT_AND(order_id), BIT_OR(quantity), BIT_XOR(item_id) FROM order_items WHERE quantity < 0");
+        c.q("SELECT BIT_AND(order_id), BIT_OR(quantity), BIT_XOR(item_id), COUNT(*) FROM order_items WHERE user_id = -12345");
+        c.q("SELECT user_id, BIT_OR(order_id), BIT_XOR(quantity * 3) FROM order_items GROUP BY user_id ORDER BY user_id LIMIT 20");
+        c.ci("SELECT status, BIT_AND(order_id), BIT_XOR(user_id), BIT_OR(amount) FROM orders GROUP BY status ORDER BY 1");
+        c.q("SELECT user_id FROM orders GROUP BY user_id HAVING BIT_OR(order_id) > 100100 ORDER BY BIT_XOR(order_id) DESC, user_id LIMIT 10");
+        c.q("SELECT quantity, BIT_XOR(user_id) AS x FROM order_items GROUP BY quantity ORDER BY x, quantity");
+        c.p("SELECT BIT_OR(user_id * ?), BIT_AND(user_id + ?) FROM orders WHERE user_id > ?", 2, 1, 0);
+
+        // issue 12: DISTINCT aggregates over different expressions, in HAVING, in ORDER BY unselected
+        c.category("distinct-aggregates");
+        c.q("SELECT COUNT(DISTINCT user_id), COUNT(DISTINCT status) FROM orders");
+        c.q("SELECT COUNT(DISTINCT user_id), SUM(DISTINCT amount), AVG(DISTINCT amount), COUNT(*), SUM(amount), MAX(amount),"
+                + " AVG(amount) FROM orders");
+        c.q("SELECT COUNT(DISTINCT status), COUNT(DISTINCT user_id), SUM(DISTINCT amount) FROM orders WHERE user_id < -100");
+        c.q("SELECT COUNT(DISTINCT name), COUNT(DISTINCT country_code), COUNT(*) FROM users");
+        c.ci("SELECT status, COUNT(DISTINCT user_id), COUNT(DISTINCT DATE(created_at)), AVG(amount) FROM orders GROUP BY status"
+                + " ORDER BY 1");
+        c.q("SELECT user_id % 10, COUNT(DISTINCT sku), SUM(DISTINCT quantity), COUNT(DISTINCT order_id), MIN(price) FROM order_items"
+                + " GROUP BY 1 ORDER BY 1");
+        c.q("SELECT quantity, COUNT(DISTINCT user_id) AS u, COUNT(DISTINCT order_id) AS o FROM order_items GROUP BY quantity"
+                + " ORDER BY o DESC, u, quantity");
+        c.q("SELECT user_id, COUNT(*) FROM orders GROUP BY user_id HAVING COUNT(DISTINCT status) > 2 ORDER BY user_id");
+        c.q("SELECT user_id, COUNT(DISTINCT status) FROM orders GROUP BY user_id"
+                + " HAVING COUNT(DISTINCT status) >= 3 AND SUM(DISTINCT amount) > 500 ORDER BY user_id");
+        c.q("SELECT user_id FROM orders GROUP BY user_id ORDER BY COUNT(DISTINCT status), user_id");
+        c.q("SELECT user_id FROM orders GROUP BY user_id ORDER BY COUNT(DISTINCT status) DESC, SUM(DISTINCT amount), user_id LIMIT 10");
+        c.q("SELECT user_id, MAX(amount) FROM orders GROUP BY user_id HAVING AVG(DISTINCT amount) > 200"
+                + " ORDER BY AVG(DISTINCT amount), user_id LIMIT 10");
+        c.q("SELECT quantity FROM order_items GROUP BY quantity HAVING COUNT(DISTINCT sku) > 5 AND COUNT(DISTINCT user_id) > 5"
+                + " ORDER BY quantity");
+        c.p("SELECT COUNT(DISTINCT IF(amount > ?, user_id, NULL)), COUNT(DISTINCT IF(amount > ?, user_id, NULL)) FROM orders", 100, 500);
+        c.p("SELECT user_id % ?, COUNT(DISTINCT status), COUNT(DISTINCT amount * ?) FROM orders GROUP BY 1 ORDER BY 1", 5, 2);
         return c.cases();
     }
 
@@ -564,10 +600,12 @@ final class HandCorpus {
             "SELECT o.order_id FROM orders o JOIN sbtest1 s ON o.order_id = s.id",
             "SELECT o.order_id FROM orders o JOIN events e ON e.id = o.order_id",
             "SELECT SUM(amount) / COUNT(*) FROM orders",
-            "SELECT user_id FROM orders GROUP BY user_id ORDER BY COUNT(DISTINCT status), user_id",
+            "SELECT COUNT(DISTINCT user_id, status) FROM orders",
             "SELECT AVG(amount) * 2 FROM orders",
             "SELECT MAX(amount) - MIN(amount) FROM orders",
             "SELECT GROUP_CONCAT(status) FROM orders",
             "SELECT STDDEV(amount) FROM orders",
+            "SELECT user_id, VAR_SAMP(amount) FROM orders GROUP BY user_id",
+            "SELECT status FROM orders GROUP BY status HAVING VARIANCE(amount) > 10",
             "SELECT order_id, ROW_NUMBER() OVER (ORDER BY order_id) FROM orders");
 }

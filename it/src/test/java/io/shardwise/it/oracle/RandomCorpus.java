@@ -8,7 +8,7 @@ import java.util.Random;
 /**
  * Read statements drawn from a small SELECT grammar with a fixed seed, so every run generates the same
  * corpus: predicates on and off the sharding key (equality, IN, ranges, NULL tests, values of another
- * type than the column's), global and grouped aggregates, DISTINCT, ORDER BY with the primary key as
+ * type than the column's), global and grouped aggregates (BIT_AND/OR/XOR too), DISTINCT, ORDER BY with the primary key as
  * the last key (no ties), LIMIT and OFFSET only under such an ORDER BY, and about one statement in
  * five prepared with its literals as parameters.
  *
@@ -187,8 +187,12 @@ final class RandomCorpus {
         sql.append(" GROUP BY ").append(template == null ? group : template.formatted(lit(constant)));
         if (r.nextInt(4) == 0) {
             Col h = numeric(t);
-            sql.append(" HAVING ").append(r.nextBoolean() ? "COUNT(*) > " + lit(pick(List.of(1, 5, 50)))
-                    : "SUM(" + h.name() + " * " + lit(pick(List.of(2, -1))) + ") > " + lit(pick(List.of(0, 1000))));
+            sql.append(" HAVING ").append(switch (r.nextInt(3)) {
+                case 0 -> "COUNT(*) > " + lit(pick(List.of(1, 5, 50)));
+                case 1 -> "SUM(" + h.name() + " * " + lit(pick(List.of(2, -1))) + ") > " + lit(pick(List.of(0, 1000)));
+                // issue 12: a DISTINCT aggregate in HAVING, selected or not
+                default -> "COUNT(DISTINCT " + pick(t.cols()).name() + ") > " + lit(pick(List.of(1, 2, 10)));
+            });
         }
         int order = r.nextInt(3);
         if (order == 1) {
@@ -201,10 +205,10 @@ final class RandomCorpus {
                 case 1 -> aliases.get(i) != null ? aliases.get(i) : aggregates.get(i);
                 case 2 -> aggregates.get(i);
                 default -> {
-                    // an aggregate that is not selected (none over DISTINCT values: those stay refused)
+                    // an aggregate that is not selected, DISTINCT ones included (issue 12)
                     int mark = params == null ? 0 : params.size();
                     StringBuilder unselected = new StringBuilder();
-                    boolean strings = aggregateItem(t, unselected, null);
+                    boolean strings = aggregateItem(t, unselected, distinctOver);
                     if (unselected.indexOf("?") >= 0) {
                         params.subList(mark, params.size()).clear(); // its text is not used: nor are its values
                         yield Integer.toString(i + 2);
@@ -251,9 +255,11 @@ final class RandomCorpus {
      */
     private boolean aggregateItem(Table t, StringBuilder sql, Col distinctOver) {
         if (distinctOver != null && r.nextInt(3) == 0) {
-            boolean number = distinctOver.kind() == Kind.INT || distinctOver.kind() == Kind.DEC;
+            // issue 12: now and then over another column than the statement's others (several DISTINCT arguments)
+            Col d = r.nextInt(3) == 0 ? pick(t.cols()) : distinctOver;
+            boolean number = d.kind() == Kind.INT || d.kind() == Kind.DEC;
             String kind = number ? pick(List.of("COUNT", "SUM", "AVG")) : "COUNT";
-            sql.append(kind).append("(DISTINCT ").append(distinctOver.name()).append(')');
+            sql.append(kind).append("(DISTINCT ").append(d.name()).append(')');
             return false;
         }
         Col c = pick(t.cols());
@@ -266,6 +272,14 @@ final class RandomCorpus {
                 case 2 -> sql.append("SUM(CASE WHEN ").append(c.name()).append(" = ").append(value(c)).append(" THEN 1 ELSE 0 END)");
                 default -> sql.append("MAX(COALESCE(").append(n.name()).append(", ").append(lit(0)).append("))");
             }
+            return false;
+        }
+        if (r.nextInt(4) == 0) {
+            // issue 12: bit aggregates, merged from each shard's own value
+            Col n = numeric(t);
+            // % rather than *: the sample's keys reach Long.MAX_VALUE, and which overflow a backend reports first is not defined
+            String argument = r.nextInt(4) == 0 ? n.name() + " % " + lit(pick(List.of(7, 10, 1000))) : n.name();
+            sql.append(pick(List.of("BIT_AND", "BIT_OR", "BIT_XOR"))).append('(').append(argument).append(')');
             return false;
         }
         switch (r.nextInt(6)) {

@@ -235,8 +235,22 @@ final class SelectAnalyzer {
             case "min" -> SelectShape.AggregateKind.MIN;
             case "max" -> SelectShape.AggregateKind.MAX;
             case "avg" -> SelectShape.AggregateKind.AVG;
+            case "bit_and" -> SelectShape.AggregateKind.BIT_AND;
+            case "bit_or" -> SelectShape.AggregateKind.BIT_OR;
+            case "bit_xor" -> SelectShape.AggregateKind.BIT_XOR;
+            case "variance", "var_pop" -> SelectShape.AggregateKind.VAR_POP;
+            case "var_samp" -> SelectShape.AggregateKind.VAR_SAMP;
+            case "std", "stddev", "stddev_pop" -> SelectShape.AggregateKind.STDDEV_POP;
+            case "stddev_samp" -> SelectShape.AggregateKind.STDDEV_SAMP;
             default -> SelectShape.AggregateKind.OTHER;
         };
+        if (distinct) {
+            kind = switch (kind) {
+                case COUNT, SUM, MIN, MAX, AVG, OTHER -> kind;
+                // not MySQL syntax: leave it to the backend's own error, never a merge
+                case BIT_AND, BIT_OR, BIT_XOR, VAR_POP, VAR_SAMP, STDDEV_POP, STDDEV_SAMP -> SelectShape.AggregateKind.OTHER;
+            };
+        }
         if (call.operandCount() != 1 && kind != SelectShape.AggregateKind.OTHER) {
             kind = SelectShape.AggregateKind.OTHER; // COUNT(DISTINCT a, b)
         }

@@ -41,7 +41,11 @@ public record SelectShape(List<Item> items, boolean star, boolean distinct, List
     public record Item(String text, String alias, Aggregate aggregate, boolean containsAggregate, boolean isStar,
                        int start, int end) {}
 
-    public enum AggregateKind { COUNT, SUM, MIN, MAX, AVG, OTHER }
+    /**
+     * The aggregates a scatter can merge, and OTHER for the rest. STD and STDDEV are STDDEV_POP,
+     * VARIANCE is VAR_POP (MySQL's synonyms).
+     */
+    public enum AggregateKind { COUNT, SUM, MIN, MAX, AVG, BIT_AND, BIT_OR, BIT_XOR, VAR_POP, VAR_SAMP, STDDEV_POP, STDDEV_SAMP, OTHER }
 
     /**
      * An aggregate call; {@code argument} is its argument's text ({@code *} for COUNT(*)) and
