@@ -140,6 +140,9 @@ public final class EngineSession implements AutoCloseable {
             throw new ShardwiseException(ErrorCode.BUG, "statement has " + normalized.parameterCount() + " ? markers but "
                     + params.size() + " values were given");
         }
+        if (normalized.tokenCount() == 0 && !normalized.sql().isBlank()) {
+            return StatementResult.Update.OK; // only comments (a skipped /*!99999 ... */ too): MySQL's empty statement, no error
+        }
         CachedPlan plan = plan(normalized);
         Statement statement = plan.statement();
         requireSchema(statement);
