@@ -51,13 +51,19 @@ final class PreparedStatements {
     private static final class Prepared {
         final String sql;
         final int parameterCount;
+        /**
+         * The column labels announced at prepare ({@code amount + ?}): each execute's definitions carry them, as
+         * MySQL's and MariaDB's do, not the labels of the text a backend ran with the values in ({@code amount + 1}).
+         */
+        final List<String> labels;
         int[] boundTypes;
         ByteArrayOutputStream[] longData;
         StatementCursor cursor;
 
-        Prepared(String sql, int parameterCount) {
+        Prepared(String sql, int parameterCount, List<Column> columns) {
             this.sql = sql;
             this.parameterCount = parameterCount;
+            this.labels = columns.stream().map(Column::name).toList();
         }
 
         void closeCursor() {
@@ -146,7 +152,7 @@ final class PreparedStatements {
         int parameters = session.normalize(sql).parameterCount();
         List<Column> columns = session.describe(sql);
         int id = ++lastId;
-        statements.put(id, new Prepared(sql, parameters));
+        statements.put(id, new Prepared(sql, parameters, columns));
         out.send(new PrepareOk(id, columns.size(), parameters, 0).encode(out.alloc()));
         if (parameters > 0) {
             for (int i = 0; i < parameters; i++) {
@@ -203,12 +209,12 @@ final class PreparedStatements {
         boolean inTransaction = session.inTransaction() || !session.autocommit();
         switch (session.execute(p.sql, request.values())) {
             case StatementResult.Rows rows when request.opensCursor() -> {
-                BinaryRow encoder = columns(rows.cursor(), out);
+                BinaryRow encoder = columns(rows.cursor(), p.labels, out);
                 p.cursor = new StatementCursor(rows.cursor(), encoder, inTransaction);
                 // the one packet after the definitions says a cursor exists; rows wait for COM_STMT_FETCH
                 out.endOfRows(status.get().with(ServerStatus.CURSOR_EXISTS), 0);
             }
-            case StatementResult.Rows rows -> stream(rows.cursor(), out);
+            case StatementResult.Rows rows -> stream(rows.cursor(), p.labels, out);
             case StatementResult.Update u -> out.ok(u.affectedRows(), u.lastInsertId(), status.get(), u.warnings());
         }
     }
@@ -224,9 +230,9 @@ final class PreparedStatements {
     }
 
     /** A binary result set: column count, definitions, binary rows, end; paced by the channel. Closes the cursor. */
-    private void stream(ResultCursor cursor, ResponseWriter out) {
+    private void stream(ResultCursor cursor, List<String> labels, ResponseWriter out) {
         try (cursor) {
-            BinaryRow encoder = columns(cursor, out);
+            BinaryRow encoder = columns(cursor, labels, out);
             out.endOfColumns(status.get());
             int n = cursor.columns().size();
             byte[][] cells = new byte[n][]; // reused: the cursor's arrays are valid until next(), and encode copies them
@@ -243,15 +249,24 @@ final class PreparedStatements {
         }
     }
 
-    /** Sends the column count and definitions; returns the row encoder for those columns. */
-    private static BinaryRow columns(ResultCursor cursor, ResponseWriter out) {
+    /**
+     * Sends the column count and definitions, named by the prepare-time {@code labels} when there is one per
+     * column; returns the row encoder for those columns.
+     */
+    private static BinaryRow columns(ResultCursor cursor, List<String> labels, ResponseWriter out) {
         List<Column> columns = cursor.columns();
+        boolean relabel = labels.size() == columns.size();
         Wire.writeLenenc(out.beginPacket(9), columns.size());
         out.endPacket();
         int[] types = new int[columns.size()];
         for (int i = 0; i < types.length; i++) {
             types[i] = columns.get(i).mysqlType();
-            ColumnDefinitions.of(columns.get(i)).writeTo(out.beginPacket(64));
+            Column c = columns.get(i);
+            if (relabel && !c.name().equals(labels.get(i))) {
+                c = new Column(c.schema(), c.table(), c.orgTable(), labels.get(i), c.orgName(), c.collation(), c.length(),
+                        c.mysqlType(), c.flags(), c.decimals());
+            }
+            ColumnDefinitions.of(c).writeTo(out.beginPacket(64));
             out.endPacket();
         }
         return new BinaryRow(types);
