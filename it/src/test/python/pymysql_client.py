@@ -90,6 +90,17 @@ def main():
                 n += 1
                 checksum = (checksum * 31 + order_id * 7 + user_id) % 1000000007
             print("## SSCursor (unbuffered) over all orders: %d rows, checksum %d" % (n, checksum))
+        # the server's identity: the handshake's version, and what the variables say (issue 14, item 8)
+        print("## server info: %s" % conn.get_server_info())
+        with conn.cursor() as c:
+            c.execute("SELECT VERSION(), @@version, @@version_comment")
+            show("version variables", c)
+            # executable comments run as the server runs them; a statement that is only one too (item 12)
+            c.execute("/*!40101 SET NAMES utf8mb4 */")
+            c.execute("/*!99999 SELECT 1 */")
+            print("## skipped executable comment: rowcount %d" % c.rowcount)
+            c.execute("SELECT COUNT(*) /*!40101 , 2 */ /*!50700 , 3 */ /*M!100000 , 4 */ FROM orders")
+            show("versioned executable comments", c)
     finally:
         conn.close()
 

@@ -30,6 +30,7 @@ import io.shardwise.core.sql.analyze.Update;
 import io.shardwise.core.sql.analyze.Statement;
 import io.shardwise.core.execute.SessionState;
 import io.shardwise.core.sql.normalize.ClientCharset;
+import io.shardwise.core.sql.normalize.ExecutableComments;
 import io.shardwise.core.sql.normalize.ExplicitBytes;
 import io.shardwise.core.sql.normalize.LexicalMode;
 import io.shardwise.core.sql.normalize.NormalizedSql;
@@ -53,6 +54,8 @@ public final class EngineSession implements AutoCloseable {
     private Diagnostics diagnostics = Diagnostics.empty();
     /** What the session answers itself (SHOW, variables, diagnostics, KILL), and the variables clients read back. */
     private final SessionStatements local;
+    /** Versioned executable comments run as the server this session announces runs them; asked only when a statement has one. */
+    private final ExecutableComments.Gate executableComments = (version, mariaDb) -> EngineSession.this.local.identity().executes(version, mariaDb);
 
     EngineSession(Engine engine, ExecutionSession execution, String schema, SessionHost host) {
         this.engine = engine;
@@ -79,13 +82,15 @@ public final class EngineSession implements AutoCloseable {
     /**
      * The statement as this session reads it: in its sql_mode's lexical mode (NO_BACKSLASH_ESCAPES,
      * ANSI_QUOTES), with literals whose client bytes would not survive as text made explicit in hex
-     * ({@link ExplicitBytes}). A face that normalizes once for many executions (a JDBC prepared
+     * ({@link ExplicitBytes}), and executable comments executed or skipped as the announced server
+     * would ({@link ExecutableComments}). A face that normalizes once for many executions (a JDBC prepared
      * statement) uses this, as MySQL reads a prepared statement in the mode of its PREPARE.
      */
     public NormalizedSql normalize(String sql) {
         SessionState state = execution.state();
         LexicalMode mode = state.lexicalMode();
-        return Normalizer.normalize(ExplicitBytes.of(sql, mode, state.clientCharset()), mode);
+        String executed = ExecutableComments.expand(sql, mode, executableComments);
+        return Normalizer.normalize(ExplicitBytes.of(executed, mode, state.clientCharset()), mode);
     }
 
     /** The lexical mode of the session's sql_mode: a face must tell its client (SERVER_STATUS_NO_BACKSLASH_ESCAPES). */
@@ -134,6 +139,9 @@ public final class EngineSession implements AutoCloseable {
         if (normalized.parameterCount() != params.size()) {
             throw new ShardwiseException(ErrorCode.BUG, "statement has " + normalized.parameterCount() + " ? markers but "
                     + params.size() + " values were given");
+        }
+        if (normalized.tokenCount() == 0 && !normalized.sql().isBlank()) {
+            return StatementResult.Update.OK; // only comments (a skipped /*!99999 ... */ too): MySQL's empty statement, no error
         }
         CachedPlan plan = plan(normalized);
         Statement statement = plan.statement();

@@ -15,6 +15,7 @@ import io.netty.util.concurrent.GlobalEventExecutor;
 import io.shardwise.core.Engine;
 import io.shardwise.core.config.ServerConfig;
 import io.shardwise.core.error.ErrorCode;
+import io.shardwise.core.session.ServerIdentity;
 import io.shardwise.server.auth.AuthPlugin;
 import io.shardwise.server.auth.Authenticator;
 import io.shardwise.server.auth.RsaKeys;
@@ -102,6 +103,10 @@ public final class ShardwiseServer implements AutoCloseable {
         Authenticator authenticator = new Authenticator(settings.users(), engine.rule().schema(), plugin,
                 plugin == AuthPlugin.CACHING_SHA2_PASSWORD ? RsaKeys.shared() : null);
         AtomicInteger connectionIds = new AtomicInteger();
+        // read once, before the first client: its handshake must already name the backends' server
+        ServerIdentity identity = ServerIdentity.of(engine.rule());
+        ServerIdentity.warnIfBackendsDiffer(engine.rule());
+        String serverVersion = identity.handshakeVersion();
         relays = settings.relay() ? new Relays(engine.rule().config().backends(), transport.clientChannel()) : null;
         HandshakeHandler.SessionOpener opener = (channel, client, capabilities, id, collation) -> {
             CommandDispatcher session = new CommandDispatcher(
@@ -137,7 +142,7 @@ public final class ShardwiseServer implements AutoCloseable {
                             ch.pipeline().addLast("framer", new PacketDecoder(limits.maxPacketSize()))
                                     .addLast("packets", PacketEncoder.INSTANCE)
                                     .addLast("handshake", new HandshakeHandler(authenticator, tls, limits.maxPacketSize(),
-                                            opener, connectionIds.incrementAndGet()));
+                                            opener, connectionIds.incrementAndGet(), serverVersion));
                         }
                     })
                     .bind(bind, port).syncUninterruptibly().channel();

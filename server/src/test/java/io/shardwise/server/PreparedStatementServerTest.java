@@ -94,6 +94,18 @@ class PreparedStatementServerTest {
         }
     }
 
+    /** Since the server announces MariaDB, Connector/J names columns from each execute's definitions, not the prepare's. */
+    @Test
+    void eachExecuteNamesItsColumnsAsThePrepareDidNotByTheValuesBound() throws Exception {
+        String sql = "SELECT order_id, amount + ? FROM orders WHERE user_id = ? ORDER BY order_id";
+        try (Connection proxied = viaServer();
+             Connection plain = java.sql.DriverManager.getConnection(sample.backend.jdbcUrl(sample.whole) + "&useServerPrepStmts=true",
+                     sample.backend.user(), sample.backend.password())) {
+            assertEquals(rows(plain, sql, 1, 7).getFirst(), rows(proxied, sql, 1, 7).getFirst());
+            assertTrue(rows(proxied, sql, 1, 7).getFirst().contains("|amount + ?:"), "the prepared label, not amount + 1");
+        }
+    }
+
     @Test
     void pointAndScatterSelectsReturnTheSameValuesAsTheUnshardedDatabase() throws Exception {
         Object[][] cases = {

@@ -14,9 +14,11 @@ import java.util.Objects;
  * @param defaultAuthPlugin the plugin every client authenticates with, one of {@link #AUTH_PLUGINS}
  * @param relay whether eligible reads (a cached single-unit or plain-scatter SELECT, in a session at
  *     its baseline) relay the backends' packets instead of running through the JDBC executor
+ * @param version the server version announced (handshake, {@code @@version}, {@code VERSION()}, and the gate of
+ *     versioned executable comments) in place of the default backend's, e.g. {@code 10.11.6-MariaDB}; null for the backend's
  */
 public record ServerConfig(String bind, int port, List<UserConfig> users, int maxConnections, Duration idleTimeout,
-                           int maxPacketSize, TlsConfig tls, String defaultAuthPlugin, boolean relay) {
+                           int maxPacketSize, TlsConfig tls, String defaultAuthPlugin, boolean relay, String version) {
     public static final String NATIVE_PASSWORD = "mysql_native_password";
     public static final String CACHING_SHA2_PASSWORD = "caching_sha2_password";
     public static final List<String> AUTH_PLUGINS = List.of(NATIVE_PASSWORD, CACHING_SHA2_PASSWORD);
@@ -24,8 +26,11 @@ public record ServerConfig(String bind, int port, List<UserConfig> users, int ma
     public static final int MIN_PACKET_SIZE = 1024;
     public static final int MAX_PACKET_SIZE = 1 << 30;
 
+    /** What a server version looks like: {@code 8.0.36}, {@code 11.4.5-MariaDB-log}. */
+    public static final java.util.regex.Pattern VERSION = java.util.regex.Pattern.compile("\\d{1,2}\\.\\d{1,2}\\.\\d{1,3}([-.+~][\\x21-\\x7e]*)?");
+
     public static final ServerConfig DEFAULT = new ServerConfig("127.0.0.1", 3307, List.of(), 1000, Duration.ZERO,
-            64 << 20, TlsConfig.GENERATED, NATIVE_PASSWORD, true);
+            64 << 20, TlsConfig.GENERATED, NATIVE_PASSWORD, true, null);
 
     public ServerConfig {
         Objects.requireNonNull(bind, "bind");
@@ -44,6 +49,15 @@ public record ServerConfig(String bind, int port, List<UserConfig> users, int ma
         if (!AUTH_PLUGINS.contains(defaultAuthPlugin)) {
             throw new IllegalArgumentException("defaultAuthPlugin must be one of " + AUTH_PLUGINS + ": " + defaultAuthPlugin);
         }
+        if (version != null && !VERSION.matcher(version).matches()) {
+            throw new IllegalArgumentException("version must be major.minor.patch with an optional suffix (8.0.36, 10.11.6-MariaDB): " + version);
+        }
+    }
+
+    /** The settings announcing the default backend's version. */
+    public ServerConfig(String bind, int port, List<UserConfig> users, int maxConnections, Duration idleTimeout,
+                        int maxPacketSize, TlsConfig tls, String defaultAuthPlugin, boolean relay) {
+        this(bind, port, users, maxConnections, idleTimeout, maxPacketSize, tls, defaultAuthPlugin, relay, null);
     }
 
     /** The settings with the packet relay on (the default). */
@@ -53,22 +67,26 @@ public record ServerConfig(String bind, int port, List<UserConfig> users, int ma
     }
 
     public ServerConfig withRelay(boolean on) {
-        return new ServerConfig(bind, port, users, maxConnections, idleTimeout, maxPacketSize, tls, defaultAuthPlugin, on);
+        return new ServerConfig(bind, port, users, maxConnections, idleTimeout, maxPacketSize, tls, defaultAuthPlugin, on, version);
     }
 
     public ServerConfig withUsers(List<UserConfig> newUsers) {
-        return new ServerConfig(bind, port, newUsers, maxConnections, idleTimeout, maxPacketSize, tls, defaultAuthPlugin, relay);
+        return new ServerConfig(bind, port, newUsers, maxConnections, idleTimeout, maxPacketSize, tls, defaultAuthPlugin, relay, version);
     }
 
     public ServerConfig withLimits(int newMaxConnections, Duration newIdleTimeout, int newMaxPacketSize) {
-        return new ServerConfig(bind, port, users, newMaxConnections, newIdleTimeout, newMaxPacketSize, tls, defaultAuthPlugin, relay);
+        return new ServerConfig(bind, port, users, newMaxConnections, newIdleTimeout, newMaxPacketSize, tls, defaultAuthPlugin, relay, version);
     }
 
     public ServerConfig withTls(TlsConfig newTls) {
-        return new ServerConfig(bind, port, users, maxConnections, idleTimeout, maxPacketSize, newTls, defaultAuthPlugin, relay);
+        return new ServerConfig(bind, port, users, maxConnections, idleTimeout, maxPacketSize, newTls, defaultAuthPlugin, relay, version);
     }
 
     public ServerConfig withDefaultAuthPlugin(String plugin) {
-        return new ServerConfig(bind, port, users, maxConnections, idleTimeout, maxPacketSize, tls, plugin, relay);
+        return new ServerConfig(bind, port, users, maxConnections, idleTimeout, maxPacketSize, tls, plugin, relay, version);
+    }
+
+    public ServerConfig withVersion(String newVersion) {
+        return new ServerConfig(bind, port, users, maxConnections, idleTimeout, maxPacketSize, tls, defaultAuthPlugin, relay, newVersion);
     }
 }

@@ -15,7 +15,7 @@ import java.util.regex.Pattern;
 /** Reads the {@code server} section (used by the server face only). */
 final class ServerParser {
     static final Set<String> SERVER_KEYS = Set.of("bind", "port", "users", "maxConnections", "idleTimeout", "maxPacketSize",
-            "tls", "auth", "relay");
+            "tls", "auth", "relay", "version");
     static final Set<String> USER_KEYS = Set.of("name", "password", "schemas");
     static final Set<String> TLS_KEYS = Set.of("cert", "key", "required");
     static final Set<String> AUTH_KEYS = Set.of("defaultPlugin");
@@ -47,11 +47,23 @@ final class ServerParser {
         TlsConfig tls = keys.containsKey("tls") ? tls(keys.get("tls")) : d.tls();
         String plugin = keys.containsKey("auth") ? authPlugin(keys.get("auth")) : d.defaultAuthPlugin();
         Boolean relay = keys.containsKey("relay") ? keys.get("relay").bool() : Boolean.valueOf(d.relay());
+        String version = keys.containsKey("version") ? version(keys.get("version")) : null;
         if (bind == null || port == null || maxConnections == null || idleTimeout == null || maxPacketSize == null
-                || tls == null || plugin == null || relay == null) {
+                || tls == null || plugin == null || relay == null || keys.containsKey("version") && version == null) {
             return d;
         }
-        return new ServerConfig(bind, port, users, maxConnections, idleTimeout, maxPacketSize, tls, plugin, relay);
+        return new ServerConfig(bind, port, users, maxConnections, idleTimeout, maxPacketSize, tls, plugin, relay, version);
+    }
+
+    /** A server version to announce in place of the default backend's. */
+    private static String version(ConfigNode node) {
+        String text = node.string();
+        if (text != null && !ServerConfig.VERSION.matcher(text).matches()) {
+            node.problem("'" + text + "' is not a server version; expected major.minor.patch with an optional suffix,"
+                    + " as the backend's @@version spells it (8.0.36, 10.11.6-MariaDB)");
+            return null;
+        }
+        return text;
     }
 
     /** Bytes, or a whole number with K, M or G (powers of 1024), as MySQL's max_allowed_packet. */

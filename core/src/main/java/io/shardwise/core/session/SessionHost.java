@@ -26,9 +26,10 @@ public interface SessionHost {
     record Process(long id, String user, String host, String schema, String command, long seconds, String info) {}
 
     /**
-     * Whether the face announces a server identity of its own ({@code @@version}, {@code VERSION()},
-     * {@code @@version_comment} are Shardwise's, as the server's handshake says); otherwise they are
-     * the default backend's, as a client of the backend would read them.
+     * Whether the face announces a server identity in a handshake ({@link ServerIdentity}: the default
+     * backend's, with {@code server.version} in place of its version when configured); otherwise
+     * {@code @@version}, {@code VERSION()} and {@code @@version_comment} are exactly the default
+     * backend's, as a client of the backend would read them.
      */
     default boolean announcesVersion() {
         return true;

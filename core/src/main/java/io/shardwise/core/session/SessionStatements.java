@@ -23,12 +23,37 @@ public final class SessionStatements {
     private final SessionHost host;
     private final SessionVariables variables;
     private final ShowStatements shows;
+    /** Built on first use, on the session's thread, from the variables (asking the backend must not happen at open). */
+    private ServerIdentity identity;
 
     /** @param sqlMode the session's sql_mode as the engine keeps it (null while the default), for {@code @@sql_mode} */
     public SessionStatements(ShardingRule rule, SessionHost host, java.util.function.Supplier<String> sqlMode) {
         this.host = host;
-        this.variables = new SessionVariables(host.client(), () -> BackendVariables.of(rule), host.announcesVersion(), sqlMode);
+        String configured = host.announcesVersion() ? rule.config().server().version() : null;
+        this.variables = new SessionVariables(host.client(), () -> announced(BackendVariables.of(rule), configured), sqlMode);
         this.shows = new ShowStatements(rule, host);
+    }
+
+    /** The backend's variables with the configured version in place of its own, for a face that announces one. */
+    private static java.util.Map<String, String> announced(java.util.Map<String, String> backend, String configured) {
+        if (configured == null) {
+            return backend;
+        }
+        java.util.Map<String, String> out = new java.util.HashMap<>(backend);
+        out.put("version", configured);
+        return out;
+    }
+
+    /** The server this session's client sees ({@code @@version}, {@code @@version_comment}): what gates executable comments. */
+    public ServerIdentity identity() {
+        ServerIdentity known = identity;
+        if (known == null) {
+            String version = variables.text("version");
+            String comment = variables.text("version_comment");
+            known = new ServerIdentity(version == null ? ServerIdentity.FALLBACK.version() : version, comment == null ? "" : comment);
+            identity = known;
+        }
+        return known;
     }
 
     /**

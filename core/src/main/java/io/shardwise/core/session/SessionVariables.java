@@ -29,11 +29,12 @@ import java.util.function.Supplier;
  *
  * <p>The defaults are the default backend's own session values ({@link BackendVariables}) where the
  * backend decides them (sql_mode, time_zone, isolation ...), so a client reads back what its statements
- * run under; the server's identity, the client's character sets and the packet limit are the server's.
+ * run under, and its identity ({@code version*}, as {@link ServerIdentity} announces it); the client's
+ * character sets and the packet limit are the server's.
  */
 public final class SessionVariables {
-    /** The version Shardwise announces: the server's handshake and {@code @@version} say the same. */
-    public static final String SERVER_VERSION = "8.0.36-shardwise";
+    /** The version announced when the default backend cannot be asked ({@link ServerIdentity#FALLBACK}). */
+    public static final String SERVER_VERSION = ServerIdentity.FALLBACK.version();
 
     /**
      * Who is connected: for USER(), CURRENT_USER() and CONNECTION_ID().
@@ -55,8 +56,7 @@ public final class SessionVariables {
     private static final Map<String, Value> DEFAULTS = builtIn();
 
     /** What the server answers itself, whatever the backend says. */
-    private static final java.util.Set<String> SERVER_OWNED = java.util.Set.of("version", "version_comment",
-            "version_compile_os", "version_compile_machine", "character_set_client", "character_set_connection",
+    private static final java.util.Set<String> SERVER_OWNED = java.util.Set.of("character_set_client", "character_set_connection",
             "character_set_results", "collation_connection", "max_allowed_packet", "protocol_version", "session_track_schema",
             "init_connect");
 
@@ -64,7 +64,6 @@ public final class SessionVariables {
     /** The engine's sql_mode of this session (null while the default): the engine owns it, SET evaluated. */
     private final Supplier<String> sqlMode;
     private final Client client;
-    private final boolean ownVersion;
     /** Built on first use, on the session's thread: asking the backend must not happen where the session is opened. */
     private Map<String, Value> defaults;
     private Map<String, Value> values;
@@ -75,17 +74,16 @@ public final class SessionVariables {
 
     /** @param backend the default backend's session variables by lower-case name (empty when unknown), asked on first use */
     SessionVariables(Client client, Supplier<Map<String, String>> backend) {
-        this(client, backend, true, () -> null);
+        this(client, backend, () -> null);
     }
 
     /**
-     * @param ownVersion whether the version variables are the server's own rather than the backend's ({@link SessionHost#announcesVersion})
+     * @param backend the default backend's variables, the version as announced ({@link ServerIdentity})
      * @param sqlMode the session's sql_mode as the engine keeps it, or null while it is the default
      */
-    SessionVariables(Client client, Supplier<Map<String, String>> backend, boolean ownVersion, Supplier<String> sqlMode) {
+    SessionVariables(Client client, Supplier<Map<String, String>> backend, Supplier<String> sqlMode) {
         this.client = client;
         this.backend = backend;
-        this.ownVersion = ownVersion;
         this.sqlMode = sqlMode;
     }
 
@@ -106,7 +104,7 @@ public final class SessionVariables {
             Map<String, Value> d = new HashMap<>(DEFAULTS);
             for (Map.Entry<String, Value> e : DEFAULTS.entrySet()) {
                 String value = own.get(e.getKey());
-                if (value != null && (!SERVER_OWNED.contains(e.getKey()) || !ownVersion && e.getKey().startsWith("version"))) {
+                if (value != null && !SERVER_OWNED.contains(e.getKey())) {
                     if (e.getValue().numeric()) {
                         value = value.equalsIgnoreCase("ON") ? "1" : value.equalsIgnoreCase("OFF") ? "0" : value; // SHOW's booleans; SELECT reads 1/0
                     }

@@ -51,6 +51,14 @@ class ServerSectionTest {
     }
 
     @Test
+    void theAnnouncedVersionIsTheBackendsUnlessConfigured() {
+        assertEquals(null, server("{}").version());
+        assertEquals("10.11.6-MariaDB", server("{ version: 10.11.6-MariaDB }").version());
+        assertEquals("8.0.36", server("{ version: \"8.0.36\" }").version());
+        assertOneProblem(BASE + "server: { version: eight }\n", "server.version (line 8)", "'eight' is not a server version");
+    }
+
+    @Test
     void limitsAcceptDurationsAndSizesWithUnits() {
         ServerConfig s = server("{ maxConnections: 20, idleTimeout: 8h, maxPacketSize: 16M }");
         assertEquals(20, s.maxConnections());

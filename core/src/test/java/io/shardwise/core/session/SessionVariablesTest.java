@@ -118,7 +118,7 @@ class SessionVariablesTest {
     void sqlModeIsTheEnginesOnceASetChangedItWhateverTheSetSpelled() {
         String[] engine = {null};
         SessionVariables tracked = new SessionVariables(CLIENT, () -> java.util.Map.of("sql_mode", "STRICT_TRANS_TABLES"),
-                true, () -> engine[0]);
+                () -> engine[0]);
         assertEquals("STRICT_TRANS_TABLES", tracked.text("sql_mode"));
         // the engine evaluated the expression on a backend; the text of the SET is no value
         tracked.recordSet("SET sql_mode = CONCAT(@@sql_mode, ',NO_BACKSLASH_ESCAPES')");
@@ -134,11 +134,11 @@ class SessionVariablesTest {
                 "max_allowed_packet", "16777216"));
         String select = "SELECT @@sql_mode, @@version_comment, @@sql_auto_is_null, @@time_zone, @@max_allowed_packet";
         List<String> initial = List.of("@@sql_mode|@@version_comment|@@sql_auto_is_null|@@time_zone|@@max_allowed_packet",
-                "STRICT_TRANS_TABLES|Shardwise|0|+00:00|67108864");
+                "STRICT_TRANS_TABLES|mariadb.org binary distribution|0|+00:00|67108864");
         assertEquals(initial, rows(fromBackend.answer(select, true, "shop")));
         fromBackend.recordSet("SET sql_mode = 'ANSI_QUOTES', time_zone = '+02:00'");
         fromBackend.recordSet("SET SESSION sql_mode = DEFAULT");
-        assertEquals("STRICT_TRANS_TABLES|Shardwise|0|+02:00|67108864", rows(fromBackend.answer(select, true, "shop")).get(1));
+        assertEquals("STRICT_TRANS_TABLES|mariadb.org binary distribution|0|+02:00|67108864", rows(fromBackend.answer(select, true, "shop")).get(1));
         fromBackend.reset();
         assertEquals(initial, rows(fromBackend.answer(select, true, "shop")));
     }

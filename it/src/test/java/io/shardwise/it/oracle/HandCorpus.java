@@ -335,6 +335,18 @@ final class HandCorpus {
         c.p("SELECT * FROM orders WHERE user_id = ? OR user_id = ?", 9007199254740993L, -3L);
         c.p("SELECT * FROM users WHERE user_id = ?", "9223372036854775807");
 
+        // the content of an applicable executable comment is statement text (routing sees its WHERE);
+        // one the announced server skips is a comment (MariaDB skips MySQL-only 50700..99999)
+        c.category("executable-comment");
+        c.q("SELECT order_id /*!40101 , status */ FROM orders WHERE user_id = 7 ORDER BY order_id");
+        c.q("SELECT /*!40001 SQL_NO_CACHE */ order_id FROM orders WHERE user_id IN (1, 2) ORDER BY order_id");
+        c.q("SELECT user_id, COUNT(*) FROM orders /*!40101 WHERE user_id < 50 */ GROUP BY user_id ORDER BY user_id");
+        c.q("SELECT * FROM orders /*M!100000 WHERE user_id = 9 */ ORDER BY order_id");
+        c.q("SELECT * FROM orders /*!99999 WHERE user_id = 9 */ WHERE user_id = 8 ORDER BY order_id");
+        c.q("SELECT COUNT(*) /*!50700 , SUM(amount) */ FROM orders");
+        c.q("SELECT /*! DISTINCT */ status FROM orders WHERE user_id = 3 ORDER BY status");
+        c.q("SELECT '/*!40101 , 1 */' AS s FROM small WHERE id = 1");
+
         return c.cases();
     }
 
@@ -476,6 +488,11 @@ final class HandCorpus {
         c.q("CREATE INDEX idx_oracle_status ON orders (status)");
         c.q("SELECT order_id FROM orders WHERE status = 'paid' ORDER BY order_id");
         c.q("DROP INDEX idx_oracle_status ON orders");
+        // what a dump file runs around each table's rows (mariadb-dump, mysqldump)
+        c.category("executable-comment");
+        c.q("/*!40000 ALTER TABLE `orders` DISABLE KEYS */");
+        c.q("/*!40000 ALTER TABLE `orders` ENABLE KEYS */");
+        c.q("/*!40101 SET NAMES utf8mb4 */");
         return c.cases();
     }
 

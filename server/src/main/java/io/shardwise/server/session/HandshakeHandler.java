@@ -45,6 +45,7 @@ public final class HandshakeHandler extends ChannelInboundHandlerAdapter {
         ChannelHandler open(Channel channel, Authenticator.Accepted client, Capabilities capabilities, int connectionId, int collation);
     }
 
+    /** The version announced when none is given (the default backend could not be asked). */
     public static final String SERVER_VERSION = io.shardwise.core.session.SessionVariables.SERVER_VERSION;
     /** utf8mb4_general_ci: a collation every MySQL and MariaDB client knows. */
     static final int SERVER_COLLATION = 45;
@@ -56,6 +57,8 @@ public final class HandshakeHandler extends ChannelInboundHandlerAdapter {
     private final int maxPacketSize;
     private final SessionOpener opener;
     private final int connectionId;
+    /** The handshake's server version ({@code ServerIdentity.handshakeVersion()}): clients pick their dialect by it. */
+    private final String serverVersion;
     private final byte[] seed = NativePassword.newSeed();
     private Phase phase = Phase.AWAITING_RESPONSE;
     private HandshakeResponse response;
@@ -66,6 +69,13 @@ public final class HandshakeHandler extends ChannelInboundHandlerAdapter {
 
     /** @param maxPacketSize the framing limit, for the decoder that replaces the cleartext one under TLS */
     public HandshakeHandler(Authenticator authenticator, ServerTls tls, int maxPacketSize, SessionOpener opener, int connectionId) {
+        this(authenticator, tls, maxPacketSize, opener, connectionId, SERVER_VERSION);
+    }
+
+    /** @param serverVersion the version string the greeting announces */
+    public HandshakeHandler(Authenticator authenticator, ServerTls tls, int maxPacketSize, SessionOpener opener, int connectionId,
+                            String serverVersion) {
+        this.serverVersion = serverVersion;
         this.authenticator = authenticator;
         this.tls = tls;
         this.maxPacketSize = maxPacketSize;
@@ -75,7 +85,7 @@ public final class HandshakeHandler extends ChannelInboundHandlerAdapter {
 
     @Override
     public void channelActive(ChannelHandlerContext ctx) {
-        HandshakeV10 greeting = new HandshakeV10(SERVER_VERSION, connectionId, seed, Capabilities.SERVER, SERVER_COLLATION,
+        HandshakeV10 greeting = new HandshakeV10(serverVersion, connectionId, seed, Capabilities.SERVER, SERVER_COLLATION,
                 ServerStatus.of(false, true), authenticator.defaultPlugin().wireName());
         ctx.writeAndFlush(new Packet(0, greeting.encode(ctx.alloc())));
         ctx.fireChannelActive();
