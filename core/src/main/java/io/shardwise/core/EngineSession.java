@@ -53,6 +53,8 @@ public final class EngineSession implements AutoCloseable {
     private Diagnostics diagnostics = Diagnostics.empty();
     /** What the session answers itself (SHOW, variables, diagnostics, KILL), and the variables clients read back. */
     private final SessionStatements local;
+    /** READ ONLY / READ WRITE of the open and next transactions; refuses writes with 1792. */
+    private final TransactionAccess access = new TransactionAccess();
 
     EngineSession(Engine engine, ExecutionSession execution, String schema, SessionHost host) {
         this.engine = engine;
@@ -138,6 +140,7 @@ public final class EngineSession implements AutoCloseable {
         CachedPlan plan = plan(normalized);
         Statement statement = plan.statement();
         requireSchema(statement);
+        access.check(statement, execution);
         return switch (statement) {
             case SessionCommand command -> command(command, normalized, params, previous);
             case Insert i -> write(route(statement, normalized, plan, params));
@@ -410,7 +413,11 @@ public final class EngineSession implements AutoCloseable {
     private StatementResult command(SessionCommand command, NormalizedSql normalized, List<Object> params, Diagnostics previous) {
         String sql = normalized.sql();
         switch (command.kind()) {
-            case BEGIN -> execution.begin();
+            case BEGIN -> {
+                Boolean requested = TransactionAccess.requested(sql);
+                execution.begin();
+                access.began(requested, execution.state());
+            }
             case COMMIT -> execution.commit();
             case ROLLBACK -> execution.rollback();
             case SAVEPOINT -> execution.savepoint(SessionCommands.savepointName(sql, 1, normalized.lexicalMode()));
@@ -510,6 +517,8 @@ public final class EngineSession implements AutoCloseable {
         execute("SET autocommit = 1");
         execute("SET sql_mode = DEFAULT");
         execute("SET time_zone = DEFAULT");
+        execute("SET SESSION TRANSACTION READ WRITE");
+        execution.state().takeNextReadOnly();
         local.resetVariables();
     }
 
