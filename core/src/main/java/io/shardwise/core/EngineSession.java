@@ -424,7 +424,8 @@ public final class EngineSession implements AutoCloseable {
             case ROLLBACK_TO_SAVEPOINT -> execution.rollbackToSavepoint(SessionCommands.lastWord(sql, normalized.lexicalMode()));
             case RELEASE_SAVEPOINT -> execution.releaseSavepoint(SessionCommands.lastWord(sql, normalized.lexicalMode()));
             case SET -> {
-                SessionCommands.set(sql, execution, engine.rule().config().defaultBackend());
+                String backend = engine.rule().config().defaultBackend();
+                ForwardedSet.apply(execution, backend, () -> SessionCommands.set(sql, execution, backend));
                 local.recordSet(sql);
             }
             case USE -> {

@@ -145,4 +145,19 @@ class SessionSafetyTest {
             }
         }
     }
+
+    @Test
+    void aSetTheBackendRefusesFailsItselfAndNotEveryLaterStatement() {
+        try (EngineSession s = engine.openSession()) {
+            s.execute("SET @@session.max_sort_length = 2048");
+            ShardwiseException e = assertThrows(ShardwiseException.class, () -> s.execute("SET @@session.no_such_variable = 1"));
+            assertEquals(1193, e.errno());
+            assertEquals("1=1", first(s, "SELECT 1"));
+            assertEquals("@@max_sort_length=2048", first(s, "SELECT @@max_sort_length FROM countries LIMIT 1"));
+            s.execute("BEGIN");
+            assertThrows(ShardwiseException.class, () -> s.execute("SET wait_timeout = 'not a number'"));
+            assertEquals("2=2", first(s, "SELECT 2 FROM orders LIMIT 1"));
+            s.execute("COMMIT");
+        }
+    }
 }

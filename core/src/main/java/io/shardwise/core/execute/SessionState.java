@@ -157,6 +157,17 @@ public final class SessionState {
         return clientCharset;
     }
 
+    /** The forwarded variables' assignments, to restore with {@link #restoreVariables} if a backend refuses them. */
+    public Map<String, String> variables() {
+        return Collections.unmodifiableMap(new LinkedHashMap<>(others)); // in assignment order
+    }
+
+    public void restoreVariables(Map<String, String> assignments) {
+        others.clear();
+        others.putAll(assignments);
+        changed();
+    }
+
     /**
      * {@code SET SESSION name = expression}, forwarded verbatim to every backend connection the
      * session uses; {@code DEFAULT} (or null) drops it. The expression is SQL the client wrote and is
