@@ -90,10 +90,10 @@ class ErrorsAndReadOnlyIT {
                         }
                     }
                     assertEquals("next", single(s, "SELECT 'next'"));
-                    errs(c, s, () -> s.executeQuery("SELEC 1").close(), 1064);
-                    errs(c, s, () -> s.executeQuery("SELECT * FROM no_such_table").close(), 1146);
-                    errs(c, s, () -> s.executeQuery("SELECT no_such_column FROM countries").close(), 1054);
-                    errs(c, s, () -> s.executeQuery("SELECT DISTINCT status, GROUP_CONCAT(user_id) OVER () FROM orders").close(), 0);
+                    errs(c, s, () -> s.execute("SELEC 1"), 1064);
+                    errs(c, s, () -> s.execute("SELECT * FROM no_such_table"), 1146);
+                    errs(c, s, () -> s.execute("SELECT no_such_column FROM countries"), 1054);
+                    errs(c, s, () -> s.execute("SELECT DISTINCT status, GROUP_CONCAT(user_id) OVER () FROM orders"), 0);
                     errs(c, s, () -> {
                         try (ResultSet rs = s.executeQuery("SELECT code, IF(code > 'm', (SELECT 1 UNION SELECT 2), 0) FROM countries")) {
                             while (rs.next()) {
@@ -101,7 +101,12 @@ class ErrorsAndReadOnlyIT {
                             }
                         }
                     }, 1242);
-                    errs(c, s, () -> c.prepareStatement("SELECT * FROM no_such_table WHERE id = ?").executeQuery().close(), 1146);
+                    errs(c, s, () -> { // with server prepares it fails at prepare, else at execute
+                        try (PreparedStatement p = c.prepareStatement("SELECT * FROM no_such_table WHERE id = ?")) {
+                            p.setInt(1, 1);
+                            p.executeQuery().close();
+                        }
+                    }, 1146);
                     errs(c, s, () -> {
                         try (PreparedStatement p = c.prepareStatement("SELECT code, IF(code > ?, (SELECT 1 UNION SELECT 2), 0) FROM countries")) {
                             p.setString(1, "m");
@@ -122,11 +127,14 @@ class ErrorsAndReadOnlyIT {
 
     /** Connector/J's setReadOnly sends SET SESSION TRANSACTION READ ONLY; START TRANSACTION READ ONLY too. */
     private static void readOnly(Connection c, Statement s) throws SQLException {
-        c.setReadOnly(true);
+        c.setReadOnly(true); // Connector/J refuses writes itself then, so the server's refusal is tested by SET below
         assertEquals("1", single(s, "SELECT @@transaction_read_only"));
+        c.setReadOnly(false);
+        assertEquals("0", single(s, "SELECT @@transaction_read_only"));
+        s.execute("SET SESSION TRANSACTION READ ONLY");
         errs(c, s, () -> s.executeUpdate("DELETE FROM countries WHERE code = 'zz'"), 1792);
         errs(c, s, () -> s.executeUpdate("UPDATE orders SET status = status"), 1792);
-        c.setReadOnly(false);
+        s.execute("SET SESSION TRANSACTION READ WRITE");
         assertEquals("0", single(s, "SELECT @@transaction_read_only"));
         s.executeUpdate("DELETE FROM countries WHERE code = 'zz'");
         s.execute("START TRANSACTION READ ONLY");
