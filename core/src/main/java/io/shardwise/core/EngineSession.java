@@ -56,6 +56,8 @@ public final class EngineSession implements AutoCloseable {
     private final SessionStatements local;
     /** Versioned executable comments run as the server this session announces runs them; asked only when a statement has one. */
     private final ExecutableComments.Gate executableComments = (version, mariaDb) -> EngineSession.this.local.identity().executes(version, mariaDb);
+    /** READ ONLY / READ WRITE of the open and next transactions; refuses writes with 1792. */
+    private final TransactionAccess access = new TransactionAccess();
 
     EngineSession(Engine engine, ExecutionSession execution, String schema, SessionHost host) {
         this.engine = engine;
@@ -146,6 +148,7 @@ public final class EngineSession implements AutoCloseable {
         CachedPlan plan = plan(normalized);
         Statement statement = plan.statement();
         requireSchema(statement);
+        access.check(statement, execution);
         return switch (statement) {
             case SessionCommand command -> command(command, normalized, params, previous);
             case Insert i -> write(route(statement, normalized, plan, params));
@@ -418,14 +421,19 @@ public final class EngineSession implements AutoCloseable {
     private StatementResult command(SessionCommand command, NormalizedSql normalized, List<Object> params, Diagnostics previous) {
         String sql = normalized.sql();
         switch (command.kind()) {
-            case BEGIN -> execution.begin();
+            case BEGIN -> {
+                Boolean requested = TransactionAccess.requested(sql);
+                execution.begin();
+                access.began(requested, execution.state());
+            }
             case COMMIT -> execution.commit();
             case ROLLBACK -> execution.rollback();
             case SAVEPOINT -> execution.savepoint(SessionCommands.savepointName(sql, 1, normalized.lexicalMode()));
             case ROLLBACK_TO_SAVEPOINT -> execution.rollbackToSavepoint(SessionCommands.lastWord(sql, normalized.lexicalMode()));
             case RELEASE_SAVEPOINT -> execution.releaseSavepoint(SessionCommands.lastWord(sql, normalized.lexicalMode()));
             case SET -> {
-                SessionCommands.set(sql, execution, engine.rule().config().defaultBackend());
+                String backend = engine.rule().config().defaultBackend();
+                ForwardedSet.apply(execution, backend, () -> SessionCommands.set(sql, execution, backend));
                 local.recordSet(sql);
             }
             case USE -> {
@@ -518,6 +526,8 @@ public final class EngineSession implements AutoCloseable {
         execute("SET autocommit = 1");
         execute("SET sql_mode = DEFAULT");
         execute("SET time_zone = DEFAULT");
+        execute("SET SESSION TRANSACTION READ WRITE");
+        execution.state().takeNextReadOnly();
         local.resetVariables();
     }
 

@@ -100,7 +100,7 @@ final class SessionCommands {
                 return;
             }
             case "transaction" -> {
-                transaction(sql, t.subList(at + 1, t.size()), state);
+                transaction(sql, t.subList(at + 1, t.size()), state, at == 1);
                 return;
             }
             default -> { }
@@ -203,7 +203,8 @@ final class SessionCommands {
         return String.join(",", unique);
     }
 
-    private static void transaction(String sql, List<Token> t, SessionState state) {
+    /** {@code session}: SET SESSION TRANSACTION; without a scope the access mode is the next transaction's only. */
+    private static void transaction(String sql, List<Token> t, SessionState state, boolean session) {
         StringBuilder words = new StringBuilder();
         for (Token token : t) {
             words.append(token.text(sql).toLowerCase(Locale.ROOT)).append(' ');
@@ -213,10 +214,12 @@ final class SessionCommands {
             String p = part.strip();
             if (p.startsWith("isolation level ")) {
                 state.setIsolation(isolation(p.substring("isolation level ".length()).strip()));
-            } else if (p.equals("read only")) {
-                state.setReadOnly(true);
-            } else if (p.equals("read write")) {
-                state.setReadOnly(false);
+            } else if (p.equals("read only") || p.equals("read write")) {
+                if (session) {
+                    state.setReadOnly(p.equals("read only"));
+                } else {
+                    state.setNextReadOnly(p.equals("read only"));
+                }
             } else {
                 throw new ShardwiseException(ErrorCode.PARSE_ERROR, "near 'TRANSACTION " + p + "'");
             }

@@ -26,8 +26,13 @@ public final class BackendException extends ShardwiseException {
     /** The backend's error with {@code message} for its text (the same error in logical terms). */
     public BackendException(String backend, SQLException cause, String message) {
         super(cause, ErrorCode.BACKEND_ERROR, message);
-        this.errno = cause.getErrorCode();
-        this.sqlState = cause.getSQLState() == null ? "HY000" : cause.getSQLState();
+        // errno 0 is an error Connector/J raised itself (no server sent it), with SQLSTATEs of its own
+        // such as S1000: a client must still read a real MySQL errno and SQLSTATE
+        boolean fromServer = cause.getErrorCode() != 0;
+        this.errno = fromServer ? cause.getErrorCode() : ErrorCode.BACKEND_ERROR.errno();
+        this.sqlState = fromServer && cause.getSQLState() != null ? cause.getSQLState()
+                : cause.getSQLState() != null && cause.getSQLState().startsWith("08") ? cause.getSQLState()
+                : ErrorCode.BACKEND_ERROR.sqlState();
         this.backend = backend;
     }
 

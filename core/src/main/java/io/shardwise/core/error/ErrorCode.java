@@ -30,6 +30,7 @@ public enum ErrorCode {
     TOO_MANY_PREPARED_STATEMENTS(1461, "42000",
             "Can't create more than max_prepared_stmt_count statements (current value: %s)"),
     QUERY_INTERRUPTED(1317, "70100", "Query execution was interrupted"),
+    READ_ONLY_TRANSACTION(1792, "25006", "Cannot execute statement in a READ ONLY transaction."),
     SECURE_TRANSPORT_REQUIRED(3159, "HY000",
             "Connections using insecure transport are prohibited while --require_secure_transport=ON."),
     CLIENT_INTERACTION_TIMEOUT(4031, "HY000", "The client was disconnected by the server because of inactivity."),

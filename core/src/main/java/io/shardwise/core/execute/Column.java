@@ -1,6 +1,5 @@
 package io.shardwise.core.execute;
 
-import java.util.Objects;
 
 /**
  * One column of a result as MySQL describes it in a column-definition packet, so both faces can
@@ -20,7 +19,8 @@ public record Column(String schema, String table, String orgTable, String name, 
     public static final int BINARY_COLLATION = 63;
 
     public Column {
-        Objects.requireNonNull(name, "name");
+        // Connector/J reports an empty label (SELECT '') as null; MySQL sends it as an empty string
+        name = name == null ? "" : name;
         schema = schema == null ? "" : schema;
         table = table == null ? "" : table;
         orgTable = orgTable == null ? "" : orgTable;

@@ -16,7 +16,7 @@ final class Errors {
         return switch (t) {
             case ShardwiseException s -> s;
             case SQLException s -> pools.error(backend, s);
-            default -> new ShardwiseException(t, ErrorCode.BUG, "unit on backend " + backend + " failed: " + t);
+            default -> ShardwiseException.bug("running a unit on backend " + backend, t);
         };
     }
 

@@ -67,6 +67,8 @@ public final class SessionState {
 
     private Isolation isolation;
     private boolean readOnly;
+    /** SET TRANSACTION READ ONLY|WRITE without SESSION: the next transaction's mode only (null: the session's). */
+    private Boolean nextReadOnly;
     private String results;          // assignment text or null for baseline
     private String connection;       // assignment text (charset and/or collation) or null for baseline
     private String timeZone;
@@ -155,6 +157,17 @@ public final class SessionState {
         return clientCharset;
     }
 
+    /** The forwarded variables' assignments, to restore with {@link #restoreVariables} if a backend refuses them. */
+    public Map<String, String> variables() {
+        return Collections.unmodifiableMap(new LinkedHashMap<>(others)); // in assignment order
+    }
+
+    public void restoreVariables(Map<String, String> assignments) {
+        others.clear();
+        others.putAll(assignments);
+        changed();
+    }
+
     /**
      * {@code SET SESSION name = expression}, forwarded verbatim to every backend connection the
      * session uses; {@code DEFAULT} (or null) drops it. The expression is SQL the client wrote and is
@@ -185,6 +198,18 @@ public final class SessionState {
     public void setReadOnly(boolean readOnly) {
         this.readOnly = readOnly;
         changed();
+    }
+
+    /** {@code SET TRANSACTION READ ONLY|READ WRITE} with no scope: the next transaction only, as in MySQL. */
+    public void setNextReadOnly(boolean readOnly) {
+        nextReadOnly = readOnly;
+    }
+
+    /** The access mode a transaction starting now gets (consuming a next-transaction one): null for the session's. */
+    public Boolean takeNextReadOnly() {
+        Boolean next = nextReadOnly;
+        nextReadOnly = null;
+        return next;
     }
 
     public Isolation isolation() {

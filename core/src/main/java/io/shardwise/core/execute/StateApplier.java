@@ -34,10 +34,19 @@ final class StateApplier {
         String set = difference(want, applied.assignments, lease.baseline());
         if (set != null) {
             // Record first: if the SET fails half-way the connection's state is unknown, so mark it unknown.
-            applied.assignments = unknown(applied.assignments, want);
+            Map<String, String> had = applied.assignments;
+            applied.assignments = unknown(had, want);
             applied.owner = null;
             try (Statement s = c.createStatement()) {
                 s.execute(set);
+            } catch (SQLException e) {
+                if (e.getErrorCode() != 0) {
+                    // the server refused it (1193 unknown variable, 1231 bad value ...): MySQL checks every
+                    // assignment of a SET before it makes any, so the connection still has what it had; left
+                    // "unknown", its next user would reset the refused variable and fail the same way forever
+                    applied.assignments = had;
+                }
+                throw e;
             }
             tellDriverSqlMode(lease, applied, want.get(SessionState.SQL_MODE));
         }

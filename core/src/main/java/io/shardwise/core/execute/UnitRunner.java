@@ -51,6 +51,13 @@ final class UnitRunner {
             BackendPools.closeQuietly(statement);
             end.ended(lease, e);
             throw Errors.of(lease.pools(), lease.backend(), e);
+        } catch (RuntimeException e) {
+            // a failure of ours after the backend answered: closing the statement reads its open
+            // streaming result to the end, so the connection can run the next statement (left open,
+            // every later statement on it failed with "Streaming result set ... is still active")
+            BackendPools.closeQuietly(statement);
+            end.ended(lease, null);
+            throw Errors.of(lease.pools(), lease.backend(), e);
         }
         return new UnitResult.Rows(stream ? cursor : BufferedCursor.drain(cursor));
     }

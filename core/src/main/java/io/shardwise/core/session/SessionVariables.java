@@ -311,6 +311,12 @@ public final class SessionVariables {
             put("transaction_isolation", value.toUpperCase(Locale.ROOT).replace(' ', '-'));
             put("tx_isolation", value.toUpperCase(Locale.ROOT).replace(' ', '-'));
         }
+        if (name.equals("transaction_read_only") || name.equals("tx_read_only")) {
+            // aliases of one variable, which reads back as 0 or 1 whatever was assigned (ON, true ...)
+            String flag = value != null && (value.equals("1") || value.equalsIgnoreCase("on") || value.equalsIgnoreCase("true")) ? "1" : "0";
+            put("transaction_read_only", flag);
+            put("tx_read_only", flag);
+        }
     }
 
     private void sessionTransaction(String sql, List<Token> t) {

@@ -1,6 +1,7 @@
 package io.shardwise.core.error;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -57,5 +58,14 @@ class ErrorCodeTest {
         assertEquals(1235, e.errno());
         assertEquals("42000", e.sqlState());
         assertEquals("This version of Shardwise doesn't yet support 'cross-shard subquery'", e.getMessage());
+    }
+
+    @Test
+    void aBugReachesClientsAsWhereItHappenedWithoutTheJavaExceptionText() {
+        ShardwiseException e = ShardwiseException.bug("running a unit on backend ds0", new NullPointerException("name"));
+        assertEquals(1105, e.errno());
+        assertEquals("HY000", e.sqlState());
+        assertEquals("[BUG] internal error running a unit on backend ds0 (details in the Shardwise log)", e.wireMessage());
+        assertInstanceOf(NullPointerException.class, e.getCause());
     }
 }

@@ -132,7 +132,8 @@ public final class CommandHandler implements AutoCloseable {
         } catch (ShardwiseException e) {
             error(out, e.errno(), e.sqlState(), e.wireMessage(), false);
         } catch (RuntimeException e) {
-            error(out, ErrorCode.BUG.errno(), ErrorCode.BUG.sqlState(), ErrorCode.BUG.message(e), false);
+            ShardwiseException bug = ShardwiseException.bug("running a statement", e);
+            error(out, bug.errno(), bug.sqlState(), bug.wireMessage(), false);
         }
         return false;
     }

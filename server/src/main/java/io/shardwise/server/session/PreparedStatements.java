@@ -137,7 +137,8 @@ final class PreparedStatements {
         } catch (MalformedPacketException e) {
             out.error(ErrorCode.WRONG_ARGUMENTS, "mysqld_stmt_execute");
         } catch (RuntimeException e) {
-            out.error(ErrorCode.BUG, e);
+            ShardwiseException bug = ShardwiseException.bug("in a prepared-statement command", e);
+            out.error(bug.errno(), bug.sqlState(), bug.wireMessage());
         }
     }
 

@@ -1,0 +1,163 @@
+package io.shardwise.core;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.shardwise.core.error.ErrorCode;
+import io.shardwise.core.error.ShardwiseException;
+import io.shardwise.core.execute.ResultCursor;
+import io.shardwise.core.rule.ShardingRule;
+import io.shardwise.core.sample.SampleData;
+import io.shardwise.core.sample.SampleTarget;
+import io.shardwise.testkit.MysqlServer;
+import io.shardwise.testkit.TestBackends;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Issue 14 items 5 and 6 in the engine: an empty column label no longer fails (nor leaves a
+ * streaming result on the connection for the next statement), and read-only transactions refuse
+ * writes with 1792 whichever way they were asked for, as MariaDB does.
+ */
+class SessionSafetyTest {
+    private static MysqlServer server;
+    private static SampleTarget target;
+    private static Engine engine;
+
+    @BeforeAll
+    static void load() {
+        server = TestBackends.shared();
+        target = new SampleTarget(server.host(), server.port(), server.user(), server.password(), TestBackends.uniqueSchemaName("safe"));
+        ShardingRule rule = SampleData.rule(target);
+        SampleData.loadSharded(rule);
+        engine = Engine.start(rule);
+    }
+
+    @AfterAll
+    static void stop() {
+        engine.close();
+        server.dropSchema(target.databasePrefix() + "_0");
+        server.dropSchema(target.databasePrefix() + "_1");
+    }
+
+    @AfterEach
+    void nothingBorrowed() {
+        assertEquals(0, engine.activeConnections(), "every backend connection is back in its pool");
+    }
+
+    private static String first(EngineSession s, String sql, Object... params) {
+        StatementResult r = s.execute(sql, List.of(params));
+        try (ResultCursor c = assertInstanceOf(StatementResult.Rows.class, r).cursor()) {
+            assertTrue(c.next(), sql);
+            byte[] v = c.get(0);
+            return c.columns().get(0).name() + "=" + (v == null ? "NULL" : new String(v, StandardCharsets.UTF_8));
+        }
+    }
+
+    private static void refusedReadOnly(EngineSession s, String sql) {
+        ShardwiseException e = assertThrows(ShardwiseException.class, () -> s.execute(sql), sql);
+        assertEquals(ErrorCode.READ_ONLY_TRANSACTION.errno(), e.errno(), sql);
+        assertEquals("25006", e.sqlState(), sql);
+    }
+
+    @Test
+    void anEmptyColumnLabelIsAnEmptyNameAndTheSessionGoesOn() {
+        for (boolean inTransaction : new boolean[] {false, true}) {
+            try (EngineSession s = engine.openSession()) {
+                if (inTransaction) {
+                    s.execute("BEGIN");
+                }
+                assertEquals("=", first(s, "SELECT ''"));
+                assertEquals("1=1", first(s, "SELECT 1"));
+                assertEquals("=", first(s, "SELECT ?", ""));
+                assertEquals("2=2", first(s, "SELECT 2"));
+                assertEquals("=", first(s, "SELECT '' FROM orders WHERE user_id = 1 LIMIT 1"));
+                assertEquals("3=3", first(s, "SELECT 3"));
+                s.execute("ROLLBACK");
+            }
+        }
+    }
+
+    @Test
+    void startTransactionReadOnlyRefusesWritesForThatTransactionOnly() {
+        try (EngineSession s = engine.openSession()) {
+            s.execute("START TRANSACTION READ ONLY, WITH CONSISTENT SNAPSHOT");
+            assertEquals("@@transaction_read_only=0", first(s, "SELECT @@transaction_read_only"));
+            refusedReadOnly(s, "INSERT INTO countries (code, name) VALUES ('zz', 'Zedland')");
+            refusedReadOnly(s, "UPDATE orders SET status = 'x' WHERE user_id = 1");
+            refusedReadOnly(s, "DELETE FROM orders");
+            refusedReadOnly(s, "REPLACE INTO countries (code, name) VALUES ('zz', 'Zedland')");
+            assertTrue(first(s, "SELECT COUNT(*) FROM orders").startsWith("COUNT(*)="));
+            s.execute("COMMIT");
+            s.execute("START TRANSACTION READ WRITE");
+            s.execute("DELETE FROM countries WHERE code = 'zz'");
+            s.execute("ROLLBACK");
+            assertThrows(ShardwiseException.class, () -> s.execute("START TRANSACTION READ SIDEWAYS"));
+        }
+    }
+
+    @Test
+    void setTransactionWithoutScopeIsTheNextTransactionsOnly() {
+        try (EngineSession s = engine.openSession()) {
+            s.execute("SET TRANSACTION READ ONLY");
+            assertEquals("@@transaction_read_only=0", first(s, "SELECT @@transaction_read_only"));
+            refusedReadOnly(s, "DELETE FROM countries WHERE code = 'zz'");
+            s.execute("DELETE FROM countries WHERE code = 'zz'");
+            s.execute("SET TRANSACTION READ ONLY");
+            s.execute("BEGIN");
+            refusedReadOnly(s, "DELETE FROM countries WHERE code = 'zz'");
+            s.execute("COMMIT");
+            s.execute("BEGIN");
+            s.execute("DELETE FROM countries WHERE code = 'zz'");
+            s.execute("COMMIT");
+        }
+    }
+
+    @Test
+    void theSessionCharacteristicRefusesWritesAndDdlUntilReset() {
+        for (String on : List.of("SET SESSION TRANSACTION READ ONLY", "SET transaction_read_only = 1", "SET @@session.tx_read_only = ON")) {
+            try (EngineSession s = engine.openSession()) {
+                s.execute(on);
+                assertEquals("@@transaction_read_only=1", first(s, "SELECT @@transaction_read_only"), on);
+                assertTrue(s.readOnly(), on);
+                refusedReadOnly(s, "INSERT INTO orders (user_id, status) VALUES (7, 'new')");
+                refusedReadOnly(s, "CREATE TABLE safety_ro (a INT)");
+                s.execute("BEGIN");
+                refusedReadOnly(s, "UPDATE countries SET name = name");
+                s.execute("ROLLBACK");
+                s.execute("SET autocommit = 0");
+                refusedReadOnly(s, "UPDATE countries SET name = name");
+                s.execute("ROLLBACK");
+                s.execute("SET autocommit = 1");
+                assertTrue(first(s, "SELECT COUNT(*) FROM orders").startsWith("COUNT(*)="));
+                s.execute("SET SESSION TRANSACTION READ WRITE");
+                assertEquals("@@transaction_read_only=0", first(s, "SELECT @@transaction_read_only"), on);
+                s.execute("DELETE FROM countries WHERE code = 'zz'");
+                s.execute(on);
+                s.reset();
+                s.execute("DELETE FROM countries WHERE code = 'zz'");
+            }
+        }
+    }
+
+    @Test
+    void aSetTheBackendRefusesFailsItselfAndNotEveryLaterStatement() {
+        try (EngineSession s = engine.openSession()) {
+            s.execute("SET @@session.max_sort_length = 2048");
+            ShardwiseException e = assertThrows(ShardwiseException.class, () -> s.execute("SET @@session.no_such_variable = 1"));
+            assertEquals(1193, e.errno());
+            assertEquals("1=1", first(s, "SELECT 1"));
+            assertEquals("@@max_sort_length=2048", first(s, "SELECT @@max_sort_length FROM countries LIMIT 1"));
+            s.execute("BEGIN");
+            assertThrows(ShardwiseException.class, () -> s.execute("SET wait_timeout = 'not a number'"));
+            assertEquals("2=2", first(s, "SELECT 2 FROM orders LIMIT 1"));
+            s.execute("COMMIT");
+        }
+    }
+}
