@@ -6,6 +6,8 @@ import io.shardwise.core.execute.Diagnostics;
 import io.shardwise.core.execute.Column;
 import io.shardwise.core.sql.normalize.NormalizedSql;
 import io.shardwise.core.StatementResult;
+import io.shardwise.core.error.ErrorCode;
+import io.shardwise.core.error.ShardwiseException;
 import java.sql.Array;
 import java.sql.Blob;
 import java.sql.CallableStatement;
@@ -51,6 +53,8 @@ final class ShardwiseConnection implements Connection {
     private final Engine engine;
     private final EngineSession session;
     private final String url;
+    /** Set by {@link #setReadOnly}: Connector/J then refuses writes itself, with its own message and S1009. */
+    private volatile boolean readOnlyByApplication;
     private final ReentrantLock lock = new ReentrantLock();
     private final Set<ShardwiseStatement> statements = ConcurrentHashMap.newKeySet();
     private final Set<ShardwiseResultSet> openResults = ConcurrentHashMap.newKeySet();
@@ -100,6 +104,12 @@ final class ShardwiseConnection implements Connection {
                 }
             }
             return normalized == null ? session.execute(sql, params) : session.execute(normalized, params);
+        } catch (ShardwiseException e) {
+            if (readOnlyByApplication && ErrorCode.READ_ONLY_TRANSACTION.is(e.errno())) {
+                // Connector/J refuses a write itself on a connection the application made read-only, before any server sees it
+                throw SqlErrors.illegal("Connection is read-only. Queries leading to data modification are not allowed.");
+            }
+            throw SqlErrors.translate(e);
         } catch (RuntimeException e) {
             throw SqlErrors.translate(e);
         } finally {
@@ -305,6 +315,7 @@ final class ShardwiseConnection implements Connection {
     public void setReadOnly(boolean readOnly) throws SQLException {
         checkOpen();
         command(readOnly ? "SET SESSION TRANSACTION READ ONLY" : "SET SESSION TRANSACTION READ WRITE");
+        readOnlyByApplication = readOnly;
     }
 
     @Override
