@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.shardwise.server.auth.NativePassword;
 import io.shardwise.server.protocol.Capabilities;
 import io.shardwise.server.protocol.ErrPacket;
+import io.shardwise.testkit.Await;
 import java.io.IOException;
 import java.sql.Connection;
 import java.sql.ResultSet;
@@ -179,9 +180,10 @@ class RelayServerTest {
              Connection other = sample.connect("app", ""); Statement s = other.createStatement()) {
             long before = sample.server.relayedStatements();
             client.command(COM_QUERY, big);
-            Thread.sleep(500);
-            assertEquals(before + 1, sample.server.relayedStatements());
-            // 60 MB, far more than the sockets buffer: had the relay kept reading into memory, it would have ended by now
+            Await.until("the statement is relayed", () -> sample.server.relayedStatements() == before + 1);
+            // 60 MB, far more than the sockets buffer: had the relay kept reading into memory, the backend would
+            // never block on its socket
+            awaitBackendBlockedWriting("SELECT REPEAT");
             boolean running = false;
             try (ResultSet rs = s.executeQuery("SHOW PROCESSLIST")) {
                 while (rs.next()) {
@@ -202,7 +204,10 @@ class RelayServerTest {
         try (RawClient client = RawClient.connect(sample.server.address().getPort(), "app", "app", "shop", NativePassword.PLUGIN)) {
             long before = sample.server.relayedStatements();
             client.command(COM_QUERY, scatter);
-            Thread.sleep(500); // the response outgrows the socket buffers: the relay must stop reading, then resume
+            // the client reads nothing until every backend has handed over its part: the response outgrows the
+            // socket buffers, so the relay must stop reading, then resume
+            Await.until("the statement is relayed", () -> sample.server.relayedStatements() == before + 1);
+            Await.until("the backends have sent everything", () -> backendStates("SELECT a.").isEmpty());
             List<String> response = readResponse(client);
             assertEquals(2 + 4 + 1000, response.size());
             assertEquals(before + 1, sample.server.relayedStatements());
@@ -226,12 +231,8 @@ class RelayServerTest {
             long before = sample.server.relayedStatements();
             CompletableFuture<SQLException> failure = CompletableFuture.supplyAsync(() -> assertThrows(SQLException.class,
                     () -> vs.executeQuery("SELECT SLEEP(20), order_id FROM orders WHERE user_id = 7")));
-            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-            while (sample.server.relayedStatements() == before && System.nanoTime() < deadline) {
-                Thread.sleep(10);
-            }
-            assertEquals(before + 1, sample.server.relayedStatements(), "the statement is being relayed");
-            Thread.sleep(100);
+            Await.until("the statement is relayed", () -> sample.server.relayedStatements() == before + 1);
+            Await.until("a backend runs the SLEEP", () -> !backendStates("SELECT SLEEP(20)").isEmpty());
             ks.execute("KILL QUERY " + id);
             SQLException e = failure.get(10, TimeUnit.SECONDS);
             assertEquals(1317, e.getErrorCode());
@@ -304,5 +305,30 @@ class RelayServerTest {
 
     private static String text(RawClient.Reply r) {
         return r.sequenceId() + ":" + HexFormat.of().formatHex(r.payload());
+    }
+
+    /** The states of the backend's threads running a statement that starts with {@code prefix}. */
+    private static List<String> backendStates(String prefix) {
+        try (Connection c = sample.backend.connect(null); Statement st = c.createStatement();
+             ResultSet rs = st.executeQuery("SELECT STATE FROM information_schema.PROCESSLIST WHERE COMMAND = 'Query' AND INFO LIKE '"
+                     + prefix.replace("'", "''") + "%'")) {
+            List<String> states = new ArrayList<>();
+            while (rs.next()) {
+                states.add(String.valueOf(rs.getString(1)));
+            }
+            return states;
+        } catch (SQLException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /** Waits until a backend thread running the statement waits for its client: the relay has stopped reading it. */
+    private static void awaitBackendBlockedWriting(String prefix) {
+        List<List<String>> seen = new java.util.ArrayList<>(List.of(List.of()));
+        Await.until("a backend blocks writing " + prefix + "...", Await.DEFAULT, () -> {
+            List<String> states = backendStates(prefix);
+            seen.set(0, states);
+            return states.stream().anyMatch(st -> st.equals("Writing to net") || st.equals("Sending to client"));
+        }, () -> seen.get(0).toString());
     }
 }

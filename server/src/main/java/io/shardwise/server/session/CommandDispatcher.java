@@ -46,7 +46,7 @@ public final class CommandDispatcher extends ChannelInboundHandlerAdapter {
     private final AtomicBoolean busy = new AtomicBoolean();
     /**
      * Commands handed to the session thread and not yet answered: raised by the event loop before it
-     * queues one, lowered by the session thread after the answer. A relay starts only at zero, so it
+     * queues one, lowered on the event loop once the answer's last byte is written ({@link ResponseWriter#finish}). A relay starts only at zero, so it
      * can never overlap a command the session thread has taken but not yet marked {@link #busy}
      * (a client that pipelines commands would otherwise race the two on one engine session).
      */
@@ -86,14 +86,21 @@ public final class CommandDispatcher extends ChannelInboundHandlerAdapter {
                 boolean more;
                 busy.set(true);
                 ResponseWriter out = new ResponseWriter(ctx.channel(), gate, capabilities, packet.sequenceId() + 1);
+                boolean finishing = false;
                 try {
                     more = handle(packet, out);
-                    out.flush();
+                    busy.set(false);
+                    // answered once its last byte is written, not after this thread returns: a client's next
+                    // statement, sent on reading that byte, then finds the connection idle and may be relayed
+                    finishing = true;
+                    out.finish(unanswered::decrementAndGet);
                 } finally {
                     out.discard(); // what a failure left unsent
                     busy.set(false);
                     packet.release();
-                    unanswered.decrementAndGet();
+                    if (!finishing) {
+                        unanswered.decrementAndGet();
+                    }
                 }
                 if (!more) {
                     ctx.channel().close();
@@ -121,6 +128,11 @@ public final class CommandDispatcher extends ChannelInboundHandlerAdapter {
         } else if (relayer != null) {
             context.channel().eventLoop().execute(relayer::kill);
         }
+    }
+
+    /** Commands taken from the client and not yet answered to the last byte. */
+    int unanswered() {
+        return unanswered.get();
     }
 
     /** Completes once the session is closed (its cursors and backend connections released) after the client left. */

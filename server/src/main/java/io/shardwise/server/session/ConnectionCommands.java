@@ -38,7 +38,6 @@ final class ConnectionCommands {
                 case ConnectionCommand.FieldList f -> fieldList(f, out);
                 case ConnectionCommand.Statistics s -> {
                     out.send(out.alloc().buffer().writeBytes(registry.statistics().getBytes(StandardCharsets.UTF_8)));
-                    out.flush();
                 }
                 case ConnectionCommand.ProcessKill k -> {
                     session.execute("KILL CONNECTION " + k.connectionId()); // the engine's KILL, through the registry

@@ -164,7 +164,6 @@ final class PreparedStatements {
             }
             out.endOfColumns(status.get());
         }
-        out.flush();
     }
 
     private Prepared find(int id, String command) {

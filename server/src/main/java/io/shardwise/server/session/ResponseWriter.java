@@ -1,6 +1,8 @@
 package io.shardwise.server.session;
 
 import io.netty.buffer.ByteBuf;
+import io.netty.buffer.Unpooled;
+import io.netty.channel.ChannelPromise;
 import io.netty.buffer.ByteBufAllocator;
 import io.netty.channel.Channel;
 import io.shardwise.core.error.ErrorCode;
@@ -175,6 +177,29 @@ final class ResponseWriter {
         written = false;
     }
 
+    /**
+     * The command's answer is complete: what is left goes to the client, and {@code answered} runs
+     * on the event loop as soon as the answer's last byte has been written (or the write failed).
+     * Writes complete in order, so an empty write stands for an answer flushed already. A client
+     * that waits for each answer sends its next command only after that point, so the dispatcher
+     * sees it answered (and may relay the next one) with nothing of this answer still to come.
+     */
+    void finish(Runnable answered) {
+        dropUnfinishedPacket();
+        unflushed = 0;
+        ByteBuf b = pending;
+        pending = null;
+        written = false;
+        ByteBuf last = b != null && b.isReadable() ? b : Unpooled.EMPTY_BUFFER;
+        if (b != null && b != last) {
+            b.release();
+        }
+        // the listener first: a write may complete before writeAndFlush returns, and it must run in that same task
+        ChannelPromise done = channel.newPromise();
+        done.addListener(f -> answered.run());
+        channel.writeAndFlush(last, done);
+    }
+
     /** Drops what was not flushed (the client is gone or the command failed before answering). */
     void discard() {
         if (pending != null) {
@@ -186,7 +211,7 @@ final class ResponseWriter {
     void ok(long affectedRows, long lastInsertId, ServerStatus status, int warnings) {
         new OkPacket(affectedRows, lastInsertId, status, warnings, "").writeTo(beginPacket(16), false);
         endPacket();
-        flush();
+        flushUnlessLast(status);
     }
 
     void error(ErrorCode code, Object... args) {
@@ -194,8 +219,7 @@ final class ResponseWriter {
     }
 
     void error(int errno, String sqlState, String message) {
-        send(new ErrPacket(errno, sqlState, message).encode(channel.alloc()));
-        flush();
+        send(new ErrPacket(errno, sqlState, message).encode(channel.alloc())); // an ERR ends the command: finish() sends it
     }
 
     /** The EOF after column definitions, for clients that still expect it. */
@@ -214,6 +238,16 @@ final class ResponseWriter {
             new EofPacket(warnings, status).writeTo(out);
         }
         endPacket();
-        flush();
+        flushUnlessLast(status);
+    }
+
+    /**
+     * A result followed by more (multi-statements) goes out now; the command's last one waits for
+     * {@link #finish}, which sends it and marks the command answered in one event-loop task.
+     */
+    private void flushUnlessLast(ServerStatus status) {
+        if (status.moreResultsExist()) {
+            flush();
+        }
     }
 }

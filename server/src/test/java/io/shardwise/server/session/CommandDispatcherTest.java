@@ -1,6 +1,7 @@
 package io.shardwise.server.session;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -60,6 +61,9 @@ class CommandDispatcherTest {
     /** Takes what reaches the transport: copies the bytes for the test thread and releases them. */
     private static final class Wire extends ChannelOutboundHandlerAdapter {
         final LinkedBlockingQueue<byte[]> written = new LinkedBlockingQueue<>();
+        /** The dispatcher's count of unanswered commands just after each write reached the transport. */
+        final LinkedBlockingQueue<Integer> unansweredAfterWrite = new LinkedBlockingQueue<>();
+        volatile CommandDispatcher dispatcher;
 
         @Override
         public void write(ChannelHandlerContext ctx, Object msg, ChannelPromise promise) {
@@ -67,8 +71,11 @@ class CommandDispatcherTest {
                 ByteBuf b = (ByteBuf) msg;
                 byte[] bytes = new byte[b.readableBytes()];
                 b.getBytes(b.readerIndex(), bytes);
-                written.add(bytes);
-                promise.trySuccess();
+                promise.trySuccess(); // the bytes are on their way: a client may read them and answer from here on
+                if (bytes.length > 0) {
+                    unansweredAfterWrite.add(dispatcher.unanswered());
+                    written.add(bytes);
+                }
             } finally {
                 ReferenceCountUtil.release(msg);
             }
@@ -100,6 +107,7 @@ class CommandDispatcherTest {
                 registry, 64 << 20, 255); // utf8mb4_0900_ai_ci, as Connector/J logs in
         CommandDispatcher dispatcher = new CommandDispatcher(handler, CLIENT);
         Wire wire = new Wire();
+        wire.dispatcher = dispatcher;
         EmbeddedChannel channel = new EmbeddedChannel(wire, new PacketDecoder(64 << 20), PacketEncoder.INSTANCE, dispatcher);
         return new Session(channel, wire, dispatcher);
     }
@@ -133,6 +141,27 @@ class CommandDispatcherTest {
             assertFalse(s.channel().finish(), "nothing left in the channel");
             assertTrue(s.wire().written.isEmpty(), "nothing written after the answers");
         }
+    }
+
+    /**
+     * A client that waits for each answer sends its next statement as soon as it reads the last
+     * packet; by then the command must count as answered, or that statement would find the
+     * connection busy and miss the relay.
+     */
+    @Test
+    void aCommandCountsAsAnsweredByTheTimeItsLastPacketIsWritten() throws Exception {
+        Session s = open();
+        byte[][] commands = {command(Command.COM_PING, ""), command(Command.COM_QUERY, "SELECT 'x"), command(Command.COM_INIT_DB, "shop")};
+        for (byte[] c : commands) {
+            s.channel().writeInbound(Unpooled.wrappedBuffer(packet(0, c)));
+            Integer unanswered = s.wire().unansweredAfterWrite.poll(10, TimeUnit.SECONDS);
+            assertEquals(0, unanswered, () -> "after the answer to command " + (c[0] & 0xff));
+            assertTrue(s.wire().await(1).length > 0);
+        }
+        s.channel().close();
+        s.dispatcher().finished().get(10, TimeUnit.SECONDS);
+        assertFalse(s.channel().finish());
+        assertTrue(s.wire().unansweredAfterWrite.isEmpty(), "one packet written per answer");
     }
 
     @Test

@@ -55,6 +55,7 @@ class ResponseWriterTest {
             out.endPacketPaced();
         }
         out.endOfRows(ServerStatus.of(false, true), 0);
+        out.finish(() -> { }); // the dispatcher's end of the command
         ByteBuf written = channel.readOutbound();
         assertNull(channel.readOutbound(), "one buffer for the whole response");
         List<String> p = packets(written);
@@ -70,6 +71,7 @@ class ResponseWriterTest {
         out.endPacket();
         TextRow.writeValue(out.beginPacket(8), "half".getBytes(StandardCharsets.ISO_8859_1)); // never ended: its source failed
         out.error(1317, "70100", "Query execution was interrupted");
+        out.finish(() -> { });
         List<String> p = packets(channel.readOutbound());
         assertEquals(2, p.size());
         assertEquals("1:\u0002ok", p.get(0));
@@ -86,6 +88,7 @@ class ResponseWriterTest {
         ByteBuf chunk = channel.readOutbound();
         assertEquals(ResponseWriter.FLUSH_EVERY, packets(chunk).size(), "a slow result still reaches the client");
         out.endOfRows(ServerStatus.of(false, true), 0);
+        out.finish(() -> { });
         List<String> end = packets(channel.readOutbound());
         assertEquals(1, end.size());
         assertEquals(ResponseWriter.FLUSH_EVERY + 1, seq(end.get(0)), "sequence ids continue across chunks");
@@ -97,6 +100,7 @@ class ResponseWriterTest {
         out.send(Unpooled.copiedBuffer("small", StandardCharsets.ISO_8859_1));
         out.send(Unpooled.wrappedBuffer(new byte[Packet.MAX_WIRE_PAYLOAD]));
         out.ok(0, 0, ServerStatus.of(false, true), 0);
+        out.finish(() -> { });
         assertEquals(List.of("1:small"), packets(channel.readOutbound()));
         ByteBuf header = channel.readOutbound();
         assertEquals(Packet.MAX_WIRE_PAYLOAD, header.getUnsignedMediumLE(0));
