@@ -1,5 +1,9 @@
 package io.shardwise.server.session;
 
+import static io.shardwise.server.protocol.WireBytes.command;
+import static io.shardwise.server.protocol.WireBytes.concat;
+import static io.shardwise.server.protocol.WireBytes.cuts;
+import static io.shardwise.server.protocol.WireBytes.wirePacket;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -116,19 +120,19 @@ class CommandDispatcherTest {
     void pipelinedCommandsAreAnsweredInOrderHoweverTheBytesArrive() throws Exception {
         String bad = "SELECT 'x";
         byte[] fixture = concat(
-                packet(0, command(Command.COM_PING, "")),
-                packet(0, command(0x7f, "")),
-                packet(0, command(Command.COM_QUERY, bad)),
-                packet(0, command(Command.COM_INIT_DB, "shop")),
-                packet(0, command(Command.COM_PING, "")),
-                packet(0, command(Command.COM_QUIT, "")));
+                wirePacket(0, command(Command.COM_PING, "")),
+                wirePacket(0, command(0x7f, "")),
+                wirePacket(0, command(Command.COM_QUERY, bad)),
+                wirePacket(0, command(Command.COM_INIT_DB, "shop")),
+                wirePacket(0, command(Command.COM_PING, "")),
+                wirePacket(0, command(Command.COM_QUIT, "")));
         byte[] expected = concat(
-                packet(1, OK),
-                packet(1, err(1047, "08S01", "Unknown command")),
-                packet(1, err(1064, "42000", "You have an error in your SQL syntax; unterminated string literal at position 7"
+                wirePacket(1, OK),
+                wirePacket(1, err(1047, "08S01", "Unknown command")),
+                wirePacket(1, err(1064, "42000", "You have an error in your SQL syntax; unterminated string literal at position 7"
                         + " (line 1, column 8) near ''x'")),
-                packet(1, OK),
-                packet(1, OK));
+                wirePacket(1, OK),
+                wirePacket(1, OK));
         for (List<byte[]> cut : cuts(fixture)) {
             Session s = open();
             for (byte[] piece : cut) {
@@ -153,7 +157,7 @@ class CommandDispatcherTest {
         Session s = open();
         byte[][] commands = {command(Command.COM_PING, ""), command(Command.COM_QUERY, "SELECT 'x"), command(Command.COM_INIT_DB, "shop")};
         for (byte[] c : commands) {
-            s.channel().writeInbound(Unpooled.wrappedBuffer(packet(0, c)));
+            s.channel().writeInbound(Unpooled.wrappedBuffer(wirePacket(0, c)));
             Integer unanswered = s.wire().unansweredAfterWrite.poll(10, TimeUnit.SECONDS);
             assertEquals(0, unanswered, () -> "after the answer to command " + (c[0] & 0xff));
             assertTrue(s.wire().await(1).length > 0);
@@ -167,10 +171,10 @@ class CommandDispatcherTest {
     @Test
     void aClientThatLeavesMidCommandLeavesNothingBehind() throws Exception {
         Session s = open();
-        byte[] ping = packet(0, command(Command.COM_PING, ""));
-        byte[] partial = packet(0, command(Command.COM_QUERY, "SELECT 1"));
+        byte[] ping = wirePacket(0, command(Command.COM_PING, ""));
+        byte[] partial = wirePacket(0, command(Command.COM_QUERY, "SELECT 1"));
         s.channel().writeInbound(Unpooled.wrappedBuffer(concat(ping, java.util.Arrays.copyOf(partial, 6))));
-        assertArrayEquals(packet(1, OK), s.wire().await(packet(1, OK).length));
+        assertArrayEquals(wirePacket(1, OK), s.wire().await(wirePacket(1, OK).length));
         s.channel().close();
         s.dispatcher().finished().get(10, TimeUnit.SECONDS);
         assertFalse(s.channel().finish());
@@ -179,43 +183,6 @@ class CommandDispatcherTest {
     private static byte[] err(int errno, String sqlState, String message) {
         return concat(new byte[] {(byte) 0xff, (byte) errno, (byte) (errno >> 8), '#'}, sqlState.getBytes(StandardCharsets.US_ASCII),
                 message.getBytes(StandardCharsets.UTF_8));
-    }
-
-    private static byte[] packet(int sequenceId, byte[] payload) {
-        byte[] out = new byte[payload.length + 4];
-        out[0] = (byte) payload.length;
-        out[1] = (byte) (payload.length >> 8);
-        out[2] = (byte) (payload.length >> 16);
-        out[3] = (byte) sequenceId;
-        System.arraycopy(payload, 0, out, 4, payload.length);
-        return out;
-    }
-
-    private static byte[] command(int code, String text) {
-        return concat(new byte[] {(byte) code}, text.getBytes(StandardCharsets.UTF_8));
-    }
-
-    private static byte[] concat(byte[]... parts) {
-        ByteArrayOutputStream out = new ByteArrayOutputStream();
-        for (byte[] p : parts) {
-            out.writeBytes(p);
-        }
-        return out.toByteArray();
-    }
-
-    /** Whole, byte by byte, and in two at every position. */
-    private static List<List<byte[]>> cuts(byte[] fixture) {
-        List<List<byte[]>> all = new ArrayList<>();
-        all.add(List.of(fixture));
-        List<byte[]> single = new ArrayList<>();
-        for (byte b : fixture) {
-            single.add(new byte[] {b});
-        }
-        all.add(single);
-        for (int at = 1; at < fixture.length; at++) {
-            all.add(List.of(java.util.Arrays.copyOfRange(fixture, 0, at), java.util.Arrays.copyOfRange(fixture, at, fixture.length)));
-        }
-        return all;
     }
 
     private static String hex(byte[] b) {
