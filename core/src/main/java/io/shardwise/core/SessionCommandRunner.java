@@ -68,19 +68,19 @@ final class SessionCommandRunner {
                 return plans.onDefaultBackend(normalized, params);
             }
             case SHOW, DESCRIBE, EXPLAIN -> {
-                ResultCursor answer = local.show(sql, session.schema(), execution.autocommit());
+                ResultCursor answer = local.show(sql, normalized.lexicalMode(), session.schema(), execution.autocommit());
                 if (answer == null) {
                     throw unsupported(command); // EXPLAIN of a statement
                 }
                 return new StatementResult.Rows(answer);
             }
             case INFORMATION_SCHEMA -> {
-                ResultCursor answer = local.show(sql, session.schema(), execution.autocommit());
+                ResultCursor answer = local.show(sql, normalized.lexicalMode(), session.schema(), execution.autocommit());
                 // null: it names only server-wide tables, which need no logical view
                 return answer == null ? plans.onDefaultBackend(normalized, params) : new StatementResult.Rows(answer);
             }
             case VARIABLES -> {
-                ResultCursor answer = local.variables(sql, execution.autocommit(), session.schema(), previous);
+                ResultCursor answer = local.variables(sql, normalized.lexicalMode(), execution.autocommit(), session.schema(), previous);
                 if (answer == null) {
                     return plans.onDefaultBackend(normalized, params); // a variable or function the session does not know
                 }
@@ -90,7 +90,7 @@ final class SessionCommandRunner {
                 return new StatementResult.Rows(answer);
             }
             case DIAGNOSTICS -> {
-                ResultCursor answer = local.diagnostics(sql, previous);
+                ResultCursor answer = local.diagnostics(sql, normalized.lexicalMode(), previous);
                 session.diagnostics(previous); // SHOW WARNINGS leaves the area it reads (a malformed one replaced it)
                 return new StatementResult.Rows(answer);
             }

@@ -7,6 +7,7 @@ import io.shardwise.core.execute.Column;
 import io.shardwise.core.execute.Diagnostics;
 import io.shardwise.core.execute.ResultCursor;
 import io.shardwise.core.sql.normalize.SqlLexer;
+import io.shardwise.core.sql.normalize.LexicalMode;
 import io.shardwise.core.sql.normalize.StatementTokens;
 import io.shardwise.core.sql.normalize.Token;
 import io.shardwise.core.sql.normalize.TokenKind;
@@ -157,10 +158,15 @@ public final class SessionVariables {
 
     /** @param diagnostics the previous statement's area, which {@code @@warning_count} and {@code @@error_count} report */
     ResultCursor answer(String sql, boolean autocommit, String schema, Diagnostics diagnostics) {
+        return answer(sql, LexicalMode.DEFAULT, autocommit, schema, diagnostics);
+    }
+
+    /** @param mode the lexical mode the statement is read in (the session's sql_mode) */
+    ResultCursor answer(String sql, LexicalMode mode, boolean autocommit, String schema, Diagnostics diagnostics) {
         if (sql.indexOf("@@") < 0 && sql.indexOf("()") < 0) {
             return null; // the common case, decided without lexing: data statements pay nothing here
         }
-        List<Token> tokens = StatementTokens.of(sql);
+        List<Token> tokens = StatementTokens.of(sql, mode);
         if (tokens.size() < 2 || !word(sql, tokens.get(0)).equals("select")) {
             return null;
         }
