@@ -6,6 +6,7 @@ import io.shardwise.core.execute.Diagnostics;
 import io.shardwise.core.execute.ExecutionSession;
 import io.shardwise.core.execute.ResultCursor;
 import io.shardwise.core.session.SessionStatements;
+import io.shardwise.core.session.SetStatement;
 import io.shardwise.core.sql.analyze.SessionCommand;
 import io.shardwise.core.sql.normalize.NormalizedSql;
 import java.util.List;
@@ -51,9 +52,10 @@ final class SessionCommandRunner {
             case ROLLBACK_TO_SAVEPOINT -> execution.rollbackToSavepoint(SessionCommands.lastWord(sql, normalized.lexicalMode()));
             case RELEASE_SAVEPOINT -> execution.releaseSavepoint(SessionCommands.lastWord(sql, normalized.lexicalMode()));
             case SET -> {
+                SetStatement set = SetStatement.parse(sql, normalized.lexicalMode()); // read once: applied, then recorded
                 String backend = engine.rule().config().defaultBackend();
-                ForwardedSet.apply(execution, backend, () -> SessionCommands.set(sql, execution, backend));
-                local.recordSet(sql);
+                ForwardedSet.apply(execution, backend, () -> SessionCommands.set(set, execution, backend));
+                local.recordSet(set);
             }
             case USE -> {
                 SessionCommands.use(SessionCommands.lastWord(sql, normalized.lexicalMode()), engine.rule().schema());

@@ -112,8 +112,8 @@ public final class SessionStatements {
     }
 
     /** A successful SET: the values clients read back ({@code @@x}, SHOW VARIABLES) follow it. */
-    public void recordSet(String sql) {
-        variables.recordSet(sql);
+    public void recordSet(SetStatement set) {
+        variables.record(set);
     }
 
     /** Session variables back to their defaults (COM_RESET_CONNECTION). */
