@@ -62,22 +62,26 @@ class EngineTest {
     /** Label row then data rows, as text. */
     private static List<String> viaEngine(String sql) {
         try (EngineSession s = engine.openSession()) {
-            StatementResult r = s.execute(sql);
-            try (ResultCursor c = assertInstanceOf(StatementResult.Rows.class, r).cursor()) {
-                List<String> out = new ArrayList<>();
-                StringBuilder labels = new StringBuilder();
-                c.columns().forEach(col -> labels.append(col.name()).append('|'));
-                out.add(labels.toString());
-                while (c.next()) {
-                    StringBuilder row = new StringBuilder();
-                    for (int i = 0; i < c.columns().size(); i++) {
-                        byte[] v = c.get(i);
-                        row.append(v == null ? "NULL" : new String(v, StandardCharsets.UTF_8)).append('|');
-                    }
-                    out.add(row.toString());
+            return viaEngine(s, sql);
+        }
+    }
+
+    private static List<String> viaEngine(EngineSession s, String sql) {
+        StatementResult r = s.execute(sql);
+        try (ResultCursor c = assertInstanceOf(StatementResult.Rows.class, r).cursor()) {
+            List<String> out = new ArrayList<>();
+            StringBuilder labels = new StringBuilder();
+            c.columns().forEach(col -> labels.append(col.name()).append('|'));
+            out.add(labels.toString());
+            while (c.next()) {
+                StringBuilder row = new StringBuilder();
+                for (int i = 0; i < c.columns().size(); i++) {
+                    byte[] v = c.get(i);
+                    row.append(v == null ? "NULL" : new String(v, StandardCharsets.UTF_8)).append('|');
                 }
-                return out;
+                out.add(row.toString());
             }
+            return out;
         }
     }
 
@@ -237,6 +241,22 @@ class EngineTest {
                 assertTrue(c.next());
                 assertEquals("STRICT_TRANS_TABLES,NO_ENGINE_SUBSTITUTION", new String(c.get(0), StandardCharsets.UTF_8));
             }
+        }
+    }
+
+    /** SHOW, information_schema and variable selects are read as MySQL reads them under the session's sql_mode. */
+    @Test
+    void sessionStatementsAreReadInTheSessionsLexicalMode() {
+        try (EngineSession s = engine.openSession()) {
+            s.execute("SET sql_mode = 'ANSI_QUOTES'");
+            assertTrue(viaEngine(s, "SHOW COLUMNS FROM \"orders\"").stream().anyMatch(row -> row.startsWith("user_id|")));
+            assertEquals(List.of("TABLE_NAME|", "orders|"), viaEngine(s,
+                    "SELECT TABLE_NAME FROM \"information_schema\".\"TABLES\" WHERE TABLE_SCHEMA = DATABASE() AND TABLE_NAME = 'orders'"));
+            // a double-quoted name is no LIKE pattern: MySQL refuses the statement rather than list tables
+            assertThrows(ShardwiseException.class, () -> s.execute("SHOW TABLES LIKE \"o%\""));
+            s.execute("SET sql_mode = 'NO_BACKSLASH_ESCAPES'");
+            // answered by the session (a backend would name its physical schema)
+            assertEquals(List.of("a\\|", "shop|"), viaEngine(s, "SELECT DATABASE() AS 'a\\'"));
         }
     }
 }

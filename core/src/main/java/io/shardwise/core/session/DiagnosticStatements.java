@@ -9,6 +9,7 @@ import io.shardwise.core.execute.Condition;
 import io.shardwise.core.execute.Diagnostics;
 import io.shardwise.core.execute.ResultCursor;
 import io.shardwise.core.sql.normalize.SqlLexer;
+import io.shardwise.core.sql.normalize.LexicalMode;
 import io.shardwise.core.sql.normalize.StatementTokens;
 import io.shardwise.core.sql.normalize.Token;
 import io.shardwise.core.sql.normalize.TokenKind;
@@ -59,10 +60,15 @@ final class DiagnosticStatements {
      * @throws ShardwiseException 1064 for a malformed LIMIT or COUNT clause
      */
     static ResultCursor answer(String sql, Diagnostics area) {
+        return answer(sql, LexicalMode.DEFAULT, area);
+    }
+
+    /** @param mode the lexical mode the statement is read in */
+    static ResultCursor answer(String sql, LexicalMode mode, Diagnostics area) {
         if (!isDiagnosticShow(sql.toLowerCase(Locale.ROOT))) {
             return null;
         }
-        List<Token> t = StatementTokens.of(sql);
+        List<Token> t = StatementTokens.of(sql, mode);
         if (t.size() < 2 || !word(sql, t.get(0)).equals("show")) {
             return null;
         }

@@ -10,6 +10,7 @@ import io.shardwise.core.execute.Column;
 import io.shardwise.core.execute.ResultCursor;
 import io.shardwise.core.rule.ShardingRule;
 import io.shardwise.core.sql.normalize.SqlLexer;
+import io.shardwise.core.sql.normalize.LexicalMode;
 import io.shardwise.core.sql.normalize.StatementTokens;
 import io.shardwise.core.sql.normalize.Token;
 import io.shardwise.core.sql.normalize.TokenKind;
@@ -94,17 +95,17 @@ final class InformationSchemaQueries {
      * @param schema the session's current schema, or null
      * @throws ShardwiseException 1235 naming an information_schema table not answered over logical names
      */
-    ResultCursor answer(String sql, String schema) {
+    ResultCursor answer(String sql, LexicalMode mode, String schema) {
         if (!mentions(sql)) {
             return null;
         }
         String defaultBackend = rule.config().defaultBackend();
-        String rewritten = rewrite(sql, schema, table -> columnList(defaultBackend, table));
+        String rewritten = rewrite(sql, mode, schema, table -> columnList(defaultBackend, table));
         if (rewritten == null) {
             return null;
         }
         BackendCatalog.Answer answer = catalog.query(defaultBackend, rewritten);
-        Map<String, String> spelled = selectListNames(sql);
+        Map<String, String> spelled = selectListNames(sql, mode);
         List<Column> columns = new ArrayList<>(answer.columns().size());
         for (Column c : answer.columns()) {
             String db = logical().isPhysicalDatabase(c.schema()) ? logical().schema() : c.schema();
@@ -123,7 +124,12 @@ final class InformationSchemaQueries {
      * @param columnsOf the backend's column names of an information_schema table (upper-case name)
      */
     String rewrite(String sql, String schema, Function<String, List<String>> columnsOf) {
-        List<Token> t = StatementTokens.of(sql);
+        return rewrite(sql, LexicalMode.DEFAULT, schema, columnsOf);
+    }
+
+    /** @param mode the lexical mode the statement is read in (with ANSI_QUOTES, {@code "information_schema"} is a name) */
+    String rewrite(String sql, LexicalMode mode, String schema, Function<String, List<String>> columnsOf) {
+        List<Token> t = StatementTokens.of(sql, mode);
         StringBuilder out = new StringBuilder(sql.length() + 512);
         int copied = 0;
         boolean found = false;
@@ -172,11 +178,11 @@ final class InformationSchemaQueries {
     }
 
     /** The identifiers of the outermost select list by lower-case name, as the statement spells them. */
-    private static Map<String, String> selectListNames(String sql) {
+    private static Map<String, String> selectListNames(String sql, LexicalMode mode) {
         Map<String, String> names = new java.util.HashMap<>();
         int depth = 0;
         boolean started = false;
-        for (Token t : StatementTokens.of(sql)) {
+        for (Token t : StatementTokens.of(sql, mode)) {
             switch (t.kind()) {
                 case LEFT_PAREN -> depth++;
                 case RIGHT_PAREN -> depth--;

@@ -6,6 +6,7 @@ import io.shardwise.core.execute.Column;
 import io.shardwise.core.execute.Diagnostics;
 import io.shardwise.core.execute.ResultCursor;
 import io.shardwise.core.rule.ShardingRule;
+import io.shardwise.core.sql.normalize.LexicalMode;
 import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -61,10 +62,11 @@ public final class SessionStatements {
      * is none this session answers (EXPLAIN of a statement, an information_schema name it need not
      * map): the caller runs it as it is.
      *
+     * @param mode the lexical mode the statement is read in: the session's sql_mode when it was normalized
      * @param schema the session's current schema, or null
      */
-    public ResultCursor show(String sql, String schema, boolean autocommit) {
-        return shows.answer(sql, schema, variables, autocommit);
+    public ResultCursor show(String sql, LexicalMode mode, String schema, boolean autocommit) {
+        return shows.answer(sql, mode, schema, variables, autocommit);
     }
 
     /**
@@ -73,8 +75,8 @@ public final class SessionStatements {
      *
      * @param previous the previous statement's diagnostics, which {@code @@warning_count} reads
      */
-    public ResultCursor variables(String sql, boolean autocommit, String schema, Diagnostics previous) {
-        return variables.answer(sql, autocommit, schema, previous);
+    public ResultCursor variables(String sql, LexicalMode mode, boolean autocommit, String schema, Diagnostics previous) {
+        return variables.answer(sql, mode, autocommit, schema, previous);
     }
 
     /** Whether a variables select reads the previous statement's diagnostics, so must not clear them. */
@@ -83,8 +85,8 @@ public final class SessionStatements {
     }
 
     /** SHOW WARNINGS|ERRORS and SHOW COUNT(*) WARNINGS|ERRORS over {@code area}. */
-    public ResultCursor diagnostics(String sql, Diagnostics area) {
-        ResultCursor answer = DiagnosticStatements.answer(sql, area);
+    public ResultCursor diagnostics(String sql, LexicalMode mode, Diagnostics area) {
+        ResultCursor answer = DiagnosticStatements.answer(sql, mode, area);
         if (answer == null) {
             throw ShowStatement.unsupported(sql);
         }
@@ -110,8 +112,8 @@ public final class SessionStatements {
     }
 
     /** A successful SET: the values clients read back ({@code @@x}, SHOW VARIABLES) follow it. */
-    public void recordSet(String sql) {
-        variables.recordSet(sql);
+    public void recordSet(SetStatement set) {
+        variables.record(set);
     }
 
     /** Session variables back to their defaults (COM_RESET_CONNECTION). */

@@ -6,7 +6,7 @@ import static io.shardwise.core.sql.normalize.StatementTokens.word;
 import io.shardwise.core.execute.Column;
 import io.shardwise.core.execute.Diagnostics;
 import io.shardwise.core.execute.ResultCursor;
-import io.shardwise.core.sql.normalize.SqlLexer;
+import io.shardwise.core.sql.normalize.LexicalMode;
 import io.shardwise.core.sql.normalize.StatementTokens;
 import io.shardwise.core.sql.normalize.Token;
 import io.shardwise.core.sql.normalize.TokenKind;
@@ -157,10 +157,15 @@ public final class SessionVariables {
 
     /** @param diagnostics the previous statement's area, which {@code @@warning_count} and {@code @@error_count} report */
     ResultCursor answer(String sql, boolean autocommit, String schema, Diagnostics diagnostics) {
+        return answer(sql, LexicalMode.DEFAULT, autocommit, schema, diagnostics);
+    }
+
+    /** @param mode the lexical mode the statement is read in (the session's sql_mode) */
+    ResultCursor answer(String sql, LexicalMode mode, boolean autocommit, String schema, Diagnostics diagnostics) {
         if (sql.indexOf("@@") < 0 && sql.indexOf("()") < 0) {
             return null; // the common case, decided without lexing: data statements pay nothing here
         }
-        List<Token> tokens = StatementTokens.of(sql);
+        List<Token> tokens = StatementTokens.of(sql, mode);
         if (tokens.size() < 2 || !word(sql, tokens.get(0)).equals("select")) {
             return null;
         }
@@ -242,72 +247,55 @@ public final class SessionVariables {
         values.putAll(defaults);
     }
 
-    /** Updates this session's values after {@code sql}, a SET statement, succeeded. */
+    /** Updates this session's values after {@code sql}, a SET statement read in the default mode, succeeded. */
     void recordSet(String sql) {
-        List<Token> tokens = StatementTokens.of(sql);
-        if (tokens.isEmpty() || !word(sql, tokens.get(0)).equals("set")) {
-            return;
-        }
-        int from = 1;
-        for (int i = 1; i <= tokens.size(); i++) {
-            if (i < tokens.size() && word(sql, tokens.get(i)).equals("transaction")) {
-                // SET [SESSION] TRANSACTION ISOLATION LEVEL x, READ ONLY: its commas separate characteristics
-                i = tokens.size();
-            }
-            if (i == tokens.size() || tokens.get(i).kind() == TokenKind.COMMA) {
-                assignment(sql, tokens.subList(from, i));
-                from = i + 1;
+        record(SetStatement.parse(sql, LexicalMode.DEFAULT));
+    }
+
+    /** Updates this session's values after {@code set} succeeded. */
+    void record(SetStatement set) {
+        for (SetStatement.Assignment a : set.assignments()) {
+            switch (a) {
+                case SetStatement.Names n -> {
+                    for (String name : new String[] {"character_set_client", "character_set_connection", "character_set_results"}) {
+                        put(name, n.charset());
+                    }
+                    if (n.collation() != null) {
+                        put("collation_connection", n.collation());
+                    }
+                }
+                case SetStatement.Transaction t -> {
+                    // only SET SESSION TRANSACTION changes the session's value; without SESSION it is the next transaction's
+                    if (t.session() && t.isolation() != null) {
+                        String level = t.isolation().name().replace('_', '-');
+                        put("transaction_isolation", level);
+                        put("tx_isolation", level);
+                    }
+                    if (t.session() && t.readOnly() != null) {
+                        put("transaction_read_only", t.readOnly() ? "1" : "0");
+                        put("tx_read_only", t.readOnly() ? "1" : "0");
+                    }
+                }
+                case SetStatement.Variable v -> variable(v);
             }
         }
     }
 
-    private void assignment(String sql, List<Token> t) {
-        int at = 0;
-        if (t.size() > 1 && (word(sql, t.get(0)).equals("session") || word(sql, t.get(0)).equals("local"))) {
-            at = 1;
-        }
-        if (t.size() < at + 2) {
-            return;
-        }
-        String head = word(sql, t.get(at));
-        if (head.equals("transaction")) {
-            // only SET SESSION TRANSACTION changes the session's value; without SESSION it is the next transaction's
-            if (at == 1) {
-                sessionTransaction(sql, t.subList(at + 1, t.size()));
-            }
-            return;
-        }
-        if (head.equals("names") || head.equals("charset") || head.equals("character")) {
-            int v = head.equals("character") ? at + 2 : at + 1;
-            if (v < t.size()) {
-                String charset = unquote(t.get(v).text(sql));
-                for (String name : new String[] {"character_set_client", "character_set_connection", "character_set_results"}) {
-                    put(name, charset);
-                }
-                if (v + 2 < t.size() && word(sql, t.get(v + 1)).equals("collate")) {
-                    put("collation_connection", unquote(t.get(v + 2).text(sql)));
-                }
-            }
-            return;
-        }
-        String op = t.get(at + 1).text(sql);
-        if (!op.equals("=") && !op.equals(":=") || t.size() < at + 3) {
-            return;
-        }
-        String name = t.get(at).kind() == TokenKind.SYSTEM_VARIABLE ? variableName(t.get(at).text(sql)) : unquote(head);
-        String value = unquote(sql.substring(t.get(at + 2).start(), t.get(t.size() - 1).end()).strip());
-        if (t.size() > at + 3 || t.get(at + 2).kind() == TokenKind.SYSTEM_VARIABLE || t.get(at + 2).kind() == TokenKind.USER_VARIABLE) {
+    private void variable(SetStatement.Variable v) {
+        String name = v.name();
+        if (!v.literal()) {
             // an expression (CONCAT(@@sql_mode, ',X')): only a backend with the session's state knows its value
             values().remove(name);
             return;
         }
-        if (value.equalsIgnoreCase("default") && t.size() == at + 3) {
+        String value = v.plain();
+        if (v.isDefault()) {
             values();
             Value initial = defaults.get(name);
             value = initial == null ? null : initial.text();
         }
         put(name, value == null || value.equalsIgnoreCase("null") ? null : value);
-        if (name.equals("transaction_isolation") || name.equals("tx_isolation")) {
+        if (value != null && (name.equals("transaction_isolation") || name.equals("tx_isolation"))) {
             put("transaction_isolation", value.toUpperCase(Locale.ROOT).replace(' ', '-'));
             put("tx_isolation", value.toUpperCase(Locale.ROOT).replace(' ', '-'));
         }
@@ -316,28 +304,6 @@ public final class SessionVariables {
             String flag = value != null && (value.equals("1") || value.equalsIgnoreCase("on") || value.equalsIgnoreCase("true")) ? "1" : "0";
             put("transaction_read_only", flag);
             put("tx_read_only", flag);
-        }
-    }
-
-    private void sessionTransaction(String sql, List<Token> t) {
-        StringBuilder words = new StringBuilder();
-        for (Token token : t) {
-            words.append(word(sql, token)).append(' ');
-        }
-        String text = words.toString().strip();
-        for (String level : new String[] {"read uncommitted", "read committed", "repeatable read", "serializable"}) {
-            if (text.contains("isolation level " + level)) {
-                String value = level.toUpperCase(Locale.ROOT).replace(' ', '-');
-                put("transaction_isolation", value);
-                put("tx_isolation", value);
-            }
-        }
-        if (text.contains("read only") && !text.contains("level read only")) {
-            put("transaction_read_only", "1");
-            put("tx_read_only", "1");
-        } else if (text.contains("read write")) {
-            put("transaction_read_only", "0");
-            put("tx_read_only", "0");
         }
     }
 

@@ -7,6 +7,7 @@ import static io.shardwise.core.sql.normalize.StatementTokens.word;
 import io.shardwise.core.error.ErrorCode;
 import io.shardwise.core.error.ShardwiseException;
 import io.shardwise.core.sql.normalize.SqlLexer;
+import io.shardwise.core.sql.normalize.LexicalMode;
 import io.shardwise.core.sql.normalize.StatementTokens;
 import io.shardwise.core.sql.normalize.Token;
 import io.shardwise.core.sql.normalize.TokenKind;
@@ -58,12 +59,17 @@ record ShowStatement(Kind kind, String sql, String table, String database, Strin
      * @throws ShardwiseException UNSUPPORTED (1235) for a SHOW form this server does not answer
      */
     static ShowStatement parse(String sql) {
+        return parse(sql, LexicalMode.DEFAULT);
+    }
+
+    /** @param mode the lexical mode the statement is read in (the session's sql_mode: ANSI_QUOTES, NO_BACKSLASH_ESCAPES) */
+    static ShowStatement parse(String sql, LexicalMode mode) {
         String s = sql.stripLeading();
         if (!(startsWithWord(s, "show") || startsWithWord(s, "desc") || startsWithWord(s, "describe")
                 || startsWithWord(s, "explain"))) {
             return null;
         }
-        List<Token> t = StatementTokens.of(sql);
+        List<Token> t = StatementTokens.of(sql, mode);
         if (t.size() < 2) {
             return null;
         }

@@ -7,6 +7,7 @@ import io.shardwise.core.error.ErrorCode;
 import io.shardwise.core.error.ShardwiseException;
 import io.shardwise.core.execute.Column;
 import io.shardwise.core.execute.ResultCursor;
+import io.shardwise.core.sql.normalize.LexicalMode;
 import io.shardwise.core.rule.ShardingRule;
 import io.shardwise.core.rule.TableRule;
 import java.nio.charset.StandardCharsets;
@@ -59,10 +60,10 @@ final class ShowStatements {
      * @throws ShardwiseException with MySQL's code (1235 for a SHOW form not answered, 1046, 1049,
      *     1146) or a backend's own error
      */
-    ResultCursor answer(String sql, String schema, SessionVariables variables, boolean autocommit) {
-        ShowStatement show = ShowStatement.parse(sql);
+    ResultCursor answer(String sql, LexicalMode mode, String schema, SessionVariables variables, boolean autocommit) {
+        ShowStatement show = ShowStatement.parse(sql, mode);
         if (show == null) {
-            return informationSchema.answer(sql, schema);
+            return informationSchema.answer(sql, mode, schema);
         }
         return switch (show.kind()) {
             case DATABASES -> databases(show);

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.shardwise.core.execute.Column;
 import io.shardwise.core.execute.ResultCursor;
+import io.shardwise.core.sql.normalize.LexicalMode;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
@@ -101,6 +102,16 @@ class SessionVariablesTest {
                 rows(variables.answer("SELECT @@transaction_isolation, @@tx_read_only", true, "shop")));
         assertFalse(rows(new SessionVariables(CLIENT).answer("SELECT @@sql_mode", true, "shop")).get(1).equals("ANSI_QUOTES"),
                 "each session has its own copy");
+    }
+
+    /** The SET the engine applied, as the engine read it: a transaction list after an assignment is split where the engine splits it. */
+    @Test
+    void aSetIsRecordedAsTheEngineAppliesIt() {
+        variables.recordSet("SET time_zone = '+01:00', SESSION TRANSACTION READ ONLY");
+        assertEquals(List.of("@@time_zone|@@transaction_read_only", "+01:00|1"),
+                rows(variables.answer("SELECT @@time_zone, @@transaction_read_only", true, "shop")));
+        variables.record(SetStatement.parse("SET SESSION time_zone = \"+02:00\"", new LexicalMode(false, true)));
+        assertEquals("+02:00", rows(variables.answer("SELECT @@time_zone", true, "shop")).get(1));
     }
 
     /** MariaDB Connector/J's connect-time SET: the text is not the value, so a backend holding the session's state answers it. */

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import io.shardwise.core.error.ShardwiseException;
+import io.shardwise.core.sql.normalize.LexicalMode;
 import org.junit.jupiter.api.Test;
 
 class ShowStatementTest {
@@ -62,5 +63,15 @@ class ShowStatementTest {
         assertEquals(ShowStatement.Kind.PROCESSLIST, ShowStatement.parse("SHOW FULL PROCESSLIST").kind());
         assertEquals(1235, assertThrows(ShardwiseException.class, () -> ShowStatement.parse("SHOW TABLE STATUS WHERE Rows > 1")).errno());
         assertEquals(1235, assertThrows(ShardwiseException.class, () -> ShowStatement.parse("SHOW TABLE foo")).errno());
+    }
+
+    @Test
+    void doubleQuotesAreNamesUnderAnsiQuotesAndPatternsOtherwise() {
+        LexicalMode ansi = new LexicalMode(false, true);
+        ShowStatement quoted = ShowStatement.parse("SHOW COLUMNS FROM \"orders\" LIKE 'u%'", ansi);
+        assertEquals("orders", quoted.table());
+        assertEquals("SHOW COLUMNS FROM `orders_0` LIKE 'u%'", quoted.physical("`orders_0`"));
+        assertEquals("o%", ShowStatement.parse("SHOW TABLES LIKE \"o%\"").like());
+        assertThrows(ShardwiseException.class, () -> ShowStatement.parse("SHOW TABLES LIKE \"o%\"", ansi));
     }
 }

@@ -1,0 +1,108 @@
+package io.shardwise.core;
+
+import io.shardwise.core.execute.Condition;
+import io.shardwise.core.execute.Diagnostics;
+import io.shardwise.core.execute.ExecutionSession;
+import io.shardwise.core.route.MergeSpec;
+import io.shardwise.core.route.RoutePlan;
+import io.shardwise.core.sql.analyze.Select;
+import io.shardwise.core.sql.analyze.TableRef;
+import io.shardwise.core.sql.normalize.NormalizedSql;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * One {@link EngineSession} as a packet relay sees it: the only way a relay reads or changes
+ * session state. {@link #plan}: cheap and never blocking, for a caller on an event loop: a
+ * plan-cache hit only (a miss would run Calcite), a SELECT over the logical schema's tables whose
+ * merge is pass-through or plain concatenation, in autocommit mode outside a transaction with no
+ * timeout, so a connection carrying the session's settings ({@link RelayPlan#setup}) gives the same
+ * result as the executor's.
+ */
+final class EngineRelay implements RelaySession {
+    private final Engine engine;
+    private final ExecutionSession execution;
+    private final EngineSession session;
+    private final PlanRunner plans;
+
+    EngineRelay(Engine engine, ExecutionSession execution, EngineSession session, PlanRunner plans) {
+        this.engine = engine;
+        this.execution = execution;
+        this.session = session;
+        this.plans = plans;
+    }
+
+    @Override
+    public RelayPlan plan(String sql) {
+        String schema = session.schema();
+        String setup = schema == null ? null : execution.relaySetup();
+        if (setup == null) {
+            return null;
+        }
+        try {
+            NormalizedSql normalized = session.normalize(sql);
+            if (normalized.parameterCount() != 0) {
+                return null;
+            }
+            CachedPlan plan = engine.cachedPlan(normalized);
+            if (plan == null || !(plan.statement() instanceof Select select) || select.tables().isEmpty()) {
+                return null;
+            }
+            for (TableRef t : select.tables()) {
+                if (t.schema() != null && !t.schema().equalsIgnoreCase(schema)) {
+                    return null;
+                }
+            }
+            RoutePlan route = plans.route(normalized, plan, List.of());
+            boolean concat = route.merge() instanceof MergeSpec.Concat c && c.tail().equals(MergeSpec.Tail.NONE);
+            if (!(route.merge() instanceof MergeSpec.PassThrough) && !concat) {
+                return null;
+            }
+            return new RelayPlan(route.units(), engine.rule().schema(), setup);
+        } catch (RuntimeException e) {
+            return null; // a lexer or routing error included: execute reports it
+        }
+    }
+
+    @Override
+    public void started(String sql, RelayPlan plan) {
+        session.diagnostics(new Diagnostics(plan.units().size()));
+    }
+
+    @Override
+    public String translate(String backend, int errno, String message) {
+        return execution.messages().logical(backend, errno, message);
+    }
+
+    @Override
+    public void warnings(int unit, String backend, int count, List<Condition> conditions) {
+        List<Condition> logical = new ArrayList<>(conditions.size());
+        for (Condition c : conditions) {
+            logical.add(new Condition(c.level(), c.code(), translate(backend, c.code(), c.message())));
+        }
+        session.diagnostics().unit(unit, count, logical);
+    }
+
+    @Override
+    public void failed(int errno, String message) {
+        session.failed(errno, message);
+    }
+
+    @Override
+    public void ended() {}
+
+    @Override
+    public int warningCount() {
+        return session.diagnostics().warningCount();
+    }
+
+    @Override
+    public boolean inTransaction() {
+        return session.inTransaction();
+    }
+
+    @Override
+    public boolean autocommit() {
+        return session.autocommit();
+    }
+}

@@ -1,0 +1,216 @@
+package io.shardwise.core;
+
+import io.shardwise.core.error.ErrorCode;
+import io.shardwise.core.error.ShardwiseException;
+import io.shardwise.core.execute.Column;
+import io.shardwise.core.execute.Diagnostics;
+import io.shardwise.core.execute.ExecutionSession;
+import io.shardwise.core.execute.ResultCursor;
+import io.shardwise.core.execute.UnitResult;
+import io.shardwise.core.merge.Merger;
+import io.shardwise.core.rewrite.SourceText;
+import io.shardwise.core.route.ExecutionUnit;
+import io.shardwise.core.route.MergeSpec;
+import io.shardwise.core.route.RouteKind;
+import io.shardwise.core.route.RoutePlan;
+import io.shardwise.core.session.ValuesCursor;
+import io.shardwise.core.sql.analyze.Ddl;
+import io.shardwise.core.sql.analyze.Delete;
+import io.shardwise.core.sql.analyze.Insert;
+import io.shardwise.core.sql.analyze.Passthrough;
+import io.shardwise.core.sql.analyze.Select;
+import io.shardwise.core.sql.analyze.SessionCommand;
+import io.shardwise.core.sql.analyze.Statement;
+import io.shardwise.core.sql.analyze.TableRef;
+import io.shardwise.core.sql.analyze.UnanalyzableException;
+import io.shardwise.core.sql.analyze.Update;
+import io.shardwise.core.sql.normalize.NormalizedSql;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The plan side of one {@link EngineSession}: a statement's cached plan, its route, running the
+ * route's units and merging their results, describing and previewing without running. It keeps no
+ * state of its own: the current schema and the diagnostics area are the session's. Not thread-safe,
+ * as its session.
+ */
+final class PlanRunner {
+    private final Engine engine;
+    private final ExecutionSession execution;
+    private final EngineSession session;
+
+    PlanRunner(Engine engine, ExecutionSession execution, EngineSession session) {
+        this.engine = engine;
+        this.execution = execution;
+        this.session = session;
+    }
+
+    StatementResult write(RoutePlan route) {
+        if (route.units().size() > 1 && execution.autocommit() && !execution.inTransaction()) {
+            return atomically(route);
+        }
+        return run(route);
+    }
+
+    /** A DDL statement, or one the analyzer could not read, may have changed a table's columns. */
+    StatementResult changingColumns(StatementResult result) {
+        return switch (result) {
+            case StatementResult.Rows rows -> rows;
+            case StatementResult.Update update -> {
+                engine.descriptions().invalidateAll();
+                yield update;
+            }
+        };
+    }
+
+    /**
+     * A write over several shards in autocommit mode runs in a transaction of its own, so that like
+     * MySQL's statement it either changes every shard or none when one fails (a duplicate key on one
+     * shard, say). The commit itself is per backend, not two-phase.
+     */
+    private StatementResult atomically(RoutePlan route) {
+        execution.begin();
+        StatementResult result;
+        try {
+            result = run(route);
+        } catch (RuntimeException e) {
+            try {
+                execution.rollback();
+            } catch (RuntimeException suppressed) {
+                e.addSuppressed(suppressed);
+            }
+            throw e;
+        }
+        execution.commit();
+        return result;
+    }
+
+    /**
+     * With no database selected, a table named without a schema resolves to nothing: MySQL answers
+     * 1046 rather than guessing, and so must Shardwise, instead of letting the default backend
+     * resolve it in its own physical database.
+     */
+    void requireSchema(Statement statement) {
+        if (session.schema() != null) {
+            return;
+        }
+        for (TableRef t : statement.tables()) {
+            if (t.schema() == null) {
+                throw new ShardwiseException(ErrorCode.NO_DATABASE_SELECTED);
+            }
+        }
+    }
+
+    /**
+     * The cached plan; for a statement the analyzer cannot read, a backend judges its syntax first, so
+     * a typo gets MySQL's own 1064 rather than "not supported".
+     */
+    CachedPlan plan(NormalizedSql normalized) {
+        try {
+            return engine.plan(normalized);
+        } catch (UnanalyzableException e) {
+            // quoted for the mode the backend connection runs in: under NO_BACKSLASH_ESCAPES a doubled backslash is two
+            String probe = "PREPARE shardwise_syntax_probe FROM " + execution.state().lexicalMode().quote(normalized.sql());
+            try {
+                execution.execute(List.of(new ExecutionUnit(engine.rule().config().defaultBackend(), probe, List.of(), Map.of())));
+            } catch (ShardwiseException backend) {
+                if (backend.errno() == ErrorCode.PARSE_ERROR.errno()) {
+                    throw backend;
+                }
+            }
+            throw e;
+        }
+    }
+
+    /** See {@link EngineSession#describe}. */
+    List<Column> describe(String sql, NormalizedSql normalized) {
+        CachedPlan plan = plan(normalized);
+        requireSchema(plan.statement());
+        return switch (plan.statement()) {
+            case SessionCommand c -> c.kind() == SessionCommand.Kind.PREVIEW
+                    ? ValuesCursor.text(SessionCommands.PREVIEW_LABELS, List.of()).columns() : List.of();
+            case Insert i -> List.of();
+            case Update u -> List.of();
+            case Delete d -> List.of();
+            case Ddl d -> List.of();
+            case Select s -> describeRouted(sql, normalized, plan);
+            case Passthrough p -> describeRouted(sql, normalized, plan);
+        };
+    }
+
+    private List<Column> describeRouted(String sql, NormalizedSql normalized, CachedPlan plan) {
+        // the mode is part of the key: with ANSI_QUOTES "a" is a column, without it a string
+        return engine.descriptions().get(sql, execution.state().charsetKey() + ";" + normalized.lexicalMode(), () -> {
+            List<Object> nulls = Arrays.asList(new Object[normalized.parameterCount()]);
+            RoutePlan route = route(normalized, plan, nulls);
+            List<Column> unit = execution.describe(route.units().get(0));
+            if (unit.isEmpty() || route.merge() instanceof MergeSpec.PassThrough) {
+                return unit;
+            }
+            return Merger.columns(unit, route.units().size(), route.mergeFor(unit.size()));
+        });
+    }
+
+    /** The route plan a statement would run with (PREVIEW). */
+    RoutePlan preview(NormalizedSql normalized, List<Object> params) {
+        CachedPlan plan = plan(normalized);
+        requireSchema(plan.statement());
+        return switch (plan.statement()) {
+            case SessionCommand c -> throw new ShardwiseException(ErrorCode.UNSUPPORTED, "PREVIEW of " + c.kind()
+                    + " (it runs in the session, on no shard)");
+            case Select s -> route(normalized, plan, params);
+            case Insert i -> route(normalized, plan, params);
+            case Update u -> route(normalized, plan, params);
+            case Delete d -> route(normalized, plan, params);
+            case Ddl d -> route(normalized, plan, params);
+            case Passthrough p -> route(normalized, plan, params);
+        };
+    }
+
+    RoutePlan route(NormalizedSql normalized, CachedPlan plan, List<Object> params) {
+        return engine.router().route(plan.prepared(), new StatementBindings(normalized, params),
+                SourceText.original(normalized, plan.digestTokenOffsets()));
+    }
+
+    /** The statement as written, on the default backend (in the session's transaction, if any). */
+    StatementResult onDefaultBackend(NormalizedSql normalized, List<Object> params) {
+        return run(new RoutePlan(RouteKind.UNSHARDED, List.of(new ExecutionUnit(engine.rule().config().defaultBackend(),
+                normalized.sql(), params, Map.of())), new MergeSpec.PassThrough()));
+    }
+
+    StatementResult run(RoutePlan route) {
+        Diagnostics diagnostics = new Diagnostics(route.units().size());
+        session.diagnostics(diagnostics);
+        List<UnitResult> results = execution.execute(route.units(), diagnostics);
+        if (results.get(0) instanceof UnitResult.Rows) {
+            List<ResultCursor> cursors = new ArrayList<>(results.size());
+            for (UnitResult r : results) {
+                cursors.add(((UnitResult.Rows) r).cursor());
+            }
+            if (cursors.size() == 1) {
+                return new StatementResult.Rows(cursors.get(0));
+            }
+            return new StatementResult.Rows(Merger.merge(cursors, route.mergeFor(cursors.get(0).columns().size())));
+        }
+        long affected = 0;
+        long lastInsertId = 0;
+        int warnings = 0;
+        for (UnitResult r : results) {
+            if (!(r instanceof UnitResult.Update u)) {
+                throw new ShardwiseException(ErrorCode.BUG, "units of one statement returned both rows and counts");
+            }
+            // each copy of a broadcast table reports the same change: count it once
+            affected = route.kind() == RouteKind.BROADCAST_WRITE ? u.affectedRows() : affected + u.affectedRows();
+            if (lastInsertId == 0) {
+                lastInsertId = u.lastInsertId();
+            }
+            warnings += u.warnings();
+        }
+        if (!route.generatedKeys().isEmpty() && route.generatedKeys().get(0) instanceof Long first) {
+            lastInsertId = first;
+        }
+        return new StatementResult.Update(affected, lastInsertId, route.generatedKeys(), warnings);
+    }
+}

@@ -1,0 +1,191 @@
+package io.shardwise.core.session;
+
+import static io.shardwise.core.sql.normalize.StatementTokens.unquote;
+import static io.shardwise.core.sql.normalize.StatementTokens.word;
+
+import io.shardwise.core.error.ErrorCode;
+import io.shardwise.core.error.ShardwiseException;
+import io.shardwise.core.execute.SessionState;
+import io.shardwise.core.sql.normalize.LexicalMode;
+import io.shardwise.core.sql.normalize.StatementTokens;
+import io.shardwise.core.sql.normalize.Token;
+import io.shardwise.core.sql.normalize.TokenKind;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * A SET statement read once, in the session's lexical mode: its assignments in order. The engine
+ * applies them to the session's state (what backends get) and the session's variables record them
+ * (what clients read back); both read these records, never the text. What Shardwise refuses (GLOBAL,
+ * PERSIST, user variables) and what is malformed fails here, before anything changes.
+ */
+public record SetStatement(List<Assignment> assignments) {
+    public SetStatement {
+        assignments = List.copyOf(assignments);
+    }
+
+    /** One assignment of a SET statement. */
+    public sealed interface Assignment permits Names, Transaction, Variable {}
+
+    /**
+     * {@code NAMES charset [COLLATE collation]}, {@code CHARACTER SET charset}, {@code CHARSET charset}.
+     *
+     * @param names whether the NAMES form (which also sets the collation)
+     * @param collation null unless named
+     */
+    public record Names(boolean names, String charset, String collation) implements Assignment {}
+
+    /**
+     * {@code [SESSION] TRANSACTION characteristic, ...}.
+     *
+     * @param session whether SESSION was written (the session's value changes; without it only the next transaction's)
+     * @param isolation null unless an isolation level was named
+     * @param readOnly null unless READ ONLY or READ WRITE was named
+     */
+    public record Transaction(boolean session, SessionState.Isolation isolation, Boolean readOnly) implements Assignment {}
+
+    /**
+     * {@code name = expression} for a session system variable.
+     *
+     * @param name lower case, without {@code @@} or a SESSION/LOCAL scope
+     * @param expression the value as written
+     * @param literal whether the value is one literal token (not a variable, function call or operation)
+     */
+    public record Variable(String name, String expression, boolean literal) implements Assignment {
+        /** The value without its quotes. */
+        public String plain() {
+            return unquote(expression);
+        }
+
+        /** {@code = DEFAULT}: the variable's default value. */
+        public boolean isDefault() {
+            return literal && plain().equalsIgnoreCase("default");
+        }
+    }
+
+    /**
+     * @throws ShardwiseException 1064 for a malformed assignment, 1235 for GLOBAL/PERSIST or a user
+     *     variable, MySQL's error for an unknown isolation level
+     */
+    public static SetStatement parse(String sql, LexicalMode mode) {
+        List<Token> tokens = StatementTokens.of(sql, mode);
+        List<Assignment> out = new ArrayList<>();
+        // tokens.get(0) is SET
+        int i = 1;
+        while (i < tokens.size()) {
+            int end = i;
+            int depth = 0;
+            while (end < tokens.size()) {
+                TokenKind k = tokens.get(end).kind();
+                if (k == TokenKind.LEFT_PAREN) {
+                    depth++;
+                } else if (k == TokenKind.RIGHT_PAREN) {
+                    depth--;
+                } else if (k == TokenKind.COMMA && depth == 0 && !isTransactionList(sql, tokens, i)) {
+                    break;
+                }
+                end++;
+            }
+            out.add(assignment(sql, tokens.subList(i, end)));
+            i = end + 1;
+        }
+        return new SetStatement(out);
+    }
+
+    /** SET [SESSION] TRANSACTION x, y: its commas separate characteristics, not assignments. */
+    private static boolean isTransactionList(String sql, List<Token> tokens, int from) {
+        for (int j = from; j < Math.min(tokens.size(), from + 2); j++) {
+            if (word(sql, tokens.get(j)).equals("transaction")) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private static Assignment assignment(String sql, List<Token> t) {
+        if (t.isEmpty()) {
+            throw new ShardwiseException(ErrorCode.PARSE_ERROR, "an empty assignment in SET");
+        }
+        String first = word(sql, t.get(0));
+        if (first.equals("global") || first.equals("persist") || first.equals("persist_only")) {
+            throw new ShardwiseException(ErrorCode.UNSUPPORTED, "SET " + first.toUpperCase(Locale.ROOT)
+                    + " through Shardwise (set it on each backend server)");
+        }
+        int at = first.equals("session") || first.equals("local") ? 1 : 0;
+        if (at >= t.size()) {
+            throw new ShardwiseException(ErrorCode.PARSE_ERROR, "near '" + sql.substring(t.get(0).start()) + "'");
+        }
+        String head = word(sql, t.get(at));
+        switch (head) {
+            case "names", "character", "charset" -> {
+                int v = head.equals("character") ? at + 2 : at + 1;
+                if (v >= t.size()) {
+                    throw new ShardwiseException(ErrorCode.PARSE_ERROR, "near '" + sql.substring(t.get(at).start()) + "'");
+                }
+                String collation = v + 2 < t.size() && word(sql, t.get(v + 1)).equals("collate") ? unquote(t.get(v + 2).text(sql)) : null;
+                return new Names(head.equals("names"), unquote(t.get(v).text(sql)), collation);
+            }
+            case "transaction" -> {
+                return transaction(sql, t.subList(at + 1, t.size()), at == 1);
+            }
+            default -> { }
+        }
+        Token nameToken = t.get(at);
+        String name;
+        if (nameToken.kind() == TokenKind.USER_VARIABLE) {
+            throw new ShardwiseException(ErrorCode.UNSUPPORTED, "user variables (" + nameToken.text(sql) + ") through Shardwise");
+        } else if (nameToken.kind() == TokenKind.SYSTEM_VARIABLE) {
+            name = nameToken.text(sql).substring(2).toLowerCase(Locale.ROOT).replace("`", "");
+            if (name.startsWith("global.") || name.startsWith("persist")) {
+                throw new ShardwiseException(ErrorCode.UNSUPPORTED, "SET @@" + name + " through Shardwise (set it on each backend server)");
+            }
+            name = name.replaceFirst("^(session|local)\\.", "");
+        } else {
+            name = nameToken.text(sql).toLowerCase(Locale.ROOT).replace("`", "");
+        }
+        int eq = at + 1;
+        if (eq + 1 >= t.size() || !(t.get(eq).text(sql).equals("=") || t.get(eq).text(sql).equals(":="))) {
+            throw new ShardwiseException(ErrorCode.PARSE_ERROR, "near '" + sql.substring(t.get(at).start()) + "'");
+        }
+        String expression = sql.substring(t.get(eq + 1).start(), t.get(t.size() - 1).end()).strip();
+        TokenKind value = t.get(eq + 1).kind();
+        boolean literal = t.size() == eq + 2 && value != TokenKind.SYSTEM_VARIABLE && value != TokenKind.USER_VARIABLE;
+        return new Variable(name, expression, literal);
+    }
+
+    private static Transaction transaction(String sql, List<Token> t, boolean session) {
+        StringBuilder words = new StringBuilder();
+        for (Token token : t) {
+            words.append(token.text(sql).toLowerCase(Locale.ROOT)).append(' ');
+        }
+        String text = words.toString().replace(" ,", ",");
+        SessionState.Isolation isolation = null;
+        Boolean readOnly = null;
+        for (String part : text.split(",")) {
+            String p = part.strip();
+            if (p.startsWith("isolation level ")) {
+                isolation = isolation(p.substring("isolation level ".length()).strip());
+            } else if (p.equals("read only")) {
+                readOnly = true;
+            } else if (p.equals("read write")) {
+                readOnly = false;
+            } else {
+                throw new ShardwiseException(ErrorCode.PARSE_ERROR, "near 'TRANSACTION " + p + "'");
+            }
+        }
+        return new Transaction(session, isolation, readOnly);
+    }
+
+    /** A level as MySQL spells it in either form ({@code READ COMMITTED}, {@code 'READ-COMMITTED'}). */
+    public static SessionState.Isolation isolation(String text) {
+        return switch (text.toLowerCase(Locale.ROOT).replace('-', ' ').strip()) {
+            case "read uncommitted" -> SessionState.Isolation.READ_UNCOMMITTED;
+            case "read committed" -> SessionState.Isolation.READ_COMMITTED;
+            case "repeatable read" -> SessionState.Isolation.REPEATABLE_READ;
+            case "serializable" -> SessionState.Isolation.SERIALIZABLE;
+            default -> throw new ShardwiseException(ErrorCode.BACKEND_ERROR,
+                    "Variable 'transaction_isolation' can't be set to the value of '" + text + "'");
+        };
+    }
+}
