@@ -49,7 +49,7 @@ public final class EngineSession implements AutoCloseable {
     EngineSession(Engine engine, ExecutionSession execution, String schema, SessionHost host) {
         this.execution = execution;
         this.schema = schema;
-        this.local = new SessionStatements(engine.rule(), host, this::sqlMode);
+        this.local = new SessionStatements(engine.rule(), host, this::sqlMode, this::readOnly);
         this.plans = new PlanRunner(engine, execution, this);
         this.commands = new SessionCommandRunner(engine, execution, this, plans, local, access);
         this.relay = new EngineRelay(engine, execution, this, plans);

@@ -53,7 +53,11 @@ final class ShardwiseConnection implements Connection {
     private final Engine engine;
     private final EngineSession session;
     private final String url;
-    /** Set by {@link #setReadOnly}: Connector/J then refuses writes itself, with its own message and S1009. */
+    /**
+     * Set by {@link #setReadOnly}: Connector/J then refuses writes itself, with its own message and
+     * S1009. Not session state (the session's read-only mode is the engine's, {@link #isReadOnly}
+     * reads it there): only which API call asked for it, which decides the error's wording.
+     */
     private volatile boolean readOnlyByApplication;
     private final ReentrantLock lock = new ReentrantLock();
     private final Set<ShardwiseStatement> statements = ConcurrentHashMap.newKeySet();
@@ -334,10 +338,11 @@ final class ShardwiseConnection implements Connection {
         command("USE `" + catalog.replace("`", "``") + "`");
     }
 
+    /** The session's current database (its one owner is the engine's session, as for DATABASE()). */
     @Override
     public String getCatalog() throws SQLException {
         checkOpen();
-        return engine.rule().schema();
+        return session.schema();
     }
 
     @Override

@@ -1,6 +1,7 @@
 package io.shardwise.jdbc;
 
 import io.shardwise.core.execute.Column;
+import io.shardwise.core.session.MetaDataCatalog;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.RowIdLifetime;
@@ -12,7 +13,7 @@ import java.util.List;
  * What the driver can say truly about the logical database: the product and version of the
  * backends (asked of the default backend), the driver, the one logical catalog, identifier rules and
  * the capability flags of a MySQL server behind Connector/J, and the tables, columns, primary keys and
- * indexes of the logical schema ({@link LogicalCatalog}). Physical names never appear. What is not
+ * indexes of the logical schema (core's {@link MetaDataCatalog} over the one logical catalog). Physical names never appear. What is not
  * implemented refuses (see {@link DatabaseMetaDataBase}).
  *
  * <p>Assumes backends with {@code lower_case_table_names=0} (Linux's default) for the identifier
@@ -131,23 +132,23 @@ final class ShardwiseDatabaseMetaData extends ConnectorJFlags {
 
     @Override
     public ResultSet getTables(String catalog, String schemaPattern, String tableNamePattern, String[] types) throws SQLException {
-        return catalog().tables(catalog, tableNamePattern, types);
+        return result(catalog().tables(catalog, tableNamePattern, types));
     }
 
     @Override
     public ResultSet getColumns(String catalog, String schemaPattern, String tableNamePattern, String columnNamePattern)
             throws SQLException {
-        return catalog().columns(catalog, tableNamePattern, columnNamePattern);
+        return result(catalog().columns(catalog, tableNamePattern, columnNamePattern));
     }
 
     @Override
     public ResultSet getPrimaryKeys(String catalog, String schema, String table) throws SQLException {
-        return catalog().primaryKeys(catalog, table);
+        return result(catalog().primaryKeys(catalog, named(table)));
     }
 
     @Override
     public ResultSet getIndexInfo(String catalog, String schema, String table, boolean unique, boolean approximate) throws SQLException {
-        return catalog().indexInfo(catalog, table, unique, approximate);
+        return result(catalog().indexInfo(catalog, named(table), unique, approximate));
     }
 
     @Override
@@ -158,9 +159,21 @@ final class ShardwiseDatabaseMetaData extends ConnectorJFlags {
         return sqlKeywords;
     }
 
-    private LogicalCatalog catalog() throws SQLException {
+    private MetaDataCatalog catalog() throws SQLException {
         connection.checkOpen();
-        return new LogicalCatalog(connection, connection.engine().rule());
+        return new MetaDataCatalog(connection.engine().rule());
+    }
+
+    private ResultSet result(MetaDataCatalog.Listing listing) {
+        return ShardwiseResultSet.ofRows(connection, listing.columns(), listing.rows());
+    }
+
+    /** A non-pattern table argument: Connector/J refuses null with its own illegal-argument error. */
+    private static String named(String table) throws SQLException {
+        if (table == null) {
+            throw SqlErrors.illegal("Table not specified.");
+        }
+        return table;
     }
 
     @Override

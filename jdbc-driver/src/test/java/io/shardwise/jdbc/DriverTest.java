@@ -112,10 +112,10 @@ class DriverTest {
 
     @Test
     void tablePatternsMatchAsSqlLikeIgnoringCase() {
-        assertTrue(io.shardwise.core.session.LogicalTables.like("ord%").matcher("Orders").matches());
-        assertTrue(io.shardwise.core.session.LogicalTables.like("order_items").matcher("order-items").matches());
-        assertFalse(io.shardwise.core.session.LogicalTables.like(io.shardwise.core.session.LogicalTables.escape("order_items")).matcher("order-items").matches());
-        assertTrue(io.shardwise.core.session.LogicalTables.like(io.shardwise.core.session.LogicalTables.escape("a%b\\c")).matcher("a%b\\c").matches());
-        assertTrue(io.shardwise.core.session.LogicalTables.like("%").matcher("").matches());
+        assertTrue(io.shardwise.core.rule.LogicalTables.like("ord%").matcher("Orders").matches());
+        assertTrue(io.shardwise.core.rule.LogicalTables.like("order_items").matcher("order-items").matches());
+        assertFalse(io.shardwise.core.rule.LogicalTables.like(io.shardwise.core.rule.LogicalTables.escape("order_items")).matcher("order-items").matches());
+        assertTrue(io.shardwise.core.rule.LogicalTables.like(io.shardwise.core.rule.LogicalTables.escape("a%b\\c")).matcher("a%b\\c").matches());
+        assertTrue(io.shardwise.core.rule.LogicalTables.like("%").matcher("").matches());
     }
 }

@@ -1,10 +1,8 @@
 package io.shardwise.core.execute;
 
 import io.shardwise.core.config.BackendConfig;
-import io.shardwise.core.config.DataNode;
 import io.shardwise.core.error.ErrorCode;
 import io.shardwise.core.rule.ShardingRule;
-import io.shardwise.core.rule.TableRule;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
@@ -54,19 +52,14 @@ public final class BackendMessages {
         this.byBackend = byBackend;
     }
 
-    /** The physical names of every backend of {@code rule}: its database (from its URL) and its tables. */
+    /**
+     * The physical names of every backend of {@code rule}: its database (from its URL) and the tables
+     * the logical catalog renames there ({@link io.shardwise.core.rule.LogicalTables#renamedOn}).
+     */
     public static BackendMessages of(ShardingRule rule) {
-        Map<String, Map<String, String>> tables = new HashMap<>();
-        for (TableRule t : rule.tables()) {
-            for (DataNode n : t.nodes()) {
-                if (!n.table().equals(t.name())) {
-                    tables.computeIfAbsent(n.backend(), b -> new HashMap<>()).put(n.table().toLowerCase(Locale.ROOT), t.name());
-                }
-            }
-        }
         Map<String, Names> byBackend = new HashMap<>();
         for (BackendConfig b : rule.config().backends().values()) {
-            Names names = Names.of(b.address().database(), tables.getOrDefault(b.name(), Map.of()));
+            Names names = Names.of(b.address().database(), rule.logicalTables().renamedOn(b.name()));
             if (names != null) {
                 byBackend.put(b.name(), names);
             }

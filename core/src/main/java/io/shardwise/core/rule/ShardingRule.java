@@ -29,6 +29,8 @@ public final class ShardingRule {
     private final ShardwiseConfig config;
     private final Map<String, TableRule> tables;
     private final Map<String, TableRule> tablesByLowerName;
+    /** The logical catalog over these tables: which physical tables stand for which logical ones. */
+    private final LogicalTables logicalTables;
 
     ShardingRule(ShardwiseConfig config, Map<String, TableRule> tables) {
         this.config = config;
@@ -36,6 +38,7 @@ public final class ShardingRule {
         Map<String, TableRule> lower = new HashMap<>();
         tables.forEach((name, rule) -> lower.put(name.toLowerCase(Locale.ROOT), rule));
         this.tablesByLowerName = Map.copyOf(lower);
+        this.logicalTables = new LogicalTables(this);
     }
 
     /** Reads and validates a configuration file; every problem in it is reported at once. */
@@ -107,6 +110,11 @@ public final class ShardingRule {
     /** Whether the configuration names this table (rather than it defaulting to a single table). */
     public boolean isConfigured(String name) {
         return tables.containsKey(name) || tablesByLowerName.containsKey(name.toLowerCase(Locale.ROOT));
+    }
+
+    /** Physical ↔ logical table names, as every listing, description and error message reads them. */
+    public LogicalTables logicalTables() {
+        return logicalTables;
     }
 
     /** The configured tables, in the file's order. */

@@ -4,8 +4,8 @@ import io.shardwise.core.config.BackendConfig;
 import io.shardwise.core.config.DataNode;
 import io.shardwise.core.error.ErrorCode;
 import io.shardwise.core.error.ShardwiseException;
+import io.shardwise.core.rule.LogicalTables;
 import io.shardwise.core.rule.ShardingRule;
-import io.shardwise.core.rule.TableRule;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -15,7 +15,7 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * Which physical tables stand for the logical ones ({@link LogicalTables}), as SQL over a backend's information_schema: each
+ * The logical catalog ({@link LogicalTables}) as SQL over a backend's information_schema: each
  * configured table is its first node, renamed; the default backend's tables that no node claims are
  * single tables under their own names; every other physical table is hidden. Backends are told apart
  * by the database and the server ({@code host:port}) their JDBC URL names.
@@ -36,17 +36,18 @@ final class LogicalCatalog {
 
     LogicalCatalog(ShardingRule rule) {
         this.rule = rule;
+        LogicalTables tables = rule.logicalTables();
         this.defaultDatabase = database(rule.config().defaultBackend());
         String defaultServer = server(rule.config().defaultBackend());
         String away = null;
-        for (TableRule t : rule.tables()) {
-            DataNode first = t.nodes().getFirst();
-            if (!server(first.backend()).equals(defaultServer) && away == null) {
-                away = t.name() + "' (first node " + first + ")";
+        for (Map.Entry<String, Map<String, String>> backend : tables.firstNodes().entrySet()) {
+            if (!server(backend.getKey()).equals(defaultServer) && away == null) {
+                Map.Entry<String, String> first = backend.getValue().entrySet().iterator().next();
+                away = first.getValue() + "' (first node " + new DataNode(backend.getKey(), first.getKey()) + ")";
             }
-            firsts.computeIfAbsent(database(first.backend()), d -> new LinkedHashMap<>()).put(first.table(), t.name());
+            firsts.computeIfAbsent(database(backend.getKey()), d -> new LinkedHashMap<>()).putAll(backend.getValue());
         }
-        hiddenOnDefault.addAll(new LogicalTables(rule).claimedOn(rule.config().defaultBackend()));
+        hiddenOnDefault.addAll(tables.claimedOn(rule.config().defaultBackend()));
         for (String table : firsts.getOrDefault(defaultDatabase, Map.of()).keySet()) {
             hiddenOnDefault.remove(table.toLowerCase(Locale.ROOT));
         }

@@ -27,11 +27,15 @@ public final class SessionStatements {
     /** Built on first use, on the session's thread, from the variables (asking the backend must not happen at open). */
     private ServerIdentity identity;
 
-    /** @param sqlMode the session's sql_mode as the engine keeps it (null while the default), for {@code @@sql_mode} */
-    public SessionStatements(ShardingRule rule, SessionHost host, java.util.function.Supplier<String> sqlMode) {
+    /**
+     * @param sqlMode the session's sql_mode as the engine keeps it (null while the default), for {@code @@sql_mode}
+     * @param readOnly the engine session's access mode, for {@code @@transaction_read_only}
+     */
+    public SessionStatements(ShardingRule rule, SessionHost host, java.util.function.Supplier<String> sqlMode,
+            java.util.function.BooleanSupplier readOnly) {
         this.host = host;
         String configured = host.announcesVersion() ? rule.config().server().version() : null;
-        this.variables = new SessionVariables(host.client(), () -> announced(BackendVariables.of(rule), configured), sqlMode);
+        this.variables = new SessionVariables(host.client(), () -> announced(BackendVariables.of(rule), configured), sqlMode, readOnly);
         this.shows = new ShowStatements(rule, host);
     }
 

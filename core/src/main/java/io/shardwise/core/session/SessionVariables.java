@@ -16,6 +16,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.function.BooleanSupplier;
 import java.util.function.Supplier;
 
 /**
@@ -63,6 +64,8 @@ public final class SessionVariables {
     private final Supplier<Map<String, String>> backend;
     /** The engine's sql_mode of this session (null while the default): the engine owns it, SET evaluated. */
     private final Supplier<String> sqlMode;
+    /** The engine's READ ONLY of this session (its SessionState owns it): {@code @@transaction_read_only} reads it there. */
+    private final BooleanSupplier readOnly;
     private final Client client;
     /** Built on first use, on the session's thread: asking the backend must not happen where the session is opened. */
     private Map<String, Value> defaults;
@@ -74,26 +77,37 @@ public final class SessionVariables {
 
     /** @param backend the default backend's session variables by lower-case name (empty when unknown), asked on first use */
     SessionVariables(Client client, Supplier<Map<String, String>> backend) {
-        this(client, backend, () -> null);
+        this(client, backend, () -> null, () -> false);
     }
 
     /**
      * @param backend the default backend's variables, the version as announced ({@link ServerIdentity})
      * @param sqlMode the session's sql_mode as the engine keeps it, or null while it is the default
+     * @param readOnly whether the engine's session is READ ONLY (SET SESSION TRANSACTION, transaction_read_only)
      */
-    SessionVariables(Client client, Supplier<Map<String, String>> backend, Supplier<String> sqlMode) {
+    SessionVariables(Client client, Supplier<Map<String, String>> backend, Supplier<String> sqlMode, BooleanSupplier readOnly) {
         this.client = client;
         this.backend = backend;
         this.sqlMode = sqlMode;
+        this.readOnly = readOnly;
     }
 
-    /** A variable's value: the engine's sql_mode once a SET changed it, else this session's table. */
+    /**
+     * A variable's value: what the engine's session owns read there (sql_mode once a SET changed it,
+     * the access mode), else this session's table.
+     */
     private Value value(String name) {
-        if (name.equals("sql_mode")) {
-            String mode = sqlMode.get();
-            if (mode != null) {
-                return new Value(mode, false);
+        switch (name) {
+            case "sql_mode" -> {
+                String mode = sqlMode.get();
+                if (mode != null) {
+                    return new Value(mode, false);
+                }
             }
+            case "transaction_read_only", "tx_read_only" -> {
+                return new Value(readOnly.getAsBoolean() ? "1" : "0", true);
+            }
+            default -> { }
         }
         return values().get(name);
     }
@@ -271,10 +285,7 @@ public final class SessionVariables {
                         put("transaction_isolation", level);
                         put("tx_isolation", level);
                     }
-                    if (t.session() && t.readOnly() != null) {
-                        put("transaction_read_only", t.readOnly() ? "1" : "0");
-                        put("tx_read_only", t.readOnly() ? "1" : "0");
-                    }
+                    // the access mode is the engine's session's (value(...) reads it there), not recorded here
                 }
                 case SetStatement.Variable v -> variable(v);
             }
@@ -298,12 +309,6 @@ public final class SessionVariables {
         if (value != null && (name.equals("transaction_isolation") || name.equals("tx_isolation"))) {
             put("transaction_isolation", value.toUpperCase(Locale.ROOT).replace(' ', '-'));
             put("tx_isolation", value.toUpperCase(Locale.ROOT).replace(' ', '-'));
-        }
-        if (name.equals("transaction_read_only") || name.equals("tx_read_only")) {
-            // aliases of one variable, which reads back as 0 or 1 whatever was assigned (ON, true ...)
-            String flag = value != null && (value.equals("1") || value.equalsIgnoreCase("on") || value.equalsIgnoreCase("true")) ? "1" : "0";
-            put("transaction_read_only", flag);
-            put("tx_read_only", flag);
         }
     }
 

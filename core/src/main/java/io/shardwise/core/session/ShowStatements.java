@@ -1,6 +1,6 @@
 package io.shardwise.core.session;
 
-import static io.shardwise.core.session.LogicalTables.like;
+import static io.shardwise.core.rule.LogicalTables.like;
 
 import io.shardwise.core.config.DataNode;
 import io.shardwise.core.error.ErrorCode;
@@ -8,15 +8,16 @@ import io.shardwise.core.error.ShardwiseException;
 import io.shardwise.core.execute.Column;
 import io.shardwise.core.execute.ResultCursor;
 import io.shardwise.core.sql.normalize.LexicalMode;
+import io.shardwise.core.rule.LogicalTables;
 import io.shardwise.core.rule.ShardingRule;
 import io.shardwise.core.rule.TableRule;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Comparator;
-import java.util.HashSet;
+import java.util.HashMap;
+import java.util.Map;
 import java.util.List;
 import java.util.Locale;
-import java.util.Set;
 import java.util.TreeMap;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -34,9 +35,7 @@ import java.util.regex.Pattern;
  */
 final class ShowStatements {
     private static final String INFORMATION_SCHEMA = "information_schema";
-    /** MySQL's order of table names: case-insensitive as lower case ('order_items' before 'orders'), then exact. */
-    private static final Comparator<String> BY_NAME =
-            Comparator.<String, String>comparing(n -> n.toLowerCase(Locale.ROOT)).thenComparing(n -> n);
+    private static final Comparator<String> BY_NAME = LogicalTables.SHOW_ORDER;
 
     private final ShardingRule rule;
     private final LogicalTables tables;
@@ -46,7 +45,7 @@ final class ShowStatements {
 
     ShowStatements(ShardingRule rule, SessionHost host) {
         this.rule = rule;
-        this.tables = new LogicalTables(rule);
+        this.tables = rule.logicalTables();
         this.catalog = new BackendCatalog(rule);
         this.informationSchema = new InformationSchemaQueries(rule, catalog);
         this.processlist = new Processlist(host);
@@ -101,21 +100,20 @@ final class ShowStatements {
             columns.add(new Column(c.schema(), c.table(), c.orgTable(), tablesIn(c.name(), answer.database()),
                     tablesIn(c.orgName(), answer.database()), c.collation(), c.length(), c.mysqlType(), c.flags(), c.decimals()));
         }
-        TreeMap<String, byte[][]> rows = new TreeMap<>(BY_NAME);
+        // the backend applied the statement's LIKE or WHERE to its own tables; configured tables get the LIKE
+        Map<String, byte[][]> physical = new HashMap<>();
         for (byte[][] row : answer.rows()) {
-            String name = new String(row[0], StandardCharsets.UTF_8);
-            if (tables.isSingleOnDefault(name)) {
-                rows.put(name, row);
-            }
+            physical.put(new String(row[0], StandardCharsets.UTF_8), row);
         }
-        Pattern like = like(show.like());
-        for (TableRule t : rule.tables()) {
-            if (like.matcher(t.name()).matches()) {
-                rows.put(t.name(), columns.size() == 1 ? new byte[][] {bytes(t.name())}
-                        : new byte[][] {bytes(t.name()), bytes("BASE TABLE")});
+        List<byte[][]> rows = new ArrayList<>();
+        for (String name : tables.matching(show.like(), physical.keySet(), BY_NAME)) {
+            byte[][] row = physical.get(name);
+            if (row == null || rule.isConfigured(name)) {
+                row = columns.size() == 1 ? new byte[][] {bytes(name)} : new byte[][] {bytes(name), bytes("BASE TABLE")};
             }
+            rows.add(row);
         }
-        return cursor(columns, List.copyOf(rows.values()));
+        return cursor(columns, rows);
     }
 
     /**
@@ -129,9 +127,8 @@ final class ShowStatements {
         String defaultBackend = rule.config().defaultBackend();
         TreeMap<String, TreeMap<String, String>> wanted = new TreeMap<>(); // backend -> physical -> logical
         wanted.put(defaultBackend, new TreeMap<>(String.CASE_INSENSITIVE_ORDER));
-        for (TableRule t : rule.tables()) {
-            DataNode first = t.nodes().getFirst();
-            wanted.computeIfAbsent(first.backend(), b -> new TreeMap<>(String.CASE_INSENSITIVE_ORDER)).put(first.table(), t.name());
+        for (var firsts : tables.firstNodes().entrySet()) {
+            wanted.computeIfAbsent(firsts.getKey(), b -> new TreeMap<>(String.CASE_INSENSITIVE_ORDER)).putAll(firsts.getValue());
         }
         Pattern like = like(show.like());
         List<Column> columns = null;

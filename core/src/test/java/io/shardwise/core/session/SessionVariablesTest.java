@@ -98,8 +98,8 @@ class SessionVariablesTest {
         variables.recordSet("SET TRANSACTION ISOLATION LEVEL SERIALIZABLE"); // the next transaction only
         assertEquals("READ-COMMITTED", rows(variables.answer("SELECT @@transaction_isolation", true, "shop")).get(1));
         variables.recordSet("SET SESSION TRANSACTION ISOLATION LEVEL SERIALIZABLE, READ ONLY");
-        assertEquals(List.of("@@transaction_isolation|@@tx_read_only", "SERIALIZABLE|1"),
-                rows(variables.answer("SELECT @@transaction_isolation, @@tx_read_only", true, "shop")));
+        assertEquals(List.of("@@transaction_isolation", "SERIALIZABLE"),
+                rows(variables.answer("SELECT @@transaction_isolation", true, "shop")));
         assertFalse(rows(new SessionVariables(CLIENT).answer("SELECT @@sql_mode", true, "shop")).get(1).equals("ANSI_QUOTES"),
                 "each session has its own copy");
     }
@@ -107,9 +107,9 @@ class SessionVariablesTest {
     /** The SET the engine applied, as the engine read it: a transaction list after an assignment is split where the engine splits it. */
     @Test
     void aSetIsRecordedAsTheEngineAppliesIt() {
-        variables.recordSet("SET time_zone = '+01:00', SESSION TRANSACTION READ ONLY");
-        assertEquals(List.of("@@time_zone|@@transaction_read_only", "+01:00|1"),
-                rows(variables.answer("SELECT @@time_zone, @@transaction_read_only", true, "shop")));
+        variables.recordSet("SET time_zone = '+01:00', SESSION TRANSACTION ISOLATION LEVEL READ COMMITTED");
+        assertEquals(List.of("@@time_zone|@@transaction_isolation", "+01:00|READ-COMMITTED"),
+                rows(variables.answer("SELECT @@time_zone, @@transaction_isolation", true, "shop")));
         variables.record(SetStatement.parse("SET SESSION time_zone = \"+02:00\"", new LexicalMode(false, true)));
         assertEquals("+02:00", rows(variables.answer("SELECT @@time_zone", true, "shop")).get(1));
     }
@@ -125,11 +125,23 @@ class SessionVariablesTest {
         assertNull(variables.answer("SELECT @@sql_mode", true, "shop"));
     }
 
+    /** One owner: the engine's session keeps the access mode, which the read-back only reads (no copy of its own to drift). */
+    @Test
+    void theAccessModeIsTheEnginesWhateverWasRecorded() {
+        boolean[] engine = {true};
+        SessionVariables tracked = new SessionVariables(CLIENT, java.util.Map::of, () -> null, () -> engine[0]);
+        assertEquals(List.of("@@transaction_read_only|@@tx_read_only", "1|1"),
+                rows(tracked.answer("SELECT @@transaction_read_only, @@tx_read_only", true, "shop")));
+        tracked.recordSet("SET SESSION TRANSACTION READ ONLY");
+        engine[0] = false; // the engine refused or reset it: the read-back follows the engine, not the recorded text
+        assertEquals("0", rows(tracked.answer("SELECT @@tx_read_only", true, "shop")).get(1));
+    }
+
     @Test
     void sqlModeIsTheEnginesOnceASetChangedItWhateverTheSetSpelled() {
         String[] engine = {null};
         SessionVariables tracked = new SessionVariables(CLIENT, () -> java.util.Map.of("sql_mode", "STRICT_TRANS_TABLES"),
-                () -> engine[0]);
+                () -> engine[0], () -> false);
         assertEquals("STRICT_TRANS_TABLES", tracked.text("sql_mode"));
         // the engine evaluated the expression on a backend; the text of the SET is no value
         tracked.recordSet("SET sql_mode = CONCAT(@@sql_mode, ',NO_BACKSLASH_ESCAPES')");

@@ -1,15 +1,13 @@
-package io.shardwise.jdbc;
+package io.shardwise.core.session;
 
-import static io.shardwise.core.session.LogicalTables.escape;
-import static io.shardwise.core.session.LogicalTables.like;
+import static io.shardwise.core.rule.LogicalTables.escape;
 
 import io.shardwise.core.config.BackendConfig;
 import io.shardwise.core.config.DataNode;
 import io.shardwise.core.execute.BackendConnections;
 import io.shardwise.core.execute.Column;
+import io.shardwise.core.rule.LogicalTables;
 import io.shardwise.core.rule.ShardingRule;
-import io.shardwise.core.session.LogicalTables;
-import io.shardwise.core.rule.TableRule;
 import java.sql.Connection;
 import java.sql.DatabaseMetaData;
 import java.sql.ResultSet;
@@ -18,53 +16,56 @@ import java.sql.SQLException;
 import java.sql.Types;
 import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.HashSet;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
-import java.util.TreeSet;
-import java.util.regex.Pattern;
 
 /**
- * The table listings of {@link DatabaseMetaData} over logical names. The logical tables are the
- * configured ones plus the tables of the default backend that no configured node claims (they are
- * single tables there). Each logical table is described by its first physical table, asked of
- * Connector/J's own DatabaseMetaData on a short-lived connection to that node's backend, and the
- * rows are copied with the physical database and table names replaced by the logical ones.
+ * The JDBC face's table metadata ({@code DatabaseMetaData.getTables}, {@code getColumns},
+ * {@code getPrimaryKeys}, {@code getIndexInfo}) over the logical catalog ({@link LogicalTables}).
+ * Each logical table is described by its first physical table, asked of Connector/J's own
+ * DatabaseMetaData on a short-lived connection to that node's backend, and the rows are copied with
+ * the physical database and table names replaced by the logical ones.
  *
  * <p>Hazard: statistics (getIndexInfo's CARDINALITY and PAGES) are those of the first physical
  * table, not of the whole logical table. Opens one backend connection per backend a call touches,
- * outside the engine's pools: metadata is a cold path, and the engine lends no raw connections.
+ * outside the engine's pools ({@link BackendConnections#openUnpooled}): metadata is a cold path, and
+ * the engine lends no raw connections. Backend errors pass as Connector/J's {@link SQLException}s,
+ * which is what a JDBC metadata call throws.
  */
-final class LogicalCatalog {
+public final class MetaDataCatalog {
     /** Columns holding the database name in Connector/J's metadata results (INDEX_QUALIFIER is the database too). */
     private static final Set<String> CATALOG_COLUMNS = Set.of("TABLE_CAT", "TABLE_CATALOG", "INDEX_QUALIFIER", "PKTABLE_CAT", "FKTABLE_CAT");
     /** No table can have an empty name: asking for it yields an empty result that still has the right columns. */
     private static final String NO_TABLE = "";
 
-    private static final java.util.Comparator<String> BY_UPPER_CASE =
-            java.util.Comparator.<String, String>comparing(n -> n.toUpperCase(Locale.ROOT)).thenComparing(n -> n);
-
-    private final ShardwiseConnection connection;
     private final ShardingRule rule;
+    private final LogicalTables tables;
 
-    LogicalCatalog(ShardwiseConnection connection, ShardingRule rule) {
-        this.connection = connection;
+    public MetaDataCatalog(ShardingRule rule) {
         this.rule = rule;
+        this.tables = rule.logicalTables();
     }
 
-    interface Listing {
+    /** A metadata result: its columns (typed so a result set gives Connector/J's Java classes) and text rows. */
+    public record Listing(List<Column> columns, List<String[]> rows) {
+        public Listing {
+            columns = List.copyOf(columns);
+            rows = List.copyOf(rows);
+        }
+    }
+
+    private interface Query {
         ResultSet list(DatabaseMetaData backend, String physicalCatalog, String physicalTable) throws SQLException;
     }
 
-    ResultSet tables(String catalog, String tablePattern, String[] types) throws SQLException {
+    public Listing tables(String catalog, String tablePattern, String[] types) throws SQLException {
         try (Backends backends = new Backends()) {
             List<String> names = matching(backends, catalog, tablePattern);
             Map<String, Map<String, String[]>> physicalRows = new HashMap<>();
             Copy copy = null;
             for (String name : names) {
-                DataNode node = firstNode(name);
+                DataNode node = tables.describedBy(name);
                 Map<String, String[]> rows = physicalRows.get(node.backend());
                 if (rows == null) {
                     rows = new HashMap<>();
@@ -84,99 +85,76 @@ final class LogicalCatalog {
             if (copy == null) {
                 copy = emptyListing(backends, (md, cat, table) -> md.getTables(cat, null, table, types));
             }
-            return copy.result();
+            return copy.listing();
         }
     }
 
-    ResultSet columns(String catalog, String tablePattern, String columnPattern) throws SQLException {
+    public Listing columns(String catalog, String tablePattern, String columnPattern) throws SQLException {
         try (Backends backends = new Backends()) {
             return each(backends, matching(backends, catalog, tablePattern),
                     (md, cat, table) -> md.getColumns(cat, null, escape(table), columnPattern == null ? "%" : columnPattern));
         }
     }
 
-    ResultSet primaryKeys(String catalog, String table) throws SQLException {
+    /** @param table a table name, not a pattern (the face refuses null) */
+    public Listing primaryKeys(String catalog, String table) throws SQLException {
         try (Backends backends = new Backends()) {
-            return each(backends, named(backends, catalog, table), (md, cat, t) -> md.getPrimaryKeys(cat, null, t));
+            return each(backends, matching(backends, catalog, escape(table)), (md, cat, t) -> md.getPrimaryKeys(cat, null, t));
         }
     }
 
-    ResultSet indexInfo(String catalog, String table, boolean unique, boolean approximate) throws SQLException {
+    /** @param table a table name, not a pattern (the face refuses null) */
+    public Listing indexInfo(String catalog, String table, boolean unique, boolean approximate) throws SQLException {
         try (Backends backends = new Backends()) {
-            return each(backends, named(backends, catalog, table), (md, cat, t) -> md.getIndexInfo(cat, null, t, unique, approximate));
+            return each(backends, matching(backends, catalog, escape(table)),
+                    (md, cat, t) -> md.getIndexInfo(cat, null, t, unique, approximate));
+        }
+    }
+
+    /** The default backend's own answer: Connector/J reads it from the server's keyword table. */
+    public String sqlKeywords() throws SQLException {
+        try (Backends backends = new Backends()) {
+            return backends.metaData(rule.config().defaultBackend()).getSQLKeywords();
         }
     }
 
     /** The listing of each logical table's first physical table, in the given order, renamed. */
-    private ResultSet each(Backends backends, List<String> names, Listing listing) throws SQLException {
+    private Listing each(Backends backends, List<String> names, Query query) throws SQLException {
         Copy copy = null;
         for (String name : names) {
-            DataNode node = firstNode(name);
-            try (ResultSet rs = listing.list(backends.metaData(node.backend()), backends.catalog(node.backend()), node.table())) {
+            DataNode node = tables.describedBy(name);
+            try (ResultSet rs = query.list(backends.metaData(node.backend()), backends.catalog(node.backend()), node.table())) {
                 copy = copy == null ? new Copy(rs.getMetaData()) : copy;
                 for (String[] row : copy.read(rs)) {
                     copy.add(row, name);
                 }
             }
         }
-        return (copy == null ? emptyListing(backends, listing) : copy).result();
+        return (copy == null ? emptyListing(backends, query) : copy).listing();
     }
 
-    private Copy emptyListing(Backends backends, Listing listing) throws SQLException {
+    private Copy emptyListing(Backends backends, Query query) throws SQLException {
         String backend = rule.config().defaultBackend();
-        try (ResultSet rs = listing.list(backends.metaData(backend), backends.catalog(backend), NO_TABLE)) {
+        try (ResultSet rs = query.list(backends.metaData(backend), backends.catalog(backend), NO_TABLE)) {
             return new Copy(rs.getMetaData());
         }
     }
 
-    private DataNode firstNode(String logical) {
-        return rule.table(logical).nodes().getFirst();
-    }
-
-    /** The one table a non-pattern argument names, if it exists in this catalog. */
-    private List<String> named(Backends backends, String catalog, String table) throws SQLException {
-        if (table == null) {
-            throw SqlErrors.illegal("Table not specified.");
-        }
-        return matching(backends, catalog, escape(table));
-    }
-
-    /** The default backend's own answer: Connector/J reads it from the server's keyword table. */
-    String sqlKeywords() throws SQLException {
-        try (Backends backends = new Backends()) {
-            return backends.metaData(rule.config().defaultBackend()).getSQLKeywords();
-        }
-    }
-
-    /**
-     * Logical table names matching a LIKE pattern, compared and sorted ignoring case as
-     * information_schema's general_ci collation does (upper-cased, so "orders" sorts before "order_items").
-     */
+    /** Logical table names matching a LIKE pattern, in information_schema's order as Connector/J reads it. */
     private List<String> matching(Backends backends, String catalog, String tablePattern) throws SQLException {
         if (catalog != null && !catalog.equalsIgnoreCase(rule.schema())) {
             return List.of();
         }
-        Pattern like = like(tablePattern == null ? "%" : tablePattern);
-        TreeSet<String> names = new TreeSet<>(BY_UPPER_CASE);
-        for (TableRule t : rule.tables()) {
-            names.add(t.name());
-        }
-        names.addAll(unconfiguredTables(backends));
-        names.removeIf(n -> !like.matcher(n).matches());
-        return List.copyOf(names);
+        return tables.matching(tablePattern == null ? "%" : tablePattern, defaultBackendTables(backends), LogicalTables.METADATA_ORDER);
     }
 
-    /** Tables of the default backend that no configured node claims: the engine routes them as single tables there. */
-    private List<String> unconfiguredTables(Backends backends) throws SQLException {
+    /** What the default backend lists: its single tables are logical tables too. */
+    private List<String> defaultBackendTables(Backends backends) throws SQLException {
         String backend = rule.config().defaultBackend();
-        LogicalTables logical = new LogicalTables(rule);
         List<String> out = new ArrayList<>();
         try (ResultSet rs = backends.metaData(backend).getTables(backends.catalog(backend), null, "%", null)) {
             while (rs.next()) {
-                String name = rs.getString("TABLE_NAME");
-                if (logical.isSingleOnDefault(name)) {
-                    out.add(name);
-                }
+                out.add(rs.getString("TABLE_NAME"));
             }
         }
         return out;
@@ -277,8 +255,8 @@ final class LogicalCatalog {
             rows.add(row);
         }
 
-        ResultSet result() throws SQLException {
-            return ShardwiseResultSet.ofRows(connection, columns, rows);
+        Listing listing() {
+            return new Listing(columns, rows);
         }
     }
 
