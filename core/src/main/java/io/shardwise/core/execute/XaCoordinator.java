@@ -52,6 +52,7 @@ final class XaCoordinator implements AutoCloseable {
     private final ReentrantLock passLock = new ReentrantLock();
     private final TransactionConfig config;
     private ScheduledExecutorService recovery;
+    private volatile boolean startPassLogged;
 
     private XaCoordinator(TransactionConfig config, DecisionLog log) {
         this.config = config;
@@ -117,8 +118,12 @@ final class XaCoordinator implements AutoCloseable {
     private void recoverQuietly(BackendPools pools) {
         try {
             RecoveryReport r = recover(pools);
-            if (r.committed() + r.rolledBack() > 0 || !r.failures().isEmpty()) {
-                LOG.log(r.failures().isEmpty() ? System.Logger.Level.INFO : System.Logger.Level.WARNING, "XA recovery: " + r);
+            boolean first = !startPassLogged;
+            if (first || r.committed() + r.rolledBack() > 0 || !r.failures().isEmpty()) {
+                startPassLogged = true;
+                LOG.log(r.failures().isEmpty() ? System.Logger.Level.INFO : System.Logger.Level.WARNING, "XA recovery of instance "
+                        + config.instance() + (first ? " at start" : "") + ": " + r.committed() + " committed, " + r.rolledBack()
+                        + " rolled back" + (r.failures().isEmpty() ? "" : ", unresolved: " + r.failures()));
             }
         } catch (RuntimeException e) {
             LOG.log(System.Logger.Level.WARNING, "XA recovery failed", e);
