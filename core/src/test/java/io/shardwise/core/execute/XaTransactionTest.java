@@ -173,6 +173,21 @@ class XaTransactionTest {
     }
 
     @Test
+    void aStatementThatWouldCommitImplicitlyIsRefusedWith1399AndTheTransactionGoesOn() {
+        try (ExecutionSession s = shards.session()) {
+            s.begin();
+            insert(s, 0, 1);
+            io.shardwise.core.error.BackendException e = assertThrows(io.shardwise.core.error.BackendException.class,
+                    () -> s.execute(List.of(unit("ds0", "CREATE TABLE u (id INT)"))));
+            assertEquals(1399, e.errno());
+            insert(s, 1, 2);
+            s.commit();
+        }
+        assertEquals("1", ids(0));
+        assertEquals("2", ids(1));
+    }
+
+    @Test
     void aPrepareThatFailsOnOneBackendRollsBackEveryBackend() {
         int before = decisions().size();
         proxy.arm("XA PREPARE", FaultProxy.Fault.CUT);
