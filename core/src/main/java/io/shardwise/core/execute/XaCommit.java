@@ -69,6 +69,9 @@ final class XaCommit {
                 try {
                     execute(b.getValue(), "XA COMMIT " + xid(gtrid, b).sql());
                 } catch (SQLException e) {
+                    if (ErrorCode.XAER_NOTA.is(e.getErrorCode())) {
+                        continue; // prepared, then gone: a server that finishes read-only branches at PREPARE
+                    }
                     // decided and logged: the branch stays prepared on its backend until recovery commits it
                     b.getValue().noteFailure(e);
                     b.getValue().discard();

@@ -145,6 +145,18 @@ class XaTransactionTest {
     }
 
     @Test
+    void aBranchThatOnlyReadCommitsWithTheOthers() {
+        shards.sql(0, "INSERT INTO t (id) VALUES (5)");
+        try (ExecutionSession s = shards.session()) {
+            s.begin();
+            assertEquals("1", Shards.single(s.execute(List.of(unit("ds0", "SELECT COUNT(*) FROM t"))).getFirst()));
+            insert(s, 1, 2);
+            s.commit();
+        }
+        assertEquals("2", ids(1));
+    }
+
+    @Test
     void rollbackUndoesEveryBranch() {
         try (ExecutionSession s = shards.session()) {
             s.begin();
