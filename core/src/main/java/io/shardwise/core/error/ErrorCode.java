@@ -41,6 +41,8 @@ public enum ErrorCode {
     BACKEND_ERROR(1105, "HY000", "%s"),
     BUG(1105, "HY000", "[BUG] %s"),
     /** xa mode: the commit decision could not be made durable, so the transaction was rolled back everywhere. */
+    /** xa mode: the engine cannot start without its decision log. */
+    XA_LOG_UNAVAILABLE(1105, "HY000", "Transaction mode xa cannot start: the decision log %s cannot be opened (%s)"),
     XA_DECISION_NOT_LOGGED(1105, "HY000", "Commit failed and the transaction was rolled back: the decision log %s could not be written (%s)"),
 
     // Backend errors Shardwise recognises (it never raises these itself; they arrive with the

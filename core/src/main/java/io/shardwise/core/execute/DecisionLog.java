@@ -59,7 +59,7 @@ final class DecisionLog implements AutoCloseable {
         }
         if (fileLock == null) {
             channel.close();
-            throw new IOException("the decision log " + path + " is in use by another Shardwise instance;"
+            throw new IOException("in use by another Shardwise instance;"
                     + " each instance needs a log of its own");
         }
         String text = Files.readString(path, StandardCharsets.US_ASCII);

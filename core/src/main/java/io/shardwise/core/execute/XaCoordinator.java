@@ -2,8 +2,8 @@ package io.shardwise.core.execute;
 
 import io.shardwise.core.config.TransactionConfig;
 import io.shardwise.core.error.ErrorCode;
+import io.shardwise.core.error.ShardwiseException;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
 import java.sql.ResultSet;
@@ -64,8 +64,7 @@ final class XaCoordinator implements AutoCloseable {
         try {
             return new XaCoordinator(config, DecisionLog.open(config.log()));
         } catch (IOException e) {
-            throw new UncheckedIOException("transaction mode xa: cannot open the decision log " + config.log() + ": "
-                    + e.getMessage(), e);
+            throw new ShardwiseException(e, ErrorCode.XA_LOG_UNAVAILABLE, config.log(), e.getMessage());
         }
     }
 
