@@ -145,8 +145,12 @@ final class XaCommit {
             failed.noteFailure(e);
         }
         rollback(gtrid, branches);
-        return pools.error(backend, new SQLException(e.getMessage() + " (commit failed in " + step
-                + "; the transaction was rolled back on every backend)", e.getSQLState(), e.getErrorCode(), e));
+        // a one-phase commit cut off mid-way may have committed on its server, as a local COMMIT may: say so, don't claim a rollback
+        String outcome = branches.size() == 1 && Errors.connectionLost(e)
+                ? "; the connection was lost, so whether the backend committed is unknown"
+                : "; the transaction was rolled back on every backend";
+        return pools.error(backend, new SQLException(e.getMessage() + " (commit failed in " + step + outcome + ")",
+                e.getSQLState(), e.getErrorCode(), e));
     }
 
     private static Xid xid(String gtrid, Map.Entry<String, Lease> branch) {
