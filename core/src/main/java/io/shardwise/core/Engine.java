@@ -86,6 +86,15 @@ public final class Engine implements AutoCloseable {
         return pools.activeConnections();
     }
 
+    /**
+     * One XA recovery pass now: in transaction mode xa, prepared branches of this instance are
+     * committed when the decision log holds their commit and rolled back otherwise. Runs by itself
+     * at start and every {@code transaction.recoveryInterval}; a no-op in mode local.
+     */
+    public io.shardwise.core.execute.RecoveryReport recoverTransactions() {
+        return pools.recoverTransactions();
+    }
+
     CachedPlan plan(NormalizedSql statement) {
         return plans.get(statement, s -> new CachedPlan(router.prepare(analyzer.analyze(s.digest())), s.digestTokenOffsets()));
     }

@@ -68,7 +68,7 @@ final class PlanRunner {
     /**
      * A write over several shards in autocommit mode runs in a transaction of its own, so that like
      * MySQL's statement it either changes every shard or none when one fails (a duplicate key on one
-     * shard, say). The commit itself is per backend, not two-phase.
+     * shard, say). The commit is per backend in transaction mode local, two-phase in mode xa.
      */
     private StatementResult atomically(RoutePlan route) {
         execution.begin();

@@ -45,8 +45,9 @@ public final class Driver implements java.sql.Driver {
             return null; // DriverManager's contract: another driver may take it
         }
         ConnectionUrl parsed = ConnectionUrl.parse(url, info);
-        Engine engine = EngineRegistry.engineFor(parsed);
         try {
+            // an engine that cannot start (xa mode without its decision log) fails with its own code
+            Engine engine = EngineRegistry.engineFor(parsed);
             return new ShardwiseConnection(engine, url, parsed.useAffectedRows());
         } catch (RuntimeException e) {
             throw SqlErrors.translate(e);

@@ -10,13 +10,15 @@ import java.util.Objects;
  * and as ShardingSphere do), so the configuration may not hold two names that differ only in case.
  */
 public record ShardwiseConfig(String schema, Map<String, BackendConfig> backends, String defaultBackend,
-                              Map<String, TableConfig> tables, ServerConfig server) {
+                              Map<String, TableConfig> tables, ServerConfig server,
+                              TransactionConfig transaction) {
     public ShardwiseConfig {
         Objects.requireNonNull(schema, "schema");
         backends = java.util.Collections.unmodifiableMap(new java.util.LinkedHashMap<>(backends));
         Objects.requireNonNull(defaultBackend, "defaultBackend");
         tables = java.util.Collections.unmodifiableMap(new java.util.LinkedHashMap<>(tables));
         Objects.requireNonNull(server, "server");
+        Objects.requireNonNull(transaction, "transaction");
     }
 
     /** The configured table of that name, ignoring case, or null. */

@@ -40,6 +40,10 @@ public enum ErrorCode {
     /** A backend's own error; {@link BackendException} carries the backend's errno and SQLSTATE. */
     BACKEND_ERROR(1105, "HY000", "%s"),
     BUG(1105, "HY000", "[BUG] %s"),
+    /** xa mode: the commit decision could not be made durable, so the transaction was rolled back everywhere. */
+    /** xa mode: the engine cannot start without its decision log. */
+    XA_LOG_UNAVAILABLE(1105, "HY000", "Transaction mode xa cannot start: the decision log %s cannot be opened (%s)"),
+    XA_DECISION_NOT_LOGGED(1105, "HY000", "Commit failed and the transaction was rolled back: the decision log %s could not be written (%s)"),
 
     // Backend errors Shardwise recognises (it never raises these itself; they arrive with the
     // backend's own text): named here so no errno is written anywhere else.
@@ -58,6 +62,12 @@ public enum ErrorCode {
      */
     LOCK_WAIT_TIMEOUT(1205, "HY000", "Lock wait timeout exceeded; try restarting transaction%s"),
     LOCK_DEADLOCK(1213, "40001", "Deadlock found when trying to get lock; try restarting transaction"),
+    // MySQL XA (xa transaction mode): what the coordinator meets while ending or resolving a branch
+    XAER_NOTA(1397, "XAE04", "XAER_NOTA: Unknown XID"),
+    XAER_RMFAIL(1399, "XAE07", "XAER_RMFAIL: The command cannot be executed when global transaction is in the  %s state"),
+    XA_RBROLLBACK(1402, "XA100", "XA_RBROLLBACK: Transaction branch was rolled back"),
+    XA_RBTIMEOUT(1613, "XA106", "XA_RBTIMEOUT: Transaction branch was rolled back: took too long"),
+    XA_RBDEADLOCK(1614, "XA102", "XA_RBDEADLOCK: Transaction branch was rolled back: deadlock was detected"),
     UNSUPPORTED_PREPARED_STATEMENT(1295, "HY000", "This command is not supported in the prepared statement protocol yet");
 
     private final int errno;

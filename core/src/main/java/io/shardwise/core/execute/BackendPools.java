@@ -4,6 +4,7 @@ import com.mysql.cj.jdbc.JdbcConnection;
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
 import io.shardwise.core.config.BackendConfig;
+import io.shardwise.core.config.TransactionConfig;
 import io.shardwise.core.error.BackendException;
 import io.shardwise.core.error.ErrorCode;
 import io.shardwise.core.error.ShardwiseException;
@@ -52,6 +53,7 @@ public final class BackendPools implements AutoCloseable {
     private final AppliedStates applied = new AppliedStates();
     private final BackendMessages messages;
     private final Admission admission;
+    private final XaCoordinator xa;
     private volatile boolean closed;
 
     /** Pools whose errors keep the backends' own wording (no sharding rule to name things by). */
@@ -60,6 +62,14 @@ public final class BackendPools implements AutoCloseable {
     }
 
     public BackendPools(Collection<BackendConfig> configs, BackendMessages messages) {
+        this(configs, messages, TransactionConfig.DEFAULT);
+    }
+
+    /**
+     * Pools whose transactions commit as {@code transaction} says; in xa mode this opens (and
+     * locks) the decision log and starts recovery of in-doubt transactions in the background.
+     */
+    public BackendPools(Collection<BackendConfig> configs, BackendMessages messages, TransactionConfig transaction) {
         this.messages = messages;
         for (BackendConfig c : configs) {
             if (backends.put(c.name(), new Backend(c)) != null) {
@@ -67,11 +77,36 @@ public final class BackendPools implements AutoCloseable {
             }
         }
         admission = Admission.of(configs);
+        xa = switch (transaction.mode()) {
+            case LOCAL -> null;
+            case XA -> XaCoordinator.open(transaction);
+        };
+        if (xa != null) {
+            xa.start(this);
+        }
     }
 
     /** The pools of a rule's backends; their errors name the rule's logical schema and tables. */
     public static BackendPools of(ShardingRule rule) {
-        return new BackendPools(rule.config().backends().values(), BackendMessages.of(rule));
+        return new BackendPools(rule.config().backends().values(), BackendMessages.of(rule), rule.config().transaction());
+    }
+
+    /** The XA coordinator in transaction mode xa, null in local mode. */
+    XaCoordinator xa() {
+        return xa;
+    }
+
+    /**
+     * One XA recovery pass now (see {@link XaCoordinator#recover}); {@link RecoveryReport#NONE} in
+     * local mode. Recovery also runs by itself at start and every {@code recoveryInterval}.
+     */
+    public RecoveryReport recoverTransactions() {
+        return xa == null ? RecoveryReport.NONE : xa.recover(this);
+    }
+
+    /** A connection of {@code backend} outside its pools (see {@link BackendConnections#openUnpooled}); the caller closes it. */
+    Connection openSide(String backend) throws SQLException {
+        return BackendConnections.openUnpooled(backend(backend).found.config);
     }
 
     /** How this engine's backend messages read in logical names. */
@@ -130,6 +165,9 @@ public final class BackendPools implements AutoCloseable {
     @Override
     public void close() {
         closed = true;
+        if (xa != null) {
+            xa.close();
+        }
         for (Backend b : backends.values()) {
             b.found.close();
             b.changed.close();

@@ -108,6 +108,11 @@ final class Lease {
         return broken;
     }
 
+    /** The connection's state is uncertain (an XA branch that did not end cleanly): never reuse it. */
+    void discard() {
+        broken = true;
+    }
+
     /** SQLSTATE class 08: the connection is gone and must never be reused. */
     void noteFailure(SQLException failure) {
         if (Errors.connectionLost(failure)) {

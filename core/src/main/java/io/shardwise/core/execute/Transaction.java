@@ -14,9 +14,14 @@ import java.util.concurrent.locks.ReentrantLock;
  * A session's transaction: one connection per backend it has touched, kept from first touch until
  * COMMIT or ROLLBACK, in local (per-backend) transactions.
  *
- * <p>Commit is not atomic across backends: backends commit one after another in configuration
- * order; if one fails, the rest are rolled back and the error names the backends that
- * committed and those that did not.
+ * <p>Transaction mode local: commit is not atomic across backends: backends commit one after
+ * another in configuration order; if one fails, the rest are rolled back and the error names the
+ * backends that committed and those that did not.
+ *
+ * <p>Transaction mode xa: each backend's part is an XA branch, started when the backend joins
+ * (MySQL cannot turn a running local transaction into an XA branch, so a branch must start with
+ * the backend's first statement, before anyone knows whether a second backend will follow); one
+ * branch commits in one phase, several in two with a logged decision ({@link XaCommit}).
  *
  * <p>Savepoints belong to the session. A backend first touched after a savepoint was set gets that
  * savepoint (and every later one) the moment it joins, before any work, so ROLLBACK TO undoes its
@@ -37,6 +42,9 @@ final class Transaction {
     private final ReentrantLock lock = new ReentrantLock();
     private final Map<String, Lease> leases = new LinkedHashMap<>();
     private final List<String> savepoints = new ArrayList<>();
+    private final XaCoordinator xa;
+    /** The XA global transaction id in mode xa, null in mode local. */
+    private final String gtrid;
     private boolean admitted;
 
     Transaction(BackendPools pools, SessionState state, ExecutorOptions options, boolean clientFoundRows) {
@@ -44,6 +52,8 @@ final class Transaction {
         this.state = state;
         this.options = options;
         this.clientFoundRows = clientFoundRows;
+        this.xa = pools.xa();
+        this.gtrid = xa == null ? null : xa.newGtrid();
     }
 
     /**
@@ -69,7 +79,11 @@ final class Transaction {
         try {
             fresh.pin();
             StateApplier.apply(fresh, state, true, options);
-            fresh.connection().setAutoCommit(false);
+            if (gtrid == null) {
+                fresh.connection().setAutoCommit(false);
+            } else {
+                XaCommit.start(fresh, new Xid(gtrid, backend));
+            }
             for (String name : marks) {
                 execute(fresh, "SAVEPOINT " + quote(name));
             }
@@ -124,6 +138,16 @@ final class Transaction {
         // parallel units join in a racy order: commit in configuration order, so outcomes are reproducible
         List<String> configured = List.copyOf(pools.backendNames());
         all.sort(java.util.Comparator.comparingInt(e -> configured.indexOf(e.getKey())));
+        if (gtrid != null) {
+            try {
+                if (!all.isEmpty()) {
+                    XaCommit.commit(gtrid, all, pools, xa);
+                }
+            } finally {
+                releaseAll();
+            }
+            return;
+        }
         List<String> committed = new ArrayList<>();
         for (int i = 0; i < all.size(); i++) {
             Lease lease = all.get(i).getValue();
@@ -152,6 +176,10 @@ final class Transaction {
 
     /** Rolls back every touched backend still connected (a lost one already has) and releases all. */
     void rollback() {
+        if (gtrid != null) {
+            rollbackXa();
+            return;
+        }
         SQLException first = null;
         String firstBackend = null;
         for (Map.Entry<String, Lease> e : leases.entrySet()) {
@@ -172,6 +200,14 @@ final class Transaction {
         releaseAll();
         if (first != null) {
             throw pools.error(firstBackend, first);
+        }
+    }
+
+    private void rollbackXa() {
+        XaCommit.Failure first = XaCommit.rollback(gtrid, new ArrayList<>(leases.entrySet()));
+        releaseAll();
+        if (first != null) {
+            throw pools.error(first.backend(), first.error());
         }
     }
 

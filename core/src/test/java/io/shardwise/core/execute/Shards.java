@@ -37,6 +37,11 @@ final class Shards implements AutoCloseable {
 
     /** One backend per listed server, in order, named ds0, ds1, ... */
     Shards(PoolConfig pool, MysqlServer... on) {
+        this(pool, io.shardwise.core.config.TransactionConfig.DEFAULT, on);
+    }
+
+    /** As above, with transactions committing as {@code transaction} says. */
+    Shards(PoolConfig pool, io.shardwise.core.config.TransactionConfig transaction, MysqlServer... on) {
         List<BackendConfig> configs = new ArrayList<>();
         for (int i = 0; i < on.length; i++) {
             String schema = TestBackends.uniqueSchemaName("exec_ds" + i);
@@ -45,7 +50,7 @@ final class Shards implements AutoCloseable {
             schemas.add(schema);
             configs.add(new BackendConfig("ds" + i, on[i].jdbcUrl(schema), on[i].user(), on[i].password(), pool));
         }
-        pools = new BackendPools(configs);
+        pools = new BackendPools(configs, BackendMessages.NONE, transaction);
     }
 
     private static MysqlServer[] nCopies(int n) {

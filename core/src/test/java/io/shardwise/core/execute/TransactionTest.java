@@ -13,24 +13,41 @@ import io.shardwise.core.error.ShardwiseException;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterAll;
+import io.shardwise.core.config.TransactionConfig;
+import io.shardwise.testkit.TestBackends;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.AfterParameterizedClassInvocation;
+import org.junit.jupiter.params.BeforeParameterizedClassInvocation;
+import org.junit.jupiter.params.ParameterizedClass;
+import org.junit.jupiter.params.provider.EnumSource;
 
+/** Every case in both transaction modes: xa must behave exactly as local, but for atomicity (XaTransactionTest). */
+@ParameterizedClass
+@EnumSource(TransactionConfig.Mode.class)
 class TransactionTest {
     private static Shards shards;
 
-    @BeforeAll
-    static void createBackends() {
-        shards = new Shards(2, Shards.SMALL_POOL);
+    TransactionTest(TransactionConfig.Mode mode) {
+        // the mode reaches the fixture through createBackends
+    }
+
+    @BeforeParameterizedClassInvocation
+    static void createBackends(TransactionConfig.Mode mode) throws java.io.IOException {
+        TransactionConfig transaction = switch (mode) {
+            case LOCAL -> TransactionConfig.DEFAULT;
+            case XA -> TransactionConfig.xa(Files.createTempDirectory("xa").resolve("decisions.log"), "transactiontest");
+        };
+        shards = new Shards(Shards.SMALL_POOL, transaction, TestBackends.shared(), TestBackends.shared());
         for (int i = 0; i < 2; i++) {
             shards.sql(i, "CREATE TABLE t (id INT PRIMARY KEY, a VARCHAR(10), b VARCHAR(10)) ENGINE=InnoDB");
         }
     }
 
-    @AfterAll
+    @AfterParameterizedClassInvocation
     static void dropBackends() {
         shards.close();
     }
