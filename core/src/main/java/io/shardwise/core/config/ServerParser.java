@@ -189,7 +189,7 @@ final class ServerParser {
         String password = "";
         if (keys.containsKey("password")) {
             ConfigNode p = keys.get("password");
-            password = p.isNull() ? "" : p.string();
+            password = p.isNull() ? "" : p.secret();
         }
         List<String> schemas = new ArrayList<>();
         if (keys.containsKey("schemas")) {
