@@ -89,6 +89,7 @@ public final class ShardwiseServer implements AutoCloseable {
     private final ChannelGroup clients = new DefaultChannelGroup("shardwise-clients", GlobalEventExecutor.INSTANCE);
     private final Set<CommandDispatcher> sessions = ConcurrentHashMap.newKeySet();
     private final SessionRegistry registry = new SessionRegistry();
+    private final ConnectErrors connectErrors;
     private final Channel listener;
     private final ServerTls tls;
     private final Transport transport = Transport.best();
@@ -97,6 +98,7 @@ public final class ShardwiseServer implements AutoCloseable {
 
     private ShardwiseServer(Engine engine, ServerConfig settings, String bind, int port, Limits limits) {
         AtomicInteger connected = new AtomicInteger();
+        connectErrors = new ConnectErrors(settings.maxConnectErrors());
         tls = ServerTls.of(settings.tls());
         AuthPlugin plugin = AuthPlugin.named(settings.defaultAuthPlugin());
         // generated now, not at the first login: key generation must not stall an event loop
@@ -131,10 +133,15 @@ public final class ShardwiseServer implements AutoCloseable {
                         protected void initChannel(SocketChannel ch) {
                             if (connected.incrementAndGet() > limits.maxConnections()) {
                                 connected.decrementAndGet();
-                                refuseTooManyConnections(ch);
+                                refuse(ch, ErrPackets.of(ErrorCode.TOO_MANY_CONNECTIONS));
                                 return;
                             }
                             ch.closeFuture().addListener(closed -> connected.decrementAndGet());
+                            String host = HandshakeHandler.host(ch.remoteAddress());
+                            if (connectErrors.blocked(host)) {
+                                refuse(ch, ErrPackets.of(ErrorCode.HOST_IS_BLOCKED, host));
+                                return;
+                            }
                             clients.add(ch);
                             if (!limits.idleTimeout().isZero()) {
                                 ch.pipeline().addLast("idle", new IdleStateHandler(0, 0, limits.idleTimeout().toMillis(), TimeUnit.MILLISECONDS));
@@ -142,7 +149,8 @@ public final class ShardwiseServer implements AutoCloseable {
                             ch.pipeline().addLast("framer", new PacketDecoder(limits.maxPacketSize()))
                                     .addLast("packets", PacketEncoder.INSTANCE)
                                     .addLast("handshake", new HandshakeHandler(authenticator, tls, limits.maxPacketSize(),
-                                            opener, connectionIds.incrementAndGet(), serverVersion));
+                                            opener, connectionIds.incrementAndGet(), serverVersion,
+                                            settings.connectTimeout(), connectErrors.attempt(host)));
                         }
                     })
                     .bind(bind, port).syncUninterruptibly().channel();
@@ -193,11 +201,19 @@ public final class ShardwiseServer implements AutoCloseable {
         return new ShardwiseServer(engine, settings, settings.bind(), port, Limits.of(settings));
     }
 
-    /** MySQL sends the ERR in place of the handshake (sequence id 0), then closes. */
-    private static void refuseTooManyConnections(SocketChannel ch) {
+    /**
+     * Too many connections (1040) or a blocked address (1129): MySQL sends the ERR in place of the
+     * handshake (sequence id 0, no SQLSTATE: it knows nothing of the client yet), then closes.
+     * Neither counts as a failed attempt of the address.
+     */
+    private static void refuse(SocketChannel ch, io.shardwise.server.protocol.ErrPacket err) {
         ch.pipeline().addLast("packets", PacketEncoder.INSTANCE);
-        ch.writeAndFlush(new Packet(0, ErrPackets.of(ErrorCode.TOO_MANY_CONNECTIONS).encode(ch.alloc())))
-                .addListener(ChannelFutureListener.CLOSE);
+        ch.writeAndFlush(new Packet(0, err.encodeBeforeHandshake(ch.alloc()))).addListener(ChannelFutureListener.CLOSE);
+    }
+
+    /** Failed connection attempts counted against {@code address} since its last successful login. */
+    public int connectErrors(String address) {
+        return connectErrors.failures(address);
     }
 
     public InetSocketAddress address() {

@@ -55,6 +55,27 @@ final class RawClient implements AutoCloseable {
         return c;
     }
 
+    /** As {@link #connect}, from the local address {@code from} (another 127.x address stands for another host). */
+    static RawClient connectFrom(String from, int port, String user, String password, String database) throws IOException {
+        Socket socket = new Socket();
+        socket.bind(new java.net.InetSocketAddress(from, 0));
+        socket.connect(new java.net.InetSocketAddress("127.0.0.1", port), 10_000);
+        RawClient c = new RawClient(socket);
+        c.socket.setSoTimeout(30_000);
+        c.login(user, password, database, NativePassword.PLUGIN, Capabilities.SERVER);
+        return c;
+    }
+
+    Socket socket() {
+        return socket;
+    }
+
+    /** Writes bytes as they are (a whole packet, a part of one, or garbage). */
+    void sendRaw(byte[] wire) throws IOException {
+        out.write(wire);
+        out.flush();
+    }
+
     Reply loginReply;
 
     private void login(String user, String password, String database, String plugin, Capabilities capabilities) throws IOException {

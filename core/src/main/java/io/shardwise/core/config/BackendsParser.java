@@ -47,7 +47,7 @@ final class BackendsParser {
         } else {
             url = urlNode.string();
             if (url != null && !url.startsWith("jdbc:mysql://") && !url.startsWith("jdbc:mariadb://")) {
-                urlNode.problem("'" + url + "' is not a MySQL JDBC URL; expected jdbc:mysql://host:port/database"
+                urlNode.problem("'" + withoutCredentials(url) + "' is not a MySQL JDBC URL; expected jdbc:mysql://host:port/database"
                         + " (or jdbc:mariadb://...)");
                 url = null;
             }
@@ -59,7 +59,7 @@ final class BackendsParser {
         String password = "";
         if (keys.containsKey("password")) {
             ConfigNode p = keys.get("password");
-            password = p.isNull() ? "" : p.string();
+            password = p.isNull() ? "" : p.secret();
         }
         PoolConfig pool = keys.containsKey("pool") ? pool(keys.get("pool")) : PoolConfig.DEFAULT;
         if (url == null || user == null || password == null || pool == null) {
@@ -119,5 +119,14 @@ final class BackendsParser {
             return null;
         }
         return d;
+    }
+
+    private static final java.util.regex.Pattern USER_INFO = java.util.regex.Pattern.compile("//([^/@:]*):[^/@]*@");
+    private static final java.util.regex.Pattern PASSWORD_PROPERTY =
+            java.util.regex.Pattern.compile("(?i)((?:^|[?&;])[a-z]*password[a-z0-9]*=)[^&;]*");
+
+    /** A URL as a message may quote it: a password in it (user:password@, password=...) shows as ***. */
+    static String withoutCredentials(String url) {
+        return PASSWORD_PROPERTY.matcher(USER_INFO.matcher(url).replaceAll("//$1:***@")).replaceAll("$1***");
     }
 }

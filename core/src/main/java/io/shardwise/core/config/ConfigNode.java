@@ -142,6 +142,15 @@ final class ConfigNode {
         return env.expand(scalar.getValue(), location, problems);
     }
 
+    /** A password: as {@link #string()}, but no problem message quotes it. */
+    String secret() {
+        if (!(node instanceof ScalarNode scalar) || isNull()) {
+            problem("expected a text value, found " + (node instanceof MappingNode ? "a mapping" : isNull() ? "nothing (null)" : "a list"));
+            return null;
+        }
+        return env.expand(scalar.getValue(), location, problems, true);
+    }
+
     /** A non-blank name (backend, table, column, user). */
     String name() {
         String s = string();

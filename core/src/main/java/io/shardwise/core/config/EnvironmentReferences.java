@@ -20,6 +20,11 @@ final class EnvironmentReferences {
 
     /** The expanded text, or null after reporting a missing variable. */
     String expand(String text, Location location, Problems problems) {
+        return expand(text, location, problems, false);
+    }
+
+    /** @param secret the text is a password: a problem names its place, never its text */
+    String expand(String text, Location location, Problems problems, boolean secret) {
         if (text.indexOf("${env:") < 0) {
             return text;
         }
@@ -42,8 +47,8 @@ final class EnvironmentReferences {
         m.appendTail(out);
         // judged on the text as written: an expanded value may itself contain "${env:"
         if (REFERENCE.matcher(text).replaceAll("").contains("${env:")) {
-            problems.add(location, "malformed environment reference in '" + text
-                    + "'; expected ${env:NAME} or ${env:NAME:-default}, NAME of letters, digits and _");
+            problems.add(location, "malformed environment reference in " + (secret ? "the value (not shown: a secret)" : "'" + text + "'")
+                    + "; expected ${env:NAME} or ${env:NAME:-default}, NAME of letters, digits and _");
             return null;
         }
         return ok ? out.toString() : null;

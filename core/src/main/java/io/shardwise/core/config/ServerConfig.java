@@ -16,9 +16,13 @@ import java.util.Objects;
  *     its baseline) relay the backends' packets instead of running through the JDBC executor
  * @param version the server version announced (handshake, {@code @@version}, {@code VERSION()}, and the gate of
  *     versioned executable comments) in place of the default backend's, e.g. {@code 10.11.6-MariaDB}; null for the backend's
+ * @param connectTimeout a client not authenticated this long after it connected is disconnected (MySQL's connect_timeout)
+ * @param maxConnectErrors failed connection attempts in a row (wrong password, bad handshake, timeout) after which an
+ *     address gets ERR 1129 until the server restarts (MySQL's max_connect_errors); a successful login resets the count
  */
 public record ServerConfig(String bind, int port, List<UserConfig> users, int maxConnections, Duration idleTimeout,
-                           int maxPacketSize, TlsConfig tls, String defaultAuthPlugin, boolean relay, String version) {
+                           int maxPacketSize, TlsConfig tls, String defaultAuthPlugin, boolean relay, String version,
+                           Duration connectTimeout, int maxConnectErrors) {
     public static final String NATIVE_PASSWORD = "mysql_native_password";
     public static final String CACHING_SHA2_PASSWORD = "caching_sha2_password";
     public static final List<String> AUTH_PLUGINS = List.of(NATIVE_PASSWORD, CACHING_SHA2_PASSWORD);
@@ -29,13 +33,18 @@ public record ServerConfig(String bind, int port, List<UserConfig> users, int ma
     /** What a server version looks like: {@code 8.0.36}, {@code 11.4.5-MariaDB-log}. */
     public static final java.util.regex.Pattern VERSION = java.util.regex.Pattern.compile("\\d{1,2}\\.\\d{1,2}\\.\\d{1,3}([-.+~][\\x21-\\x7e]*)?");
 
+    /** MySQL's connect_timeout and max_connect_errors defaults. */
+    public static final Duration DEFAULT_CONNECT_TIMEOUT = Duration.ofSeconds(10);
+    public static final int DEFAULT_CONNECT_FAILURE_LIMIT = 100;
+
     public static final ServerConfig DEFAULT = new ServerConfig("127.0.0.1", 3307, List.of(), 1000, Duration.ZERO,
-            64 << 20, TlsConfig.GENERATED, NATIVE_PASSWORD, true, null);
+            64 << 20, TlsConfig.GENERATED, NATIVE_PASSWORD, true, null, DEFAULT_CONNECT_TIMEOUT, DEFAULT_CONNECT_FAILURE_LIMIT);
 
     public ServerConfig {
         Objects.requireNonNull(bind, "bind");
         Objects.requireNonNull(idleTimeout, "idleTimeout");
         Objects.requireNonNull(tls, "tls");
+        Objects.requireNonNull(connectTimeout, "connectTimeout");
         users = List.copyOf(users);
         if (maxConnections < 1) {
             throw new IllegalArgumentException("maxConnections must be at least 1: " + maxConnections);
@@ -52,6 +61,19 @@ public record ServerConfig(String bind, int port, List<UserConfig> users, int ma
         if (version != null && !VERSION.matcher(version).matches()) {
             throw new IllegalArgumentException("version must be major.minor.patch with an optional suffix (8.0.36, 10.11.6-MariaDB): " + version);
         }
+        if (connectTimeout.toMillis() < 1) {
+            throw new IllegalArgumentException("connectTimeout must be at least 1ms: " + connectTimeout);
+        }
+        if (maxConnectErrors < 1) {
+            throw new IllegalArgumentException("maxConnectErrors must be at least 1: " + maxConnectErrors);
+        }
+    }
+
+    /** The settings with MySQL's connect_timeout and max_connect_errors. */
+    public ServerConfig(String bind, int port, List<UserConfig> users, int maxConnections, Duration idleTimeout,
+                        int maxPacketSize, TlsConfig tls, String defaultAuthPlugin, boolean relay, String version) {
+        this(bind, port, users, maxConnections, idleTimeout, maxPacketSize, tls, defaultAuthPlugin, relay, version,
+                DEFAULT_CONNECT_TIMEOUT, DEFAULT_CONNECT_FAILURE_LIMIT);
     }
 
     /** The settings announcing the default backend's version. */
@@ -67,26 +89,32 @@ public record ServerConfig(String bind, int port, List<UserConfig> users, int ma
     }
 
     public ServerConfig withRelay(boolean on) {
-        return new ServerConfig(bind, port, users, maxConnections, idleTimeout, maxPacketSize, tls, defaultAuthPlugin, on, version);
+        return new ServerConfig(bind, port, users, maxConnections, idleTimeout, maxPacketSize, tls, defaultAuthPlugin, on, version, connectTimeout, maxConnectErrors);
     }
 
     public ServerConfig withUsers(List<UserConfig> newUsers) {
-        return new ServerConfig(bind, port, newUsers, maxConnections, idleTimeout, maxPacketSize, tls, defaultAuthPlugin, relay, version);
+        return new ServerConfig(bind, port, newUsers, maxConnections, idleTimeout, maxPacketSize, tls, defaultAuthPlugin, relay, version, connectTimeout, maxConnectErrors);
     }
 
     public ServerConfig withLimits(int newMaxConnections, Duration newIdleTimeout, int newMaxPacketSize) {
-        return new ServerConfig(bind, port, users, newMaxConnections, newIdleTimeout, newMaxPacketSize, tls, defaultAuthPlugin, relay, version);
+        return new ServerConfig(bind, port, users, newMaxConnections, newIdleTimeout, newMaxPacketSize, tls, defaultAuthPlugin, relay, version, connectTimeout, maxConnectErrors);
     }
 
     public ServerConfig withTls(TlsConfig newTls) {
-        return new ServerConfig(bind, port, users, maxConnections, idleTimeout, maxPacketSize, newTls, defaultAuthPlugin, relay, version);
+        return new ServerConfig(bind, port, users, maxConnections, idleTimeout, maxPacketSize, newTls, defaultAuthPlugin, relay, version, connectTimeout, maxConnectErrors);
     }
 
     public ServerConfig withDefaultAuthPlugin(String plugin) {
-        return new ServerConfig(bind, port, users, maxConnections, idleTimeout, maxPacketSize, tls, plugin, relay, version);
+        return new ServerConfig(bind, port, users, maxConnections, idleTimeout, maxPacketSize, tls, plugin, relay, version, connectTimeout, maxConnectErrors);
     }
 
     public ServerConfig withVersion(String newVersion) {
-        return new ServerConfig(bind, port, users, maxConnections, idleTimeout, maxPacketSize, tls, defaultAuthPlugin, relay, newVersion);
+        return new ServerConfig(bind, port, users, maxConnections, idleTimeout, maxPacketSize, tls, defaultAuthPlugin, relay, newVersion, connectTimeout, maxConnectErrors);
+    }
+
+    /** The connection-phase guards: the handshake deadline and the failed attempts after which an address is blocked. */
+    public ServerConfig withConnectGuards(Duration newConnectTimeout, int newMaxConnectErrors) {
+        return new ServerConfig(bind, port, users, maxConnections, idleTimeout, maxPacketSize, tls, defaultAuthPlugin, relay, version,
+                newConnectTimeout, newMaxConnectErrors);
     }
 }

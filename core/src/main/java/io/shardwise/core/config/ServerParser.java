@@ -15,7 +15,7 @@ import java.util.regex.Pattern;
 /** Reads the {@code server} section (used by the server face only). */
 final class ServerParser {
     static final Set<String> SERVER_KEYS = Set.of("bind", "port", "users", "maxConnections", "idleTimeout", "maxPacketSize",
-            "tls", "auth", "relay", "version");
+            "tls", "auth", "relay", "version", "connectTimeout", "maxConnectErrors");
     static final Set<String> USER_KEYS = Set.of("name", "password", "schemas");
     static final Set<String> TLS_KEYS = Set.of("cert", "key", "required");
     static final Set<String> AUTH_KEYS = Set.of("defaultPlugin");
@@ -48,11 +48,17 @@ final class ServerParser {
         String plugin = keys.containsKey("auth") ? authPlugin(keys.get("auth")) : d.defaultAuthPlugin();
         Boolean relay = keys.containsKey("relay") ? keys.get("relay").bool() : Boolean.valueOf(d.relay());
         String version = keys.containsKey("version") ? version(keys.get("version")) : null;
+        // MySQL's connect_timeout has no "never": a deadline is the point
+        Duration connectTimeout = BackendsParser.duration(keys.get("connectTimeout"), d.connectTimeout(), Duration.ofMillis(1));
+        Integer maxConnectErrors = keys.containsKey("maxConnectErrors") ? keys.get("maxConnectErrors").integer(1, Integer.MAX_VALUE)
+                : Integer.valueOf(d.maxConnectErrors());
         if (bind == null || port == null || maxConnections == null || idleTimeout == null || maxPacketSize == null
-                || tls == null || plugin == null || relay == null || keys.containsKey("version") && version == null) {
+                || tls == null || plugin == null || relay == null || keys.containsKey("version") && version == null
+                || connectTimeout == null || maxConnectErrors == null) {
             return d;
         }
-        return new ServerConfig(bind, port, users, maxConnections, idleTimeout, maxPacketSize, tls, plugin, relay, version);
+        return new ServerConfig(bind, port, users, maxConnections, idleTimeout, maxPacketSize, tls, plugin, relay, version,
+                connectTimeout, maxConnectErrors);
     }
 
     /** A server version to announce in place of the default backend's. */
@@ -183,7 +189,7 @@ final class ServerParser {
         String password = "";
         if (keys.containsKey("password")) {
             ConfigNode p = keys.get("password");
-            password = p.isNull() ? "" : p.string();
+            password = p.isNull() ? "" : p.secret();
         }
         List<String> schemas = new ArrayList<>();
         if (keys.containsKey("schemas")) {

@@ -21,6 +21,8 @@ public enum ErrorCode {
     BAD_HANDSHAKE(1043, "08S01", "Bad handshake"),
     UNKNOWN_COMMAND(1047, "08S01", "Unknown command"),
     PACKET_TOO_LARGE(1153, "08S01", "Got a packet bigger than 'max_allowed_packet' bytes"),
+    /** MySQL's ER_HOST_IS_BLOCKED, whose text names mysqladmin flush-hosts; here only a restart unblocks. */
+    HOST_IS_BLOCKED(1129, "HY000", "Host '%s' is blocked because of many connection errors; unblock by restarting Shardwise"),
     UNKNOWN_THREAD(1094, "HY000", "Unknown thread id: %s"),
     NOT_THREAD_OWNER(1095, "HY000", "You are not owner of thread %s"),
     WRONG_ARGUMENTS(1210, "HY000", "Incorrect arguments to %s"),

@@ -41,6 +41,22 @@ class ServerSectionTest {
         assertEquals(TlsConfig.GENERATED, s.tls());
         assertEquals("mysql_native_password", s.defaultAuthPlugin());
         assertEquals(true, s.relay());
+        assertEquals(Duration.ofSeconds(10), s.connectTimeout());
+        assertEquals(100, s.maxConnectErrors());
+    }
+
+    @Test
+    void theConnectGuardsAreConfigurableAndValidated() {
+        ServerConfig s = server("{ connectTimeout: 2500ms, maxConnectErrors: 5 }");
+        assertEquals(Duration.ofMillis(2500), s.connectTimeout());
+        assertEquals(5, s.maxConnectErrors());
+        assertEquals(Duration.ofMinutes(1), server("{ connectTimeout: 1m }").connectTimeout());
+        assertOneProblem(BASE + "server: { connectTimeout: 0 }\n", "server.connectTimeout (line 8)", "'0' is too short; expected at least 1ms");
+        assertOneProblem(BASE + "server: { connectTimeout: soon }\n", "server.connectTimeout (line 8)", "'soon' is not a duration");
+        assertOneProblem(BASE + "server: { maxConnectErrors: 0 }\n", "server.maxConnectErrors (line 8)", "expected an integer from 1 to");
+        assertOneProblem(BASE + "server: { connecttimeout: 5s }\n", "unknown key 'connecttimeout'. Did you mean 'connectTimeout'?");
+        assertThrows(IllegalArgumentException.class, () -> ServerConfig.DEFAULT.withConnectGuards(Duration.ZERO, 1));
+        assertThrows(IllegalArgumentException.class, () -> ServerConfig.DEFAULT.withConnectGuards(Duration.ofSeconds(1), 0));
     }
 
     @Test

@@ -28,6 +28,9 @@ import io.shardwise.server.protocol.SslRequest;
 import io.shardwise.server.tls.ServerTls;
 import java.net.InetSocketAddress;
 import java.net.SocketAddress;
+import java.time.Duration;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
 import javax.net.ssl.SSLException;
 
 /**
@@ -36,6 +39,10 @@ import javax.net.ssl.SSLException;
  * over TLS; then the {@link AuthExchange} (auth switch, caching_sha2_password's extra round trips);
  * then OK (and this handler replaces itself with the session's command handler) or ERR and close.
  * Only CPU work (hashes, one RSA decryption) happens here, so it runs on the event loop.
+ *
+ * <p>A client not authenticated within the connect timeout is disconnected without a word (as
+ * MySQL's connect_timeout does), so sockets that connect and stay silent cannot hold the
+ * connection slots. Each connection reports one verdict to its {@link LoginAttempt}.
  */
 public final class HandshakeHandler extends ChannelInboundHandlerAdapter {
     /** Builds the handler that serves commands once a client is in; called on the event loop. */
@@ -59,7 +66,11 @@ public final class HandshakeHandler extends ChannelInboundHandlerAdapter {
     private final int connectionId;
     /** The handshake's server version ({@code ServerIdentity.handshakeVersion()}): clients pick their dialect by it. */
     private final String serverVersion;
+    /** Zero: no deadline. */
+    private final Duration connectTimeout;
+    private final LoginAttempt attempt;
     private final byte[] seed = NativePassword.newSeed();
+    private ScheduledFuture<?> deadline;
     private Phase phase = Phase.AWAITING_RESPONSE;
     private HandshakeResponse response;
     private AuthExchange exchange;
@@ -75,6 +86,17 @@ public final class HandshakeHandler extends ChannelInboundHandlerAdapter {
     /** @param serverVersion the version string the greeting announces */
     public HandshakeHandler(Authenticator authenticator, ServerTls tls, int maxPacketSize, SessionOpener opener, int connectionId,
                             String serverVersion) {
+        this(authenticator, tls, maxPacketSize, opener, connectionId, serverVersion, Duration.ZERO, LoginAttempt.UNCOUNTED);
+    }
+
+    /**
+     * @param connectTimeout how long the client has from connecting to being authenticated; zero for no limit
+     * @param attempt told how this connection's login ended
+     */
+    public HandshakeHandler(Authenticator authenticator, ServerTls tls, int maxPacketSize, SessionOpener opener, int connectionId,
+                            String serverVersion, Duration connectTimeout, LoginAttempt attempt) {
+        this.connectTimeout = connectTimeout;
+        this.attempt = attempt;
         this.serverVersion = serverVersion;
         this.authenticator = authenticator;
         this.tls = tls;
@@ -88,7 +110,25 @@ public final class HandshakeHandler extends ChannelInboundHandlerAdapter {
         HandshakeV10 greeting = new HandshakeV10(serverVersion, connectionId, seed, Capabilities.SERVER, SERVER_COLLATION,
                 ServerStatus.of(false, true), authenticator.defaultPlugin().wireName());
         ctx.writeAndFlush(new Packet(0, greeting.encode(ctx.alloc())));
+        if (!connectTimeout.isZero()) {
+            deadline = ctx.executor().schedule(() -> timedOut(ctx), connectTimeout.toNanos(), TimeUnit.NANOSECONDS);
+        }
         ctx.fireChannelActive();
+    }
+
+    /** MySQL's connect_timeout sends nothing: the client sees the connection lost during authentication. */
+    private void timedOut(ChannelHandlerContext ctx) {
+        if (!ctx.isRemoved()) {
+            attempt.failed();
+            ctx.close();
+        }
+    }
+
+    /** A client gone before it authenticated (a port scan, a peer that gave up) is a failed attempt too. */
+    @Override
+    public void channelInactive(ChannelHandlerContext ctx) {
+        attempt.failed();
+        ctx.fireChannelInactive();
     }
 
     @Override
@@ -121,6 +161,7 @@ public final class HandshakeHandler extends ChannelInboundHandlerAdapter {
         response = HandshakeResponse.decode(content);
         boolean secure = phase == Phase.AWAITING_TLS_RESPONSE;
         if (tls.required() && !secure) {
+            attempt.excused();
             send(ctx, ErrPackets.of(ErrorCode.SECURE_TRANSPORT_REQUIRED).encode(ctx.alloc()))
                     .addListener(ChannelFutureListener.CLOSE);
             return;
@@ -167,9 +208,19 @@ public final class HandshakeHandler extends ChannelInboundHandlerAdapter {
 
     private void finish(ChannelHandlerContext ctx, Authenticator.Outcome outcome) {
         switch (outcome) {
-            case Authenticator.Denied d -> send(ctx, new ErrPacket(d.errno(), d.sqlState(), d.message()).encode(ctx.alloc()))
-                    .addListener(ChannelFutureListener.CLOSE);
+            case Authenticator.Denied d -> {
+                // 1044 and 1049 come only after the password matched: nothing was guessed wrong
+                if (d.errno() == ErrorCode.ACCESS_DENIED.errno()) {
+                    attempt.failed();
+                } else {
+                    attempt.succeeded();
+                }
+                send(ctx, new ErrPacket(d.errno(), d.sqlState(), d.message()).encode(ctx.alloc()))
+                        .addListener(ChannelFutureListener.CLOSE);
+            }
             case Authenticator.Accepted a -> {
+                attempt.succeeded();
+                cancelDeadline();
                 send(ctx, new OkPacket(0, 0, ServerStatus.of(false, true), 0, "").encode(ctx.alloc(), false));
                 Capabilities common = response.capabilities().commonWith(Capabilities.SERVER);
                 ctx.pipeline().replace(this, "commands", opener.open(ctx.channel(), a, common, connectionId, response.collation()));
@@ -189,8 +240,16 @@ public final class HandshakeHandler extends ChannelInboundHandlerAdapter {
                 : inet.getAddress().getHostAddress() : "localhost";
     }
 
+    private void cancelDeadline() {
+        if (deadline != null) {
+            deadline.cancel(false);
+            deadline = null;
+        }
+    }
+
     @Override
     public void handlerRemoved(ChannelHandlerContext ctx) {
+        cancelDeadline();
         if (afterSslRequest != null) {
             afterSslRequest.release();
             afterSslRequest = null;
@@ -199,6 +258,7 @@ public final class HandshakeHandler extends ChannelInboundHandlerAdapter {
 
     @Override
     public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
+        attempt.failed();
         if (cause instanceof SSLException || cause.getCause() instanceof SSLException) {
             ctx.close(); // a failed TLS handshake: no cleartext ERR can reach the client
             return;

@@ -91,6 +91,14 @@ class PacketsTest {
     }
 
     @Test
+    void anErrPacketInPlaceOfTheGreetingHasNoSqlState() {
+        ErrPacket err = new ErrPacket(1040, "08004", "Too many connections");
+        byte[] bytes = encoded(err::encodeBeforeHandshake);
+        assertArrayEquals(hex("ff 1004 546f6f"), java.util.Arrays.copyOf(bytes, 6));
+        assertEquals(new ErrPacket(1040, "HY000", "Too many connections"), decoded(bytes, ErrPacket::decode));
+    }
+
+    @Test
     void anEofPacketIsWarningsThenStatus() {
         assertArrayEquals(hex("fe 0300 0200"), encoded(new EofPacket(3, ServerStatus.of(false, true))::encode));
     }

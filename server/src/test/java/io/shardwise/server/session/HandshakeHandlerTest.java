@@ -37,7 +37,9 @@ import io.shardwise.server.protocol.Packet;
 import io.shardwise.server.protocol.PacketDecoder;
 import io.shardwise.server.protocol.PacketEncoder;
 import io.shardwise.server.tls.ServerTls;
+import java.time.Duration;
 import java.util.ArrayList;
+import java.util.concurrent.TimeUnit;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
@@ -64,11 +66,37 @@ class HandshakeHandlerTest {
 
     private EmbeddedChannel connect(Authenticator users, ServerTls tls) {
         return new EmbeddedChannel(new PacketDecoder(1 << 24), PacketEncoder.INSTANCE,
-                new HandshakeHandler(users, tls, 1 << 24, (channel, client, caps, id, collation) -> {
-                    opened.add(client);
-                    negotiated.add(caps);
-                    return opened.size() == 1 ? commands : new ChannelInboundHandlerAdapter(); // one pipeline per handler
-                }, 5));
+                new HandshakeHandler(users, tls, 1 << 24, this::open, 5));
+    }
+
+    private ChannelHandler open(io.netty.channel.Channel channel, Authenticator.Accepted client, Capabilities caps, int id, int collation) {
+        opened.add(client);
+        negotiated.add(caps);
+        return opened.size() == 1 ? commands : new ChannelInboundHandlerAdapter(); // one pipeline per handler
+    }
+
+    /** Every verdict the handler reports, in order (the server counts only the first). */
+    private final List<String> verdicts = new ArrayList<>();
+
+    private EmbeddedChannel connectWithin(Duration connectTimeout) {
+        LoginAttempt recorder = new LoginAttempt() {
+            @Override
+            public void succeeded() {
+                verdicts.add("succeeded");
+            }
+
+            @Override
+            public void failed() {
+                verdicts.add("failed");
+            }
+
+            @Override
+            public void excused() {
+                verdicts.add("excused");
+            }
+        };
+        return new EmbeddedChannel(new PacketDecoder(1 << 24), PacketEncoder.INSTANCE,
+                new HandshakeHandler(USERS, TLS, 1 << 24, this::open, 5, HandshakeHandler.SERVER_VERSION, connectTimeout, recorder));
     }
 
     /** The payloads the server wrote since the last call, with their sequence ids, framing checked by our decoder. */
@@ -351,5 +379,79 @@ class HandshakeHandlerTest {
         } finally {
             p.release();
         }
+    }
+
+    @Test
+    void aClientSilentUntilTheConnectTimeoutIsClosedWithoutAWordAndCountsAsAFailure() {
+        EmbeddedChannel server = connectWithin(Duration.ofSeconds(10));
+        greeting(server);
+        server.advanceTimeBy(9, TimeUnit.SECONDS);
+        server.runScheduledPendingTasks();
+        assertTrue(server.isActive(), "still inside the deadline");
+        server.advanceTimeBy(2, TimeUnit.SECONDS);
+        server.runScheduledPendingTasks();
+        assertFalse(server.isActive(), "closed at the deadline");
+        assertEquals(List.of(), sent(server), "MySQL's connect_timeout sends no ERR");
+        assertEquals("failed", verdicts.get(0));
+        assertFalse(server.finish());
+    }
+
+    @Test
+    void aClientHalfwayThroughItsHandshakeAtTheDeadlineIsClosedToo() {
+        EmbeddedChannel server = connectWithin(Duration.ofSeconds(1));
+        greeting(server);
+        server.writeInbound(Unpooled.wrappedBuffer(new byte[] {50, 0, 0, 1, 5})); // a header and one byte of 50
+        server.advanceTimeBy(2, TimeUnit.SECONDS);
+        server.runScheduledPendingTasks();
+        assertFalse(server.isActive());
+        assertEquals("failed", verdicts.get(0));
+        assertFalse(server.finish());
+    }
+
+    @Test
+    void aLoginInTimeCancelsTheDeadlineAndForgivesTheAddress() {
+        EmbeddedChannel server = connectWithin(Duration.ofSeconds(10));
+        HandshakeV10 hello = greeting(server);
+        sendByteByByte(server, 1, response("app", NativePassword.scramble(hello.authSeed(), "secret"), "shop", NativePassword.PLUGIN));
+        sent(server).forEach(Packet::release);
+        server.advanceTimeBy(1, TimeUnit.MINUTES);
+        server.runScheduledPendingTasks();
+        assertTrue(server.isActive(), "a logged-in client is past the connect timeout");
+        assertEquals(List.of("succeeded"), verdicts);
+        assertFalse(server.finish());
+    }
+
+    @Test
+    void aWrongPasswordIsAFailureButAnUnknownSchemaAfterTheRightOneIsNot() {
+        EmbeddedChannel wrong = connectWithin(Duration.ofSeconds(10));
+        HandshakeV10 hello = greeting(wrong);
+        sendByteByByte(wrong, 1, response("app", NativePassword.scramble(hello.authSeed(), "guess"), null, NativePassword.PLUGIN));
+        sent(wrong).forEach(Packet::release);
+        assertFalse(wrong.finish());
+        assertEquals("failed", verdicts.get(0));
+
+        verdicts.clear();
+        EmbeddedChannel unknownSchema = connectWithin(Duration.ofSeconds(10));
+        hello = greeting(unknownSchema);
+        sendByteByByte(unknownSchema, 1, response("app", NativePassword.scramble(hello.authSeed(), "secret"), "nope", NativePassword.PLUGIN));
+        sent(unknownSchema).forEach(Packet::release);
+        assertFalse(unknownSchema.finish());
+        assertEquals("succeeded", verdicts.get(0));
+    }
+
+    @Test
+    void garbageInPlaceOfTheResponseIsABadHandshakeAndAFailure() {
+        EmbeddedChannel server = connectWithin(Duration.ofSeconds(10));
+        greeting(server);
+        sendByteByByte(server, 1, Unpooled.wrappedBuffer(new byte[] {(byte) 0x85, (byte) 0xa6, 0x7f}));
+        Packet p = only(sent(server));
+        try {
+            assertEquals(1043, ErrPacket.decode(p.content()).errno());
+        } finally {
+            p.release();
+        }
+        assertFalse(server.isActive());
+        assertEquals("failed", verdicts.get(0));
+        assertFalse(server.finish());
     }
 }
