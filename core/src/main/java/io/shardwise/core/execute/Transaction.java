@@ -91,6 +91,9 @@ final class Transaction {
             if (e instanceof SQLException s) {
                 fresh.noteFailure(s);
             }
+            if (gtrid != null) {
+                fresh.discard(); // its XA branch may have started: closing the connection ends it, a pool would hand it on
+            }
             fresh.release();
             throw e;
         }

@@ -15,7 +15,6 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import io.shardwise.core.config.TransactionConfig;
 import io.shardwise.testkit.TestBackends;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -30,16 +29,18 @@ import org.junit.jupiter.params.provider.EnumSource;
 @EnumSource(TransactionConfig.Mode.class)
 class TransactionTest {
     private static Shards shards;
+    @org.junit.jupiter.api.io.TempDir
+    static Path dir;
 
     TransactionTest(TransactionConfig.Mode mode) {
         // the mode reaches the fixture through createBackends
     }
 
     @BeforeParameterizedClassInvocation
-    static void createBackends(TransactionConfig.Mode mode) throws java.io.IOException {
+    static void createBackends(TransactionConfig.Mode mode) {
         TransactionConfig transaction = switch (mode) {
             case LOCAL -> TransactionConfig.DEFAULT;
-            case XA -> TransactionConfig.xa(Files.createTempDirectory("xa").resolve("decisions.log"), "transactiontest");
+            case XA -> TransactionConfig.xa(dir.resolve("decisions.log"), "transactiontest");
         };
         shards = new Shards(Shards.SMALL_POOL, transaction, TestBackends.shared(), TestBackends.shared());
         for (int i = 0; i < 2; i++) {

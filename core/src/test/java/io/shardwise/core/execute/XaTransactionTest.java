@@ -265,6 +265,23 @@ class XaTransactionTest {
         }
     }
 
+    @Test
+    void recoveryLeavesABranchAloneWhileItsLiveCoordinatorIsDecidingIt() throws Exception {
+        XaCoordinator xa = shards.pools.xa();
+        String gtrid = xa.newGtrid();
+        prepare(gtrid, 3, Xid.FORMAT_ID);
+        xa.begin(gtrid); // between PREPARE and the decision, as far as recovery can tell
+        try {
+            assertEquals(List.of(), shards.pools.recoverTransactions().failures());
+            assertEquals(List.of(gtrid + "/ds1"), prepared(gtrid), "a live transaction's branch is not recovery's to resolve");
+        } finally {
+            xa.end(gtrid);
+        }
+        assertEquals(List.of(), shards.pools.recoverTransactions().failures());
+        assertEquals(List.of(), prepared(gtrid), "once it is over, an undecided branch is rolled back (presumed abort)");
+        assertEquals("", ids(1));
+    }
+
     /** A prepared branch of ds1 made by hand, as a crashed coordinator would leave it. */
     private static void prepare(String gtrid, int id, int format) throws SQLException {
         String xid = "'" + gtrid + "','ds1'," + format;
