@@ -290,6 +290,38 @@ class RouterTest {
     }
 
     @Test
+    void onDuplicateKeyUpdateMayAssignTheShardingColumnItsOwnOrItsInsertedValue() {
+        sql("insert into orders (order_id, user_id) values (?, ?) on duplicate key update user_id = values(user_id), status = ?",
+                1L, 3L, "dup")
+                .rewritesTo("ds1: insert into orders_1 (order_id, user_id) values (1, 3) on duplicate key update user_id = values(user_id),"
+                        + " status = 'dup'");
+        sql("insert into orders (order_id, user_id) values (?, ?) on duplicate key update status = ?, `user_id` = orders.user_id",
+                1L, 3L, "dup").routes(POINT);
+        sql("insert into orders (order_id, user_id) values (?, ?) on duplicate key update user_id = user_id", 1L, 3L).routes(POINT);
+        sql("insert into orders (order_id, user_id) values (?, ?) on duplicate key update user_id = values(order_id)", 1L, 3L)
+                .fails(ErrorCode.UNSUPPORTED, "ON DUPLICATE KEY UPDATE of sharding column 'user_id'");
+        sql("insert into orders (order_id, user_id) values (?, ?) on duplicate key update status = ?, user_id = user_id + ?", 1L, 3L, "x", 1L)
+                .fails(ErrorCode.UNSUPPORTED, "ON DUPLICATE KEY UPDATE of sharding column 'user_id'");
+    }
+
+    @Test
+    void insertSetRoutesAsItsValuesForm() {
+        sql("insert into orders set order_id = ?, user_id = ?, status = concat(?, 'x')", 10L, 2L, "a")
+                .routes(POINT)
+                .rewritesTo("ds1: insert into orders_0 (order_id, user_id, status) values (10, 2, concat('a', 'x'))");
+        prepared("insert ignore into orders set user_id = ?, status = ? on duplicate key update status = values(status)", 5L, "b")
+                .routes(POINT)
+                .binds(5L, "b");
+        RoutePlan plan = sql("insert into orders set user_id = ?, status = ?", 4L, "new").routes(POINT).plan();
+        long key = (Long) plan.generatedKeys().get(0);
+        assertEquals("insert into orders_0 (user_id, status, order_id) values (4, 'new', " + key + ")", plan.units().get(0).sql());
+        sql("insert into countries set code = ?, name = ?", "FR", "France").routes(BROADCAST_WRITE)
+                .rewritesTo("ds0: insert into countries (code, name) values ('FR', 'France')",
+                        "ds1: insert into countries (code, name) values ('FR', 'France')");
+        sql("insert into orders set status = ?", "x").fails(ErrorCode.UNSUPPORTED, "without its sharding column 'user_id'");
+    }
+
+    @Test
     void broadcastWritesGoToEveryCopy() {
         sql("insert into countries (code, name) values (?, ?)", "FR", "France").routes(BROADCAST_WRITE)
                 .rewritesTo("ds0: insert into countries (code, name) values ('FR', 'France')",
