@@ -34,8 +34,9 @@ final class DmlAnalyzer {
         Map<TableRef, KeyCondition> conditions = conditions(parsed, rule, from, update.getCondition());
         List<Slot> slots = new ArrayList<>(from.slots);
         SelectAnalyzer.addParamSlots(parsed, slots);
-        return new Update(new SqlTemplate(parsed.sql, slots), from.allTables, conditions, assigned,
-                parsed.masking.dmlOrderLimitStart() >= 0, from.nested);
+        boolean limited = parsed.masking.dmlOrderLimitStart() >= 0;
+        return new Update(new SqlTemplate(parsed.sql, slots), from.allTables, conditions, assigned, limited, from.nested,
+                limited ? RowChoice.of(parsed, rule, true) : null);
     }
 
     static Statement delete(ParsedText parsed, ShardingRule rule) {
@@ -50,8 +51,9 @@ final class DmlAnalyzer {
             slots.add(new Slot.Table(target[0], target[1], from.topTables.get(0).name()));
         }
         SelectAnalyzer.addParamSlots(parsed, slots);
-        return new Delete(new SqlTemplate(parsed.sql, slots), from.allTables, conditions,
-                parsed.masking.dmlOrderLimitStart() >= 0, from.nested);
+        boolean limited = parsed.masking.dmlOrderLimitStart() >= 0;
+        return new Delete(new SqlTemplate(parsed.sql, slots), from.allTables, conditions, limited, from.nested,
+                limited && target == null ? RowChoice.of(parsed, rule, false) : null);
     }
 
     /** The walker over a write's target table (aliased or not) and the subqueries of its WHERE. */
@@ -76,10 +78,19 @@ final class DmlAnalyzer {
      * caller handles.
      */
     static Insert insert(String sql, List<Token> tokens, ShardingRule rule) {
-        return insert(sql, tokens, rule, false);
+        return insert(sql, tokens, rule, false, false);
     }
 
-    private static Insert insert(String sql, List<Token> tokens, ShardingRule rule, boolean rewritten) {
+    /**
+     * INSERT/REPLACE [modifiers] [INTO] t [(cols)] SELECT ..., with its SELECT analyzed, or null for
+     * another form (ON DUPLICATE KEY UPDATE after a SELECT may name the SELECT's columns, which
+     * VALUES rows cannot: not read) or a SELECT that cannot be read.
+     */
+    static Insert insertSelect(String sql, List<Token> tokens, ShardingRule rule) {
+        return insert(sql, tokens, rule, false, true);
+    }
+
+    private static Insert insert(String sql, List<Token> tokens, ShardingRule rule, boolean rewritten, boolean fromSelect) {
         int i = 1;
         boolean replace = tokens.get(0).is("replace");
         while (i < tokens.size() && tokens.get(i).kind() == Kind.WORD
@@ -135,8 +146,11 @@ final class DmlAnalyzer {
             if (values == null) {
                 return null;
             }
-            Insert insert = insert(values, DigestScanner.scan(values), rule, true);
+            Insert insert = insert(values, DigestScanner.scan(values), rule, true, false);
             return insert == null ? null : insert.asRewritten();
+        }
+        if (fromSelect) {
+            return i < tokens.size() ? fromSelect(sql, tokens, i, table, replace, columns, columnsEnd, rule) : null;
         }
         if (i >= tokens.size() || !(tokens.get(i).is("values") || tokens.get(i).is("value"))) {
             return null; // INSERT ... SELECT
@@ -183,11 +197,13 @@ final class DmlAnalyzer {
             }
         }
         List<String> onDuplicate = new ArrayList<>();
+        int tailStart = tokens.size();
         if (i < tokens.size() && tokens.get(i).is("as")) {
             return null; // VALUES ... AS alias: rare; analyzed as passthrough or refused by the caller
         }
         if (i + 3 < tokens.size() && tokens.get(i).is("on") && tokens.get(i + 1).is("duplicate")) {
             onDuplicate = changedOnDuplicate(tokens, i + 4);
+            tailStart = i + 4;
         } else if (i < tokens.size() && tokens.get(i).kind() != Kind.SEMICOLON) {
             return null;
         }
@@ -196,9 +212,15 @@ final class DmlAnalyzer {
             slots.add(new Slot.Table(tokens.get(nameStart).start(), nameEnd, table.name()));
         }
         int p = 0;
-        for (Token t : tokens) {
+        for (int j = 0; j < tokens.size(); j++) {
+            Token t = tokens.get(j);
             if (t.kind() == Kind.PARAM) {
                 slots.add(new Slot.Param(t.start(), t.end(), p++));
+            } else if (j > tailStart && schemaIsLogical(schema, rule) && isName(t) && j + 1 < tokens.size()
+                    && tokens.get(j + 1).text().equals(".") && !tokens.get(j - 1).text().equals(".")
+                    && DigestScanner.identifier(t).equals(table.name())) {
+                // t.col in ON DUPLICATE KEY UPDATE names the target table: renamed with it on each node
+                slots.add(new Slot.Table(t.start(), t.end(), table.name()));
             }
         }
         return new Insert(new SqlTemplate(sql, slots), List.of(table), replace, columns, rows, spans, columnsEnd, onDuplicate);
@@ -255,6 +277,32 @@ final class DmlAnalyzer {
 
     private static boolean isName(Token t) {
         return t.kind() == Kind.WORD || t.kind() == Kind.QUOTED_ID;
+    }
+
+    private static Insert fromSelect(String sql, List<Token> tokens, int i, TableRef table, boolean replace, List<String> columns,
+                                     int columnsEnd, ShardingRule rule) {
+        Token first = tokens.get(i);
+        if (!(first.is("select") || first.kind() == Kind.OPEN && i + 1 < tokens.size() && tokens.get(i + 1).is("select"))) {
+            return null;
+        }
+        for (int j = i; j < tokens.size(); j++) {
+            if (tokens.get(j).depth() == 0 && tokens.get(j).is("duplicate")) {
+                return null;
+            }
+        }
+        String text = sql.substring(first.start());
+        Select select;
+        try {
+            select = SelectAnalyzer.analyze(ParsedText.parse(text, DigestScanner.scan(text)), rule);
+        } catch (org.apache.calcite.sql.parser.SqlParseException | io.shardwise.core.error.ShardwiseException e) {
+            return null;
+        }
+        List<TableRef> tables = new ArrayList<>();
+        tables.add(table);
+        tables.addAll(select.tables());
+        InsertSource source = new InsertSource(select, paramsBefore(tokens, i), first.start());
+        return new Insert(new SqlTemplate(sql, List.of()), tables, replace, columns, List.of(), List.of(), columnsEnd, List.of(), false,
+                source);
     }
 
     /**
