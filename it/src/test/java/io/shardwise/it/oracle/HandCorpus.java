@@ -703,7 +703,9 @@ final class HandCorpus {
                 + " WHERE user_id BETWEEN 1 AND 5", "promotions", "id");
         c.write("INSERT INTO users (user_id, name) SELECT user_id + 10000, name FROM users WHERE user_id < 10", "users", "user_id");
         c.write("INSERT IGNORE INTO users (user_id, name) SELECT user_id, 'dup' FROM users WHERE user_id < 5", "users", "user_id");
-        c.write("INSERT INTO sbtest1 (id, k, c, pad) SELECT id + 5000, k, c, pad FROM sbtest1 WHERE id BETWEEN 1 AND 30", "sbtest1", "id");
+        // sbtest1's id is AUTO_INCREMENT: the insert id is the last row's, so the rows need an order
+        c.write("INSERT INTO sbtest1 (id, k, c, pad) SELECT id + 5000, k, c, pad FROM sbtest1 WHERE id BETWEEN 1 AND 30 ORDER BY id",
+                "sbtest1", "id");
         c.write("INSERT INTO orders (order_id, user_id, status, created_at) SELECT 700000 + user_id, user_id, 'agg', MAX(created_at)"
                 + " FROM orders GROUP BY user_id", "orders", "order_id");
         c.write("INSERT INTO events (id, created_at, kind) SELECT id + 1000, created_at, 'copy' FROM events WHERE kind IS NOT NULL"
