@@ -207,7 +207,8 @@ public final class EngineSession implements AutoCloseable {
             keys.addAll(u.generatedKeys());
         }
         long lastInsertId = InsertBatches.insertId(rows, keys, firstId, lastRowId);
-        return new StatementResult.Update(affected, lastInsertId, keys, warnings);
+        return new StatementResult.Update(affected, lastInsertId, keys, warnings,
+                InsertBatches.info(rows.size(), affected, warnings, insert.replace(), insert.source().ignore()));
     }
 
     /** An UPDATE or DELETE; one with ORDER BY / LIMIT over several nodes chooses its rows first ({@link KeyedWrites}). */

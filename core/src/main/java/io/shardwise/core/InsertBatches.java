@@ -77,6 +77,17 @@ final class InsertBatches {
         return firstId;
     }
 
+    /**
+     * MySQL's info of an INSERT ... SELECT: {@code Records} the rows selected, {@code Duplicates} the
+     * rows that met an existing key (skipped by IGNORE: records - affected; replaced by REPLACE,
+     * each counted twice in the affected rows: affected - records; otherwise none, or the statement
+     * failed).
+     */
+    static String info(int records, long affected, int warnings, boolean replace, boolean ignore) {
+        long duplicates = replace ? affected - records : ignore ? records - affected : 0;
+        return "Records: " + records + "  Duplicates: " + Math.max(0, duplicates) + "  Warnings: " + warnings;
+    }
+
     /** The user's statement up to its SELECT. */
     static String head(SourceText source, int selectStart) {
         return source.text().substring(0, source.at(selectStart)).stripTrailing();

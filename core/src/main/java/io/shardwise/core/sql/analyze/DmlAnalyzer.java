@@ -300,7 +300,11 @@ final class DmlAnalyzer {
         List<TableRef> tables = new ArrayList<>();
         tables.add(table);
         tables.addAll(select.tables());
-        InsertSource source = new InsertSource(select, paramsBefore(tokens, i), first.start());
+        boolean ignore = false;
+        for (int k = 1; k < i && (isInsertModifier(tokens.get(k)) || tokens.get(k).kind() == Kind.COMMENT); k++) {
+            ignore |= tokens.get(k).is("ignore");
+        }
+        InsertSource source = new InsertSource(select, paramsBefore(tokens, i), first.start(), ignore);
         return new Insert(new SqlTemplate(sql, List.of()), tables, replace, columns, List.of(), List.of(), columnsEnd, List.of(), false,
                 source);
     }
