@@ -145,9 +145,9 @@ public final class EngineSession implements AutoCloseable {
         access.check(statement, execution);
         return switch (statement) {
             case SessionCommand command -> commands.run(command, normalized, params, previous);
-            case Insert i -> plans.write(plans.route(normalized, plan, params));
-            case Update u -> plans.write(plans.route(normalized, plan, params));
-            case Delete d -> plans.write(plans.route(normalized, plan, params));
+            case Insert i -> i.source() == null ? plans.write(plans.route(normalized, plan, params)) : plans.insertSelect(i, normalized, plan, params);
+            case Update u -> plans.keyable(u, u.choice(), normalized, plan, params);
+            case Delete d -> plans.keyable(d, d.choice(), normalized, plan, params);
             case Select s -> plans.run(plans.route(normalized, plan, params));
             case Ddl d -> plans.changingColumns(plans.run(plans.route(normalized, plan, params)));
             case Passthrough p -> plans.changingColumns(plans.run(plans.route(normalized, plan, params)));

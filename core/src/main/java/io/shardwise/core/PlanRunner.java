@@ -13,11 +13,13 @@ import io.shardwise.core.route.ExecutionUnit;
 import io.shardwise.core.route.MergeSpec;
 import io.shardwise.core.route.RouteKind;
 import io.shardwise.core.route.RoutePlan;
+import io.shardwise.core.rule.TableRule;
 import io.shardwise.core.session.ValuesCursor;
 import io.shardwise.core.sql.analyze.Ddl;
 import io.shardwise.core.sql.analyze.Delete;
 import io.shardwise.core.sql.analyze.Insert;
 import io.shardwise.core.sql.analyze.Passthrough;
+import io.shardwise.core.sql.analyze.RowChoice;
 import io.shardwise.core.sql.analyze.Select;
 import io.shardwise.core.sql.analyze.SessionCommand;
 import io.shardwise.core.sql.analyze.Statement;
@@ -29,6 +31,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Supplier;
 
 /**
  * The plan side of one {@link EngineSession}: a statement's cached plan, its route, running the
@@ -49,9 +52,86 @@ final class PlanRunner {
 
     StatementResult write(RoutePlan route) {
         if (route.units().size() > 1 && execution.autocommit() && !execution.inTransaction()) {
-            return atomically(route);
+            return atomically(() -> run(route));
         }
         return run(route);
+    }
+
+    /** INSERT ... SELECT naming sharded or broadcast tables: its SELECT, then its rows inserted, in one transaction. */
+    StatementResult insertSelect(Insert insert, NormalizedSql normalized, CachedPlan plan, List<Object> params) {
+        RoutePlan route = route(normalized, plan, params);
+        if (execution.autocommit() && !execution.inTransaction()) {
+            return atomically(() -> insertRows(insert, normalized, plan, route));
+        }
+        return insertRows(insert, normalized, plan, route);
+    }
+
+    /**
+     * Reads the SELECT's rows whole before writing: in a transaction each backend has one connection,
+     * busy while a result streams, and the rows may go to the very backends they come from (MySQL
+     * itself buffers an INSERT ... SELECT reading its own target).
+     */
+    private StatementResult insertRows(Insert insert, NormalizedSql normalized, CachedPlan plan, RoutePlan route) {
+        List<Object[]> rows;
+        int width;
+        StatementResult selected = run(route);
+        try (ResultCursor cursor = ((StatementResult.Rows) selected).cursor()) {
+            width = cursor.columns().size();
+            rows = InsertBatches.read(cursor);
+        }
+        String head = InsertBatches.head(SourceText.original(normalized, plan.digestTokenOffsets()), insert.source().start());
+        long affected = 0;
+        long firstId = 0;
+        long lastRowId = 0;
+        int warnings = 0;
+        List<Object> keys = new ArrayList<>();
+        for (List<Object[]> batch : InsertBatches.batches(rows)) {
+            NormalizedSql text = session.normalize(InsertBatches.text(head, batch.size(), width));
+            CachedPlan batchPlan = engine.plan(text);
+            StatementResult.Update u = (StatementResult.Update) run(route(text, batchPlan, InsertBatches.params(batch)));
+            affected += u.affectedRows();
+            firstId = firstId == 0 ? u.lastInsertId() : firstId;
+            lastRowId = u.lastInsertId();
+            warnings += u.warnings();
+            keys.addAll(u.generatedKeys());
+        }
+        long lastInsertId = InsertBatches.insertId(rows, keys, firstId, lastRowId);
+        return new StatementResult.Update(affected, lastInsertId, keys, warnings,
+                InsertBatches.info(rows.size(), affected, warnings, insert.replace(), insert.source().ignore()));
+    }
+
+    /** An UPDATE or DELETE; one with ORDER BY / LIMIT over several nodes chooses its rows first ({@link KeyedWrites}). */
+    StatementResult keyable(Statement statement, RowChoice choice, NormalizedSql normalized, CachedPlan plan, List<Object> params) {
+        RoutePlan route = route(normalized, plan, params);
+        if (route.kind() != RouteKind.KEYED_WRITE) {
+            return write(route);
+        }
+        if (execution.autocommit() && !execution.inTransaction()) {
+            return atomically(() -> keyed(statement, choice, normalized, plan, params, route));
+        }
+        return keyed(statement, choice, normalized, plan, params, route);
+    }
+
+    /** Chooses the rows (the route's SELECT, which locks them), then writes them by key in the same transaction. */
+    private StatementResult keyed(Statement statement, RowChoice choice, NormalizedSql normalized, CachedPlan plan, List<Object> params,
+                                  RoutePlan route) {
+        String table = statement.tables().get(0).name();
+        String shardingColumn = engine.rule().table(table) instanceof TableRule.Sharded s ? s.keyColumn() : "";
+        String predicate;
+        StatementResult chosen = run(route);
+        try (ResultCursor rows = ((StatementResult.Rows) chosen).cursor()) {
+            predicate = KeyedWrites.predicate(rows, table, shardingColumn, normalized.lexicalMode());
+        }
+        String text = KeyedWrites.text(SourceText.original(normalized, plan.digestTokenOffsets()), choice, predicate);
+        int markers = 0; // the client's ? among the statement's values before its ORDER BY / LIMIT
+        for (int i = 0; i < choice.paramsBefore(); i++) {
+            if (normalized.literals().get(i).isParameter()) {
+                markers++;
+            }
+        }
+        NormalizedSql written = session.normalize(text);
+        CachedPlan writePlan = engine.plan(written);
+        return run(route(written, writePlan, params.subList(0, markers)));
     }
 
     /** A DDL statement, or one the analyzer could not read, may have changed a table's columns. */
@@ -70,11 +150,11 @@ final class PlanRunner {
      * MySQL's statement it either changes every shard or none when one fails (a duplicate key on one
      * shard, say). The commit is per backend in transaction mode local, two-phase in mode xa.
      */
-    private StatementResult atomically(RoutePlan route) {
+    private StatementResult atomically(Supplier<StatementResult> statement) {
         execution.begin();
         StatementResult result;
         try {
-            result = run(route);
+            result = statement.get();
         } catch (RuntimeException e) {
             try {
                 execution.rollback();

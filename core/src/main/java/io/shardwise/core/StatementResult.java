@@ -11,13 +11,19 @@ public sealed interface StatementResult permits StatementResult.Rows, StatementR
 
     /**
      * An update count as MySQL reports it (matched or changed rows, as the session asked), the last
-     * insert id, and the keys Shardwise's generators filled in (in row order).
+     * insert id, the keys Shardwise's generators filled in (in row order), and the OK packet's human
+     * readable {@code info} ({@code Records: 3  Duplicates: 0  Warnings: 0}; empty when none).
      */
-    record Update(long affectedRows, long lastInsertId, List<Object> generatedKeys, int warnings) implements StatementResult {
+    record Update(long affectedRows, long lastInsertId, List<Object> generatedKeys, int warnings, String info) implements StatementResult {
         public static final Update OK = new Update(0, 0, List.of(), 0);
 
         public Update {
             generatedKeys = Collections.unmodifiableList(new ArrayList<>(generatedKeys));
+            info = info == null ? "" : info;
+        }
+
+        public Update(long affectedRows, long lastInsertId, List<Object> generatedKeys, int warnings) {
+            this(affectedRows, lastInsertId, generatedKeys, warnings, "");
         }
     }
 }

@@ -25,7 +25,9 @@ import java.util.Map;
 final class InsertRouter {
     private InsertRouter() {}
 
-    static RoutePlan route(Insert insert, Bindings bindings, ShardingRule rule, SourceText source) {
+    static RoutePlan route(Insert insert, Bindings bindings, ShardingRule rule, SourceText userText) {
+        // INSERT ... SET was read as its VALUES form: render that text, the user's literals spliced in by value slot
+        SourceText source = insert.rewritten() ? SourceText.of(insert.template().text()) : userText;
         TableRef table = insert.table();
         boolean foreign = table.schema() != null && !table.schema().equalsIgnoreCase(rule.schema());
         TableRule target = foreign ? new TableRule.Single(table.name(), new DataNode(rule.config().defaultBackend(), table.name()), null)

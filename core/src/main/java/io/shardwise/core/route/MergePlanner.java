@@ -76,9 +76,14 @@ final class MergePlanner {
             }
         } else {
             MergeSpec.Tail tail = new MergeSpec.Tail(false, offset, limit, visibleWidth());
-            if (shape.distinct()) {
+            if (shape.distinct() && wholeRows()) {
+                // every row carries its sharding key, and rows of two nodes never have equal keys: each
+                // node's DISTINCT is already the global one, so the rows only merge (sorted) and limit
+                List<SortKey> keys = orderKeys();
+                spec = keys.isEmpty() ? new MergeSpec.Concat(tail) : new MergeSpec.SortedMerge(keys, tail);
+            } else if (shape.distinct()) {
                 if (shape.star()) {
-                    throw unsupported("SELECT DISTINCT * across shards");
+                    throw unsupported("SELECT DISTINCT " + starText() + " across shards (only an unqualified * is distinct per shard)");
                 }
                 List<SortKey> all = new ArrayList<>();
                 for (int i = 0; i < visible; i++) {
@@ -103,6 +108,25 @@ final class MergePlanner {
         }
         edits.sort((a, b) -> Integer.compare(a.start(), b.start()));
         return new Plan(hidden.isEmpty() ? showAll(spec) : spec, edits, visible + hidden.size());
+    }
+
+    /** Whether the select list has an unqualified {@code *}: every column of every table, the sharding keys among them. */
+    private boolean wholeRows() {
+        for (SelectShape.Item item : shape.items()) {
+            if (item.isStar() && item.text().strip().equals("*")) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private String starText() {
+        for (SelectShape.Item item : shape.items()) {
+            if (item.isStar()) {
+                return item.text();
+            }
+        }
+        return "*";
     }
 
     /** A DISTINCT aggregate item the units must return the argument of needs its spans. */

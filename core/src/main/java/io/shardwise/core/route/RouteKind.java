@@ -15,5 +15,17 @@ public enum RouteKind {
     /** Requires: a read of broadcast tables only; one backend's copy. */
     BROADCAST_READ,
     /** Requires: a write to a broadcast table; every backend's copy. */
-    BROADCAST_WRITE
+    BROADCAST_WRITE,
+    /**
+     * Requires: an UPDATE or DELETE with ORDER BY / LIMIT over several nodes. The units are the SELECT
+     * that chooses its rows (every node, merged in the global order, limited, locked); the write then
+     * runs on the chosen rows' nodes by their primary keys, in one transaction with the choice.
+     */
+    KEYED_WRITE,
+    /**
+     * Requires: an INSERT ... SELECT naming sharded or broadcast tables. The units are its SELECT
+     * (routed and merged as that SELECT alone); the session then inserts the rows in INSERT ... VALUES
+     * batches routed by the target's rule, in one transaction with the SELECT.
+     */
+    INSERT_SELECT
 }

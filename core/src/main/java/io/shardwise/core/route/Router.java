@@ -12,6 +12,7 @@ import io.shardwise.core.sql.analyze.Delete;
 import io.shardwise.core.sql.analyze.Insert;
 import io.shardwise.core.sql.analyze.KeyCondition;
 import io.shardwise.core.sql.analyze.Passthrough;
+import io.shardwise.core.sql.analyze.RowChoice;
 import io.shardwise.core.sql.analyze.Select;
 import io.shardwise.core.sql.analyze.SessionCommand;
 import io.shardwise.core.sql.analyze.SqlTemplate;
@@ -55,11 +56,14 @@ public final class Router {
         private final Statement statement;
         private final Placement placement;
         private final RenderedTexts texts;
+        /** The prepared SELECT whose rows a write needs first: a limited write's choice ({@link RowChoice}), an INSERT's source; or null. */
+        private final Prepared inner;
 
-        private Prepared(Statement statement, Placement placement) {
+        private Prepared(Statement statement, Placement placement, Prepared inner) {
             this.statement = statement;
             this.placement = placement;
             this.texts = new RenderedTexts(placement == null ? 0 : placement.nodeCount());
+            this.inner = inner;
         }
 
         public Statement statement() {
@@ -82,20 +86,39 @@ public final class Router {
             case Ddl d -> null;
             case SessionCommand c -> null;
         };
-        return new Prepared(statement, placement);
+        Select inner = switch (statement) {
+            case Update u -> u.choice() == null ? null : u.choice().select();
+            case Delete d -> d.choice() == null ? null : d.choice().select();
+            case Insert i -> i.source() == null ? null : i.source().select();
+            case Select s -> null;
+            case Passthrough p -> null;
+            case Ddl d -> null;
+            case SessionCommand c -> null;
+        };
+        return new Prepared(statement, placement, inner == null ? null : prepare(inner));
     }
 
     public RoutePlan route(Prepared prepared, Bindings bindings, SourceText source) {
         Placement placement = prepared.placement;
         return switch (prepared.statement) {
             case Select s -> select(s, prepared, bindings, source);
-            case Insert i -> InsertRouter.route(i, bindings, rule, source);
-            case Update u -> write(u.template(), prepared, u.tables(), u.conditions(), u.nested(), u.limited(), u.assigned(), bindings, source);
-            case Delete d -> write(d.template(), prepared, d.tables(), d.conditions(), d.nested(), d.limited(), List.of(), bindings, source);
+            case Insert i -> i.source() == null ? InsertRouter.route(i, bindings, rule, source) : insertSelect(i, prepared, bindings);
+            case Update u -> write(u.template(), prepared, u.tables(), u.conditions(), u.nested(), u.limited(), u.choice(), u.assigned(),
+                    bindings, source);
+            case Delete d -> write(d.template(), prepared, d.tables(), d.conditions(), d.nested(), d.limited(), d.choice(), List.of(),
+                    bindings, source);
             case Ddl d -> DdlRouter.route(d, bindings, rule, source);
             case Passthrough p -> passthrough(p, prepared, bindings, source);
             case SessionCommand c -> throw new ShardwiseException(ErrorCode.BUG, "session command routed: " + c.kind());
         };
+    }
+
+    /** INSERT ... SELECT: the plan of its SELECT; the session inserts the rows by the target's rule ({@link RouteKind#INSERT_SELECT}). */
+    private RoutePlan insertSelect(Insert insert, Prepared prepared, Bindings bindings) {
+        Select source = insert.source().select();
+        RoutePlan rows = select(source, prepared.inner, new ShiftedBindings(bindings, insert.source().firstParam()),
+                SourceText.of(source.template().text()));
+        return new RoutePlan(RouteKind.INSERT_SELECT, rows.units(), rows.merge(), rows.starItem(), rows.assumedWidth(), List.of());
     }
 
     private RoutePlan passthrough(Passthrough p, Prepared prepared, Bindings bindings, SourceText source) {
@@ -123,6 +146,10 @@ public final class Router {
         int starItem = -1;
         int width = -1;
         if (selection.nodes.cardinality() > 1) {
+            if (s.shape().distinct() && s.shape().star() && s.topTables().size() > 1) {
+                // an outer join's NULL-extended rows carry no sharding key: several nodes may return the same one
+                throw MergePlanner.unsupported("SELECT DISTINCT * over a join across shards");
+            }
             MergePlanner.Plan plan = MergePlanner.plan(s.shape(), s.template(), bindings);
             edits = plan.edits();
             merge = plan.spec();
@@ -138,8 +165,8 @@ public final class Router {
     }
 
     private RoutePlan write(SqlTemplate template, Prepared prepared, List<TableRef> tables,
-                            Map<TableRef, KeyCondition> conditions, boolean nested, boolean limited, List<String> assigned,
-                            Bindings bindings, SourceText source) {
+                            Map<TableRef, KeyCondition> conditions, boolean nested, boolean limited, RowChoice choice,
+                            List<String> assigned, Bindings bindings, SourceText source) {
         Placement placement = prepared.placement;
         TableRef target = tables.get(0);
         TableRule targetRule = placement.ruleOf(target);
@@ -172,7 +199,14 @@ public final class Router {
             throw MergePlanner.unsupported("a subquery in a write to sharded table '" + target.name() + "' spanning shards");
         }
         if (selection.nodes.cardinality() > 1 && limited) {
-            throw MergePlanner.unsupported("ORDER BY or LIMIT in a write to sharded table '" + target.name() + "' spanning shards");
+            if (choice == null) {
+                throw MergePlanner.unsupported("ORDER BY or LIMIT in a write to sharded table '" + target.name() + "' spanning shards");
+            }
+            // the rows are chosen first, as one MySQL chooses them; the session then writes them by key
+            Select chooser = choice.select();
+            RoutePlan rows = select(chooser, prepared.inner, new ShiftedBindings(bindings, choice.firstParam()),
+                    SourceText.of(chooser.template().text()));
+            return new RoutePlan(RouteKind.KEYED_WRITE, rows.units(), rows.merge(), rows.starItem(), rows.assumedWidth(), List.of());
         }
         List<ExecutionUnit> units = units(template, source, prepared, selection, bindings, List.of());
         return new RoutePlan(selection.kind, units, units.size() == 1 ? PASS_THROUGH : new MergeSpec.Concat(MergeSpec.Tail.NONE));

@@ -4,6 +4,8 @@ import static io.shardwise.core.route.RouteFixture.prepared;
 import static io.shardwise.core.route.RouteFixture.sql;
 import static io.shardwise.core.route.RouteKind.BROADCAST_READ;
 import static io.shardwise.core.route.RouteKind.BROADCAST_WRITE;
+import static io.shardwise.core.route.RouteKind.INSERT_SELECT;
+import static io.shardwise.core.route.RouteKind.KEYED_WRITE;
 import static io.shardwise.core.route.RouteKind.MULTI_POINT;
 import static io.shardwise.core.route.RouteKind.POINT;
 import static io.shardwise.core.route.RouteKind.RANGE;
@@ -290,6 +292,40 @@ class RouterTest {
     }
 
     @Test
+    void onDuplicateKeyUpdateMayAssignTheShardingColumnItsOwnOrItsInsertedValue() {
+        sql("insert into orders (order_id, user_id) values (?, ?) on duplicate key update user_id = values(user_id), status = ?",
+                1L, 3L, "dup")
+                .rewritesTo("ds1: insert into orders_1 (order_id, user_id) values (1, 3) on duplicate key update user_id = values(user_id),"
+                        + " status = 'dup'");
+        sql("insert into orders (order_id, user_id) values (?, ?) on duplicate key update status = ?, `user_id` = orders.user_id",
+                1L, 3L, "dup")
+                .rewritesTo("ds1: insert into orders_1 (order_id, user_id) values (1, 3) on duplicate key update status = 'dup',"
+                        + " `user_id` = orders_1.user_id");
+        sql("insert into orders (order_id, user_id) values (?, ?) on duplicate key update user_id = user_id", 1L, 3L).routes(POINT);
+        sql("insert into orders (order_id, user_id) values (?, ?) on duplicate key update user_id = values(order_id)", 1L, 3L)
+                .fails(ErrorCode.UNSUPPORTED, "ON DUPLICATE KEY UPDATE of sharding column 'user_id'");
+        sql("insert into orders (order_id, user_id) values (?, ?) on duplicate key update status = ?, user_id = user_id + ?", 1L, 3L, "x", 1L)
+                .fails(ErrorCode.UNSUPPORTED, "ON DUPLICATE KEY UPDATE of sharding column 'user_id'");
+    }
+
+    @Test
+    void insertSetRoutesAsItsValuesForm() {
+        sql("insert into orders set order_id = ?, user_id = ?, status = concat(?, 'x')", 10L, 2L, "a")
+                .routes(POINT)
+                .rewritesTo("ds1: insert into orders_0 (order_id, user_id, status) values (10, 2, concat('a', 'x'))");
+        prepared("insert ignore into orders set user_id = ?, status = ? on duplicate key update status = values(status)", 5L, "b")
+                .routes(POINT)
+                .binds(5L, "b");
+        RoutePlan plan = sql("insert into orders set user_id = ?, status = ?", 4L, "new").routes(POINT).plan();
+        long key = (Long) plan.generatedKeys().get(0);
+        assertEquals("insert into orders_0 (user_id, status, order_id) values (4, 'new', " + key + ")", plan.units().get(0).sql());
+        sql("insert into countries set code = ?, name = ?", "FR", "France").routes(BROADCAST_WRITE)
+                .rewritesTo("ds0: insert into countries (code, name) values ('FR', 'France')",
+                        "ds1: insert into countries (code, name) values ('FR', 'France')");
+        sql("insert into orders set status = ?", "x").fails(ErrorCode.UNSUPPORTED, "without its sharding column 'user_id'");
+    }
+
+    @Test
     void broadcastWritesGoToEveryCopy() {
         sql("insert into countries (code, name) values (?, ?)", "FR", "France").routes(BROADCAST_WRITE)
                 .rewritesTo("ds0: insert into countries (code, name) values ('FR', 'France')",
@@ -303,9 +339,73 @@ class RouterTest {
                 .rewritesTo("ds1: update orders_1 set status = 'paid' where user_id = 7");
         sql("delete from orders where status = ?", "void").routes(SCATTER);
         sql("update orders set user_id = ? where order_id = ?", 1L, 2L).fails(ErrorCode.UNSUPPORTED, "UPDATE of sharding column 'user_id'");
-        sql("delete from orders where status = ? limit ?", "x", 1L).fails(ErrorCode.UNSUPPORTED, "ORDER BY or LIMIT");
         sql("update orders set status = ? where user_id = ? order by order_id limit ?", "x", 1L, 1L).routes(POINT)
                 .rewritesTo("ds0: update orders_1 set status = 'x' where user_id = 1 order by order_id limit 1");
+    }
+
+    @Test
+    void limitedWritesAcrossShardsFirstChooseTheirRowsWithALockingSelectInTheGlobalOrder() {
+        sql("update orders set status = ?, amount = amount + ? where status = ? order by amount desc, order_id limit ?", "x", 1, "paid", 5L)
+                .routes(KEYED_WRITE)
+                .merges("sorted-merge by [#1~w#2 desc, #3~w#4] limit 5 show 1")
+                .rewritesTo(chooser("ds0", "orders_0"), chooser("ds0", "orders_1"), chooser("ds1", "orders_0"), chooser("ds1", "orders_1"));
+        prepared("delete from orders o where o.user_id > ? order by o.created_at limit ?", 3L, 2L).routes(KEYED_WRITE)
+                .binds(3L); // the LIMIT is written into each unit
+        sql("delete from orders limit ?", 2L).routes(KEYED_WRITE)
+                .rewritesTo("ds0: select * from orders_0 limit 2 for update", "ds0: select * from orders_1 limit 2 for update",
+                        "ds1: select * from orders_0 limit 2 for update", "ds1: select * from orders_1 limit 2 for update");
+        // on one node the statement runs as written
+        sql("delete from orders where user_id = ? order by order_id limit ?", 3L, 2L).routes(POINT)
+                .rewritesTo("ds1: delete from orders_1 where user_id = 3 order by order_id limit 2");
+    }
+
+    @Test
+    void insertSelectRoutesItsSelectAndLeavesTheRowsToTheTargetsRule() {
+        sql("insert into orders (order_id, user_id, status) select order_id + ?, user_id, status from orders where amount > ?", 1000L, 5L)
+                .routes(INSERT_SELECT)
+                .rewritesTo("ds0: select order_id + 1000, user_id, status from orders_0 where amount > 5",
+                        "ds0: select order_id + 1000, user_id, status from orders_1 where amount > 5",
+                        "ds1: select order_id + 1000, user_id, status from orders_0 where amount > 5",
+                        "ds1: select order_id + 1000, user_id, status from orders_1 where amount > 5");
+        sql("insert into countries (code, name) select country_code, max(name) from users where user_id = ? group by country_code", 7L)
+                .routes(INSERT_SELECT)
+                .rewritesTo("ds1: select country_code, max(name) from users_1 where user_id = 7 group by country_code");
+        // a SELECT the merger cannot answer is refused as that SELECT would be
+        sql("insert into promotions (id, code, discount) select order_id, status, stddev(amount) from orders group by order_id, status")
+                .fails(ErrorCode.UNSUPPORTED, "stddev(amount) across shards");
+    }
+
+    @Test
+    void distinctStarAcrossShardsIsEachShardsDistinctMergedSinceEveryRowCarriesItsShardingKey() {
+        sql("select distinct * from orders where status = ? order by order_id limit ?", "paid", 5L).routes(SCATTER)
+                .merges("sorted-merge by [#1~w#2] limit 5 show 1");
+        sql("select distinct * from orders").routes(SCATTER).merges("concat");
+        sql("select distinct * from orders o join order_items i on o.user_id = i.user_id")
+                .fails(ErrorCode.UNSUPPORTED, "SELECT DISTINCT * over a join across shards");
+        sql("select distinct o.* from orders o").fails(ErrorCode.UNSUPPORTED, "SELECT DISTINCT o.*");
+    }
+
+    @Test
+    void binaryAndCollateOrderAcrossShardsByTheExpressionsOwnWeight() {
+        sql("select user_id, name from users order by name collate utf8mb4_bin, user_id limit ?", 5L).routes(SCATTER)
+                .merges("sorted-merge by [#2~w#3, #0~w#4] limit 5 show 2");
+        sql("select binary name as b, user_id from users order by b desc, user_id").routes(SCATTER)
+                .merges("sorted-merge by [#0~w#2 desc, #1~w#3] show 2")
+                .rewritesTo(binaryOrder("ds0", "users_0"), binaryOrder("ds0", "users_1"), binaryOrder("ds1", "users_0"),
+                        binaryOrder("ds1", "users_1"));
+        sql("select user_id from users where binary name = ? order by user_id", "Ann").routes(SCATTER);
+        sql("select user_id from users where binary user_id = ?", 7L).routes(SCATTER); // not a condition on the key itself
+        sql("select cast(name as binary) from users where user_id = ?", 7L).routes(POINT);
+    }
+
+    private static String binaryOrder(String backend, String table) {
+        return backend + ": select binary name as b, user_id, weight_string(rtrim(binary name)), weight_string(rtrim(user_id)) from "
+                + table + " order by b desc, user_id";
+    }
+
+    private static String chooser(String backend, String table) {
+        return backend + ": select *, amount, weight_string(rtrim(amount)), order_id, weight_string(rtrim(order_id)) from " + table
+                + " where status = 'paid' order by amount desc, order_id limit 5 for update";
     }
 
     @Test

@@ -608,6 +608,129 @@ final class HandCorpus {
         return c.cases();
     }
 
+    /**
+     * Reads of issue 12's "other shapes" across shards: SELECT DISTINCT * (each shard's DISTINCT is the
+     * global one: every row carries its sharding key), the BINARY operator, ORDER BY ... COLLATE.
+     */
+    static List<OracleCase> otherShapes() {
+        Corpus c = new Corpus();
+        c.category("distinct-star");
+        c.q("SELECT DISTINCT * FROM orders WHERE user_id < 20 ORDER BY order_id");
+        c.q("SELECT DISTINCT * FROM order_items ORDER BY price DESC, item_id LIMIT 15");
+        c.q("SELECT DISTINCT * FROM users WHERE name LIKE 'A%'");
+        c.q("SELECT DISTINCT * FROM sbtest1 WHERE id < 50");
+        c.q("SELECT DISTINCT * FROM events ORDER BY created_at, id LIMIT 3, 5");
+        c.p("SELECT DISTINCT * FROM orders WHERE amount > ? ORDER BY amount DESC, order_id LIMIT ?", new BigDecimal("100.00"), 12);
+
+        c.category("binary");
+        c.q("SELECT order_id FROM orders WHERE BINARY status = 'Paid' ORDER BY order_id");
+        c.q("SELECT order_id, status FROM orders ORDER BY BINARY status DESC, order_id LIMIT 30");
+        c.q("SELECT BINARY name AS b, user_id FROM users ORDER BY b, user_id LIMIT 20");
+        c.q("SELECT DISTINCT BINARY status FROM orders ORDER BY 1");
+        c.q("SELECT BINARY status AS s, COUNT(*) FROM orders GROUP BY BINARY status ORDER BY s");
+        c.q("SELECT COUNT(DISTINCT BINARY status) FROM orders");
+        c.q("SELECT MIN(BINARY status), MAX(BINARY status) FROM orders");
+        c.q("SELECT BINARY(name) FROM users WHERE user_id = 7");
+
+        c.category("collate");
+        c.q("SELECT user_id, name FROM users ORDER BY name COLLATE utf8mb4_bin, user_id LIMIT 25");
+        c.q("SELECT user_id, name FROM users ORDER BY name COLLATE utf8mb4_bin DESC, user_id DESC LIMIT 25");
+        c.q("SELECT status, order_id FROM orders ORDER BY status COLLATE utf8mb4_bin, order_id LIMIT 40");
+        c.q("SELECT status COLLATE utf8mb4_bin AS s, order_id FROM orders ORDER BY s DESC, order_id LIMIT 40");
+        c.q("SELECT order_id FROM orders WHERE status COLLATE utf8mb4_bin = 'paid' ORDER BY order_id");
+        return c.cases();
+    }
+
+    /**
+     * Writes MySQL allows that a shard alone cannot answer (issue 12): UPDATE/DELETE with ORDER BY
+     * and LIMIT across shards (every ORDER BY ends with a unique key, so one MySQL's choice of rows
+     * is the only right one), INSERT ... SET, ON DUPLICATE KEY UPDATE keeping the sharding column.
+     * Each is followed by the whole table it touched.
+     */
+    static List<OracleCase> mysqlWrites() {
+        Corpus c = new Corpus();
+        c.category("write-order-limit");
+        c.write("UPDATE orders SET status = 'top' ORDER BY amount DESC, order_id LIMIT 5", "orders", "order_id");
+        c.write("UPDATE orders SET amount = amount + 1 WHERE status = 'paid' ORDER BY created_at, order_id LIMIT 7", "orders", "order_id");
+        c.write("UPDATE orders SET status = status WHERE user_id > 100 ORDER BY order_id DESC LIMIT 3", "orders", "order_id");
+        c.write("UPDATE orders o SET o.status = 'o' WHERE o.amount > 500 ORDER BY o.amount, o.order_id LIMIT 4", "orders", "order_id");
+        c.write("UPDATE LOW_PRIORITY orders SET status = 'lp' WHERE status IS NULL ORDER BY order_id LIMIT 2", "orders", "order_id");
+        c.write("UPDATE orders SET status = 'none' WHERE status = 'no-such' ORDER BY order_id LIMIT 3", "orders", "order_id");
+        c.write("UPDATE orders SET amount = 0 ORDER BY amount LIMIT 0", "orders", "order_id");
+        c.write("UPDATE orders SET status = 'lim' LIMIT 1000000", "orders", "order_id");
+        c.pwrite("UPDATE orders SET status = ? WHERE amount < ? ORDER BY amount, order_id LIMIT ?", "orders", "order_id",
+                "cheap", new BigDecimal("50.00"), 6);
+        c.pwrite("UPDATE orders SET status = 'mixed', amount = amount + ? WHERE user_id BETWEEN ? AND 90 ORDER BY order_id DESC LIMIT ?",
+                "orders", "order_id", 1, 20, 4);
+        c.write("UPDATE users SET name = CONCAT(name, '!') ORDER BY name DESC, user_id LIMIT 4", "users", "user_id");
+        c.write("UPDATE sbtest1 SET k = k + 1 ORDER BY k DESC, id LIMIT 10", "sbtest1", "id");
+        c.write("UPDATE order_items SET quantity = quantity * 2 WHERE quantity > 1 ORDER BY price, item_id LIMIT 9", "order_items", "item_id");
+        c.failingWrite("UPDATE orders SET nope = 1 ORDER BY order_id LIMIT 1", "orders", "order_id");
+        c.write("DELETE FROM orders WHERE status = 'top' ORDER BY order_id LIMIT 2", "orders", "order_id");
+        c.write("DELETE FROM order_items ORDER BY price DESC, item_id LIMIT 3", "order_items", "item_id");
+        c.write("DELETE FROM events ORDER BY created_at DESC, id LIMIT 2", "events", "id");
+        c.write("DELETE QUICK FROM orders WHERE amount > 100 ORDER BY amount, order_id LIMIT 3", "orders", "order_id");
+        c.write("DELETE FROM orders WHERE user_id = 77777 ORDER BY order_id LIMIT 1", "orders", "order_id");
+        c.pwrite("DELETE FROM users WHERE user_id > ? ORDER BY user_id LIMIT ?", "users", "user_id", 150L, 2);
+        // in the client's own transaction: the choice and the write join it, and roll back with it
+        c.q("BEGIN");
+        c.write("DELETE FROM orders ORDER BY created_at, order_id LIMIT 10", "orders", "order_id");
+        c.q("ROLLBACK");
+        c.check("orders", "order_id");
+
+        c.category("insert-set");
+        c.write("INSERT INTO orders SET order_id = 300001, user_id = 5, status = 'set', amount = 1.50, created_at = '2025-05-05'",
+                "orders", "order_id");
+        c.write("INSERT INTO countries SET code = 'ZZ', name = 'Zed'", "countries", "code");
+        c.write("INSERT INTO users SET user_id = 42, name = 'x' ON DUPLICATE KEY UPDATE name = 'set-dup'", "users", "user_id");
+        c.write("INSERT IGNORE INTO users SET name = 'ignored', user_id = 42", "users", "user_id");
+        c.write("REPLACE INTO small SET id = 6, category = 'books'", "small", "id");
+        c.pwrite("INSERT INTO orders SET order_id = ?, user_id = ?, created_at = ?, status = CONCAT(?, 'x')", "orders", "order_id",
+                300002L, 7L, "2025-06-06 06:06:06", "p");
+        c.failingWrite("INSERT INTO orders SET order_id = 300001, user_id = 5, created_at = '2025-05-05'", "orders", "order_id");
+
+        c.category("insert-select");
+        c.write("INSERT INTO orders (order_id, user_id, status, amount, created_at) SELECT order_id + 500000, user_id, 'copied', amount,"
+                + " created_at FROM orders WHERE amount > 900", "orders", "order_id");
+        c.write("INSERT INTO order_items (item_id, order_id, user_id, sku, quantity, price) SELECT item_id + 900000, order_id, user_id,"
+                + " CONCAT(sku, '-c'), quantity, price FROM order_items WHERE user_id IN (1, 2, 3) ORDER BY item_id LIMIT 10",
+                "order_items", "item_id");
+        c.write("INSERT INTO countries (code, name) SELECT DISTINCT CONCAT('R', ABS(user_id) % 10), 'from users' FROM users",
+                "countries", "code");
+        c.write("INSERT INTO countries (code, name) SELECT CONCAT('S', user_id), name FROM users WHERE user_id BETWEEN 1 AND 9"
+                + " ORDER BY user_id", "countries", "code");
+        c.write("INSERT INTO promotions (id, code, discount) SELECT 100 + user_id, CONCAT('U', user_id), 1.00 FROM users"
+                + " WHERE user_id BETWEEN 1 AND 5", "promotions", "id");
+        c.write("INSERT INTO users (user_id, name) SELECT user_id + 10000, name FROM users WHERE user_id < 10", "users", "user_id");
+        c.write("INSERT IGNORE INTO users (user_id, name) SELECT user_id, 'dup' FROM users WHERE user_id < 5", "users", "user_id");
+        // sbtest1's id is AUTO_INCREMENT: the insert id is the last row's, so the rows need an order
+        c.write("INSERT INTO sbtest1 (id, k, c, pad) SELECT id + 5000, k, c, pad FROM sbtest1 WHERE id BETWEEN 1 AND 30 ORDER BY id",
+                "sbtest1", "id");
+        c.write("INSERT INTO orders (order_id, user_id, status, created_at) SELECT 700000 + user_id, user_id, 'agg', MAX(created_at)"
+                + " FROM orders GROUP BY user_id", "orders", "order_id");
+        c.write("INSERT INTO events (id, created_at, kind) SELECT id + 1000, created_at, 'copy' FROM events WHERE kind IS NOT NULL"
+                + " ORDER BY created_at, id LIMIT 4", "events", "id");
+        c.write("INSERT INTO orders (order_id, user_id, status, created_at) SELECT order_id, user_id, status, created_at FROM orders"
+                + " WHERE user_id = -424242", "orders", "order_id");
+        c.pwrite("INSERT INTO orders (order_id, user_id, status, created_at) SELECT order_id + ?, user_id, ?, created_at FROM orders"
+                + " WHERE user_id = ?", "orders", "order_id", 800000L, "param", 7L);
+        c.failingWrite("INSERT INTO users (user_id, name) SELECT user_id, name FROM users WHERE user_id = 1", "users", "user_id");
+        c.q("BEGIN");
+        c.write("INSERT INTO orders (order_id, user_id, status, created_at) SELECT order_id + 600000, user_id, 'tx', created_at FROM orders"
+                + " WHERE user_id BETWEEN 40 AND 45", "orders", "order_id");
+        c.q("ROLLBACK");
+        c.check("orders", "order_id");
+
+        c.category("on-duplicate-key");
+        c.write("INSERT INTO users (user_id, name) VALUES (42, 'v') ON DUPLICATE KEY UPDATE user_id = VALUES(user_id), name = 'kept'",
+                "users", "user_id");
+        c.write("INSERT INTO users (user_id, name) VALUES (43, 'n'), (2001, 'new') ON DUPLICATE KEY UPDATE user_id = user_id,"
+                + " name = CONCAT(name, '+')", "users", "user_id");
+        c.write("INSERT INTO orders (order_id, user_id, status, created_at) VALUES (300001, 5, 'again', '2025-01-01')"
+                + " ON DUPLICATE KEY UPDATE status = VALUES(status), `user_id` = orders.user_id", "orders", "order_id");
+        return c.cases();
+    }
+
     /** Statements Shardwise refuses by design with 1235; they are not oracle statements. */
     static final List<String> UNSUPPORTED = List.of(
             "INSERT INTO orders VALUES (200008, 8, 'paid', 99.99, '2024-12-31 23:59:59')",

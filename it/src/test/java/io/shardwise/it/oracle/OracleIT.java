@@ -56,6 +56,9 @@ import org.junit.jupiter.api.TestInstance;
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class OracleIT {
     static final int RANDOM_STATEMENTS = 240;
+    /** Issue 12's other shapes (reads), and its writes (each followed by a read of its table). */
+    static final int RANDOM_SHAPES = 60;
+    static final int RANDOM_WRITES = 60;
     /** Statements of the corpus the relay side must answer by relaying, at least. */
     static final int MIN_RELAYED = 150;
     static final String GENERATED_KEYS_QUERY = "SELECT order_id FROM orders WHERE status = 'gen' ORDER BY created_at";
@@ -199,9 +202,13 @@ class OracleIT {
         List<OracleCase> corpus = new ArrayList<>();
         corpus.addAll(HandCorpus.reads());
         corpus.addAll(HandCorpus.formerlyRefused());
+        corpus.addAll(HandCorpus.otherShapes());
+        corpus.addAll(RandomCorpus.generateShapes(RANDOM_SHAPES));
         corpus.addAll(RandomCorpus.generate(RANDOM_STATEMENTS));
         corpus.addAll(HandCorpus.errors());
         corpus.addAll(HandCorpus.writes());
+        corpus.addAll(HandCorpus.mysqlWrites());
+        corpus.addAll(RandomCorpus.generateWrites(RANDOM_WRITES));
         assertTrue(corpus.size() >= 300, "the corpus has " + corpus.size() + " statements");
 
         List<Tally> tallies = new ArrayList<>();

@@ -90,6 +90,158 @@ final class RandomCorpus {
         return out;
     }
 
+    /** Seeds of the issue-12 shapes: their own streams, so the reads above stay the statements they were. */
+    static final long SHAPES_SEED = 0x5_4A9E_2026L;
+    static final long WRITES_SEED = 0x3_717E_2026L;
+
+    /**
+     * Reads of issue 12's other shapes across shards: SELECT DISTINCT * (ordered by the primary key
+     * when limited), ORDER BY ... COLLATE utf8mb4_bin and the BINARY operator on a string column
+     * (then the primary key), BINARY in WHERE.
+     */
+    static List<OracleCase> generateShapes(int count) {
+        RandomCorpus g = new RandomCorpus(SHAPES_SEED);
+        List<OracleCase> out = new ArrayList<>(count);
+        for (int i = 0; i < count; i++) {
+            out.add(g.nextShape());
+        }
+        return out;
+    }
+
+    private OracleCase nextShape() {
+        Table t = TABLES.get(r.nextInt(TABLES.size()));
+        params = r.nextInt(5) == 0 ? new ArrayList<>() : null;
+        StringBuilder sql = new StringBuilder();
+        List<Col> strings = strings(t);
+        int shape = r.nextInt(3);
+        if (shape == 0 || strings.isEmpty()) {
+            sql.append("SELECT DISTINCT * FROM ").append(t.name());
+            where(t, sql);
+            if (r.nextBoolean()) {
+                sql.append(" ORDER BY ").append(t.pk()).append(r.nextBoolean() ? " DESC" : "");
+                limit(sql);
+            }
+        } else {
+            Col s = pick(strings);
+            String expr = shape == 1 ? s.name() + " COLLATE utf8mb4_bin" : "BINARY " + s.name();
+            sql.append("SELECT ").append(t.pk()).append(", ").append(s.name()).append(" FROM ").append(t.name());
+            if (r.nextInt(3) == 0) {
+                sql.append(" WHERE BINARY ").append(s.name()).append(" = ").append(value(s));
+            } else {
+                where(t, sql);
+            }
+            sql.append(" ORDER BY ").append(expr).append(r.nextBoolean() ? " DESC" : "").append(", ").append(t.pk());
+            limit(sql);
+        }
+        return new OracleCase("random-shape", sql.toString(), params, false, false);
+    }
+
+    /**
+     * Writes MySQL allows and a shard alone cannot answer, each followed by a read of the whole table:
+     * UPDATE/DELETE ... ORDER BY (a column, then the primary key, so one set of rows is right) LIMIT n,
+     * INSERT ... SELECT copying rows of the table under new primary keys, INSERT ... SET.
+     */
+    static List<OracleCase> generateWrites(int count) {
+        RandomCorpus g = new RandomCorpus(WRITES_SEED);
+        List<OracleCase> out = new ArrayList<>(2 * count);
+        for (int i = 0; i < count; i++) {
+            Table t = WRITABLE.get(g.r.nextInt(WRITABLE.size()));
+            out.add(g.nextWrite(t, i));
+            out.add(new OracleCase("random-write", "SELECT * FROM " + t.name() + " ORDER BY " + t.pk(), null, false, false));
+        }
+        return out;
+    }
+
+    /** Tables the writes change: sharded by mod, hash and interval (the single and broadcast ones have their hand cases). */
+    private static final List<Table> WRITABLE = List.of(TABLES.get(0), TABLES.get(1), TABLES.get(2), TABLES.get(3), TABLES.get(4));
+
+    private OracleCase nextWrite(Table t, int i) {
+        params = r.nextInt(5) == 0 ? new ArrayList<>() : null;
+        StringBuilder sql = new StringBuilder();
+        switch (r.nextInt(6)) {
+            case 0, 1, 2 -> {
+                sql.append("UPDATE ").append(t.name()).append(" SET ").append(assignment(t, i));
+                where(t, sql);
+                orderLimit(t, sql, 12);
+            }
+            case 3 -> {
+                sql.append("DELETE FROM ").append(t.name());
+                where(t, sql);
+                orderLimit(t, sql, 3);
+            }
+            case 4 -> {
+                // copies under new primary keys, unique per statement
+                long offset = 10_000_000L * (i + 1);
+                sql.append("INSERT INTO ").append(t.name()).append(" (");
+                StringBuilder select = new StringBuilder();
+                for (int c = 0; c < t.cols().size(); c++) {
+                    Col col = t.cols().get(c);
+                    sql.append(c == 0 ? "" : ", ").append(col.name());
+                    select.append(c == 0 ? "" : ", ").append(col.name().equals(t.pk()) ? col.name() + " + " + offset : col.name());
+                }
+                sql.append(") SELECT ").append(select).append(" FROM ").append(t.name());
+                where(t, sql);
+                if (r.nextBoolean()) {
+                    sql.append(" ORDER BY ").append(t.pk()).append(" LIMIT ").append(lit(1 + r.nextInt(8)));
+                } else if (t.name().equals("sbtest1")) {
+                    sql.append(" ORDER BY ").append(t.pk()); // AUTO_INCREMENT: the insert id is the last row's
+                }
+            }
+            default -> {
+                if (t.name().equals("events")) {
+                    sql.append("UPDATE events SET kind = ").append(lit("set" + i)).append(" ORDER BY id DESC LIMIT ").append(lit(1));
+                } else {
+                    insertSet(t, sql, i);
+                }
+            }
+        }
+        return new OracleCase("random-write", sql.toString(), params, false, false);
+    }
+
+    private void insertSet(Table t, StringBuilder sql, int i) {
+        long key = 20_000_000L + i;
+        sql.append("INSERT INTO ").append(t.name()).append(" SET ");
+        switch (t.name()) {
+            case "orders" -> sql.append("order_id = ").append(key).append(", user_id = ").append(value(t.col("user_id")))
+                    .append(", status = ").append(value(t.col("status"))).append(", created_at = ").append(lit("2025-03-0" + (1 + i % 9)));
+            case "order_items" -> sql.append("item_id = ").append(key).append(", order_id = 1, user_id = ").append(value(t.col("user_id")))
+                    .append(", sku = ").append(value(t.col("sku"))).append(", quantity = ").append(lit(1)).append(", price = ").append(lit(2));
+            case "users" -> sql.append("user_id = ").append(key).append(", name = ").append(value(t.col("name")));
+            default -> sql.append("id = ").append(key % 1_000_000 + 3000).append(", k = ").append(lit(7)).append(", c = ")
+                    .append(value(t.col("c"))).append(", pad = ").append(lit("p"));
+        }
+    }
+
+    /** A SET over columns other than the sharding key. */
+    private String assignment(Table t, int i) {
+        return switch (t.name()) {
+            case "orders" -> r.nextBoolean() ? "status = " + lit("w" + i) : "amount = amount + " + lit(1);
+            case "order_items" -> r.nextBoolean() ? "quantity = quantity + " + lit(1) : "sku = CONCAT(sku, " + lit("-w") + ")";
+            case "users" -> r.nextBoolean() ? "name = CONCAT(name, " + lit("+") + ")" : "email = NULL";
+            case "events" -> "kind = " + lit("w" + i);
+            default -> r.nextBoolean() ? "k = k + " + lit(1) : "c = " + lit("w" + i);
+        };
+    }
+
+    private void orderLimit(Table t, StringBuilder sql, int most) {
+        sql.append(" ORDER BY ");
+        Col c = pick(t.cols());
+        if (!c.name().equals(t.pk())) {
+            sql.append(c.name()).append(r.nextBoolean() ? " DESC" : "").append(", ");
+        }
+        sql.append(t.pk()).append(r.nextInt(3) == 0 ? " DESC" : "").append(" LIMIT ").append(lit(r.nextInt(most + 1)));
+    }
+
+    private static List<Col> strings(Table t) {
+        List<Col> out = new ArrayList<>();
+        for (Col c : t.cols()) {
+            if (c.kind() == Kind.STR) {
+                out.add(c);
+            }
+        }
+        return out;
+    }
+
     OracleCase next() {
         Table t = TABLES.get(r.nextInt(TABLES.size()));
         params = r.nextInt(5) == 0 ? new ArrayList<>() : null;

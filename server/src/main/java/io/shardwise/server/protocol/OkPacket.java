@@ -22,7 +22,11 @@ public record OkPacket(long affectedRows, long lastInsertId, ServerStatus status
         Wire.writeLenenc(out, affectedRows);
         Wire.writeLenenc(out, lastInsertId);
         out.writeShortLE(status.bits()).writeShortLE(warnings);
-        return out.writeBytes(info.getBytes(StandardCharsets.UTF_8));
+        if (!info.isEmpty()) {
+            // as MySQL's and MariaDB's net_send_ok: the message length-encoded, and absent when empty
+            Wire.writeLenenc(out, info.getBytes(StandardCharsets.UTF_8));
+        }
+        return out;
     }
 
     /** Reads an OK packet (either header); for tests and tools. */
@@ -37,6 +41,6 @@ public record OkPacket(long affectedRows, long lastInsertId, ServerStatus status
         Wire.need(in, 4);
         ServerStatus status = new ServerStatus(in.readUnsignedShortLE());
         int warnings = in.readUnsignedShortLE();
-        return new OkPacket(affected, id, status, warnings, Wire.readRest(in));
+        return new OkPacket(affected, id, status, warnings, in.isReadable() ? Wire.readLenencString(in) : "");
     }
 }

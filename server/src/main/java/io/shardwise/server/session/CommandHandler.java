@@ -125,7 +125,7 @@ public final class CommandHandler implements AutoCloseable {
                     return stream(rows.cursor(), out);
                 }
                 case StatementResult.Update u -> {
-                    out.ok(u.affectedRows(), u.lastInsertId(), status(), u.warnings());
+                    out.ok(u.affectedRows(), u.lastInsertId(), status(), u.warnings(), u.info());
                     return true;
                 }
             }

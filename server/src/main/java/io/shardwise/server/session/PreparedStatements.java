@@ -212,7 +212,7 @@ final class PreparedStatements {
                 out.endOfRows(status.get().with(ServerStatus.CURSOR_EXISTS), 0);
             }
             case StatementResult.Rows rows -> stream(rows.cursor(), p.described, out);
-            case StatementResult.Update u -> out.ok(u.affectedRows(), u.lastInsertId(), status.get(), u.warnings());
+            case StatementResult.Update u -> out.ok(u.affectedRows(), u.lastInsertId(), status.get(), u.warnings(), u.info());
         }
     }
 

@@ -209,7 +209,12 @@ final class ResponseWriter {
     }
 
     void ok(long affectedRows, long lastInsertId, ServerStatus status, int warnings) {
-        new OkPacket(affectedRows, lastInsertId, status, warnings, "").writeTo(beginPacket(16), false);
+        ok(affectedRows, lastInsertId, status, warnings, "");
+    }
+
+    /** An OK with MySQL's human-readable info ({@code Records: 3  Duplicates: 0  Warnings: 0}). */
+    void ok(long affectedRows, long lastInsertId, ServerStatus status, int warnings, String info) {
+        new OkPacket(affectedRows, lastInsertId, status, warnings, info).writeTo(beginPacket(16 + info.length()), false);
         endPacket();
         flushUnlessLast(status);
     }

@@ -79,6 +79,10 @@ class PacketsTest {
         assertEquals(ok, back);
         assertTrue(back.status().inTransaction());
         assertFalse(back.status().autocommit());
+        // an info message is length-encoded, as MySQL's and MariaDB's net_send_ok store it
+        OkPacket info = new OkPacket(3, 0, ServerStatus.of(false, true), 0, "Records: 3");
+        assertArrayEquals(hex("00 03 00 0200 0000 0a 5265636f7264733a2033"), encoded(a -> info.encode(a, false)));
+        assertEquals(info, decoded(encoded(a -> info.encode(a, false)), OkPacket::decode));
     }
 
     @Test

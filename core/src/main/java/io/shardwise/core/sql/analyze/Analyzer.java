@@ -51,7 +51,19 @@ public final class Analyzer {
             case "delete" -> parsed(sql, tokens, "delete");
             case "insert", "replace" -> {
                 Insert insert = DmlAnalyzer.insert(sql, meaningful, rule);
-                yield insert != null ? insert : fallback(sql, meaningful, "INSERT other than INSERT ... VALUES");
+                if (insert != null) {
+                    yield insert;
+                }
+                try {
+                    yield fallback(sql, meaningful, "INSERT other than INSERT ... VALUES");
+                } catch (ShardwiseException e) {
+                    // it names sharded or broadcast tables: an INSERT ... SELECT is answered row by row
+                    Insert fromSelect = DmlAnalyzer.insertSelect(sql, meaningful, rule);
+                    if (fromSelect == null) {
+                        throw e;
+                    }
+                    yield fromSelect;
+                }
             }
             case "create", "drop", "alter", "truncate", "rename" -> {
                 SessionCommand database = DatabaseDdl.analyze(sql, meaningful, rule.schema());

@@ -30,6 +30,11 @@ final class CalciteMasking {
 
     private CalciteMasking() {}
 
+    private static boolean isOperand(Token t) {
+        return t != null && (t.kind() == Kind.WORD || t.kind() == Kind.QUOTED_ID || t.kind() == Kind.PARAM || t.kind() == Kind.OPEN
+                || t.kind() == Kind.NUMBER);
+    }
+
     static Result mask(String sql, List<Token> tokens) {
         MaskedText m = new MaskedText(sql);
         Set<Integer> nullSafe = new HashSet<>();
@@ -101,6 +106,11 @@ final class CalciteMasking {
                         m.replace(t.start(), t.end(), "timestamp");
                     } else if (w.equals("binary") && prev != null && prev.is("as")) {
                         m.replace(t.start(), t.end(), "varbinary");
+                    } else if (w.equals("binary") && isOperand(next) && !(prev != null && (prev.is("set") || prev.is("collate")
+                            || prev.is("charset") || prev.is("using")))) {
+                        // MySQL's BINARY operator (a cast to a binary string), unknown to Calcite: read as a
+                        // unary operator over its operand; the shards compute it from the user's own text
+                        m.replace(t.start(), t.end(), "+");
                     } else if (w.equals("interval") && next != null && i + 2 < tokens.size()
                             && INTERVAL_UNITS.contains(tokens.get(i + 2).lower())) {
                         m.replace(t.start(), tokens.get(i + 2).end(), "v".repeat(tokens.get(i + 2).end() - t.start()));

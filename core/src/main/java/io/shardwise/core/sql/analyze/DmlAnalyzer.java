@@ -34,8 +34,9 @@ final class DmlAnalyzer {
         Map<TableRef, KeyCondition> conditions = conditions(parsed, rule, from, update.getCondition());
         List<Slot> slots = new ArrayList<>(from.slots);
         SelectAnalyzer.addParamSlots(parsed, slots);
-        return new Update(new SqlTemplate(parsed.sql, slots), from.allTables, conditions, assigned,
-                parsed.masking.dmlOrderLimitStart() >= 0, from.nested);
+        boolean limited = parsed.masking.dmlOrderLimitStart() >= 0;
+        return new Update(new SqlTemplate(parsed.sql, slots), from.allTables, conditions, assigned, limited, from.nested,
+                limited ? RowChoice.of(parsed, rule, true) : null);
     }
 
     static Statement delete(ParsedText parsed, ShardingRule rule) {
@@ -50,8 +51,9 @@ final class DmlAnalyzer {
             slots.add(new Slot.Table(target[0], target[1], from.topTables.get(0).name()));
         }
         SelectAnalyzer.addParamSlots(parsed, slots);
-        return new Delete(new SqlTemplate(parsed.sql, slots), from.allTables, conditions,
-                parsed.masking.dmlOrderLimitStart() >= 0, from.nested);
+        boolean limited = parsed.masking.dmlOrderLimitStart() >= 0;
+        return new Delete(new SqlTemplate(parsed.sql, slots), from.allTables, conditions, limited, from.nested,
+                limited && target == null ? RowChoice.of(parsed, rule, false) : null);
     }
 
     /** The walker over a write's target table (aliased or not) and the subqueries of its WHERE. */
@@ -76,6 +78,19 @@ final class DmlAnalyzer {
      * caller handles.
      */
     static Insert insert(String sql, List<Token> tokens, ShardingRule rule) {
+        return insert(sql, tokens, rule, false, false);
+    }
+
+    /**
+     * INSERT/REPLACE [modifiers] [INTO] t [(cols)] SELECT ..., with its SELECT analyzed, or null for
+     * another form (ON DUPLICATE KEY UPDATE after a SELECT may name the SELECT's columns, which
+     * VALUES rows cannot: not read) or a SELECT that cannot be read.
+     */
+    static Insert insertSelect(String sql, List<Token> tokens, ShardingRule rule) {
+        return insert(sql, tokens, rule, false, true);
+    }
+
+    private static Insert insert(String sql, List<Token> tokens, ShardingRule rule, boolean rewritten, boolean fromSelect) {
         int i = 1;
         boolean replace = tokens.get(0).is("replace");
         while (i < tokens.size() && tokens.get(i).kind() == Kind.WORD
@@ -126,8 +141,19 @@ final class DmlAnalyzer {
             columnsEnd = tokens.get(i).end();
             i++;
         }
+        if (i < tokens.size() && tokens.get(i).is("set") && columns.isEmpty() && !rewritten) {
+            String values = setAsValues(sql, tokens, i);
+            if (values == null) {
+                return null;
+            }
+            Insert insert = insert(values, DigestScanner.scan(values), rule, true, false);
+            return insert == null ? null : insert.asRewritten();
+        }
+        if (fromSelect) {
+            return i < tokens.size() ? fromSelect(sql, tokens, i, table, replace, columns, columnsEnd, rule) : null;
+        }
         if (i >= tokens.size() || !(tokens.get(i).is("values") || tokens.get(i).is("value"))) {
-            return null; // INSERT ... SELECT or INSERT ... SET
+            return null; // INSERT ... SELECT
         }
         i++;
         List<List<ValueRef>> rows = new ArrayList<>();
@@ -171,18 +197,13 @@ final class DmlAnalyzer {
             }
         }
         List<String> onDuplicate = new ArrayList<>();
+        int tailStart = tokens.size();
         if (i < tokens.size() && tokens.get(i).is("as")) {
             return null; // VALUES ... AS alias: rare; analyzed as passthrough or refused by the caller
         }
         if (i + 3 < tokens.size() && tokens.get(i).is("on") && tokens.get(i + 1).is("duplicate")) {
-            for (int j = i + 4; j + 1 < tokens.size(); j++) {
-                Token t = tokens.get(j);
-                if ((t.kind() == Kind.WORD || t.kind() == Kind.QUOTED_ID) && tokens.get(j + 1).text().equals("=")
-                        && t.depth() == 0 && (tokens.get(j - 1).kind() == Kind.COMMA || tokens.get(j - 1).is("update")
-                        || tokens.get(j - 1).text().equals("."))) {
-                    onDuplicate.add(DigestScanner.identifier(t));
-                }
-            }
+            onDuplicate = changedOnDuplicate(tokens, i + 4);
+            tailStart = i + 4;
         } else if (i < tokens.size() && tokens.get(i).kind() != Kind.SEMICOLON) {
             return null;
         }
@@ -191,12 +212,141 @@ final class DmlAnalyzer {
             slots.add(new Slot.Table(tokens.get(nameStart).start(), nameEnd, table.name()));
         }
         int p = 0;
-        for (Token t : tokens) {
+        for (int j = 0; j < tokens.size(); j++) {
+            Token t = tokens.get(j);
             if (t.kind() == Kind.PARAM) {
                 slots.add(new Slot.Param(t.start(), t.end(), p++));
+            } else if (j > tailStart && schemaIsLogical(schema, rule) && isName(t) && j + 1 < tokens.size()
+                    && tokens.get(j + 1).text().equals(".") && !tokens.get(j - 1).text().equals(".")
+                    && DigestScanner.identifier(t).equals(table.name())) {
+                // t.col in ON DUPLICATE KEY UPDATE names the target table: renamed with it on each node
+                slots.add(new Slot.Table(t.start(), t.end(), table.name()));
             }
         }
         return new Insert(new SqlTemplate(sql, slots), List.of(table), replace, columns, rows, spans, columnsEnd, onDuplicate);
+    }
+
+    /**
+     * The columns an ON DUPLICATE KEY UPDATE list (from token {@code from}) assigns, leaving out
+     * assignments that keep the column's value where the row lives: {@code c = c}, {@code c = t.c},
+     * {@code c = VALUES(c)}. The last keeps a sharding column on its node because the row was routed
+     * by that very value; the router refuses only the rest for a sharding column.
+     */
+    private static List<String> changedOnDuplicate(List<Token> tokens, int from) {
+        List<String> changed = new ArrayList<>();
+        int start = from;
+        for (int j = from; j <= tokens.size(); j++) {
+            boolean end = j == tokens.size() || tokens.get(j).depth() == 0
+                    && (tokens.get(j).kind() == Kind.COMMA || tokens.get(j).kind() == Kind.SEMICOLON);
+            if (!end) {
+                continue;
+            }
+            int eq = -1;
+            for (int k = start; k < j; k++) {
+                if (tokens.get(k).depth() == 0 && tokens.get(k).text().equals("=")) {
+                    eq = k;
+                    break;
+                }
+            }
+            if (eq > start) {
+                Token column = tokens.get(eq - 1);
+                String name = DigestScanner.identifier(column);
+                if (!keepsValue(tokens.subList(eq + 1, j), name)) {
+                    changed.add(name);
+                }
+            }
+            if (j < tokens.size() && tokens.get(j).kind() == Kind.SEMICOLON) {
+                break;
+            }
+            start = j + 1;
+        }
+        return changed;
+    }
+
+    /** Whether {@code value} is {@code column}, {@code t.column} or {@code VALUES(column)}. */
+    private static boolean keepsValue(List<Token> value, String column) {
+        int n = value.size();
+        if (n == 1 || n == 3 && value.get(1).text().equals(".")) {
+            Token last = value.get(n - 1);
+            return isName(last) && DigestScanner.identifier(last).equalsIgnoreCase(column);
+        }
+        return n == 4 && (value.get(0).is("values") || value.get(0).is("value")) && value.get(1).kind() == Kind.OPEN
+                && isName(value.get(2)) && DigestScanner.identifier(value.get(2)).equalsIgnoreCase(column)
+                && value.get(3).kind() == Kind.CLOSE;
+    }
+
+    private static boolean isName(Token t) {
+        return t.kind() == Kind.WORD || t.kind() == Kind.QUOTED_ID;
+    }
+
+    private static Insert fromSelect(String sql, List<Token> tokens, int i, TableRef table, boolean replace, List<String> columns,
+                                     int columnsEnd, ShardingRule rule) {
+        Token first = tokens.get(i);
+        if (!(first.is("select") || first.kind() == Kind.OPEN && i + 1 < tokens.size() && tokens.get(i + 1).is("select"))) {
+            return null;
+        }
+        for (int j = i; j < tokens.size(); j++) {
+            if (tokens.get(j).depth() == 0 && tokens.get(j).is("duplicate")) {
+                return null;
+            }
+        }
+        String text = sql.substring(first.start());
+        Select select;
+        try {
+            select = SelectAnalyzer.analyze(ParsedText.parse(text, DigestScanner.scan(text)), rule);
+        } catch (org.apache.calcite.sql.parser.SqlParseException | io.shardwise.core.error.ShardwiseException e) {
+            return null;
+        }
+        List<TableRef> tables = new ArrayList<>();
+        tables.add(table);
+        tables.addAll(select.tables());
+        boolean ignore = false;
+        for (int k = 1; k < i && (isInsertModifier(tokens.get(k)) || tokens.get(k).kind() == Kind.COMMENT); k++) {
+            ignore |= tokens.get(k).is("ignore");
+        }
+        InsertSource source = new InsertSource(select, paramsBefore(tokens, i), first.start(), ignore);
+        return new Insert(new SqlTemplate(sql, List.of()), tables, replace, columns, List.of(), List.of(), columnsEnd, List.of(), false,
+                source);
+    }
+
+    /**
+     * INSERT ... SET a = x, b = y [ON DUPLICATE KEY UPDATE ...] as INSERT ... (a, b) VALUES (x, y)
+     * [ON DUPLICATE KEY UPDATE ...], MySQL's meaning of it, in digest text: the ? markers keep their
+     * order (values come first in both), so the same bindings serve. Null when an assignment is not
+     * {@code column = expression}.
+     */
+    private static String setAsValues(String sql, List<Token> tokens, int set) {
+        StringBuilder columns = new StringBuilder();
+        StringBuilder values = new StringBuilder();
+        int start = set + 1;
+        int j = start;
+        for (; j <= tokens.size(); j++) {
+            boolean tail = j < tokens.size() && tokens.get(j).depth() == 0 && tokens.get(j).is("on")
+                    && j + 1 < tokens.size() && tokens.get(j + 1).is("duplicate");
+            boolean end = j == tokens.size() || tail || tokens.get(j).depth() == 0
+                    && (tokens.get(j).kind() == Kind.COMMA || tokens.get(j).kind() == Kind.SEMICOLON);
+            if (!end) {
+                continue;
+            }
+            int eq = -1;
+            for (int k = start; k < j; k++) {
+                if (tokens.get(k).depth() == 0 && tokens.get(k).text().equals("=")) {
+                    eq = k;
+                    break;
+                }
+            }
+            if (eq < 0 || eq + 1 >= j || !isName(tokens.get(eq - 1))) {
+                return null;
+            }
+            columns.append(columns.isEmpty() ? "" : ", ").append(sql, tokens.get(start).start(), tokens.get(eq - 1).end());
+            values.append(values.isEmpty() ? "" : ", ").append(sql, tokens.get(eq + 1).start(), tokens.get(j - 1).end());
+            if (j == tokens.size() || tokens.get(j).kind() != Kind.COMMA) {
+                break;
+            }
+            start = j + 1;
+        }
+        String rest = j < tokens.size() ? " " + sql.substring(tokens.get(j).start()) : "";
+        return sql.substring(0, tokens.get(set).start()) + "(" + columns + ") values (" + values + ")" + rest;
     }
 
     private static boolean isInsertModifier(Token t) {

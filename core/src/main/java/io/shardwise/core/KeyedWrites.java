@@ -1,0 +1,117 @@
+package io.shardwise.core;
+
+import io.shardwise.core.error.ErrorCode;
+import io.shardwise.core.error.ShardwiseException;
+import io.shardwise.core.execute.Column;
+import io.shardwise.core.execute.ResultCursor;
+import io.shardwise.core.rewrite.SourceText;
+import io.shardwise.core.sql.analyze.RowChoice;
+import io.shardwise.core.sql.normalize.LexicalMode;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.HexFormat;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * The second half of a {@link io.shardwise.core.route.RouteKind#KEYED_WRITE}: from the rows its
+ * SELECT chose (the whole rows, so the primary key is found by the columns' PRI_KEY flags, as the
+ * backend declares it), the user's UPDATE/DELETE without ORDER BY / LIMIT and with its WHERE and-ed
+ * with those rows' keys — an ordinary statement, routed to the chosen rows' nodes by their sharding
+ * keys. Its affected rows are then MySQL's: the same rows, matched or changed as the client asked.
+ *
+ * <p>Hazard: key values are written as literals from the text-protocol bytes, strings read as UTF-8
+ * (the backends' default character_set_results); a key in another character set would not match.
+ */
+final class KeyedWrites {
+    private static final int FLAG_PRI_KEY = 2;
+
+    private KeyedWrites() {}
+
+    /**
+     * {@code shard IN (...) AND (pk, ...) IN ((...), ...)} for every row of {@code rows} (read to its
+     * end), or {@code FALSE} when it has none: the write still runs, so MySQL's errors about the
+     * statement itself (an unknown column in SET) still come.
+     */
+    static String predicate(ResultCursor rows, String table, String shardingColumn, LexicalMode mode) {
+        List<Column> columns = rows.columns();
+        List<Integer> key = new ArrayList<>();
+        int shard = -1;
+        for (int i = 0; i < columns.size(); i++) {
+            Column c = columns.get(i);
+            if ((c.flags() & FLAG_PRI_KEY) != 0) {
+                key.add(i);
+            }
+            if (name(c).equalsIgnoreCase(shardingColumn)) {
+                shard = i;
+            }
+        }
+        if (key.isEmpty()) {
+            throw new ShardwiseException(ErrorCode.UNSUPPORTED, "ORDER BY or LIMIT in a write spanning shards to table '" + table
+                    + "', which has no primary key to write the chosen rows by");
+        }
+        Set<String> shardValues = new LinkedHashSet<>();
+        List<String> tuples = new ArrayList<>();
+        while (rows.next()) {
+            if (shard >= 0) {
+                shardValues.add(literal(rows.get(shard), columns.get(shard), mode));
+            }
+            StringBuilder tuple = new StringBuilder();
+            for (int k : key) {
+                tuple.append(tuple.isEmpty() ? "" : ", ").append(literal(rows.get(k), columns.get(k), mode));
+            }
+            tuples.add(key.size() == 1 ? tuple.toString() : "(" + tuple + ")");
+        }
+        if (tuples.isEmpty()) {
+            return "FALSE";
+        }
+        StringBuilder sb = new StringBuilder();
+        if (shard >= 0 && !(key.size() == 1 && key.get(0) == shard)) {
+            sb.append(quoted(name(columns.get(shard)))).append(" IN (").append(String.join(", ", shardValues)).append(") AND ");
+        }
+        if (key.size() == 1) {
+            sb.append(quoted(name(columns.get(key.get(0)))));
+        } else {
+            sb.append('(');
+            for (int i = 0; i < key.size(); i++) {
+                sb.append(i == 0 ? "" : ", ").append(quoted(name(columns.get(key.get(i)))));
+            }
+            sb.append(')');
+        }
+        return sb.append(" IN (").append(String.join(", ", tuples)).append(')').toString();
+    }
+
+    /** The user's statement up to its ORDER BY / LIMIT, its WHERE (if any) and-ed with {@code predicate}. */
+    static String text(SourceText source, RowChoice choice, String predicate) {
+        String text = source.text();
+        int orderLimit = source.at(choice.orderLimitStart());
+        if (choice.whereStart() < 0) {
+            return text.substring(0, orderLimit).stripTrailing() + " WHERE " + predicate;
+        }
+        int start = source.at(choice.whereStart());
+        int end = source.at(choice.whereEnd());
+        return text.substring(0, start) + "(" + text.substring(start, end) + ") AND " + predicate;
+    }
+
+    private static String name(Column c) {
+        return c.orgName().isEmpty() ? c.name() : c.orgName();
+    }
+
+    private static String quoted(String name) {
+        return "`" + name.replace("`", "``") + "`";
+    }
+
+    /** A key value as SQL: numbers as they are, dates and strings quoted, binary strings in hex. */
+    private static String literal(byte[] value, Column c, LexicalMode mode) {
+        if (value == null) {
+            return "NULL";
+        }
+        return switch (c.mysqlType()) {
+            case 0, 1, 2, 3, 4, 5, 8, 9, 13, 246 -> new String(value, StandardCharsets.US_ASCII);
+            case 7, 10, 11, 12, 14 -> "'" + new String(value, StandardCharsets.US_ASCII) + "'";
+            default -> c.hasBinaryCollation() ? "X'" + HexFormat.of().formatHex(value) + "'"
+                    : mode.quote(new String(value, StandardCharsets.UTF_8));
+        };
+    }
+}

@@ -1,0 +1,110 @@
+package io.shardwise.core.sql.analyze;
+
+import io.shardwise.core.error.ShardwiseException;
+import io.shardwise.core.rule.ShardingRule;
+import io.shardwise.core.sql.analyze.DigestScanner.Kind;
+import io.shardwise.core.sql.analyze.DigestScanner.Token;
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.calcite.sql.parser.SqlParseException;
+
+/**
+ * How a single-table UPDATE or DELETE with ORDER BY / LIMIT chooses its rows when it spans nodes, as
+ * one MySQL would: first {@code select}, {@code SELECT * FROM} the target with the statement's own
+ * WHERE, ORDER BY and LIMIT, {@code FOR UPDATE} (globally ordered and limited by the merger; its
+ * {@code ?} are the statement's from {@code firstParam} on); then the write without its ORDER BY and
+ * LIMIT, its WHERE and-ed with the chosen rows' keys. Offsets are the statement's digest's: the
+ * WHERE condition spans [{@code whereStart}, {@code whereEnd}) (-1: no WHERE), the ORDER BY / LIMIT
+ * clause starts at {@code orderLimitStart}, before which the statement has {@code paramsBefore} {@code ?}.
+ */
+public record RowChoice(Select select, int firstParam, int whereStart, int whereEnd, int orderLimitStart, int paramsBefore) {
+    private static final java.util.Set<String> UPDATE_MODIFIERS = java.util.Set.of("low_priority", "ignore");
+    private static final java.util.Set<String> DELETE_MODIFIERS = java.util.Set.of("low_priority", "quick", "ignore");
+
+    /** The choice for an analyzed UPDATE/DELETE with ORDER BY or LIMIT, or null for a form MySQL allows them in only on one table it cannot read (joins). */
+    static RowChoice of(ParsedText parsed, ShardingRule rule, boolean update) {
+        String sql = parsed.sql;
+        int orderLimit = parsed.masking.dmlOrderLimitStart();
+        List<Token> tokens = new ArrayList<>();
+        for (Token t : parsed.tokens) {
+            if (t.kind() != Kind.COMMENT) {
+                tokens.add(t);
+            }
+        }
+        int i = 1;
+        java.util.Set<String> modifiers = update ? UPDATE_MODIFIERS : DELETE_MODIFIERS;
+        while (i < tokens.size() && modifiers.contains(tokens.get(i).lower())) {
+            i++;
+        }
+        if (!update) {
+            if (i >= tokens.size() || !tokens.get(i).is("from")) {
+                return null; // DELETE t FROM ...: the multi-table form, which MySQL allows no ORDER BY / LIMIT in
+            }
+            i++;
+        }
+        int targetStart = i;
+        int targetEnd = -1; // exclusive token index
+        int where = -1;
+        for (int j = targetStart; j < tokens.size() && tokens.get(j).start() < orderLimit; j++) {
+            Token t = tokens.get(j);
+            if (t.depth() != 0) {
+                continue;
+            }
+            boolean ends = update ? t.is("set") : t.is("where");
+            if (targetEnd < 0 && ends) {
+                targetEnd = j;
+            }
+            if (t.is("where") && where < 0) {
+                where = j;
+            }
+        }
+        if (targetEnd < 0) {
+            targetEnd = firstAt(tokens, orderLimit);
+        }
+        for (int j = targetStart; j < targetEnd; j++) {
+            Token t = tokens.get(j);
+            if (t.kind() == Kind.COMMA || t.kind() == Kind.OPEN || t.is("join") || t.is("using") || t.is("partition")) {
+                return null; // several tables, or a PARTITION list: not a single-table write
+            }
+        }
+        if (targetEnd <= targetStart) {
+            return null;
+        }
+        int lastBefore = firstAt(tokens, orderLimit) - 1;
+        int whereStart = where < 0 || where + 1 > lastBefore ? -1 : tokens.get(where + 1).start();
+        int whereEnd = whereStart < 0 ? -1 : tokens.get(lastBefore).end();
+        StringBuilder text = new StringBuilder("select * from ").append(sql, tokens.get(targetStart).start(), tokens.get(targetEnd - 1).end());
+        if (whereStart >= 0) {
+            text.append(" where ").append(sql, whereStart, whereEnd);
+        }
+        text.append(' ').append(sql.substring(orderLimit).strip()).append(" for update");
+        int firstParam = params(tokens, whereStart >= 0 ? whereStart : orderLimit);
+        int paramsBefore = params(tokens, orderLimit);
+        String chooser = text.toString();
+        try {
+            Select select = SelectAnalyzer.analyze(ParsedText.parse(chooser, DigestScanner.scan(chooser)), rule);
+            return new RowChoice(select, firstParam, whereStart, whereEnd, orderLimit, paramsBefore);
+        } catch (SqlParseException | ShardwiseException e) {
+            return null; // not a SELECT the merger answers: the write stays refused across shards
+        }
+    }
+
+    private static int firstAt(List<Token> tokens, int offset) {
+        for (int j = 0; j < tokens.size(); j++) {
+            if (tokens.get(j).start() >= offset) {
+                return j;
+            }
+        }
+        return tokens.size();
+    }
+
+    private static int params(List<Token> tokens, int before) {
+        int n = 0;
+        for (Token t : tokens) {
+            if (t.kind() == Kind.PARAM && t.start() < before) {
+                n++;
+            }
+        }
+        return n;
+    }
+}
