@@ -14,6 +14,9 @@ import io.shardwise.core.sql.normalize.StatementTokens;
 import io.shardwise.core.sql.normalize.Token;
 import io.shardwise.core.execute.ResultCursor;
 import io.shardwise.core.session.SetStatement;
+import io.shardwise.core.session.UserVariables;
+import io.shardwise.core.sql.normalize.TokenKind;
+import java.util.function.Function;
 import io.shardwise.core.session.ValuesCursor;
 import io.shardwise.core.execute.UnitResult;
 import java.nio.charset.StandardCharsets;
@@ -31,11 +34,26 @@ import java.util.Set;
 final class SessionCommands {
     private SessionCommands() {}
 
-    /** {@code defaultBackend} evaluates values given as expressions ({@code sql_mode = CONCAT(@@sql_mode, ',X')}). */
-    static void set(SetStatement set, ExecutionSession execution, String defaultBackend) {
+    /**
+     * Applies {@code set}'s assignments in order, each reading user variables as they are at its turn
+     * ({@code SET @a = 1, @b = @a}), and returns them as applied (user variables read as literals), for
+     * the session's variables to record.
+     *
+     * @param defaultBackend evaluates values given as expressions ({@code sql_mode = CONCAT(@@sql_mode, ',X')})
+     * @param evaluate the value of {@code SELECT expression} as this session runs it (a user variable's new value)
+     */
+    static SetStatement set(SetStatement set, ExecutionSession execution, String defaultBackend, UserVariables users,
+                            LexicalMode mode, Function<String, UserVariables.Value> evaluate) {
         SessionState state = execution.state();
-        for (SetStatement.Assignment a : set.assignments()) {
+        List<SetStatement.Assignment> applied = new ArrayList<>(set.assignments().size());
+        for (SetStatement.Assignment assignment : set.assignments()) {
+            SetStatement.Assignment a = assignment instanceof SetStatement.Variable v ? readUsers(v, users, mode) : assignment;
+            applied.add(a);
             switch (a) {
+                case SetStatement.User u -> {
+                    UserVariables.Value value = UserVariables.literal(u.expression(), mode);
+                    users.set(u.name(), value != null ? value : evaluate.apply("SELECT " + users.expression(u.expression(), mode)));
+                }
                 case SetStatement.Names n -> {
                     String charset = n.names() && n.charset().equalsIgnoreCase("default") ? "utf8mb4" : n.charset();
                     state.setNames(charset, n.names() ? n.collation() : null);
@@ -54,6 +72,18 @@ final class SessionCommands {
                 case SetStatement.Variable v -> variable(v, execution, defaultBackend);
             }
         }
+        return new SetStatement(applied);
+    }
+
+    /** A system variable set from user variables ({@code SET SQL_MODE = @OLD_SQL_MODE}, as dumps do) is set from their values. */
+    private static SetStatement.Variable readUsers(SetStatement.Variable v, UserVariables users, LexicalMode mode) {
+        String expression = users.expression(v.expression(), mode);
+        if (expression.equals(v.expression())) {
+            return v;
+        }
+        List<Token> tokens = StatementTokens.of(expression, mode);
+        boolean literal = tokens.size() == 1 && tokens.get(0).kind() != TokenKind.SYSTEM_VARIABLE;
+        return new SetStatement.Variable(v.name(), expression, literal);
     }
 
     private static void variable(SetStatement.Variable v, ExecutionSession execution, String defaultBackend) {

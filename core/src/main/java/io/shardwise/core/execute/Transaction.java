@@ -39,7 +39,16 @@ final class Transaction {
     private final List<String> savepoints = new ArrayList<>();
     private boolean admitted;
 
+    /** Holds table locks (LOCK TABLES) rather than a transaction: its connections stay in autocommit mode. */
+    private final boolean locking;
+
     Transaction(BackendPools pools, SessionState state, ExecutorOptions options, boolean clientFoundRows) {
+        this(pools, state, options, clientFoundRows, false);
+    }
+
+    /** @param locking a holder of LOCK TABLES connections: autocommit stays on; {@link #unlock} ends it */
+    Transaction(BackendPools pools, SessionState state, ExecutorOptions options, boolean clientFoundRows, boolean locking) {
+        this.locking = locking;
         this.pools = pools;
         this.state = state;
         this.options = options;
@@ -69,7 +78,9 @@ final class Transaction {
         try {
             fresh.pin();
             StateApplier.apply(fresh, state, true, options);
-            fresh.connection().setAutoCommit(false);
+            if (!locking) {
+                fresh.connection().setAutoCommit(false);
+            }
             for (String name : marks) {
                 execute(fresh, "SAVEPOINT " + quote(name));
             }
@@ -236,6 +247,18 @@ final class Transaction {
         try (Statement s = lease.connection().createStatement()) {
             s.execute(sql);
         }
+    }
+
+    /** UNLOCK TABLES on every connection held, then every connection back to its pool. */
+    void unlock() {
+        for (Lease lease : leases.values()) {
+            try {
+                execute(lease, "UNLOCK TABLES");
+            } catch (SQLException e) {
+                lease.noteFailure(e); // a lost connection released its locks with it
+            }
+        }
+        releaseAll();
     }
 
     private static void rollbackQuietly(Lease lease) {
