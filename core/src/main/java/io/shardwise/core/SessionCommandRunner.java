@@ -165,7 +165,14 @@ final class SessionCommandRunner {
             throw new ShardwiseException(ErrorCode.BUG, select + " returned no rows");
         }
         try (ResultCursor cursor = rows.cursor()) {
-            return cursor.next() ? UserVariables.Value.of(cursor.columns().get(0), cursor.get(0)) : UserVariables.Value.NULL;
+            if (!cursor.next()) {
+                return UserVariables.Value.NULL; // a subquery without rows is NULL
+            }
+            UserVariables.Value value = UserVariables.Value.of(cursor.columns().get(0), cursor.get(0));
+            if (cursor.next()) {
+                throw new ShardwiseException(ErrorCode.SUBQUERY_MORE_THAN_ONE_ROW);
+            }
+            return value;
         }
     }
 

@@ -52,7 +52,7 @@ final class SessionCommands {
             switch (a) {
                 case SetStatement.User u -> {
                     UserVariables.Value value = UserVariables.literal(u.expression(), mode);
-                    users.set(u.name(), value != null ? value : evaluate.apply("SELECT " + users.expression(u.expression(), mode)));
+                    users.set(u.name(), value != null ? value : evaluate.apply(select(users.expression(u.expression(), mode), mode)));
                 }
                 case SetStatement.Names n -> {
                     String charset = n.names() && n.charset().equalsIgnoreCase("default") ? "utf8mb4" : n.charset();
@@ -73,6 +73,26 @@ final class SessionCommands {
             }
         }
         return new SetStatement(applied);
+    }
+
+    /**
+     * The SELECT whose one value an expression is: {@code (SELECT ...)} alone is that SELECT, so its
+     * plan may merge shards (a scalar subquery across shards is refused inside a larger SELECT).
+     */
+    private static String select(String expression, LexicalMode mode) {
+        List<Token> t = StatementTokens.of(expression, mode);
+        if (t.size() > 3 && t.get(0).kind() == TokenKind.LEFT_PAREN && t.get(t.size() - 1).kind() == TokenKind.RIGHT_PAREN
+                && StatementTokens.word(expression, t.get(1)).equals("select")) {
+            int depth = 0;
+            for (int i = 0; i < t.size() - 1; i++) {
+                depth += t.get(i).kind() == TokenKind.LEFT_PAREN ? 1 : t.get(i).kind() == TokenKind.RIGHT_PAREN ? -1 : 0;
+                if (depth == 0) {
+                    return "SELECT " + expression; // (a) + (b): the parentheses close before the end
+                }
+            }
+            return expression.substring(t.get(1).start(), t.get(t.size() - 1).start());
+        }
+        return "SELECT " + expression;
     }
 
     /** A system variable set from user variables ({@code SET SQL_MODE = @OLD_SQL_MODE}, as dumps do) is set from their values. */

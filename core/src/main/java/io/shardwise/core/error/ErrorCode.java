@@ -26,6 +26,7 @@ public enum ErrorCode {
     WRONG_ARGUMENTS(1210, "HY000", "Incorrect arguments to %s"),
     UNKNOWN_STATEMENT_HANDLER(1243, "HY000", "Unknown prepared statement handler (%s) given to %s"),
     TABLE_NOT_LOCKED(1100, "HY000", "Table '%s' was not locked with LOCK TABLES"),
+    SUBQUERY_MORE_THAN_ONE_ROW(1242, "21000", "Subquery returns more than 1 row"),
     MORE_THAN_ONE_ROW(1172, "42000", "Result consisted of more than one row"),
     NO_DATA(1329, "02000", "No data - zero rows fetched, selected, or processed"),
     SAVEPOINT_DOES_NOT_EXIST(1305, "42000", "SAVEPOINT %s does not exist"),
