@@ -165,7 +165,7 @@ public final class EngineSession implements AutoCloseable {
         }
         UserVariables.Into into = UserVariables.into(normalized.sql(), normalized.lexicalMode());
         if (into != null) {
-            return commands.selectInto(into);
+            return commands.selectInto(into, params);
         }
         String assigned = UserVariables.innerAssignment(normalized.sql(), normalized.lexicalMode());
         if (assigned != null) {

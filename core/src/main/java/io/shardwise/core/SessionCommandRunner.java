@@ -124,8 +124,8 @@ final class SessionCommandRunner {
      * assigns the variables, typed by its columns; no row keeps them and warns 1329, several fail
      * with 1172, as in MySQL.
      */
-    StatementResult selectInto(UserVariables.Into into) {
-        StatementResult result = session.execute(session.normalize(into.select()), List.of());
+    StatementResult selectInto(UserVariables.Into into, List<Object> params) {
+        StatementResult result = session.execute(session.normalize(into.select()), params);
         if (!(result instanceof StatementResult.Rows rows)) {
             throw new ShardwiseException(ErrorCode.BUG, into.select() + " returned no rows");
         }

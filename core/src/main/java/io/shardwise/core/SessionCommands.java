@@ -35,8 +35,8 @@ final class SessionCommands {
     private SessionCommands() {}
 
     /**
-     * Applies {@code set}'s assignments in order, each reading user variables as they are at its turn
-     * ({@code SET @a = 1, @b = @a}), and returns them as applied (user variables read as literals), for
+     * Applies {@code set}'s assignments in order, every value read before any is assigned (as MariaDB
+     * does: {@code SET @a = 1, @b = @a} gives @b the old @a), and returns them as applied (user variables read as literals), for
      * the session's variables to record.
      *
      * @param defaultBackend evaluates values given as expressions ({@code sql_mode = CONCAT(@@sql_mode, ',X')})
@@ -45,15 +45,19 @@ final class SessionCommands {
     static SetStatement set(SetStatement set, ExecutionSession execution, String defaultBackend, UserVariables users,
                             LexicalMode mode, Function<String, UserVariables.Value> evaluate) {
         SessionState state = execution.state();
+        // MariaDB evaluates every user variable's value before assigning any (SET @a = 1, @b = @a leaves @b as @a was)
         List<SetStatement.Assignment> applied = new ArrayList<>(set.assignments().size());
+        java.util.Map<SetStatement.User, UserVariables.Value> values = new java.util.IdentityHashMap<>();
         for (SetStatement.Assignment assignment : set.assignments()) {
-            SetStatement.Assignment a = assignment instanceof SetStatement.Variable v ? readUsers(v, users, mode) : assignment;
-            applied.add(a);
+            if (assignment instanceof SetStatement.User u) {
+                UserVariables.Value value = UserVariables.literal(u.expression(), mode);
+                values.put(u, value != null ? value : evaluate.apply(select(users.expression(u.expression(), mode), mode)));
+            }
+            applied.add(assignment instanceof SetStatement.Variable v ? readUsers(v, users, mode) : assignment);
+        }
+        for (SetStatement.Assignment a : applied) {
             switch (a) {
-                case SetStatement.User u -> {
-                    UserVariables.Value value = UserVariables.literal(u.expression(), mode);
-                    users.set(u.name(), value != null ? value : evaluate.apply(select(users.expression(u.expression(), mode), mode)));
-                }
+                case SetStatement.User u -> users.set(u.name(), values.get(u));
                 case SetStatement.Names n -> {
                     String charset = n.names() && n.charset().equalsIgnoreCase("default") ? "utf8mb4" : n.charset();
                     state.setNames(charset, n.names() ? n.collation() : null);

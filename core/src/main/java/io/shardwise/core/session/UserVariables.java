@@ -49,10 +49,13 @@ public final class UserVariables {
         /** A value from one column of a result row, typed as MySQL types an assignment from it. */
         public static Value of(Column column, byte[] bytes) {
             if (bytes == null) {
-                return NULL;
+                // MariaDB keeps an expression's type for its NULL (SELECT @x after SET @x = NULL + 1 is a DOUBLE column)
+                Value typed = of(column, new byte[] {'0'});
+                return typed.type() == Type.STRING ? NULL : new Value(typed.type(), null, false);
             }
             return switch (column.mysqlType()) {
                 case 1, 2, 3, 8, 9, 13 -> new Value(Type.INTEGER, ascii(bytes), false); // TINY SHORT LONG LONGLONG INT24 YEAR
+                case 6 -> NULL; // MYSQL_TYPE_NULL: SET @x = NULL
                 case 0, 246 -> new Value(Type.DECIMAL, ascii(bytes), false);
                 case 4, 5 -> new Value(Type.DOUBLE, ascii(bytes), false);
                 default -> column.hasBinaryCollation() && column.mysqlType() != 7 && column.mysqlType() != 10
@@ -73,6 +76,9 @@ public final class UserVariables {
 
         /** A literal of this value's type, read in {@code mode}. */
         String literal(LexicalMode mode) {
+            if (text == null) {
+                return "NULL";
+            }
             return switch (type) {
                 case NULL -> "NULL";
                 case INTEGER, DECIMAL -> text;
