@@ -10,6 +10,7 @@ import io.shardwise.core.session.SetStatement;
 import io.shardwise.core.session.UserVariables;
 import io.shardwise.core.sql.analyze.SessionCommand;
 import io.shardwise.core.sql.normalize.NormalizedSql;
+import io.shardwise.core.sql.normalize.Normalizer;
 import java.util.List;
 
 /**
@@ -90,8 +91,9 @@ final class SessionCommandRunner {
             }
             case VARIABLES -> {
                 ResultCursor answer = local.variables(sql, normalized.lexicalMode(), execution.autocommit(), session.schema(), previous);
-                if (answer == null) {
-                    return plans.onDefaultBackend(normalized, params); // a variable or function the session does not know
+                if (answer == null) { // a variable or function the session does not know; user variables the backend must not
+                    String read = local.users().forBackend(sql, normalized.lexicalMode());
+                    return plans.onDefaultBackend(read == sql ? normalized : Normalizer.normalize(read, normalized.lexicalMode()), params);
                 }
                 if (SessionStatements.keepsDiagnostics(sql)) {
                     session.diagnostics(previous); // @@warning_count reads the previous area and leaves it

@@ -89,6 +89,9 @@ class UserVariablesAndLocksTest {
             s.execute("SET @j = @i + 1");
             assertEquals(List.of("@j:8", "6"), rows(s, "SELECT @j"));
             assertEquals(List.of("x:8", "5"), rows(s, "SELECT @I AS x"), "names are case-insensitive; an alias labels it");
+            assertEquals("@i|@@innodb_lock_wait_timeout", String.join("|", rows(s, "SELECT @i, @@innodb_lock_wait_timeout").get(0)
+                    .replaceAll(":\\d+", "").split(" ")), "a variable only a backend knows: the backend answers, labels kept");
+            assertTrue(rows(s, "SELECT @i, @@innodb_lock_wait_timeout").get(1).startsWith("5|"), "with the session's @i");
             s.execute("SET @c = (SELECT COUNT(*) FROM orders)"); // a subquery over a sharded table: counted over every shard
             assertEquals(rows(s, "SELECT COUNT(*) FROM orders").get(1), rows(s, "SELECT @c").get(1));
             ShardwiseException several = assertThrows(ShardwiseException.class, () -> s.execute("SET @c = (SELECT user_id FROM orders)"));

@@ -159,11 +159,35 @@ public final class UserVariables {
         if (t.isEmpty() || !reads(sql, t)) {
             return sql;
         }
-        if (word(sql, t.get(0)).equals("set") || isVariableSelect(sql, t)) {
-            // SET reads its variables one assignment at a time (SET @a = 1, @b = @a sees the new @a): SetStatement's
-            // caller substitutes each expression in turn. A SELECT of variables only the session answers itself.
+        String first = word(sql, t.get(0));
+        if (first.equals("create") || first.equals("alter")) {
+            return sql; // a routine's or trigger's body reads its variables when it runs, on its server
+        }
+        if (first.equals("call")) {
+            // an OUT or INOUT argument assigns the variable on the backend that runs the procedure
+            throw new ShardwiseException(ErrorCode.UNSUPPORTED, "user variables as CALL arguments through Shardwise");
+        }
+        if (first.equals("set") || isVariableSelect(sql, t)) {
+            // SET reads its variables before it assigns any: SetStatement's caller substitutes each expression.
+            // A SELECT of variables only the session answers itself (forSelect, when it cannot).
             return sql;
         }
+        return replace(sql, t, mode);
+    }
+
+    /**
+     * A SELECT of variables the session could not answer (one names a system variable only a backend
+     * knows) with its user variables read as literals, labels kept, for the backend that answers it.
+     */
+    public String forBackend(String sql, LexicalMode mode) {
+        if (sql.indexOf('@') < 0) {
+            return sql;
+        }
+        List<Token> t = StatementTokens.of(sql, mode);
+        return t.isEmpty() ? sql : replace(sql, t, mode);
+    }
+
+    private String replace(String sql, List<Token> t, LexicalMode mode) {
         StringBuilder out = new StringBuilder(sql.length() + 32);
         int copied = 0;
         int depth = 0;
@@ -311,8 +335,8 @@ public final class UserVariables {
             return null;
         }
         List<Token> t = StatementTokens.of(sql, mode);
-        if (t.isEmpty() || word(sql, t.get(0)).equals("set")) {
-            return null;
+        if (t.isEmpty() || word(sql, t.get(0)).equals("set") || word(sql, t.get(0)).equals("create")) {
+            return null; // a routine's body assigns when it runs
         }
         for (int i = 0; i + 1 < t.size(); i++) {
             if (t.get(i).kind() == TokenKind.USER_VARIABLE && t.get(i + 1).text(sql).equals(":=")) {

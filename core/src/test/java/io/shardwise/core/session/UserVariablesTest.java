@@ -38,6 +38,10 @@ class UserVariablesTest {
         assertSame(set, vars().substitute(set, LexicalMode.DEFAULT));
         assertEquals("SELECT a INTO @x, @y FROM t WHERE k = 7",
                 vars().substitute("SELECT a INTO @x, @y FROM t WHERE k = @i", LexicalMode.DEFAULT));
+        String body = "CREATE PROCEDURE p() BEGIN SELECT @i; END";
+        assertSame(body, vars().substitute(body, LexicalMode.DEFAULT), "a body reads its variables when it runs");
+        org.junit.jupiter.api.Assertions.assertThrows(io.shardwise.core.error.ShardwiseException.class,
+                () -> vars().substitute("CALL p(@out)", LexicalMode.DEFAULT));
         assertEquals("@r", UserVariables.innerAssignment("SELECT @r := a FROM t", LexicalMode.DEFAULT));
         assertNull(UserVariables.innerAssignment("SET @r := 1", LexicalMode.DEFAULT));
     }
