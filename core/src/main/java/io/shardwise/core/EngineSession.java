@@ -23,7 +23,11 @@ import io.shardwise.core.sql.normalize.ExplicitBytes;
 import io.shardwise.core.sql.normalize.LexicalMode;
 import io.shardwise.core.sql.normalize.NormalizedSql;
 import io.shardwise.core.sql.normalize.Normalizer;
+import io.shardwise.core.rule.TableRule;
+import io.shardwise.core.session.UserVariables;
 import java.util.List;
+import java.util.Map;
+import java.util.WeakHashMap;
 
 /**
  * One client's session over the engine: runs statements through normalize, plan cache, route,
@@ -31,6 +35,7 @@ import java.util.List;
  * {@link ExecutionSession}). Not thread-safe: one statement at a time, as a MySQL connection.
  */
 public final class EngineSession implements AutoCloseable {
+    private final Engine engine;
     private final ExecutionSession execution;
     /** The current database: the logical schema, or null before the client names one (USE, COM_INIT_DB). */
     private String schema;
@@ -42,16 +47,24 @@ public final class EngineSession implements AutoCloseable {
     private final ExecutableComments.Gate executableComments = (version, mariaDb) -> EngineSession.this.local.identity().executes(version, mariaDb);
     /** READ ONLY / READ WRITE of the open and next transactions; refuses writes with 1792. */
     private final TransactionAccess access = new TransactionAccess();
+    /** The logical tables this session holds LOCK TABLES on: a statement naming another fails with 1100. */
+    private final TableLocks locks = new TableLocks();
     private final PlanRunner plans;
     private final SessionCommandRunner commands;
     private final RelaySession relay;
+    /**
+     * Statements normalized with user variables read as literals, to their text: a face that keeps a
+     * normalized statement for many executions (a JDBC prepared statement) must read the values of each.
+     */
+    private final Map<NormalizedSql, String> readsUserVariables = new WeakHashMap<>();
 
     EngineSession(Engine engine, ExecutionSession execution, String schema, SessionHost host) {
+        this.engine = engine;
         this.execution = execution;
         this.schema = schema;
         this.local = new SessionStatements(engine.rule(), host, this::sqlMode, this::readOnly);
         this.plans = new PlanRunner(engine, execution, this);
-        this.commands = new SessionCommandRunner(engine, execution, this, plans, local, access);
+        this.commands = new SessionCommandRunner(engine, execution, this, plans, local, access, locks);
         this.relay = new EngineRelay(engine, execution, this, plans);
     }
 
@@ -72,7 +85,7 @@ public final class EngineSession implements AutoCloseable {
 
     /** A prepared statement: {@code ?} markers and their values, in order. */
     public StatementResult execute(String sql, List<Object> params) {
-        return execute(normalize(sql), params);
+        return run(normalize(sql), params);
     }
 
     /**
@@ -86,7 +99,12 @@ public final class EngineSession implements AutoCloseable {
         SessionState state = execution.state();
         LexicalMode mode = state.lexicalMode();
         String executed = ExecutableComments.expand(sql, mode, executableComments);
-        return Normalizer.normalize(ExplicitBytes.of(executed, mode, state.clientCharset()), mode);
+        String read = local.users().substitute(executed, mode);
+        NormalizedSql normalized = Normalizer.normalize(ExplicitBytes.of(read, mode, state.clientCharset()), mode);
+        if (read != executed) {
+            readsUserVariables.put(normalized, sql);
+        }
+        return normalized;
     }
 
     /** The lexical mode of the session's sql_mode: a face must tell its client (SERVER_STATUS_NO_BACKSLASH_ESCAPES). */
@@ -121,6 +139,12 @@ public final class EngineSession implements AutoCloseable {
      * when prepared, rather than on every execution.
      */
     public StatementResult execute(NormalizedSql normalized, List<Object> params) {
+        String text = readsUserVariables.get(normalized);
+        // a prepared text reads its user variables' values of now, not of its prepare
+        return run(text != null ? normalize(text) : normalized, params);
+    }
+
+    private StatementResult run(NormalizedSql normalized, List<Object> params) {
         Diagnostics previous = diagnostics;
         diagnostics = Diagnostics.empty(); // MySQL: every statement but a diagnostic one starts a new area
         try {
@@ -139,10 +163,26 @@ public final class EngineSession implements AutoCloseable {
         if (normalized.tokenCount() == 0 && !normalized.sql().isBlank()) {
             return StatementResult.Update.OK; // only comments (a skipped /*!99999 ... */ too): MySQL's empty statement, no error
         }
+        UserVariables.Into into = UserVariables.into(normalized.sql(), normalized.lexicalMode());
+        if (into != null) {
+            return commands.selectInto(into, params);
+        }
+        String assigned = UserVariables.innerAssignment(normalized.sql(), normalized.lexicalMode());
+        if (assigned != null) {
+            throw UserVariables.assignmentRefused(assigned); // its value would be computed on each shard it reaches
+        }
         CachedPlan plan = plans.plan(normalized);
         Statement statement = plan.statement();
         plans.requireSchema(statement);
         access.check(statement, execution);
+        locks.check(statement);
+        if (statement instanceof Insert i && i.columns().isEmpty() && !i.tables().isEmpty()
+                && engine.rule().table(i.table().name()) instanceof TableRule.Sharded sharded) {
+            String explicit = ImplicitColumns.withColumns(normalized.sql(), normalized.lexicalMode(), execution, sharded.nodes().get(0));
+            if (explicit != null) {
+                return run(normalize(explicit), params); // the router finds the sharding key among the named columns
+            }
+        }
         return switch (statement) {
             case SessionCommand command -> commands.run(command, normalized, params, previous);
             case Insert i -> i.source() == null ? plans.write(plans.route(normalized, plan, params)) : plans.insertSelect(i, normalized, plan, params);
@@ -216,6 +256,7 @@ public final class EngineSession implements AutoCloseable {
      */
     public void reset() {
         execute("ROLLBACK");
+        execute("UNLOCK TABLES");
         execute("SET autocommit = 1");
         execute("SET sql_mode = DEFAULT");
         execute("SET time_zone = DEFAULT");

@@ -7,8 +7,10 @@ import io.shardwise.core.execute.ExecutionSession;
 import io.shardwise.core.execute.ResultCursor;
 import io.shardwise.core.session.SessionStatements;
 import io.shardwise.core.session.SetStatement;
+import io.shardwise.core.session.UserVariables;
 import io.shardwise.core.sql.analyze.SessionCommand;
 import io.shardwise.core.sql.normalize.NormalizedSql;
+import io.shardwise.core.sql.normalize.Normalizer;
 import java.util.List;
 
 /**
@@ -26,9 +28,12 @@ final class SessionCommandRunner {
     private final SessionStatements local;
     /** READ ONLY / READ WRITE of the open and next transactions (START TRANSACTION READ ONLY sets it). */
     private final TransactionAccess access;
+    /** The logical tables the session holds LOCK TABLES on. */
+    private final TableLocks locks;
 
     SessionCommandRunner(Engine engine, ExecutionSession execution, EngineSession session, PlanRunner plans, SessionStatements local,
-            TransactionAccess access) {
+            TransactionAccess access, TableLocks locks) {
+        this.locks = locks;
         this.engine = engine;
         this.execution = execution;
         this.session = session;
@@ -42,6 +47,7 @@ final class SessionCommandRunner {
         String sql = normalized.sql();
         switch (command.kind()) {
             case BEGIN -> {
+                locks.release(); // START TRANSACTION releases table locks, as in MySQL (the executor's too)
                 Boolean requested = TransactionAccess.requested(sql);
                 execution.begin();
                 access.began(requested, execution.state());
@@ -54,8 +60,10 @@ final class SessionCommandRunner {
             case SET -> {
                 SetStatement set = SetStatement.parse(sql, normalized.lexicalMode()); // read once: applied, then recorded
                 String backend = engine.rule().config().defaultBackend();
-                ForwardedSet.apply(execution, backend, () -> SessionCommands.set(set, execution, backend));
-                local.recordSet(set);
+                SetStatement[] applied = new SetStatement[1];
+                ForwardedSet.apply(execution, backend, () -> applied[0] = SessionCommands.set(set, execution, backend, local.users(),
+                        normalized.lexicalMode(), this::evaluate));
+                local.recordSet(applied[0]);
             }
             case USE -> {
                 SessionCommands.use(SessionCommands.lastWord(sql, normalized.lexicalMode()), engine.rule().schema());
@@ -83,8 +91,9 @@ final class SessionCommandRunner {
             }
             case VARIABLES -> {
                 ResultCursor answer = local.variables(sql, normalized.lexicalMode(), execution.autocommit(), session.schema(), previous);
-                if (answer == null) {
-                    return plans.onDefaultBackend(normalized, params); // a variable or function the session does not know
+                if (answer == null) { // a variable or function the session does not know; user variables the backend must not
+                    String read = local.users().forBackend(sql, normalized.lexicalMode());
+                    return plans.onDefaultBackend(read == sql ? normalized : Normalizer.normalize(read, normalized.lexicalMode()), params);
                 }
                 if (SessionStatements.keepsDiagnostics(sql)) {
                     session.diagnostics(previous); // @@warning_count reads the previous area and leaves it
@@ -97,9 +106,76 @@ final class SessionCommandRunner {
                 return new StatementResult.Rows(answer);
             }
             case KILL -> local.kill(sql);
-            case LOCK_TABLES, UNLOCK_TABLES, FLUSH, OTHER -> throw unsupported(command);
+            case LOCK_TABLES -> {
+                List<TableLocks.Lock> wanted = TableLocks.parse(sql, normalized.lexicalMode());
+                locks.release(); // LOCK TABLES first releases what the session holds, even when it then fails
+                execution.lockTables(TableLocks.units(wanted, engine.rule()));
+                locks.hold(wanted);
+            }
+            case UNLOCK_TABLES -> {
+                execution.unlockTables();
+                locks.release();
+            }
+            case FLUSH, OTHER -> throw unsupported(command);
         }
         return StatementResult.Update.OK;
+    }
+
+    /**
+     * {@code SELECT ... INTO @a, ...}: the SELECT runs as any other (routed, merged), and its one row
+     * assigns the variables, typed by its columns; no row keeps them and warns 1329, several fail
+     * with 1172, as in MySQL.
+     */
+    StatementResult selectInto(UserVariables.Into into, List<Object> params) {
+        StatementResult result = session.execute(session.normalize(into.select()), params);
+        if (!(result instanceof StatementResult.Rows rows)) {
+            throw new ShardwiseException(ErrorCode.BUG, into.select() + " returned no rows");
+        }
+        List<UserVariables.Value> values = new java.util.ArrayList<>();
+        try (ResultCursor cursor = rows.cursor()) {
+            if (cursor.columns().size() != into.targets().size()) {
+                throw new ShardwiseException(ErrorCode.BACKEND_ERROR, "The used SELECT statements have a different number of columns");
+            }
+            if (!cursor.next()) {
+                Diagnostics area = new Diagnostics(1);
+                area.unit(0, 1, List.of(new io.shardwise.core.execute.Condition(io.shardwise.core.execute.Condition.Level.WARNING,
+                        ErrorCode.NO_DATA.errno(), ErrorCode.NO_DATA.message())));
+                session.diagnostics(area);
+                return new StatementResult.Update(0, 0, List.of(), 1);
+            }
+            for (int i = 0; i < into.targets().size(); i++) {
+                values.add(UserVariables.Value.of(cursor.columns().get(i), cursor.get(i)));
+            }
+            if (cursor.next()) {
+                throw new ShardwiseException(ErrorCode.MORE_THAN_ONE_ROW);
+            }
+        }
+        session.diagnostics(Diagnostics.empty());
+        for (int i = 0; i < values.size(); i++) {
+            local.users().set(into.targets().get(i), values.get(i));
+        }
+        return new StatementResult.Update(1, 0, List.of(), 0);
+    }
+
+    /**
+     * The value of {@code select} (one item) as this session runs it: its plan routes it (a subquery
+     * over logical tables included), and its one column types the value as MySQL types an assignment.
+     */
+    private UserVariables.Value evaluate(String select) {
+        StatementResult result = session.execute(session.normalize(select), List.of());
+        if (!(result instanceof StatementResult.Rows rows)) {
+            throw new ShardwiseException(ErrorCode.BUG, select + " returned no rows");
+        }
+        try (ResultCursor cursor = rows.cursor()) {
+            if (!cursor.next()) {
+                return UserVariables.Value.NULL; // a subquery without rows is NULL
+            }
+            UserVariables.Value value = UserVariables.Value.of(cursor.columns().get(0), cursor.get(0));
+            if (cursor.next()) {
+                throw new ShardwiseException(ErrorCode.SUBQUERY_MORE_THAN_ONE_ROW);
+            }
+            return value;
+        }
     }
 
     private static ShardwiseException unsupported(SessionCommand command) {

@@ -14,6 +14,9 @@ import io.shardwise.core.sql.normalize.StatementTokens;
 import io.shardwise.core.sql.normalize.Token;
 import io.shardwise.core.execute.ResultCursor;
 import io.shardwise.core.session.SetStatement;
+import io.shardwise.core.session.UserVariables;
+import io.shardwise.core.sql.normalize.TokenKind;
+import java.util.function.Function;
 import io.shardwise.core.session.ValuesCursor;
 import io.shardwise.core.execute.UnitResult;
 import java.nio.charset.StandardCharsets;
@@ -31,11 +34,30 @@ import java.util.Set;
 final class SessionCommands {
     private SessionCommands() {}
 
-    /** {@code defaultBackend} evaluates values given as expressions ({@code sql_mode = CONCAT(@@sql_mode, ',X')}). */
-    static void set(SetStatement set, ExecutionSession execution, String defaultBackend) {
+    /**
+     * Applies {@code set}'s assignments in order, every value read before any is assigned (as MariaDB
+     * does: {@code SET @a = 1, @b = @a} gives @b the old @a), and returns them as applied (user variables read as literals), for
+     * the session's variables to record.
+     *
+     * @param defaultBackend evaluates values given as expressions ({@code sql_mode = CONCAT(@@sql_mode, ',X')})
+     * @param evaluate the value of {@code SELECT expression} as this session runs it (a user variable's new value)
+     */
+    static SetStatement set(SetStatement set, ExecutionSession execution, String defaultBackend, UserVariables users,
+                            LexicalMode mode, Function<String, UserVariables.Value> evaluate) {
         SessionState state = execution.state();
-        for (SetStatement.Assignment a : set.assignments()) {
+        // MariaDB evaluates every user variable's value before assigning any (SET @a = 1, @b = @a leaves @b as @a was)
+        List<SetStatement.Assignment> applied = new ArrayList<>(set.assignments().size());
+        java.util.Map<SetStatement.User, UserVariables.Value> values = new java.util.IdentityHashMap<>();
+        for (SetStatement.Assignment assignment : set.assignments()) {
+            if (assignment instanceof SetStatement.User u) {
+                UserVariables.Value value = UserVariables.literal(u.expression(), mode);
+                values.put(u, value != null ? value : evaluate.apply(select(users.expression(u.expression(), mode), mode)));
+            }
+            applied.add(assignment instanceof SetStatement.Variable v ? readUsers(v, users, mode) : assignment);
+        }
+        for (SetStatement.Assignment a : applied) {
             switch (a) {
+                case SetStatement.User u -> users.set(u.name(), values.get(u));
                 case SetStatement.Names n -> {
                     String charset = n.names() && n.charset().equalsIgnoreCase("default") ? "utf8mb4" : n.charset();
                     state.setNames(charset, n.names() ? n.collation() : null);
@@ -54,6 +76,38 @@ final class SessionCommands {
                 case SetStatement.Variable v -> variable(v, execution, defaultBackend);
             }
         }
+        return new SetStatement(applied);
+    }
+
+    /**
+     * The SELECT whose one value an expression is: {@code (SELECT ...)} alone is that SELECT, so its
+     * plan may merge shards (a scalar subquery across shards is refused inside a larger SELECT).
+     */
+    private static String select(String expression, LexicalMode mode) {
+        List<Token> t = StatementTokens.of(expression, mode);
+        if (t.size() > 3 && t.get(0).kind() == TokenKind.LEFT_PAREN && t.get(t.size() - 1).kind() == TokenKind.RIGHT_PAREN
+                && StatementTokens.word(expression, t.get(1)).equals("select")) {
+            int depth = 0;
+            for (int i = 0; i < t.size() - 1; i++) {
+                depth += t.get(i).kind() == TokenKind.LEFT_PAREN ? 1 : t.get(i).kind() == TokenKind.RIGHT_PAREN ? -1 : 0;
+                if (depth == 0) {
+                    return "SELECT " + expression; // (a) + (b): the parentheses close before the end
+                }
+            }
+            return expression.substring(t.get(1).start(), t.get(t.size() - 1).start());
+        }
+        return "SELECT " + expression;
+    }
+
+    /** A system variable set from user variables ({@code SET SQL_MODE = @OLD_SQL_MODE}, as dumps do) is set from their values. */
+    private static SetStatement.Variable readUsers(SetStatement.Variable v, UserVariables users, LexicalMode mode) {
+        String expression = users.expression(v.expression(), mode);
+        if (expression.equals(v.expression())) {
+            return v;
+        }
+        List<Token> tokens = StatementTokens.of(expression, mode);
+        boolean literal = tokens.size() == 1 && tokens.get(0).kind() != TokenKind.SYSTEM_VARIABLE;
+        return new SetStatement.Variable(v.name(), expression, literal);
     }
 
     private static void variable(SetStatement.Variable v, ExecutionSession execution, String defaultBackend) {

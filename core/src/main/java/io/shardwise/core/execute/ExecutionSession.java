@@ -60,6 +60,8 @@ public final class ExecutionSession implements AutoCloseable {
     private Duration statementTimeout;
     private boolean autocommit = true;
     private Transaction transaction;
+    /** The connections holding the session's LOCK TABLES, or null: statements outside a transaction run on them. */
+    private Transaction locks;
     private volatile boolean closed;
 
     /**
@@ -94,7 +96,10 @@ public final class ExecutionSession implements AutoCloseable {
             return List.of();
         }
         Transaction tx = null;
-        if (transaction != null || !autocommit) {
+        if (locks != null && transaction == null) {
+            tx = locks; // with autocommit off too: the locked connections stay in autocommit mode (documented)
+            closeTransactionCursors();
+        } else if (transaction != null || !autocommit) {
             tx = openTransaction();
             closeTransactionCursors();
         }
@@ -115,7 +120,7 @@ public final class ExecutionSession implements AutoCloseable {
                 rows.cursor().close();
             }
         }
-        if (tx != null && !tx.isDoomed() && isDeadlock(failure)) {
+        if (tx != null && tx == transaction && !tx.isDoomed() && isDeadlock(failure)) {
             transaction = null;
             try {
                 tx.rollback();
@@ -307,9 +312,49 @@ public final class ExecutionSession implements AutoCloseable {
         return false;
     }
 
-    /** START TRANSACTION; like MySQL, it first commits a transaction already open. */
+    /**
+     * LOCK TABLES: releases the locks the session holds, commits an open transaction (both as MySQL
+     * does), then runs {@code units} (one LOCK TABLES per backend, in order) on connections the
+     * session keeps until {@link #unlockTables}, START TRANSACTION or its end; statements outside a
+     * transaction run on them meanwhile. If a backend refuses, every lock already taken is released.
+     */
+    public void lockTables(List<ExecutionUnit> units) {
+        ensureOpen();
+        unlockTables();
+        commit();
+        locks = new Transaction(pools, state, options, clientFoundRows, true);
+        try {
+            for (UnitResult r : execute(units)) {
+                if (r instanceof UnitResult.Rows rows) {
+                    rows.cursor().close();
+                }
+            }
+        } catch (RuntimeException e) {
+            unlockTables();
+            throw e;
+        }
+    }
+
+    /** UNLOCK TABLES: the locks released, their connections back to the pools; a no-op without locks. */
+    public void unlockTables() {
+        Transaction held = locks;
+        if (held == null) {
+            return;
+        }
+        closeTransactionCursors();
+        locks = null;
+        held.unlock();
+    }
+
+    /** Whether the session holds LOCK TABLES. */
+    public boolean holdsTableLocks() {
+        return locks != null;
+    }
+
+    /** START TRANSACTION; like MySQL, it first commits a transaction already open and releases table locks. */
     public void begin() {
         ensureOpen();
+        unlockTables();
         commit();
         transaction = new Transaction(pools, state, options, clientFoundRows);
     }
@@ -392,7 +437,7 @@ public final class ExecutionSession implements AutoCloseable {
      * (isolation, read-only). A face may then run a read elsewhere (the server's packet relay).
      */
     public String relaySetup() {
-        if (!autocommit || transaction != null || closed || !statementTimeout.isZero()) {
+        if (!autocommit || transaction != null || locks != null || closed || !statementTimeout.isZero()) {
             return null;
         }
         return state.setup();
@@ -440,6 +485,11 @@ public final class ExecutionSession implements AutoCloseable {
             } catch (ShardwiseException ignored) {
                 // closing: the connections are released either way
             }
+        }
+        Transaction held = locks;
+        locks = null;
+        if (held != null) {
+            held.unlock();
         }
     }
 

@@ -47,13 +47,22 @@ final class Transaction {
     private final String gtrid;
     private boolean admitted;
 
+    /** Holds table locks (LOCK TABLES) rather than a transaction: its connections stay in autocommit mode. */
+    private final boolean locking;
+
     Transaction(BackendPools pools, SessionState state, ExecutorOptions options, boolean clientFoundRows) {
+        this(pools, state, options, clientFoundRows, false);
+    }
+
+    /** @param locking a holder of LOCK TABLES connections: autocommit stays on; {@link #unlock} ends it */
+    Transaction(BackendPools pools, SessionState state, ExecutorOptions options, boolean clientFoundRows, boolean locking) {
+        this.locking = locking;
         this.pools = pools;
         this.state = state;
         this.options = options;
         this.clientFoundRows = clientFoundRows;
         this.xa = pools.xa();
-        this.gtrid = xa == null ? null : xa.newGtrid();
+        this.gtrid = xa == null || locking ? null : xa.newGtrid();
     }
 
     /**
@@ -79,10 +88,11 @@ final class Transaction {
         try {
             fresh.pin();
             StateApplier.apply(fresh, state, true, options);
-            if (gtrid == null) {
-                fresh.connection().setAutoCommit(false);
-            } else {
+            // a LOCK TABLES holder has no gtrid and stays in autocommit mode (MySQL refuses LOCK TABLES in XA: 1399)
+            if (gtrid != null) {
                 XaCommit.start(fresh, new Xid(gtrid, backend));
+            } else if (!locking) {
+                fresh.connection().setAutoCommit(false);
             }
             for (String name : marks) {
                 execute(fresh, "SAVEPOINT " + quote(name));
@@ -275,6 +285,18 @@ final class Transaction {
         try (Statement s = lease.connection().createStatement()) {
             s.execute(sql);
         }
+    }
+
+    /** UNLOCK TABLES on every connection held, then every connection back to its pool. */
+    void unlock() {
+        for (Lease lease : leases.values()) {
+            try {
+                execute(lease, "UNLOCK TABLES");
+            } catch (SQLException e) {
+                lease.noteFailure(e); // a lost connection released its locks with it
+            }
+        }
+        releaseAll();
     }
 
     private static void rollbackQuietly(Lease lease) {

@@ -49,6 +49,11 @@ final class InformationSchemaQueries {
                             new String[] {"REFERENCED_TABLE_SCHEMA", "REFERENCED_TABLE_NAME"})),
             "TABLE_CONSTRAINTS", new Mapped(List.of("CONSTRAINT_SCHEMA", "TABLE_SCHEMA"),
                     List.<String[]>of(new String[] {"TABLE_SCHEMA", "TABLE_NAME"})),
+            // what dumps read (mariadb-dump: triggers of each table, tablespaces of the database's partitions)
+            "TRIGGERS", new Mapped(List.of("EVENT_OBJECT_SCHEMA", "TRIGGER_SCHEMA"),
+                    List.<String[]>of(new String[] {"EVENT_OBJECT_SCHEMA", "EVENT_OBJECT_TABLE"})),
+            "PARTITIONS", new Mapped(List.of("TABLE_SCHEMA"), List.<String[]>of(new String[] {"TABLE_SCHEMA", "TABLE_NAME"})),
+            "FILES", new Mapped(List.of("TABLE_SCHEMA"), List.<String[]>of(new String[] {"TABLE_SCHEMA", "TABLE_NAME"})),
             "REFERENTIAL_CONSTRAINTS", new Mapped(List.of("CONSTRAINT_SCHEMA", "UNIQUE_CONSTRAINT_SCHEMA"),
                     List.of(new String[] {"CONSTRAINT_SCHEMA", "TABLE_NAME"},
                             new String[] {"UNIQUE_CONSTRAINT_SCHEMA", "REFERENCED_TABLE_NAME"})));

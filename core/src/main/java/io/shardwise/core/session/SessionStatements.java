@@ -23,6 +23,7 @@ public final class SessionStatements {
 
     private final SessionHost host;
     private final SessionVariables variables;
+    private final UserVariables users = new UserVariables();
     private final ShowStatements shows;
     /** Built on first use, on the session's thread, from the variables (asking the backend must not happen at open). */
     private ServerIdentity identity;
@@ -37,6 +38,12 @@ public final class SessionStatements {
         String configured = host.announcesVersion() ? rule.config().server().version() : null;
         this.variables = new SessionVariables(host.client(), () -> announced(BackendVariables.of(rule), configured), sqlMode, readOnly);
         this.shows = new ShowStatements(rule, host);
+        this.variables.users = users;
+    }
+
+    /** The session's user variables ({@code @x}). */
+    public UserVariables users() {
+        return users;
     }
 
     /** The backend's variables with the configured version in place of its own, for a face that announces one. */
@@ -123,6 +130,7 @@ public final class SessionStatements {
     /** Session variables back to their defaults (COM_RESET_CONNECTION). */
     public void resetVariables() {
         variables.reset();
+        users.clear();
     }
 
     /** COM_FIELD_LIST: the columns of a logical table of the current schema whose names match {@code wildcard}. */

@@ -70,6 +70,8 @@ public final class SessionVariables {
     /** Built on first use, on the session's thread: asking the backend must not happen where the session is opened. */
     private Map<String, Value> defaults;
     private Map<String, Value> values;
+    /** The session's user variables, which a select of variables reads too ({@code SELECT @x, @@y}). */
+    UserVariables users = new UserVariables();
 
     SessionVariables(Client client) {
         this(client, Map::of);
@@ -176,7 +178,7 @@ public final class SessionVariables {
 
     /** @param mode the lexical mode the statement is read in (the session's sql_mode) */
     ResultCursor answer(String sql, LexicalMode mode, boolean autocommit, String schema, Diagnostics diagnostics) {
-        if (sql.indexOf("@@") < 0 && sql.indexOf("()") < 0) {
+        if (sql.indexOf('@') < 0 && sql.indexOf("()") < 0) {
             return null; // the common case, decided without lexing: data statements pay nothing here
         }
         List<Token> tokens = StatementTokens.of(sql, mode);
@@ -191,7 +193,13 @@ public final class SessionVariables {
             Token t = tokens.get(i);
             Value value;
             String label;
-            if (t.kind() == TokenKind.SYSTEM_VARIABLE) {
+            UserVariables.Value user = null;
+            if (t.kind() == TokenKind.USER_VARIABLE) {
+                user = users.get(UserVariables.name(t.text(sql)));
+                value = new Value(user.text(), false);
+                label = t.text(sql);
+                i++;
+            } else if (t.kind() == TokenKind.SYSTEM_VARIABLE) {
                 String name = variableName(t.text(sql));
                 value = switch (name) {
                     case "autocommit" -> new Value(autocommit ? "1" : "0", true);
@@ -219,8 +227,13 @@ public final class SessionVariables {
                 label = unquote(tokens.get(i).text(sql));
                 i++;
             }
-            columns.add(column(label, value));
-            row.add(value.text() == null ? null : value.text().getBytes(StandardCharsets.UTF_8));
+            if (user != null) {
+                columns.add(UserVariables.column(label, user));
+                row.add(user.bytes());
+            } else {
+                columns.add(column(label, value));
+                row.add(value.text() == null ? null : value.text().getBytes(StandardCharsets.UTF_8));
+            }
             if (i < tokens.size() && tokens.get(i).kind() == TokenKind.COMMA) {
                 i++;
             } else {
@@ -288,6 +301,7 @@ public final class SessionVariables {
                     // the access mode is the engine's session's (value(...) reads it there), not recorded here
                 }
                 case SetStatement.Variable v -> variable(v);
+                case SetStatement.User u -> { } // the engine keeps user variables (UserVariables)
             }
         }
     }

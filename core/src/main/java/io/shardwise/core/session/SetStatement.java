@@ -18,7 +18,7 @@ import java.util.Locale;
  * A SET statement read once, in the session's lexical mode: its assignments in order. The engine
  * applies them to the session's state (what backends get) and the session's variables record them
  * (what clients read back); both read these records, never the text. What Shardwise refuses (GLOBAL,
- * PERSIST, user variables) and what is malformed fails here, before anything changes.
+ * PERSIST) and what is malformed fails here, before anything changes.
  */
 public record SetStatement(List<Assignment> assignments) {
     public SetStatement {
@@ -26,7 +26,15 @@ public record SetStatement(List<Assignment> assignments) {
     }
 
     /** One assignment of a SET statement. */
-    public sealed interface Assignment permits Names, Transaction, Variable {}
+    public sealed interface Assignment permits Names, Transaction, Variable, User {}
+
+    /**
+     * {@code @name = expression} (or {@code :=}): a user variable, which the session keeps.
+     *
+     * @param name without {@code @} or quotes, as written
+     * @param expression the value as written
+     */
+    public record User(String name, String expression) implements Assignment {}
 
     /**
      * {@code NAMES charset [COLLATE collation]}, {@code CHARACTER SET charset}, {@code CHARSET charset}.
@@ -65,8 +73,7 @@ public record SetStatement(List<Assignment> assignments) {
     }
 
     /**
-     * @throws ShardwiseException 1064 for a malformed assignment, 1235 for GLOBAL/PERSIST or a user
-     *     variable, MySQL's error for an unknown isolation level
+     * @throws ShardwiseException 1064 for a malformed assignment, 1235 for GLOBAL/PERSIST, MySQL's error for an unknown isolation level
      */
     public static SetStatement parse(String sql, LexicalMode mode) {
         List<Token> tokens = StatementTokens.of(sql, mode);
@@ -133,8 +140,12 @@ public record SetStatement(List<Assignment> assignments) {
         }
         Token nameToken = t.get(at);
         String name;
-        if (nameToken.kind() == TokenKind.USER_VARIABLE) {
-            throw new ShardwiseException(ErrorCode.UNSUPPORTED, "user variables (" + nameToken.text(sql) + ") through Shardwise");
+        boolean user = nameToken.kind() == TokenKind.USER_VARIABLE;
+        if (user) {
+            if (at == 1) {
+                throw new ShardwiseException(ErrorCode.PARSE_ERROR, "near '" + sql.substring(nameToken.start()) + "'");
+            }
+            name = UserVariables.name(nameToken.text(sql));
         } else if (nameToken.kind() == TokenKind.SYSTEM_VARIABLE) {
             name = nameToken.text(sql).substring(2).toLowerCase(Locale.ROOT).replace("`", "");
             if (name.startsWith("global.") || name.startsWith("persist")) {
@@ -149,6 +160,9 @@ public record SetStatement(List<Assignment> assignments) {
             throw new ShardwiseException(ErrorCode.PARSE_ERROR, "near '" + sql.substring(t.get(at).start()) + "'");
         }
         String expression = sql.substring(t.get(eq + 1).start(), t.get(t.size() - 1).end()).strip();
+        if (user) {
+            return new User(name, expression);
+        }
         TokenKind value = t.get(eq + 1).kind();
         boolean literal = t.size() == eq + 2 && value != TokenKind.SYSTEM_VARIABLE && value != TokenKind.USER_VARIABLE;
         return new Variable(name, expression, literal);

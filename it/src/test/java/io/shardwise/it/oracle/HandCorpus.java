@@ -403,6 +403,10 @@ final class HandCorpus {
                 + " (200004, 3, NULL, NULL, '2025-02-03 04:05:08'), (200005, -1, 'Paid', -5.25, '2025-02-03 04:05:09'),"
                 + " (200006, 9223372036854775807, 'x', 0, '2025-02-03 04:05:10')", "orders", "order_id");
         c.write("INSERT INTO orders (user_id, order_id, created_at) VALUES (6, 200007, '2026-01-01')", "orders", "order_id");
+        // issue 14: no column list (dump files): the columns are the table's, in order, so each row finds its shard
+        c.write("INSERT INTO orders VALUES (200008, 8, 'paid', 99.99, '2024-12-31 23:59:59')", "orders", "order_id");
+        c.write("INSERT INTO users VALUES (1101, 'a', NULL, 'DE', NULL), (1102, 'b', NULL, NULL, '2025-01-01'),"
+                + " (1103, 'c', NULL, NULL, NULL)", "users", "user_id");
         c.write(ordersCols + "(200009, '10', 'str-key', 3, '2025-01-01')", "orders", "order_id");
         c.pwrite(ordersCols + "(?, ?, ?, ?, ?)", "orders", "order_id",
                 200010L, 11L, "prepared", new BigDecimal("12.34"), LocalDateTime.of(2025, 5, 6, 7, 8, 9));
@@ -733,7 +737,6 @@ final class HandCorpus {
 
     /** Statements Shardwise refuses by design with 1235; they are not oracle statements. */
     static final List<String> UNSUPPORTED = List.of(
-            "INSERT INTO orders VALUES (200008, 8, 'paid', 99.99, '2024-12-31 23:59:59')",
             "SELECT * FROM orders WHERE user_id IN (SELECT user_id FROM users WHERE name = 'bob')",
             "SELECT COUNT(*) FROM (SELECT user_id FROM orders) t",
             "SELECT user_id FROM orders UNION SELECT user_id FROM users",

@@ -29,15 +29,16 @@ final class SessionRelay implements RelaySession {
     }
 
     /**
-     * Only a single plain SELECT (no {@code ;}, no variables or {@code ()} functions this server
-     * answers itself, no information_schema, no INTO) goes on to the engine's own checks. Cheap: no
-     * lexing here.
+     * Only a single plain SELECT (no {@code ;}, no system variables or {@code ()} functions this server
+     * answers itself, no user variable assignment, no information_schema, no INTO) goes on to the
+     * engine's own checks. User variables the statement reads may relay: the engine reads them as
+     * literals before it plans. Cheap: no lexing here.
      */
     @Override
     public RelayPlan plan(String sql) {
         String s = QueryStatements.strip(sql);
         if (s.length() < 8 || !s.regionMatches(true, 0, "select", 0, 6) || Character.isLetterOrDigit(s.charAt(6))
-                || s.indexOf(';') >= 0 || s.indexOf('@') >= 0 || s.indexOf("()") >= 0
+                || s.indexOf(';') >= 0 || s.indexOf("@@") >= 0 || s.indexOf(":=") >= 0 || s.indexOf("()") >= 0
                 || SessionStatements.mentionsInformationSchema(s) || containsIgnoreCase(s, "into")) {
             return null;
         }

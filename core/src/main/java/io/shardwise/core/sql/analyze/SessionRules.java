@@ -47,13 +47,13 @@ final class SessionRules {
     }
 
     /**
-     * {@code SELECT item [[AS] alias], ... [LIMIT n]} where each item is a {@code @@variable} or a
+     * {@code SELECT item [[AS] alias], ... [LIMIT n]} where each item is a {@code @@variable}, a {@code @user_variable} or a
      * call with no arguments ({@code DATABASE()}): the grammar the session's variables answer.
      */
     private static boolean isVariableSelect(List<Token> t) {
         int i = 1;
         while (true) {
-            if (i < t.size() && t.get(i).kind() == Kind.VARIABLE && t.get(i).text().startsWith("@@")) {
+            if (i < t.size() && t.get(i).kind() == Kind.VARIABLE) {
                 i++;
             } else if (i + 2 < t.size() && t.get(i).kind() == Kind.WORD && t.get(i + 1).kind() == Kind.OPEN
                     && t.get(i + 2).kind() == Kind.CLOSE) {

@@ -57,6 +57,16 @@ final class ClientFixture implements AutoCloseable {
         return new Endpoint("127.0.0.1", executorServer.address().getPort(), "app", "app", "shop");
     }
 
+    /** The backend server both the sharded databases and the unsharded copy live on. */
+    MysqlServer backend() {
+        return backend;
+    }
+
+    /** The sharded databases' prefix ({@code prefix_0}, {@code prefix_1}). */
+    String databasePrefix() {
+        return target.databasePrefix();
+    }
+
     /** Statements the relay-on server answered by relaying backend packets. */
     long relayedStatements() {
         return server.relayedStatements();
