@@ -18,6 +18,7 @@ import io.shardwise.core.route.ExecutionUnit;
 import io.shardwise.core.route.MergeSpec;
 import io.shardwise.core.route.RouteKind;
 import io.shardwise.core.route.RoutePlan;
+import io.shardwise.core.sql.analyze.Call;
 import io.shardwise.core.sql.analyze.Ddl;
 import io.shardwise.core.sql.analyze.Delete;
 import io.shardwise.core.sql.analyze.Insert;
@@ -157,7 +158,66 @@ public final class EngineSession implements AutoCloseable {
             case Select s -> run(route(statement, normalized, plan, params));
             case Ddl d -> changingColumns(run(route(statement, normalized, plan, params)));
             case Passthrough p -> changingColumns(run(route(statement, normalized, plan, params)));
+            case Call c -> call(c, route(statement, normalized, plan, params));
         };
+    }
+
+    /**
+     * CALL: refused with 1235 when the procedure's body (or one it calls) names a sharded or
+     * broadcast table, since it runs on one backend; otherwise all of its results, read whole, then
+     * its OK. A procedure may change tables' columns, so descriptions are dropped after it.
+     */
+    private StatementResult call(Call call, RoutePlan route) {
+        ExecutionUnit unit = route.units().get(0);
+        checkProcedure(call.procedure(), unit.backend(), new java.util.HashSet<>());
+        diagnostics = new Diagnostics(1);
+        List<UnitResult> results;
+        try {
+            results = execution.executeAll(unit, diagnostics);
+        } finally {
+            engine.descriptions().invalidateAll();
+        }
+        List<StatementResult> out = new ArrayList<>(results.size() + 1);
+        for (UnitResult r : results) {
+            switch (r) {
+                case UnitResult.Rows rows -> out.add(new StatementResult.Rows(rows.cursor()));
+                case UnitResult.Update u -> out.add(new StatementResult.Update(u.affectedRows(), u.lastInsertId(), List.of(), u.warnings()));
+                case UnitResult.Results nested -> throw new ShardwiseException(ErrorCode.BUG, "nested results of a CALL");
+            }
+        }
+        if (out.isEmpty() || !(out.get(out.size() - 1) instanceof StatementResult.Update)) {
+            out.add(StatementResult.Update.OK);
+        }
+        return out.size() == 1 ? out.get(0) : new StatementResult.Results(out);
+    }
+
+    /**
+     * Reads the procedure's body as {@code backend} stores it and refuses it when it names a
+     * sharded or broadcast table, following the procedures it CALLs. A procedure the backend does
+     * not know is left to the CALL itself (MySQL's 1305).
+     */
+    private void checkProcedure(String procedure, String backend, java.util.Set<String> seen) {
+        if (!seen.add(procedure.toLowerCase(java.util.Locale.ROOT)) || seen.size() > 32) {
+            return;
+        }
+        String body;
+        List<UnitResult> found = execution.execute(List.of(new ExecutionUnit(backend, "SELECT ROUTINE_DEFINITION FROM"
+                + " information_schema.ROUTINES WHERE ROUTINE_SCHEMA = DATABASE() AND ROUTINE_TYPE = 'PROCEDURE'"
+                + " AND ROUTINE_NAME = ?", List.of(procedure), java.util.Map.of())));
+        try (ResultCursor cursor = ((UnitResult.Rows) found.get(0)).cursor()) {
+            if (!cursor.next()) {
+                return;
+            }
+            byte[] definition = cursor.get(0);
+            if (definition == null) {
+                throw new ShardwiseException(ErrorCode.UNSUPPORTED, "CALL of procedure '" + procedure
+                        + "' whose body the backend does not show (Shardwise must see that it names no sharded table)");
+            }
+            body = new String(definition, java.nio.charset.StandardCharsets.UTF_8);
+        }
+        for (String called : engine.analyzer().checkBody(body, "CALL of procedure '" + procedure + "'")) {
+            checkProcedure(called, backend, seen);
+        }
     }
 
     private StatementResult write(RoutePlan route) {
@@ -175,6 +235,7 @@ public final class EngineSession implements AutoCloseable {
                 engine.descriptions().invalidateAll();
                 yield update;
             }
+            case StatementResult.Results results -> results; // only a CALL returns these; it invalidates itself
         };
     }
 
@@ -258,6 +319,7 @@ public final class EngineSession implements AutoCloseable {
             case Update u -> List.of();
             case Delete d -> List.of();
             case Ddl d -> List.of();
+            case Call c -> List.of(); // the backend announces no columns for CALL: only running it can tell
             case Select s -> describeRouted(sql, normalized, plan);
             case Passthrough p -> describeRouted(sql, normalized, plan);
         };
@@ -377,6 +439,7 @@ public final class EngineSession implements AutoCloseable {
             case Delete d -> route(d, normalized, plan, params);
             case Ddl d -> route(d, normalized, plan, params);
             case Passthrough p -> route(p, normalized, plan, params);
+            case Call c -> route(c, normalized, plan, params);
         };
     }
 

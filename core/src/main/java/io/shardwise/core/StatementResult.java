@@ -5,8 +5,11 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 
-/** What a statement produced: rows (the caller closes the cursor) or an update count. */
-public sealed interface StatementResult permits StatementResult.Rows, StatementResult.Update {
+/**
+ * What a statement produced: rows (the caller closes the cursor), an update count, or several
+ * results in order (a CALL).
+ */
+public sealed interface StatementResult permits StatementResult.Rows, StatementResult.Update, StatementResult.Results {
     record Rows(ResultCursor cursor) implements StatementResult {}
 
     /**
@@ -18,6 +21,20 @@ public sealed interface StatementResult permits StatementResult.Rows, StatementR
 
         public Update {
             generatedKeys = Collections.unmodifiableList(new ArrayList<>(generatedKeys));
+        }
+    }
+
+    /**
+     * A CALL's results as MySQL sends them: each result set its procedure's statements produced
+     * (read whole already), then the CALL's own update count, always last. A face sends them in
+     * order, flagging more results after every one but the last; the caller closes the cursors.
+     */
+    record Results(List<StatementResult> results) implements StatementResult {
+        public Results {
+            results = List.copyOf(results);
+            if (results.isEmpty() || !(results.get(results.size() - 1) instanceof Update)) {
+                throw new IllegalArgumentException("a CALL's results end with its update count");
+            }
         }
     }
 }

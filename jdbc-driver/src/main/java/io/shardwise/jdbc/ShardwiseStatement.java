@@ -16,7 +16,8 @@ import java.util.concurrent.ScheduledFuture;
 
 /**
  * A statement over its connection's session. Each execution yields one result (rows or an update
- * count); there are no multi-statement results. Update counts, generated keys, the checks before
+ * count), except a CALL, whose result sets and final update count {@link #getMoreResults} walks as
+ * Connector/J's does; there are no multi-statement results. Update counts, generated keys, the checks before
  * sending and batch error handling follow Connector/J's defaults ({@code continueBatchOnError=true},
  * keys only when {@code RETURN_GENERATED_KEYS} was asked for).
  *
@@ -33,6 +34,8 @@ class ShardwiseStatement implements Statement {
     private final List<String> batch = new ArrayList<>();
     private ShardwiseResultSet result;
     private long updateCount = -1;
+    /** A CALL's results not yet reached by getMoreResults (their cursors are read whole already). */
+    private final java.util.ArrayDeque<StatementResult> pending = new java.util.ArrayDeque<>();
     private final List<Object> generatedKeys = new ArrayList<>();
     private boolean keysRequested;
     private boolean closed;
@@ -67,6 +70,7 @@ class ShardwiseStatement implements Statement {
     final boolean run(String sql, List<Object> params, boolean wantKeys) throws SQLException {
         checkOpen();
         clearResult();
+        closePending();
         warningsCleared = false;
         warnings = null;
         warningsRead = null;
@@ -87,6 +91,10 @@ class ShardwiseStatement implements Statement {
                 updateCount = u.affectedRows();
                 addKeys(u);
                 return false;
+            }
+            case StatementResult.Results all -> {
+                pending.addAll(all.results());
+                return keep(pending.poll());
             }
         }
     }
@@ -187,6 +195,15 @@ class ShardwiseStatement implements Statement {
             r.closeFromStatement();
         }
         updateCount = -1;
+    }
+
+    private void closePending() {
+        for (StatementResult r : pending) {
+            if (r instanceof StatementResult.Rows rows) {
+                rows.cursor().close();
+            }
+        }
+        pending.clear();
     }
 
     /** Called by a result set that closed itself (closeOnCompletion). */
@@ -292,7 +309,7 @@ class ShardwiseStatement implements Statement {
         return getMoreResults(CLOSE_CURRENT_RESULT);
     }
 
-    /** One result per execution: there is never another. */
+    /** The next of a CALL's results; any other statement has only one. */
     @Override
     public boolean getMoreResults(int current) throws SQLException {
         checkOpen();
@@ -302,7 +319,8 @@ class ShardwiseStatement implements Statement {
             clearResult();
         }
         updateCount = -1;
-        return false;
+        StatementResult next = pending.poll();
+        return next != null && keep(next);
     }
 
     @Override
@@ -563,6 +581,7 @@ class ShardwiseStatement implements Statement {
             return;
         }
         try {
+            closePending();
             clearResult();
         } finally {
             stopTimer();

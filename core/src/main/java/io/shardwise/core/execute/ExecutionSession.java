@@ -89,6 +89,18 @@ public final class ExecutionSession implements AutoCloseable {
      * (slot = unit index): updates' before this returns, result sets' when their cursors reach the end.
      */
     public List<UnitResult> execute(List<ExecutionUnit> units, Diagnostics diagnostics) {
+        return execute(units, diagnostics, false);
+    }
+
+    /**
+     * Runs one unit that may return several results (CALL) and reads them all before its connection
+     * is free again: the result sets, each whole, then the final update count.
+     */
+    public List<UnitResult> executeAll(ExecutionUnit unit, Diagnostics diagnostics) {
+        return ((UnitResult.Results) execute(List.of(unit), diagnostics, true).get(0)).results();
+    }
+
+    private List<UnitResult> execute(List<ExecutionUnit> units, Diagnostics diagnostics, boolean allResults) {
         ensureOpen();
         if (units.isEmpty()) {
             return List.of();
@@ -102,7 +114,8 @@ public final class ExecutionSession implements AutoCloseable {
         UnitResult[] results = new UnitResult[units.size()];
         try {
             admit(run, tx, units);
-            runAll(tx == null ? unitTasks(run, units, results, diagnostics) : backendTasks(run, tx, units, results, diagnostics), run);
+            runAll(tx == null ? unitTasks(run, units, results, diagnostics, allResults)
+                    : backendTasks(run, tx, units, results, diagnostics, allResults), run);
         } finally {
             run.launched();
         }
@@ -199,7 +212,8 @@ public final class ExecutionSession implements AutoCloseable {
     }
 
     /** Outside a transaction: a task per unit, each on its own pooled connection. */
-    private List<Runnable> unitTasks(StatementRun run, List<ExecutionUnit> units, UnitResult[] results, Diagnostics diagnostics) {
+    private List<Runnable> unitTasks(StatementRun run, List<ExecutionUnit> units, UnitResult[] results, Diagnostics diagnostics,
+                                     boolean allResults) {
         UnitRunner.UnitEnd end = (lease, failure) -> {
             run.exit(lease);
             lease.noteFailure(failure);
@@ -224,8 +238,9 @@ public final class ExecutionSession implements AutoCloseable {
                     return;
                 }
                 try {
-                    results[index] = UnitRunner.run(run, lease, unit, logicalSchema, true, end, openCursors,
-                            new BackendWarnings.Slot(diagnostics, index, pools.messages(), unit.backend()));
+                    BackendWarnings.Slot slot = new BackendWarnings.Slot(diagnostics, index, pools.messages(), unit.backend());
+                    results[index] = allResults ? UnitRunner.runAll(run, lease, unit, logicalSchema, end, slot)
+                            : UnitRunner.run(run, lease, unit, logicalSchema, true, end, openCursors, slot);
                 } catch (RuntimeException e) {
                     run.fail(Errors.of(pools, unit.backend(), e));
                 }
@@ -236,7 +251,7 @@ public final class ExecutionSession implements AutoCloseable {
 
     /** Inside a transaction: a task per backend, running that backend's units in order on its connection. */
     private List<Runnable> backendTasks(StatementRun run, Transaction tx, List<ExecutionUnit> units, UnitResult[] results,
-                                        Diagnostics diagnostics) {
+                                        Diagnostics diagnostics, boolean allResults) {
         Map<String, List<Integer>> byBackend = new LinkedHashMap<>();
         for (int i = 0; i < units.size(); i++) {
             byBackend.computeIfAbsent(units.get(i).backend(), b -> new ArrayList<>()).add(i);
@@ -261,8 +276,9 @@ public final class ExecutionSession implements AutoCloseable {
                 try {
                     boolean last = k == indexes.size() - 1;
                     ExecutionUnit unit = units.get(index);
-                    results[index] = UnitRunner.run(run, lease, unit, logicalSchema, last, end, openCursors,
-                            new BackendWarnings.Slot(diagnostics, index, pools.messages(), unit.backend()));
+                    BackendWarnings.Slot slot = new BackendWarnings.Slot(diagnostics, index, pools.messages(), unit.backend());
+                    results[index] = allResults ? UnitRunner.runAll(run, lease, unit, logicalSchema, end, slot)
+                            : UnitRunner.run(run, lease, unit, logicalSchema, last, end, openCursors, slot);
                 } catch (RuntimeException e) {
                     run.fail(Errors.of(pools, backend, e));
                     return;

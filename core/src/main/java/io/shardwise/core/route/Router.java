@@ -7,6 +7,7 @@ import io.shardwise.core.rewrite.Renderer;
 import io.shardwise.core.rewrite.SourceText;
 import io.shardwise.core.rule.ShardingRule;
 import io.shardwise.core.rule.TableRule;
+import io.shardwise.core.sql.analyze.Call;
 import io.shardwise.core.sql.analyze.Ddl;
 import io.shardwise.core.sql.analyze.Delete;
 import io.shardwise.core.sql.analyze.Insert;
@@ -78,6 +79,7 @@ public final class Router {
             case Update u -> Placement.of(u.tables(), rule);
             case Delete d -> Placement.of(d.tables(), rule);
             case Passthrough p -> Placement.of(p.tables(), rule);
+            case Call c -> Placement.of(c.tables(), rule);
             case Insert i -> null;
             case Ddl d -> null;
             case SessionCommand c -> null;
@@ -93,15 +95,16 @@ public final class Router {
             case Update u -> write(u.template(), prepared, u.tables(), u.conditions(), u.nested(), u.limited(), u.assigned(), bindings, source);
             case Delete d -> write(d.template(), prepared, d.tables(), d.conditions(), d.nested(), d.limited(), List.of(), bindings, source);
             case Ddl d -> DdlRouter.route(d, bindings, rule, source);
-            case Passthrough p -> passthrough(p, prepared, bindings, source);
+            case Passthrough p -> passthrough(p.template(), prepared, bindings, source);
+            case Call c -> passthrough(c.template(), prepared, bindings, source);
             case SessionCommand c -> throw new ShardwiseException(ErrorCode.BUG, "session command routed: " + c.kind());
         };
     }
 
-    private RoutePlan passthrough(Passthrough p, Prepared prepared, Bindings bindings, SourceText source) {
+    private RoutePlan passthrough(SqlTemplate template, Prepared prepared, Bindings bindings, SourceText source) {
         Placement placement = prepared.placement;
         String backend = placement.singleBackend() != null ? placement.singleBackend() : rule.config().defaultBackend();
-        Renderer.Rendered r = render(prepared, p.template(), source, RenderedTexts.singleSlot(), placement.singleNames(), bindings, List.of());
+        Renderer.Rendered r = render(prepared, template, source, RenderedTexts.singleSlot(), placement.singleNames(), bindings, List.of());
         return new RoutePlan(RouteKind.UNSHARDED, List.of(unit(backend, r, placement.singleLogical())), PASS_THROUGH);
     }
 
