@@ -128,17 +128,34 @@ public final class EngineSession implements AutoCloseable {
      * when prepared, rather than on every execution.
      */
     public StatementResult execute(NormalizedSql normalized, List<Object> params) {
+        return execute(normalized, params, NO_OUT);
+    }
+
+    private static final java.util.BitSet NO_OUT = new java.util.BitSet();
+
+    /**
+     * A CALL whose markers at {@code out} (0-based) are OUT or INOUT parameters (JDBC's
+     * CallableStatement): an INOUT value is passed in, and after the procedure's results the values
+     * come back in {@link StatementResult.Results#outParameters}. Any other statement with OUT
+     * markers is refused.
+     */
+    public StatementResult call(NormalizedSql normalized, List<Object> params, java.util.BitSet out) {
+        return execute(normalized, params, out);
+    }
+
+    private StatementResult execute(NormalizedSql normalized, List<Object> params, java.util.BitSet out) {
         Diagnostics previous = diagnostics;
         diagnostics = Diagnostics.empty(); // MySQL: every statement but a diagnostic one starts a new area
         try {
-            return executeStatement(normalized, params, previous);
+            return executeStatement(normalized, params, previous, out);
         } catch (ShardwiseException e) {
             diagnostics.fail(e.errno(), e.getMessage());
             throw e;
         }
     }
 
-    private StatementResult executeStatement(NormalizedSql normalized, List<Object> params, Diagnostics previous) {
+    private StatementResult executeStatement(NormalizedSql normalized, List<Object> params, Diagnostics previous,
+                                             java.util.BitSet out) {
         if (normalized.parameterCount() != params.size()) {
             throw new ShardwiseException(ErrorCode.BUG, "statement has " + normalized.parameterCount() + " ? markers but "
                     + params.size() + " values were given");
@@ -150,6 +167,9 @@ public final class EngineSession implements AutoCloseable {
         Statement statement = plan.statement();
         requireSchema(statement);
         access.check(statement, execution);
+        if (!out.isEmpty() && !(statement instanceof Call)) {
+            throw new ShardwiseException(ErrorCode.UNSUPPORTED, "OUT parameters of a statement other than CALL");
+        }
         return switch (statement) {
             case SessionCommand command -> command(command, normalized, params, previous);
             case Insert i -> write(route(statement, normalized, plan, params));
@@ -158,7 +178,7 @@ public final class EngineSession implements AutoCloseable {
             case Select s -> run(route(statement, normalized, plan, params));
             case Ddl d -> changingColumns(run(route(statement, normalized, plan, params)));
             case Passthrough p -> changingColumns(run(route(statement, normalized, plan, params)));
-            case Call c -> call(c, route(statement, normalized, plan, params));
+            case Call c -> call(c, route(statement, normalized, plan, params), out);
         };
     }
 
@@ -167,13 +187,22 @@ public final class EngineSession implements AutoCloseable {
      * broadcast table, since it runs on one backend; otherwise all of its results, read whole, then
      * its OK. A procedure may change tables' columns, so descriptions are dropped after it.
      */
-    private StatementResult call(Call call, RoutePlan route) {
+    private StatementResult call(Call call, RoutePlan route, java.util.BitSet outMarkers) {
         ExecutionUnit unit = route.units().get(0);
         checkProcedure(call.procedure(), unit.backend(), new java.util.HashSet<>());
-        diagnostics = new Diagnostics(1);
         List<UnitResult> results;
+        ResultCursor outParameters = null;
         try {
-            results = execution.executeAll(unit, diagnostics);
+            if (outMarkers.isEmpty()) {
+                diagnostics = new Diagnostics(1);
+                results = execution.executeAll(unit, diagnostics);
+            } else {
+                List<ExecutionUnit> steps = CallOutParameters.units(unit, outMarkers, execution.state().lexicalMode());
+                diagnostics = new Diagnostics(steps.size());
+                List<UnitResult> all = execution.executeSequence(steps, diagnostics);
+                results = ((UnitResult.Results) all.get(1)).results();
+                outParameters = ((UnitResult.Rows) ((UnitResult.Results) all.get(2)).results().get(0)).cursor();
+            }
         } finally {
             engine.descriptions().invalidateAll();
         }
@@ -188,7 +217,7 @@ public final class EngineSession implements AutoCloseable {
         if (out.isEmpty() || !(out.get(out.size() - 1) instanceof StatementResult.Update)) {
             out.add(StatementResult.Update.OK);
         }
-        return out.size() == 1 ? out.get(0) : new StatementResult.Results(out);
+        return out.size() == 1 && outParameters == null ? out.get(0) : new StatementResult.Results(out, outParameters);
     }
 
     /**

@@ -29,7 +29,15 @@ public sealed interface StatementResult permits StatementResult.Rows, StatementR
      * (read whole already), then the CALL's own update count, always last. A face sends them in
      * order, flagging more results after every one but the last; the caller closes the cursors.
      */
-    record Results(List<StatementResult> results) implements StatementResult {
+    /**
+     * {@code outParameters}: for a CALL run with OUT parameters (JDBC's CallableStatement), one row of
+     * their values, a column per OUT or INOUT marker in marker order; null otherwise.
+     */
+    record Results(List<StatementResult> results, ResultCursor outParameters) implements StatementResult {
+        public Results(List<StatementResult> results) {
+            this(results, null);
+        }
+
         public Results {
             results = List.copyOf(results);
             if (results.isEmpty() || !(results.get(results.size() - 1) instanceof Update)) {

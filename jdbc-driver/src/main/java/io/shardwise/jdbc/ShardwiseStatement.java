@@ -93,10 +93,23 @@ class ShardwiseStatement implements Statement {
                 return false;
             }
             case StatementResult.Results all -> {
+                if (all.outParameters() != null) {
+                    outParameters(all.outParameters());
+                }
                 pending.addAll(all.results());
                 return keep(pending.poll());
             }
         }
+    }
+
+    /** The markers that are OUT parameters (a CallableStatement's); null for any other statement. */
+    java.util.BitSet outMarkers() {
+        return null;
+    }
+
+    /** A CALL's OUT values (one row); a CallableStatement keeps them, any other statement has none. */
+    void outParameters(io.shardwise.core.execute.ResultCursor cursor) throws SQLException {
+        cursor.close();
     }
 
     /** The statement text normalized, when this statement already knows it; null lets the session normalize. */
@@ -115,7 +128,7 @@ class ShardwiseStatement implements Statement {
         timer = t;
         boolean rows = false;
         try {
-            StatementResult r = connection.run(sql, normalized(sql), params);
+            StatementResult r = connection.run(sql, normalized(sql), params, outMarkers());
             rows = r instanceof StatementResult.Rows;
             return r;
         } catch (SQLException e) {

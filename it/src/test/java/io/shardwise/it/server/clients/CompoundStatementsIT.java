@@ -127,6 +127,54 @@ class CompoundStatementsIT {
         }
     }
 
+    /**
+     * OUT parameters over the wire: a prepared {@code CALL p(?, ?, ?)} with an OUT marker fails as on the
+     * backend (MariaDB wants a variable there, 1414); Connector/J's CallableStatement, which reads the
+     * parameters from information_schema.PARAMETERS and passes OUT values through user variables between
+     * statements, is refused with 1235 naming why rather than reading a variable from another pooled
+     * backend connection (see docs/server.md). Shardwise's own driver runs CallableStatements
+     * (ConnectorJCompatibilityIT).
+     */
+    @Test
+    void outParametersFailAsOnTheBackendOrAreRefusedNamingWhy() throws SQLException {
+        Integer expected = null;
+        for (Endpoint e : List.of(fixture.direct(), fixture.viaServer(), fixture.viaExecutor())) {
+            try (Connection c = connect(e, "&allowMultiQueries=true"); Statement s = c.createStatement()) {
+                s.execute("DROP PROCEDURE IF EXISTS cj_out; CREATE PROCEDURE cj_out(IN k INT, OUT doubled INT, INOUT label VARCHAR(10))"
+                        + " BEGIN SELECT k AS k; SET doubled = k * 2; SET label = CONCAT(label, '!'); END");
+                try (PreparedStatement p = c.prepareStatement("CALL cj_out(?, ?, ?)")) {
+                    p.setInt(1, 8);
+                    p.setNull(2, java.sql.Types.INTEGER);
+                    p.setString(3, "hi");
+                    SQLException failed = assertThrows(SQLException.class, p::execute);
+                    if (expected == null) {
+                        expected = failed.getErrorCode();
+                        assertEquals(1414, expected, failed.getMessage());
+                    }
+                    assertEquals(expected, failed.getErrorCode(), "port " + e.port() + ": " + failed.getMessage());
+                }
+                if (e.equals(fixture.direct())) {
+                    continue;
+                }
+                SQLException refused = assertThrows(SQLException.class, () -> {
+                    // Connector/J reads the parameters' modes first (information_schema.PARAMETERS), then
+                    // sets and reads @com_mysql_jdbc_outparam_ variables around the CALL: either is refused
+                    try (java.sql.CallableStatement cs = c.prepareCall("{call cj_out(?, ?, ?)}")) {
+                        cs.setInt(1, 8);
+                        cs.registerOutParameter(2, java.sql.Types.INTEGER);
+                        cs.setString(3, "hi");
+                        cs.registerOutParameter(3, java.sql.Types.VARCHAR);
+                        cs.execute();
+                    }
+                });
+                assertEquals(1235, refused.getErrorCode(), refused.getMessage());
+                assertTrue(refused.getMessage().contains("information_schema.PARAMETERS")
+                        || refused.getMessage().contains("user variables (@com_mysql_jdbc_outparam_"), refused.getMessage());
+                assertEquals("next", single(s, "SELECT 'next'"));
+            }
+        }
+    }
+
     /** Every result of the statement in order: rows with labels and JDBC types, update counts. */
     private static String walk(Statement s, boolean rows) throws SQLException {
         StringBuilder out = new StringBuilder();
