@@ -66,8 +66,12 @@ public final class Analyzer {
                 String program = storedProgram(meaningful);
                 Statement other = fallback(sql, meaningful, program != null ? verb.toUpperCase(java.util.Locale.ROOT) + " " + program
                         : verb.toUpperCase(java.util.Locale.ROOT) + " statement");
-                if (program != null && !program.equals("TRIGGER")) {
-                    onDefaultBackend((Passthrough) other, verb.toUpperCase(java.util.Locale.ROOT) + " " + program);
+                if (program != null) {
+                    String what = verb.toUpperCase(java.util.Locale.ROOT) + " " + program;
+                    checkBody(sql, what); // physical names of sharded tables too: the body would read one shard
+                    if (!program.equals("TRIGGER")) {
+                        onDefaultBackend((Passthrough) other, what);
+                    }
                 }
                 yield other;
             }

@@ -161,6 +161,8 @@ class AnalyzerTest {
                 .fails(ErrorCode.UNSUPPORTED, "table 'countries'");
         sql("CREATE PROCEDURE p() SELECT * FROM promotions").fails(ErrorCode.UNSUPPORTED,
                 "CREATE PROCEDURE naming table 'promotions' of backend ds1 (stored programs live on the default backend ds0)");
+        sql("CREATE FUNCTION f() RETURNS INT RETURN (SELECT COUNT(*) FROM orders_1)").fails(ErrorCode.UNSUPPORTED,
+                "CREATE FUNCTION whose body names sharded or broadcast table 'orders_1'");
         sql("CREATE TABLE event_log (event INT, procedure_id INT)").is(Ddl.class);
     }
 
