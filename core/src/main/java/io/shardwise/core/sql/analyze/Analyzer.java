@@ -92,7 +92,7 @@ public final class Analyzer {
         for (Token t : tokens) {
             if (t.kind() == Kind.VARIABLE && !t.text().startsWith("@@")) {
                 throw new ShardwiseException(ErrorCode.UNSUPPORTED, "user variables (" + t.text() + ") as CALL arguments through"
-                        + " Shardwise; use a prepared CALL with ? markers for OUT parameters");
+                        + " Shardwise (they are not kept across statements; the JDBC driver's CallableStatement reads OUT parameters)");
             }
         }
         boolean qualified = tokens.size() > 3 && tokens.get(2).text().equals(".");
