@@ -73,6 +73,11 @@ public final class Engine implements AutoCloseable {
         return openSession(true);
     }
 
+    /** For checks of text the engine does not plan (a stored procedure's body). */
+    Analyzer analyzer() {
+        return analyzer;
+    }
+
     public ShardingRule rule() {
         return rule;
     }

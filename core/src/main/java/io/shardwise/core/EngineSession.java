@@ -9,6 +9,7 @@ import io.shardwise.core.execute.SessionState;
 import io.shardwise.core.route.RoutePlan;
 import io.shardwise.core.session.SessionHost;
 import io.shardwise.core.session.SessionStatements;
+import io.shardwise.core.sql.analyze.Call;
 import io.shardwise.core.sql.analyze.Ddl;
 import io.shardwise.core.sql.analyze.Delete;
 import io.shardwise.core.sql.analyze.Insert;
@@ -25,6 +26,7 @@ import io.shardwise.core.sql.normalize.NormalizedSql;
 import io.shardwise.core.sql.normalize.Normalizer;
 import io.shardwise.core.rule.TableRule;
 import io.shardwise.core.session.UserVariables;
+import java.util.BitSet;
 import java.util.List;
 import java.util.Map;
 import java.util.WeakHashMap;
@@ -50,6 +52,7 @@ public final class EngineSession implements AutoCloseable {
     /** The logical tables this session holds LOCK TABLES on: a statement naming another fails with 1100. */
     private final TableLocks locks = new TableLocks();
     private final PlanRunner plans;
+    private final CallRunner calls;
     private final SessionCommandRunner commands;
     private final RelaySession relay;
     /**
@@ -64,6 +67,7 @@ public final class EngineSession implements AutoCloseable {
         this.schema = schema;
         this.local = new SessionStatements(engine.rule(), host, this::sqlMode, this::readOnly);
         this.plans = new PlanRunner(engine, execution, this);
+        this.calls = new CallRunner(engine, execution, this);
         this.commands = new SessionCommandRunner(engine, execution, this, plans, local, access, locks);
         this.relay = new EngineRelay(engine, execution, this, plans);
     }
@@ -85,7 +89,7 @@ public final class EngineSession implements AutoCloseable {
 
     /** A prepared statement: {@code ?} markers and their values, in order. */
     public StatementResult execute(String sql, List<Object> params) {
-        return run(normalize(sql), params);
+        return run(normalize(sql), params, NO_OUT);
     }
 
     /**
@@ -139,23 +143,39 @@ public final class EngineSession implements AutoCloseable {
      * when prepared, rather than on every execution.
      */
     public StatementResult execute(NormalizedSql normalized, List<Object> params) {
-        String text = readsUserVariables.get(normalized);
-        // a prepared text reads its user variables' values of now, not of its prepare
-        return run(text != null ? normalize(text) : normalized, params);
+        return execute(normalized, params, NO_OUT);
     }
 
-    private StatementResult run(NormalizedSql normalized, List<Object> params) {
+    private static final BitSet NO_OUT = new BitSet();
+
+    /**
+     * A CALL whose markers at {@code out} (0-based) are OUT or INOUT parameters (JDBC's
+     * CallableStatement): an INOUT value is passed in, and after the procedure's results the values
+     * come back in {@link StatementResult.Results#outParameters}. Any other statement with OUT
+     * markers is refused.
+     */
+    public StatementResult call(NormalizedSql normalized, List<Object> params, BitSet out) {
+        return execute(normalized, params, out);
+    }
+
+    private StatementResult execute(NormalizedSql normalized, List<Object> params, BitSet out) {
+        String text = readsUserVariables.get(normalized);
+        // a prepared text reads its user variables' values of now, not of its prepare
+        return run(text != null ? normalize(text) : normalized, params, out);
+    }
+
+    private StatementResult run(NormalizedSql normalized, List<Object> params, BitSet out) {
         Diagnostics previous = diagnostics;
         diagnostics = Diagnostics.empty(); // MySQL: every statement but a diagnostic one starts a new area
         try {
-            return executeStatement(normalized, params, previous);
+            return executeStatement(normalized, params, previous, out);
         } catch (ShardwiseException e) {
             diagnostics.fail(e.errno(), e.getMessage());
             throw e;
         }
     }
 
-    private StatementResult executeStatement(NormalizedSql normalized, List<Object> params, Diagnostics previous) {
+    private StatementResult executeStatement(NormalizedSql normalized, List<Object> params, Diagnostics previous, BitSet out) {
         if (normalized.parameterCount() != params.size()) {
             throw new ShardwiseException(ErrorCode.BUG, "statement has " + normalized.parameterCount() + " ? markers but "
                     + params.size() + " values were given");
@@ -176,11 +196,14 @@ public final class EngineSession implements AutoCloseable {
         plans.requireSchema(statement);
         access.check(statement, execution);
         locks.check(statement);
+        if (!out.isEmpty() && !(statement instanceof Call)) {
+            throw new ShardwiseException(ErrorCode.UNSUPPORTED, "OUT parameters of a statement other than CALL");
+        }
         if (statement instanceof Insert i && i.columns().isEmpty() && !i.tables().isEmpty()
                 && engine.rule().table(i.table().name()) instanceof TableRule.Sharded sharded) {
             String explicit = ImplicitColumns.withColumns(normalized.sql(), normalized.lexicalMode(), execution, sharded.nodes().get(0));
             if (explicit != null) {
-                return run(normalize(explicit), params); // the router finds the sharding key among the named columns
+                return run(normalize(explicit), params, out); // the router finds the sharding key among the named columns
             }
         }
         return switch (statement) {
@@ -191,6 +214,7 @@ public final class EngineSession implements AutoCloseable {
             case Select s -> plans.run(plans.route(normalized, plan, params));
             case Ddl d -> plans.changingColumns(plans.run(plans.route(normalized, plan, params)));
             case Passthrough p -> plans.changingColumns(plans.run(plans.route(normalized, plan, params)));
+            case Call c -> calls.call(c, plans.route(normalized, plan, params), out);
         };
     }
 

@@ -15,6 +15,7 @@ import io.shardwise.core.route.RouteKind;
 import io.shardwise.core.route.RoutePlan;
 import io.shardwise.core.rule.TableRule;
 import io.shardwise.core.session.ValuesCursor;
+import io.shardwise.core.sql.analyze.Call;
 import io.shardwise.core.sql.analyze.Ddl;
 import io.shardwise.core.sql.analyze.Delete;
 import io.shardwise.core.sql.analyze.Insert;
@@ -142,6 +143,7 @@ final class PlanRunner {
                 engine.descriptions().invalidateAll();
                 yield update;
             }
+            case StatementResult.Results results -> results; // only a CALL returns these; it invalidates itself
         };
     }
 
@@ -217,6 +219,7 @@ final class PlanRunner {
             case Ddl d -> List.of();
             case Select s -> describeRouted(sql, normalized, plan);
             case Passthrough p -> describeRouted(sql, normalized, plan);
+            case Call c -> List.of(); // the backend announces no columns for CALL: only running it can tell
         };
     }
 
@@ -246,6 +249,7 @@ final class PlanRunner {
             case Delete d -> route(normalized, plan, params);
             case Ddl d -> route(normalized, plan, params);
             case Passthrough p -> route(normalized, plan, params);
+            case Call c -> route(normalized, plan, params);
         };
     }
 

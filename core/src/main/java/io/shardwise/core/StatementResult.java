@@ -5,8 +5,11 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 
-/** What a statement produced: rows (the caller closes the cursor) or an update count. */
-public sealed interface StatementResult permits StatementResult.Rows, StatementResult.Update {
+/**
+ * What a statement produced: rows (the caller closes the cursor), an update count, or several
+ * results in order (a CALL).
+ */
+public sealed interface StatementResult permits StatementResult.Rows, StatementResult.Update, StatementResult.Results {
     record Rows(ResultCursor cursor) implements StatementResult {}
 
     /**
@@ -24,6 +27,28 @@ public sealed interface StatementResult permits StatementResult.Rows, StatementR
 
         public Update(long affectedRows, long lastInsertId, List<Object> generatedKeys, int warnings) {
             this(affectedRows, lastInsertId, generatedKeys, warnings, "");
+        }
+    }
+
+    /**
+     * A CALL's results as MySQL sends them: each result set its procedure's statements produced
+     * (read whole already), then the CALL's own update count, always last. A face sends them in
+     * order, flagging more results after every one but the last; the caller closes the cursors.
+     */
+    /**
+     * {@code outParameters}: for a CALL run with OUT parameters (JDBC's CallableStatement), one row of
+     * their values, a column per OUT or INOUT marker in marker order; null otherwise.
+     */
+    record Results(List<StatementResult> results, ResultCursor outParameters) implements StatementResult {
+        public Results(List<StatementResult> results) {
+            this(results, null);
+        }
+
+        public Results {
+            results = List.copyOf(results);
+            if (results.isEmpty() || !(results.get(results.size() - 1) instanceof Update)) {
+                throw new IllegalArgumentException("a CALL's results end with its update count");
+            }
         }
     }
 }

@@ -4,6 +4,7 @@ import io.shardwise.core.error.ErrorCode;
 import io.shardwise.core.error.ShardwiseException;
 import io.shardwise.core.execute.ExecutionSession;
 import io.shardwise.core.execute.SessionState;
+import io.shardwise.core.sql.analyze.Call;
 import io.shardwise.core.sql.analyze.Ddl;
 import io.shardwise.core.sql.analyze.Delete;
 import io.shardwise.core.sql.analyze.Insert;
@@ -82,6 +83,7 @@ final class TransactionAccess {
             case Select s -> reads(execution);
             // the backend judges what Shardwise cannot read (it carries the session characteristic)
             case Passthrough p -> reads(execution);
+            case Call c -> reads(execution); // the backend refuses the procedure's writes in a read-only transaction
         };
         if (readOnly) {
             throw new ShardwiseException(ErrorCode.READ_ONLY_TRANSACTION);

@@ -99,6 +99,11 @@ final class ShardwiseConnection implements Connection {
 
     /** As {@link #run(String, List)}, with the text already normalized when {@code normalized} is not null. */
     StatementResult run(String sql, NormalizedSql normalized, List<Object> params) throws SQLException {
+        return run(sql, normalized, params, null);
+    }
+
+    /** As {@link #run(String, NormalizedSql, List)}; {@code out}: the markers that are OUT parameters of a CALL, or null. */
+    StatementResult run(String sql, NormalizedSql normalized, List<Object> params, java.util.BitSet out) throws SQLException {
         checkOpen();
         lock.lock();
         try {
@@ -106,6 +111,9 @@ final class ShardwiseConnection implements Connection {
                 for (ShardwiseResultSet rs : openResults) {
                     rs.bufferRemainingRows();
                 }
+            }
+            if (out != null && !out.isEmpty()) {
+                return session.call(normalized == null ? session.normalize(sql) : normalized, params, out);
             }
             return normalized == null ? session.execute(sql, params) : session.execute(normalized, params);
         } catch (ShardwiseException e) {
@@ -232,18 +240,22 @@ final class ShardwiseConnection implements Connection {
 
     @Override
     public CallableStatement prepareCall(String sql) throws SQLException {
-        throw SqlErrors.unsupported("CallableStatement (stored procedures)");
+        checkOpen();
+        return new ShardwiseCallableStatement(this, sql);
     }
 
     @Override
     public CallableStatement prepareCall(String sql, int resultSetType, int resultSetConcurrency) throws SQLException {
-        throw SqlErrors.unsupported("CallableStatement (stored procedures)");
+        return prepareCall(sql, resultSetType, resultSetConcurrency, java.sql.ResultSet.HOLD_CURSORS_OVER_COMMIT);
     }
 
     @Override
     public CallableStatement prepareCall(String sql, int resultSetType, int resultSetConcurrency, int resultSetHoldability)
             throws SQLException {
-        throw SqlErrors.unsupported("CallableStatement (stored procedures)");
+        if (resultSetType != java.sql.ResultSet.TYPE_FORWARD_ONLY || resultSetConcurrency != java.sql.ResultSet.CONCUR_READ_ONLY) {
+            throw SqlErrors.unsupported("CallableStatement result sets other than TYPE_FORWARD_ONLY, CONCUR_READ_ONLY");
+        }
+        return prepareCall(sql);
     }
 
     @Override

@@ -289,12 +289,12 @@ final class ShardwiseDatabaseMetaData extends ConnectorJFlags {
 
     @Override
     public boolean supportsMultipleResultSets() {
-        return false;
+        return true; // a CALL's result sets, walked by getMoreResults; a CallableStatement
     }
 
     @Override
     public boolean supportsMultipleOpenResults() {
-        return false;
+        return true; // a CALL's result sets, walked by getMoreResults; a CallableStatement
     }
 
     @Override
@@ -304,7 +304,7 @@ final class ShardwiseDatabaseMetaData extends ConnectorJFlags {
 
     @Override
     public boolean supportsStoredProcedures() {
-        return false;
+        return true; // a CALL's result sets, walked by getMoreResults; a CallableStatement
     }
 
     @Override

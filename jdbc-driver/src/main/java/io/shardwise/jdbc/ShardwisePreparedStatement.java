@@ -32,7 +32,7 @@ import java.util.List;
  * the SQL and its {@code ?} values are kept here and handed to the engine on each execution, where
  * they bind without parsing the literals back out. Batches run entry by entry.
  */
-final class ShardwisePreparedStatement extends ShardwiseStatement implements PreparedStatement {
+class ShardwisePreparedStatement extends ShardwiseStatement implements PreparedStatement {
     private static final Object UNSET = new Object();
 
     private final String sql;
@@ -58,6 +58,15 @@ final class ShardwisePreparedStatement extends ShardwiseStatement implements Pre
         Arrays.fill(values, UNSET);
     }
 
+    /** Whether marker {@code index} (0-based) may run without a value: a CallableStatement's OUT parameter. */
+    boolean allowsUnset(int index) {
+        return false;
+    }
+
+    final int parameterCount() {
+        return values.length;
+    }
+
     @Override
     NormalizedSql normalized(String text) {
         return text == sql ? normalized : null;
@@ -67,9 +76,13 @@ final class ShardwisePreparedStatement extends ShardwiseStatement implements Pre
         List<Object> out = new ArrayList<>(row.length);
         for (int i = 0; i < row.length; i++) {
             if (row[i] == UNSET) {
-                throw new SQLException("No value specified for parameter " + (i + 1), "07001");
+                if (!allowsUnset(i)) {
+                    throw new SQLException("No value specified for parameter " + (i + 1), "07001");
+                }
+                out.add(null);
+            } else {
+                out.add(row[i]);
             }
-            out.add(row[i]);
         }
         return out;
     }

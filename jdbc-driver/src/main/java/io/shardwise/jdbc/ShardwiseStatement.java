@@ -16,7 +16,8 @@ import java.util.concurrent.ScheduledFuture;
 
 /**
  * A statement over its connection's session. Each execution yields one result (rows or an update
- * count); there are no multi-statement results. Update counts, generated keys, the checks before
+ * count), except a CALL, whose result sets and final update count {@link #getMoreResults} walks as
+ * Connector/J's does; there are no multi-statement results. Update counts, generated keys, the checks before
  * sending and batch error handling follow Connector/J's defaults ({@code continueBatchOnError=true},
  * keys only when {@code RETURN_GENERATED_KEYS} was asked for).
  *
@@ -33,6 +34,8 @@ class ShardwiseStatement implements Statement {
     private final List<String> batch = new ArrayList<>();
     private ShardwiseResultSet result;
     private long updateCount = -1;
+    /** A CALL's results not yet reached by getMoreResults (their cursors are read whole already). */
+    private final java.util.ArrayDeque<StatementResult> pending = new java.util.ArrayDeque<>();
     private final List<Object> generatedKeys = new ArrayList<>();
     private boolean keysRequested;
     private boolean closed;
@@ -67,6 +70,7 @@ class ShardwiseStatement implements Statement {
     final boolean run(String sql, List<Object> params, boolean wantKeys) throws SQLException {
         checkOpen();
         clearResult();
+        closePending();
         warningsCleared = false;
         warnings = null;
         warningsRead = null;
@@ -88,7 +92,24 @@ class ShardwiseStatement implements Statement {
                 addKeys(u);
                 return false;
             }
+            case StatementResult.Results all -> {
+                if (all.outParameters() != null) {
+                    outParameters(all.outParameters());
+                }
+                pending.addAll(all.results());
+                return keep(pending.poll());
+            }
         }
+    }
+
+    /** The markers that are OUT parameters (a CallableStatement's); null for any other statement. */
+    java.util.BitSet outMarkers() {
+        return null;
+    }
+
+    /** A CALL's OUT values (one row); a CallableStatement keeps them, any other statement has none. */
+    void outParameters(io.shardwise.core.execute.ResultCursor cursor) throws SQLException {
+        cursor.close();
     }
 
     /** The statement text normalized, when this statement already knows it; null lets the session normalize. */
@@ -107,7 +128,7 @@ class ShardwiseStatement implements Statement {
         timer = t;
         boolean rows = false;
         try {
-            StatementResult r = connection.run(sql, normalized(sql), params);
+            StatementResult r = connection.run(sql, normalized(sql), params, outMarkers());
             rows = r instanceof StatementResult.Rows;
             return r;
         } catch (SQLException e) {
@@ -187,6 +208,15 @@ class ShardwiseStatement implements Statement {
             r.closeFromStatement();
         }
         updateCount = -1;
+    }
+
+    private void closePending() {
+        for (StatementResult r : pending) {
+            if (r instanceof StatementResult.Rows rows) {
+                rows.cursor().close();
+            }
+        }
+        pending.clear();
     }
 
     /** Called by a result set that closed itself (closeOnCompletion). */
@@ -292,7 +322,7 @@ class ShardwiseStatement implements Statement {
         return getMoreResults(CLOSE_CURRENT_RESULT);
     }
 
-    /** One result per execution: there is never another. */
+    /** The next of a CALL's results; any other statement has only one. */
     @Override
     public boolean getMoreResults(int current) throws SQLException {
         checkOpen();
@@ -302,7 +332,8 @@ class ShardwiseStatement implements Statement {
             clearResult();
         }
         updateCount = -1;
-        return false;
+        StatementResult next = pending.poll();
+        return next != null && keep(next);
     }
 
     @Override
@@ -563,6 +594,7 @@ class ShardwiseStatement implements Statement {
             return;
         }
         try {
+            closePending();
             clearResult();
         } finally {
             stopTimer();

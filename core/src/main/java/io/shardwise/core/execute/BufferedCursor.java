@@ -4,9 +4,10 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * A result read whole into memory. Used only inside a transaction, for every unit but the last
+ * A result read whole into memory. Used inside a transaction, for every unit but the last
  * on a backend: they share the transaction's one connection, which a streaming result would
- * block. Hazard: its memory is the size of the result.
+ * block; and for each result set of a CALL ({@link UnitRunner#runAll}), read before the next one.
+ * Hazard: its memory is the size of the result.
  */
 final class BufferedCursor implements ResultCursor {
     private final List<Column> columns;
@@ -17,6 +18,11 @@ final class BufferedCursor implements ResultCursor {
     private BufferedCursor(List<Column> columns, List<byte[][]> rows) {
         this.columns = columns;
         this.rows = rows;
+    }
+
+    /** Rows already read (one result set of a CALL). */
+    static BufferedCursor of(List<Column> columns, List<byte[][]> rows) {
+        return new BufferedCursor(columns, rows);
     }
 
     /** Reads {@code source} to its end, which also ends its unit; a failure propagates as the source reports it. */

@@ -91,6 +91,36 @@ public final class ExecutionSession implements AutoCloseable {
      * (slot = unit index): updates' before this returns, result sets' when their cursors reach the end.
      */
     public List<UnitResult> execute(List<ExecutionUnit> units, Diagnostics diagnostics) {
+        return execute(units, diagnostics, false);
+    }
+
+    /**
+     * Runs one unit that may return several results (CALL) and reads them all before its connection
+     * is free again: the result sets, each whole, then the final update count.
+     */
+    public List<UnitResult> executeAll(ExecutionUnit unit, Diagnostics diagnostics) {
+        return ((UnitResult.Results) execute(List.of(unit), diagnostics, true).get(0)).results();
+    }
+
+    /**
+     * Runs units of one backend one after another on one connection, reading all results of each
+     * ({@link UnitResult.Results}, one per unit): for statements that share the connection's state,
+     * as a CALL whose OUT parameters go through user variables set before it and read after it.
+     */
+    public List<UnitResult> executeSequence(List<ExecutionUnit> units, Diagnostics diagnostics) {
+        for (ExecutionUnit u : units) {
+            if (!u.backend().equals(units.get(0).backend())) {
+                throw new ShardwiseException(ErrorCode.BUG, "a sequence over several backends");
+            }
+        }
+        return execute(units, diagnostics, true);
+    }
+
+    /**
+     * {@code allResults}: every unit's results read whole ({@link UnitRunner#runAll}); several units
+     * then are one sequence on one connection ({@link #executeSequence}).
+     */
+    private List<UnitResult> execute(List<ExecutionUnit> units, Diagnostics diagnostics, boolean allResults) {
         ensureOpen();
         if (units.isEmpty()) {
             return List.of();
@@ -106,8 +136,10 @@ public final class ExecutionSession implements AutoCloseable {
         StatementRun run = new StatementRun(runs, statementTimeout);
         UnitResult[] results = new UnitResult[units.size()];
         try {
-            admit(run, tx, units);
-            runAll(tx == null ? unitTasks(run, units, results, diagnostics) : backendTasks(run, tx, units, results, diagnostics), run);
+            admit(run, tx, allResults ? units.subList(0, 1) : units); // a sequence holds one connection and waits for none
+            runAll(tx != null ? backendTasks(run, tx, units, results, diagnostics, allResults)
+                    : allResults ? List.of(sequenceTask(run, units, results, diagnostics))
+                    : unitTasks(run, units, results, diagnostics), run);
         } finally {
             run.launched();
         }
@@ -239,9 +271,39 @@ public final class ExecutionSession implements AutoCloseable {
         return tasks;
     }
 
+    /** Outside a transaction, for {@link #executeSequence}: the units in order on one pooled connection. */
+    private Runnable sequenceTask(StatementRun run, List<ExecutionUnit> units, UnitResult[] results, Diagnostics diagnostics) {
+        UnitRunner.UnitEnd end = (lease, failure) -> {
+            run.exit(lease);
+            lease.noteFailure(failure);
+        };
+        String backend = units.get(0).backend();
+        return () -> {
+            Lease lease = null;
+            try {
+                run.checkNotCancelled();
+                lease = pools.borrow(backend, clientFoundRows);
+                StateApplier.apply(lease, state, false, options);
+                for (int i = 0; i < units.size(); i++) {
+                    BackendWarnings.Slot slot = new BackendWarnings.Slot(diagnostics, i, pools.messages(), backend);
+                    results[i] = UnitRunner.runAll(run, lease, units.get(i), logicalSchema, end, slot);
+                }
+            } catch (SQLException | RuntimeException e) {
+                if (lease != null && e instanceof SQLException s) {
+                    lease.noteFailure(s);
+                }
+                run.fail(Errors.of(pools, backend, e));
+            } finally {
+                if (lease != null) {
+                    lease.release();
+                }
+            }
+        };
+    }
+
     /** Inside a transaction: a task per backend, running that backend's units in order on its connection. */
     private List<Runnable> backendTasks(StatementRun run, Transaction tx, List<ExecutionUnit> units, UnitResult[] results,
-                                        Diagnostics diagnostics) {
+                                        Diagnostics diagnostics, boolean allResults) {
         Map<String, List<Integer>> byBackend = new LinkedHashMap<>();
         for (int i = 0; i < units.size(); i++) {
             byBackend.computeIfAbsent(units.get(i).backend(), b -> new ArrayList<>()).add(i);
@@ -266,8 +328,9 @@ public final class ExecutionSession implements AutoCloseable {
                 try {
                     boolean last = k == indexes.size() - 1;
                     ExecutionUnit unit = units.get(index);
-                    results[index] = UnitRunner.run(run, lease, unit, logicalSchema, last, end, openCursors,
-                            new BackendWarnings.Slot(diagnostics, index, pools.messages(), unit.backend()));
+                    BackendWarnings.Slot slot = new BackendWarnings.Slot(diagnostics, index, pools.messages(), unit.backend());
+                    results[index] = allResults ? UnitRunner.runAll(run, lease, unit, logicalSchema, end, slot)
+                            : UnitRunner.run(run, lease, unit, logicalSchema, last, end, openCursors, slot);
                 } catch (RuntimeException e) {
                     run.fail(Errors.of(pools, backend, e));
                     return;

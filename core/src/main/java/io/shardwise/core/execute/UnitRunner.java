@@ -62,6 +62,71 @@ final class UnitRunner {
         return new UnitResult.Rows(stream ? cursor : BufferedCursor.drain(cursor));
     }
 
+    /**
+     * Runs a statement that may return several results (CALL) and reads them all, in order, before
+     * the connection goes back: each result set whole (a result set after it cannot be reached until
+     * this one is read), then the final update count ({@link UnitResult.Results}).
+     */
+    static UnitResult runAll(StatementRun run, Lease lease, ExecutionUnit unit, String logicalSchema, UnitEnd end,
+                             BackendWarnings.Slot warnings) {
+        try {
+            run.enter(lease);
+        } catch (ShardwiseException e) {
+            end.ended(lease, null);
+            throw e;
+        }
+        Statement statement = null;
+        try {
+            boolean prepared = !unit.params().isEmpty();
+            if (prepared) {
+                statement = lease.prepare(unit.sql());
+                bind((PreparedStatement) statement, unit.params());
+            } else {
+                statement = lease.connection().createStatement(); // no streaming: the next result follows this one's rows
+            }
+            boolean rows = prepared ? ((PreparedStatement) statement).execute() : statement.execute(unit.sql());
+            List<UnitResult> results = new java.util.ArrayList<>();
+            while (true) {
+                if (rows) {
+                    try (ResultSet rs = statement.getResultSet()) {
+                        results.add(new UnitResult.Rows(read(lease, unit, prepared, rs, logicalSchema)));
+                    }
+                } else if (statement.getLargeUpdateCount() == -1) {
+                    break;
+                } else {
+                    results.add(update(lease, statement));
+                }
+                rows = statement.getMoreResults();
+            }
+            warnings.collect(lease);
+            lease.finished(unit.sql(), statement);
+            end.ended(lease, null);
+            return new UnitResult.Results(results);
+        } catch (SQLException e) {
+            BackendPools.closeQuietly(statement);
+            end.ended(lease, e);
+            throw Errors.of(lease.pools(), lease.backend(), e);
+        } catch (RuntimeException e) {
+            BackendPools.closeQuietly(statement);
+            end.ended(lease, null);
+            throw Errors.of(lease.pools(), lease.backend(), e);
+        }
+    }
+
+    private static BufferedCursor read(Lease lease, ExecutionUnit unit, boolean prepared, ResultSet rs, String logicalSchema)
+            throws SQLException {
+        List<Column> columns = lease.columns(unit, prepared, rs.getMetaData(), logicalSchema);
+        List<byte[][]> rows = new java.util.ArrayList<>();
+        while (rs.next()) {
+            byte[][] row = new byte[columns.size()][];
+            for (int i = 0; i < row.length; i++) {
+                row[i] = rs.getBytes(i + 1);
+            }
+            rows.add(row);
+        }
+        return BufferedCursor.of(columns, rows);
+    }
+
     private static Statement statement(Lease lease, ExecutionUnit unit) throws SQLException {
         if (unit.params().isEmpty()) {
             Statement s = lease.connection().createStatement();

@@ -7,6 +7,7 @@ import io.shardwise.core.rewrite.Renderer;
 import io.shardwise.core.rewrite.SourceText;
 import io.shardwise.core.rule.ShardingRule;
 import io.shardwise.core.rule.TableRule;
+import io.shardwise.core.sql.analyze.Call;
 import io.shardwise.core.sql.analyze.Ddl;
 import io.shardwise.core.sql.analyze.Delete;
 import io.shardwise.core.sql.analyze.Insert;
@@ -82,6 +83,7 @@ public final class Router {
             case Update u -> Placement.of(u.tables(), rule);
             case Delete d -> Placement.of(d.tables(), rule);
             case Passthrough p -> Placement.of(p.tables(), rule);
+            case Call c -> Placement.of(c.tables(), rule);
             case Insert i -> null;
             case Ddl d -> null;
             case SessionCommand c -> null;
@@ -92,6 +94,7 @@ public final class Router {
             case Insert i -> i.source() == null ? null : i.source().select();
             case Select s -> null;
             case Passthrough p -> null;
+            case Call c -> null;
             case Ddl d -> null;
             case SessionCommand c -> null;
         };
@@ -108,7 +111,8 @@ public final class Router {
             case Delete d -> write(d.template(), prepared, d.tables(), d.conditions(), d.nested(), d.limited(), d.choice(), List.of(),
                     bindings, source);
             case Ddl d -> DdlRouter.route(d, bindings, rule, source);
-            case Passthrough p -> passthrough(p, prepared, bindings, source);
+            case Passthrough p -> passthrough(p.template(), prepared, bindings, source);
+            case Call c -> passthrough(c.template(), prepared, bindings, source);
             case SessionCommand c -> throw new ShardwiseException(ErrorCode.BUG, "session command routed: " + c.kind());
         };
     }
@@ -121,10 +125,10 @@ public final class Router {
         return new RoutePlan(RouteKind.INSERT_SELECT, rows.units(), rows.merge(), rows.starItem(), rows.assumedWidth(), List.of());
     }
 
-    private RoutePlan passthrough(Passthrough p, Prepared prepared, Bindings bindings, SourceText source) {
+    private RoutePlan passthrough(SqlTemplate template, Prepared prepared, Bindings bindings, SourceText source) {
         Placement placement = prepared.placement;
         String backend = placement.singleBackend() != null ? placement.singleBackend() : rule.config().defaultBackend();
-        Renderer.Rendered r = render(prepared, p.template(), source, RenderedTexts.singleSlot(), placement.singleNames(), bindings, List.of());
+        Renderer.Rendered r = render(prepared, template, source, RenderedTexts.singleSlot(), placement.singleNames(), bindings, List.of());
         return new RoutePlan(RouteKind.UNSHARDED, List.of(unit(backend, r, placement.singleLogical())), PASS_THROUGH);
     }
 

@@ -443,4 +443,60 @@ class ConnectorJCompatibilityIT {
             return out;
         });
     }
+
+    /**
+     * Issue 14 item 4, the driver face: a CallableStatement on a procedure with several result sets,
+     * an OUT and an INOUT parameter, run twice (the second time with other values), reads as through
+     * Connector/J's own CallableStatement: every result set, the final update count, the OUT values.
+     */
+    @Test
+    void aCallableStatementWalksResultsAndReadsOutParametersAsConnectorJs() throws SQLException {
+        same(c -> {
+            try (Statement s = c.createStatement()) {
+                s.execute("DROP PROCEDURE IF EXISTS cs_report");
+                s.execute("DROP TABLE IF EXISTS cs_notes");
+                s.execute("CREATE TABLE cs_notes (id INT PRIMARY KEY, body VARCHAR(16))");
+                s.execute("INSERT INTO cs_notes VALUES (1, 'one'), (2, 'two;2'), (3, 'three')");
+                s.execute("CREATE PROCEDURE cs_report(IN upto INT, OUT total INT, INOUT label VARCHAR(20))\n"
+                        + "BEGIN\n  SELECT id, body FROM cs_notes WHERE id <= upto ORDER BY id;\n"
+                        + "  IF upto > 1 THEN SELECT COUNT(*) AS n, 'END;' AS e FROM cs_notes; END IF;\n"
+                        + "  SELECT SUM(id) INTO total FROM cs_notes WHERE id <= upto;\n"
+                        + "  SET label = CONCAT(label, ':', upto);\nEND");
+            }
+            List<String> out = new ArrayList<>();
+            try (java.sql.CallableStatement cs = c.prepareCall("{call cs_report(?, ?, ?)}")) {
+                for (int upto : new int[] {2, 1}) {
+                    cs.setInt(1, upto);
+                    cs.registerOutParameter(2, java.sql.Types.INTEGER);
+                    cs.setString(3, "run");
+                    cs.registerOutParameter(3, java.sql.Types.VARCHAR);
+                    boolean rows = cs.execute();
+                    while (true) {
+                        if (rows) {
+                            try (ResultSet rs = cs.getResultSet()) {
+                                out.addAll(Outcomes.metadata(rs.getMetaData()));
+                                out.addAll(Outcomes.rows(rs));
+                            }
+                        } else if (cs.getUpdateCount() == -1) {
+                            break;
+                        } else {
+                            out.add("update " + cs.getUpdateCount());
+                        }
+                        rows = cs.getMoreResults();
+                    }
+                    out.add("total=" + cs.getInt(2) + " null=" + cs.wasNull() + " label=" + cs.getString(3) + " long=" + cs.getLong(2));
+                }
+            }
+            try (java.sql.CallableStatement cs = c.prepareCall("CALL cs_report(0, ?, ?)")) {
+                cs.registerOutParameter(1, java.sql.Types.INTEGER);
+                cs.setString(2, "x");
+                cs.registerOutParameter(2, java.sql.Types.VARCHAR);
+                cs.execute();
+                out.add("total=" + cs.getInt(1) + " null=" + cs.wasNull() + " label=" + cs.getString(2));
+            }
+            assertTrue(out.contains("total=3 null=false label=run:2 long=3") && out.contains("update 1")
+                    && out.contains("total=0 null=true label=x:0"), out::toString);
+            return out;
+        });
+    }
 }

@@ -36,11 +36,10 @@ class DatabaseMetaDataIT {
     private static final Set<String> DRIVER_IDENTITY = Set.of("getURL", "getUserName", "getDriverName", "getDriverVersion",
             "getDriverMajorVersion", "getDriverMinorVersion", "getConnection");
     /**
-     * Deliberately false where Connector/J says true: the driver returns one result per statement
-     * and refuses prepareCall, so claiming multiple results or stored procedures would mislead.
+     * Deliberately false where Connector/J says true: the driver refuses the function escape
+     * {@code {? = call f(?)}}, so claiming it would mislead.
      */
-    private static final Set<String> TRUTHFULLY_FALSE = Set.of("supportsMultipleOpenResults", "supportsMultipleResultSets",
-            "supportsStoredProcedures", "supportsStoredFunctionsUsingCallSyntax");
+    private static final Set<String> TRUTHFULLY_FALSE = Set.of("supportsStoredFunctionsUsingCallSyntax");
 
     private static Fixture f;
 

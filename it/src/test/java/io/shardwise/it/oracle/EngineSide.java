@@ -24,15 +24,28 @@ final class EngineSide implements Side {
     public Outcome run(OracleCase c) {
         try {
             StatementResult result = c.prepared() ? session.execute(c.sql(), c.params()) : session.execute(c.sql());
-            return switch (result) {
-                case StatementResult.Rows r -> rows(r.cursor());
-                case StatementResult.Update u -> new Outcome.Update(u.affectedRows(), u.lastInsertId());
-            };
+            return outcome(result);
         } catch (ShardwiseException e) {
             return new Outcome.Failure(e.errno(), e.sqlState(), e.getMessage());
         } catch (RuntimeException | AssertionError e) {
             return new Outcome.Crash(e);
         }
+    }
+
+    /** A CALL's several results compare by the first, as a JDBC client sees it before getMoreResults. */
+    private static Outcome outcome(StatementResult result) {
+        return switch (result) {
+            case StatementResult.Rows r -> rows(r.cursor());
+            case StatementResult.Update u -> new Outcome.Update(u.affectedRows(), u.lastInsertId());
+            case StatementResult.Results all -> {
+                for (StatementResult later : all.results().subList(1, all.results().size())) {
+                    if (later instanceof StatementResult.Rows r) {
+                        r.cursor().close();
+                    }
+                }
+                yield outcome(all.results().get(0));
+            }
+        };
     }
 
     @Override

@@ -39,6 +39,8 @@ public final class CommandHandler implements AutoCloseable {
     private final SessionRegistry.Activity activity;
     /** Set while a statement of a multi-statement COM_QUERY that more statements follow runs: every OK/EOF it sends says so. */
     private boolean moreResults;
+    /** Set while a CALL's results that more of its results follow are sent (its result sets before its final OK). */
+    private boolean callMore;
 
     CommandHandler(EngineSession session, SessionVariables.Client client, SessionRegistry registry, boolean multiStatements) {
         this.session = session;
@@ -128,6 +130,9 @@ public final class CommandHandler implements AutoCloseable {
                     out.ok(u.affectedRows(), u.lastInsertId(), status(), u.warnings(), u.info());
                     return true;
                 }
+                case StatementResult.Results all -> {
+                    return results(all.results(), out);
+                }
             }
         } catch (ShardwiseException e) {
             error(out, e.errno(), e.sqlState(), e.wireMessage(), false);
@@ -136,6 +141,39 @@ public final class CommandHandler implements AutoCloseable {
             error(out, bug.errno(), bug.sqlState(), bug.wireMessage(), false);
         }
         return false;
+    }
+
+    /**
+     * A CALL's results in order, as MySQL sends them: each result set with SERVER_MORE_RESULTS_EXISTS
+     * in its end packet, then the final OK without it (unless statements of the query follow).
+     * Cursors not reached (the client left) are closed.
+     */
+    private boolean results(List<StatementResult> results, ResponseWriter out) {
+        int i = 0;
+        try {
+            for (; i < results.size(); i++) {
+                callMore = i < results.size() - 1;
+                boolean sent = switch (results.get(i)) {
+                    case StatementResult.Rows rows -> stream(rows.cursor(), out);
+                    case StatementResult.Update u -> {
+                        out.ok(u.affectedRows(), u.lastInsertId(), status(), u.warnings());
+                        yield true;
+                    }
+                    case StatementResult.Results nested -> throw new ShardwiseException(ErrorCode.BUG, "nested results");
+                };
+                if (!sent) {
+                    return false;
+                }
+            }
+            return true;
+        } finally {
+            callMore = false;
+            for (i++; i < results.size(); i++) {
+                if (results.get(i) instanceof StatementResult.Rows rows) {
+                    rows.cursor().close();
+                }
+            }
+        }
     }
 
     /**
@@ -188,7 +226,7 @@ public final class CommandHandler implements AutoCloseable {
         if (session.lexicalMode().noBackslashEscapes()) {
             status = status.with(ServerStatus.NO_BACKSLASH_ESCAPES); // as MySQL: clients escape by this bit
         }
-        return moreResults ? status.withMoreResults() : status;
+        return moreResults || callMore ? status.withMoreResults() : status;
     }
 
     /** Cancels the running statement; safe from any thread. */

@@ -211,8 +211,39 @@ final class PreparedStatements {
                 // the one packet after the definitions says a cursor exists; rows wait for COM_STMT_FETCH
                 out.endOfRows(status.get().with(ServerStatus.CURSOR_EXISTS), 0);
             }
-            case StatementResult.Rows rows -> stream(rows.cursor(), p.described, out);
+            case StatementResult.Rows rows -> stream(rows.cursor(), p.described, out, false);
             case StatementResult.Update u -> out.ok(u.affectedRows(), u.lastInsertId(), status.get(), u.warnings(), u.info());
+            case StatementResult.Results all -> results(all.results(), out);
+        }
+    }
+
+    /**
+     * A prepared CALL's results, as MySQL sends them: each result set in binary rows with
+     * SERVER_MORE_RESULTS_EXISTS in its end packet, then the final OK; cursors not reached (the
+     * client left) are closed.
+     */
+    private void results(List<StatementResult> results, ResponseWriter out) {
+        int i = 0;
+        try {
+            for (; i < results.size(); i++) {
+                boolean more = i < results.size() - 1;
+                switch (results.get(i)) {
+                    case StatementResult.Rows rows -> {
+                        if (!stream(rows.cursor(), List.of(), out, more)) {
+                            return;
+                        }
+                    }
+                    case StatementResult.Update u -> out.ok(u.affectedRows(), u.lastInsertId(),
+                            more ? status.get().withMoreResults() : status.get(), u.warnings());
+                    case StatementResult.Results nested -> throw new ShardwiseException(ErrorCode.BUG, "nested results");
+                }
+            }
+        } finally {
+            for (i++; i < results.size(); i++) {
+                if (results.get(i) instanceof StatementResult.Rows rows) {
+                    rows.cursor().close();
+                }
+            }
         }
     }
 
@@ -227,10 +258,12 @@ final class PreparedStatements {
     }
 
     /** A binary result set: column count, definitions, binary rows, end; paced by the channel. Closes the cursor. */
-    private void stream(ResultCursor cursor, List<Column> described, ResponseWriter out) {
+    /** False when the client left. {@code more}: more results of the statement follow this one. */
+    private boolean stream(ResultCursor cursor, List<Column> described, ResponseWriter out, boolean more) {
         try (cursor) {
             BinaryRow encoder = columns(cursor, described, out);
-            out.endOfColumns(status.get());
+            ServerStatus end = more ? status.get().withMoreResults() : status.get();
+            out.endOfColumns(end);
             int n = cursor.columns().size();
             byte[][] cells = new byte[n][]; // reused: the cursor's arrays are valid until next(), and encode copies them
             while (cursor.next()) {
@@ -239,10 +272,11 @@ final class PreparedStatements {
                 }
                 encoder.writeTo(out.beginPacket(64), cells);
                 if (!out.endPacketPaced()) {
-                    return; // the client left: closing the cursor releases the backend work
+                    return false; // the client left: closing the cursor releases the backend work
                 }
             }
-            out.endOfRows(status.get(), session.diagnostics().warningCount());
+            out.endOfRows(end, session.diagnostics().warningCount());
+            return true;
         }
     }
 

@@ -65,16 +65,128 @@ public final class Analyzer {
                     yield fromSelect;
                 }
             }
+            case "call" -> call(sql, meaningful);
             case "create", "drop", "alter", "truncate", "rename" -> {
                 SessionCommand database = DatabaseDdl.analyze(sql, meaningful, rule.schema());
                 if (database != null) {
                     yield database;
                 }
                 Ddl ddl = DdlAnalyzer.analyze(sql, meaningful, rule.schema());
-                yield ddl != null ? ddl : fallback(sql, meaningful, verb.toUpperCase(java.util.Locale.ROOT) + " statement");
+                if (ddl != null) {
+                    yield ddl;
+                }
+                String program = storedProgram(meaningful);
+                Statement other = fallback(sql, meaningful, program != null ? verb.toUpperCase(java.util.Locale.ROOT) + " " + program
+                        : verb.toUpperCase(java.util.Locale.ROOT) + " statement");
+                if (program != null) {
+                    String what = verb.toUpperCase(java.util.Locale.ROOT) + " " + program;
+                    checkBody(sql, what); // physical names of sharded tables too: the body would read one shard
+                    if (!program.equals("TRIGGER")) {
+                        onDefaultBackend((Passthrough) other, what);
+                    }
+                }
+                yield other;
             }
             default -> fallback(sql, meaningful, "statement starting with " + first.text());
         };
+    }
+
+    /**
+     * CALL runs where the procedure lives, as a statement Shardwise does not read: its arguments may
+     * name only single tables of one backend. An argument that is a user variable is refused, as
+     * every user variable is: an OUT value written to one pooled backend connection would be read
+     * back from another.
+     */
+    private Statement call(String sql, List<Token> tokens) {
+        if (tokens.size() < 2 || (tokens.get(1).kind() != Kind.WORD && tokens.get(1).kind() != Kind.QUOTED_ID)) {
+            return fallback(sql, tokens, "CALL");
+        }
+        for (Token t : tokens) {
+            if (t.kind() == Kind.VARIABLE && !t.text().startsWith("@@")) {
+                throw new ShardwiseException(ErrorCode.UNSUPPORTED, "user variables (" + t.text() + ") as CALL arguments through"
+                        + " Shardwise (they are not kept across statements; the JDBC driver's CallableStatement reads OUT parameters)");
+            }
+        }
+        boolean qualified = tokens.size() > 3 && tokens.get(2).text().equals(".");
+        String procedure = DigestScanner.identifier(tokens.get(qualified ? 3 : 1));
+        Passthrough p = (Passthrough) fallback(sql, tokens, "CALL");
+        return new Call(p.template(), p.tables(), procedure);
+    }
+
+    /**
+     * Refuses a stored program's body (as the backend stores it) that names a sharded or broadcast
+     * table, logically or by one of their physical names: run on one backend it would read or change
+     * one shard's rows, a wrong answer. {@code what} names the program for the message. Returns the
+     * procedures the body CALLs, for the caller to check in turn.
+     */
+    public List<String> checkBody(String body, String what) {
+        List<String> called = new ArrayList<>();
+        List<Token> tokens = meaningful(DigestScanner.scan(body));
+        Set<String> physical = new HashSet<>();
+        for (TableRule table : rule.tables()) {
+            switch (table) {
+                case TableRule.Sharded s -> s.nodes().forEach(n -> physical.add(n.table().toLowerCase(java.util.Locale.ROOT)));
+                case TableRule.Broadcast b -> b.nodes().forEach(n -> physical.add(n.table().toLowerCase(java.util.Locale.ROOT)));
+                case TableRule.Single s -> { }
+            }
+        }
+        for (int i = 0; i < tokens.size(); i++) {
+            Token t = tokens.get(i);
+            if (t.kind() != Kind.WORD && t.kind() != Kind.QUOTED_ID) {
+                continue;
+            }
+            if (t.kind() == Kind.WORD && t.is("call") && i + 1 < tokens.size()) {
+                boolean qualified = i + 3 < tokens.size() && tokens.get(i + 2).text().equals(".");
+                called.add(DigestScanner.identifier(tokens.get(qualified ? i + 3 : i + 1)));
+            }
+            String name = DigestScanner.identifier(t);
+            boolean shardedLogical = rule.isConfigured(name) && !(rule.table(name) instanceof TableRule.Single);
+            if (shardedLogical || physical.contains(name.toLowerCase(java.util.Locale.ROOT))) {
+                throw new ShardwiseException(ErrorCode.UNSUPPORTED, what + " whose body names sharded or broadcast table '"
+                        + name + "' (it would run on one backend's rows only)");
+            }
+        }
+        return called;
+    }
+
+    /**
+     * PROCEDURE, FUNCTION, TRIGGER or EVENT when the statement creates, alters or drops one (after
+     * {@code OR REPLACE}, {@code DEFINER = ...}, {@code AGGREGATE}), else null.
+     */
+    private static String storedProgram(List<Token> tokens) {
+        for (int i = 1; i < tokens.size() && i < 16; i++) {
+            Token t = tokens.get(i);
+            if (t.kind() != Kind.WORD) {
+                continue;
+            }
+            switch (t.lower()) {
+                case "procedure", "function", "trigger", "event" -> {
+                    return t.lower().toUpperCase(java.util.Locale.ROOT);
+                }
+                case "or", "replace", "definer", "current_user", "aggregate", "sql", "security", "invoker" -> { }
+                default -> {
+                    if (!tokens.get(i - 1).text().equals("=")) {
+                        return null; // TABLE, VIEW, INDEX ...; a word after '=' is DEFINER's user
+                    }
+                }
+            }
+        }
+        return null;
+    }
+
+    /**
+     * Procedures, functions and events live on the default backend, where every CALL and every
+     * statement without tables looks for them; one whose body names a single table of another
+     * backend could not run there (a trigger lives with its table, wherever that is).
+     */
+    private void onDefaultBackend(Passthrough program, String what) {
+        String home = rule.config().defaultBackend();
+        for (TableRef t : program.tables()) {
+            if (rule.table(t.name()) instanceof TableRule.Single s && !s.node().backend().equals(home)) {
+                throw new ShardwiseException(ErrorCode.UNSUPPORTED, what + " naming table '" + t.name() + "' of backend "
+                        + s.node().backend() + " (stored programs live on the default backend " + home + ")");
+            }
+        }
     }
 
     private Statement parsed(String sql, List<Token> tokens, String kind) {

@@ -13,7 +13,8 @@ final class SessionRules {
         Token first = tokens.get(0);
         Token second = tokens.size() > 1 ? tokens.get(1) : null;
         SessionCommand.Kind kind = switch (first.lower()) {
-            case "begin" -> SessionCommand.Kind.BEGIN;
+            // MariaDB's BEGIN NOT ATOMIC ... END is a compound statement, not a transaction
+            case "begin" -> second != null && second.is("not") ? null : SessionCommand.Kind.BEGIN;
             case "start" -> second != null && second.is("transaction") ? SessionCommand.Kind.BEGIN : null;
             case "commit" -> SessionCommand.Kind.COMMIT;
             case "rollback" -> second != null && second.is("to") || tokens.size() > 2 && tokens.get(2).is("to")

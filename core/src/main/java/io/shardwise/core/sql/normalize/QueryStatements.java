@@ -7,8 +7,9 @@ import java.util.function.Supplier;
 /**
  * The statements of one query text (a COM_QUERY, a JDBC statement), taken one at a time as MySQL's parser takes them: the text is
  * first stripped of leading whitespace and of trailing whitespace and semicolons ({@code alloc_query}),
- * then each call to {@link #next} lexes up to the next {@code ;} outside strings, identifiers and
- * comments (core's {@link SqlLexer}). With multi-statements off, text after the first {@code ;} other
+ * then each call to {@link #next} lexes up to the next {@code ;} outside strings, identifiers,
+ * comments and compound statements (core's {@link SqlLexer}; {@link CompoundScope}: a stored
+ * program's {@code BEGIN ... END} body is part of its CREATE statement). With multi-statements off, text after the first {@code ;} other
  * than comments is a syntax error (1064), as MySQL's grammar has {@code stmt ';' END_OF_INPUT}.
  *
  * <p>Lexing is lazy on purpose: a malformed statement (an unterminated string) fails when it is
@@ -34,6 +35,8 @@ public final class QueryStatements {
     /** Created on the first {@code ;} or comment: most queries are one statement and are lexed once, by the engine. */
     private SqlLexer lexer;
     private LexicalMode lexerMode;
+    /** Whether a {@code ;} lies inside a compound statement (a stored program's body) rather than ending the statement. */
+    private CompoundScope scope;
     private int pos;
     private boolean started;
 
@@ -86,8 +89,19 @@ public final class QueryStatements {
             lexerMode = now;
         }
         lexer.reset(from);
+        if (scope == null) {
+            scope = new CompoundScope(text);
+        }
+        scope.reset();
         boolean anyToken = false;
         for (TokenKind kind = lexer.next(); ; kind = lexer.next()) {
+            if (kind == TokenKind.SEMICOLON && scope.inBody()) {
+                scope.token(kind, lexer.start(), lexer.end());
+                continue;
+            }
+            if (kind != TokenKind.SEMICOLON && kind != TokenKind.EOF) {
+                scope.token(kind, lexer.start(), lexer.end());
+            }
             if (kind == TokenKind.EOF) {
                 pos = text.length();
                 return new Next(anyToken ? text.substring(from).strip() : null, false);

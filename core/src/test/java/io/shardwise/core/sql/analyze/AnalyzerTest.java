@@ -143,4 +143,46 @@ class AnalyzerTest {
         sql("/* nothing */").fails(ErrorCode.EMPTY_QUERY, "");
         sql(";").fails(ErrorCode.EMPTY_QUERY, "");
     }
+
+    @Test
+    void storedProgramsNamingNoShardedTableRunWholeOnTheDefaultBackend() {
+        sql("CREATE PROCEDURE p(IN n INT, OUT t INT) BEGIN SELECT n; SELECT COUNT(*) INTO t FROM notes; END").is(Passthrough.class);
+        sql("CREATE DEFINER = `root`@`localhost` FUNCTION f() RETURNS INT DETERMINISTIC RETURN 1").is(Passthrough.class);
+        sql("CREATE TRIGGER trg BEFORE INSERT ON promotions FOR EACH ROW BEGIN SET NEW.code = UPPER(NEW.code); END")
+                .is(Passthrough.class).tables("promotions"); // a trigger lives with its table, on ds1
+        sql("BEGIN NOT ATOMIC SELECT 1; END").is(Passthrough.class);
+        sql("BEGIN").is(SessionCommand.class);
+    }
+
+    @Test
+    void storedProgramsNamingShardedBroadcastOrOtherBackendsTablesAreRefused() {
+        sql("CREATE PROCEDURE p() BEGIN SELECT COUNT(*) FROM orders; END").fails(ErrorCode.UNSUPPORTED, "table 'orders'");
+        sql("CREATE TRIGGER trg AFTER INSERT ON notes FOR EACH ROW INSERT INTO countries VALUES (NEW.a, NEW.b)")
+                .fails(ErrorCode.UNSUPPORTED, "table 'countries'");
+        sql("CREATE PROCEDURE p() SELECT * FROM promotions").fails(ErrorCode.UNSUPPORTED,
+                "CREATE PROCEDURE naming table 'promotions' of backend ds1 (stored programs live on the default backend ds0)");
+        sql("CREATE FUNCTION f() RETURNS INT RETURN (SELECT COUNT(*) FROM orders_1)").fails(ErrorCode.UNSUPPORTED,
+                "CREATE FUNCTION whose body names sharded or broadcast table 'orders_1'");
+        sql("CREATE TABLE event_log (event INT, procedure_id INT)").is(Ddl.class);
+    }
+
+    @Test
+    void callIsItsOwnStatementAndRefusesUserVariableArguments() {
+        sql("CALL p(1, ?)").is(Call.class);
+        org.junit.jupiter.api.Assertions.assertEquals("p", ((Call) sql("CALL shop.`p`(1)").statement()).procedure());
+        sql("CALL p(1, @out)").fails(ErrorCode.UNSUPPORTED, "user variables (@out) as CALL arguments");
+        sql("CALL p((SELECT MAX(user_id) FROM orders))").fails(ErrorCode.UNSUPPORTED, "table 'orders'");
+    }
+
+    @Test
+    void aProcedureBodyNamingAShardedTableLogicallyOrPhysicallyIsRefused() {
+        Analyzer analyzer = new Analyzer(AnalyzeFixture.RULE);
+        org.junit.jupiter.api.Assertions.assertEquals(List.of("q"), analyzer.checkBody("BEGIN SELECT 1 FROM notes; CALL q(); END", "CALL of p"));
+        for (String body : List.of("BEGIN SELECT * FROM orders; END", "SELECT * FROM orders_1", "UPDATE `countries` SET name = 'x'")) {
+            io.shardwise.core.error.ShardwiseException e = org.junit.jupiter.api.Assertions.assertThrows(
+                    io.shardwise.core.error.ShardwiseException.class, () -> analyzer.checkBody(body, "CALL of procedure 'p'"));
+            org.junit.jupiter.api.Assertions.assertEquals(ErrorCode.UNSUPPORTED, e.code(), body);
+            org.junit.jupiter.api.Assertions.assertTrue(e.getMessage().contains("support 'CALL of procedure 'p' whose body names sharded or broadcast table"), e.getMessage());
+        }
+    }
 }

@@ -76,6 +76,11 @@ final class ClientFixture implements AutoCloseable {
         return new Endpoint(backend.host(), backend.port(), backend.user(), backend.password(), whole);
     }
 
+    /** The default backend's own database (ds0), where stored programs created through Shardwise live. */
+    Endpoint defaultBackend() {
+        return new Endpoint(backend.host(), backend.port(), backend.user(), backend.password(), target.databasePrefix() + "_0");
+    }
+
     /** A direct client's output with the unsharded database's name read as the logical one. */
     String logical(String directOutput) {
         return directOutput.replace(whole, "shop");
