@@ -396,7 +396,8 @@ public final class EngineSession implements AutoCloseable {
             if (cursors.size() == 1) {
                 return new StatementResult.Rows(cursors.get(0));
             }
-            return new StatementResult.Rows(Merger.merge(cursors, route.mergeFor(cursors.get(0).columns().size())));
+            Diagnostics area = diagnostics;
+            return new StatementResult.Rows(Merger.merge(cursors, route.mergeFor(cursors.get(0).columns().size()), area::merged));
         }
         long affected = 0;
         long lastInsertId = 0;

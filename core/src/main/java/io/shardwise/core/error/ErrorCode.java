@@ -39,6 +39,10 @@ public enum ErrorCode {
     SHARD_UNAVAILABLE(1105, "HY000", "Shard %s is unavailable: %s"),
     /** A backend's own error; {@link BackendException} carries the backend's errno and SQLSTATE. */
     BACKEND_ERROR(1105, "HY000", "%s"),
+    /** A warning the merger raises where MySQL does: x / 0 over merged aggregates is NULL. */
+    DIVISION_BY_ZERO(1365, "22012", "Division by 0"),
+    /** An integer expression over merged aggregates beyond BIGINT, as MySQL refuses it. */
+    BIGINT_OUT_OF_RANGE(1690, "22003", "BIGINT value is out of range in '%s'"),
     BUG(1105, "HY000", "[BUG] %s"),
 
     // Backend errors Shardwise recognises (it never raises these itself; they arrive with the

@@ -3,9 +3,9 @@ package io.shardwise.core.sql.analyze;
 import java.util.List;
 
 /**
- * A HAVING condition as the merger must evaluate it after merging groups across shards: references
- * to aggregates and columns (resolved to merged columns by the router), values, comparisons,
- * arithmetic and logic.
+ * An expression the merger evaluates on merged groups across shards — a HAVING condition, a select
+ * item or an ORDER BY key over aggregates ({@code SUM(a) / COUNT(*)}): references to aggregates and
+ * columns (resolved to merged columns by the router), values, comparisons, arithmetic and logic.
  */
 public sealed interface HavingExpr {
     /** An aggregate call ({@code aggregate} set) or a column or alias (its text). */
@@ -30,6 +30,9 @@ public sealed interface HavingExpr {
     }
 
     record Not(HavingExpr operand) implements HavingExpr {}
+
+    /** Unary minus. */
+    record Negate(HavingExpr operand) implements HavingExpr {}
 
     record IsNull(HavingExpr operand, boolean negated) implements HavingExpr {}
 }
