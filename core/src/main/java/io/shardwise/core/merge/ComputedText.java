@@ -10,8 +10,8 @@ import java.math.RoundingMode;
 /**
  * The text a computed column's value is sent as, by the column definition MySQL gave the expression
  * (the units computed it too): DECIMAL at the column's scale, rounded half up; DOUBLE as MySQL prints
- * doubles; integers whole, beyond their range an error (1690) as MySQL raises it. Other types are not
- * computed by the merger.
+ * doubles; integers whole, beyond their range an error (1690) as MySQL raises it; a string or
+ * temporal result (COALESCE, IF over such operands) is the chosen operand's own text.
  */
 final class ComputedText {
     private static final int NEWDECIMAL = 246;
@@ -38,7 +38,15 @@ final class ComputedText {
                 }
                 yield NumberText.ascii(integer.toPlainString());
             }
-            case DATETIME, TIME, BITS, BYTES -> throw new ShardwiseException(ErrorCode.UNSUPPORTED,
+            // a string or temporal result is one of its operands as it came (COALESCE, IF): its own text
+            case DATETIME, TIME, BYTES -> {
+                if (v instanceof ExprEvaluator.Text t) {
+                    yield t.bytes();
+                }
+                throw new ShardwiseException(ErrorCode.UNSUPPORTED, "an expression over aggregates mixing numbers into a "
+                        + "string result across shards: " + type.name());
+            }
+            case BITS -> throw new ShardwiseException(ErrorCode.UNSUPPORTED,
                     "an expression over aggregates of this type across shards: " + type.name());
         };
     }

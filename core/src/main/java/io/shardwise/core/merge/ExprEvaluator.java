@@ -74,6 +74,8 @@ final class ExprEvaluator {
             }
             case RowExpr.Average a -> arithmetic(RowExpr.ArithmeticOp.DIVIDE, eval(a.sum(), row), eval(a.count(), row));
             case RowExpr.Negate n -> negate(eval(n.operand(), row));
+            case RowExpr.Coalesce c -> coalesce(c.operands(), row);
+            case RowExpr.If i -> Boolean.TRUE.equals(truth(eval(i.condition(), row))) ? eval(i.then(), row) : eval(i.otherwise(), row);
             case RowExpr.And a -> and(a.operands(), row);
             case RowExpr.Or o -> or(o.operands(), row);
             case RowExpr.Not n -> {
@@ -187,6 +189,14 @@ final class ExprEvaluator {
             };
             case RowExpr.Negate n -> declaredScale(n.operand());
             case RowExpr.Average a -> Math.min(declaredScale(a.sum()) + Accumulator.DIV_PRECISION_INCREMENT, MAX_SCALE);
+            case RowExpr.Coalesce c -> {
+                int scale = 0;
+                for (RowExpr o : c.operands()) {
+                    scale = Math.max(scale, declaredScale(o));
+                }
+                yield scale;
+            }
+            case RowExpr.If i -> Math.max(declaredScale(i.then()), declaredScale(i.otherwise()));
             case RowExpr.Compare c -> 0;
             case RowExpr.And a -> 0;
             case RowExpr.Or o -> 0;
@@ -219,6 +229,16 @@ final class ExprEvaluator {
 
     private Object divisionByZero() {
         warnings.raise(new Condition(Condition.Level.WARNING, ErrorCode.DIVISION_BY_ZERO.errno(), ErrorCode.DIVISION_BY_ZERO.message()));
+        return null;
+    }
+
+    private Object coalesce(List<RowExpr> operands, Row row) {
+        for (RowExpr e : operands) {
+            Object v = eval(e, row);
+            if (v != null) {
+                return v;
+            }
+        }
         return null;
     }
 

@@ -217,6 +217,12 @@ public final class Merger {
                 collectWeights(a.sum(), into);
                 collectWeights(a.count(), into);
             }
+            case RowExpr.Coalesce c -> c.operands().forEach(x -> collectWeights(x, into));
+            case RowExpr.If i -> {
+                collectWeights(i.condition(), into);
+                collectWeights(i.then(), into);
+                collectWeights(i.otherwise(), into);
+            }
             case RowExpr.And a -> a.operands().forEach(o -> collectWeights(o, into));
             case RowExpr.Or o -> o.operands().forEach(x -> collectWeights(x, into));
             case RowExpr.Not n -> collectWeights(n.operand(), into);

@@ -76,6 +76,8 @@ final class Weights {
             case RowExpr.Arithmetic a -> new RowExpr.Arithmetic(a.op(), expr(a.left(), columns), expr(a.right(), columns));
             case RowExpr.Negate n -> new RowExpr.Negate(expr(n.operand(), columns));
             case RowExpr.Average a -> new RowExpr.Average(expr(a.sum(), columns), expr(a.count(), columns));
+            case RowExpr.Coalesce c -> new RowExpr.Coalesce(c.operands().stream().map(x -> expr(x, columns)).toList());
+            case RowExpr.If i -> new RowExpr.If(expr(i.condition(), columns), expr(i.then(), columns), expr(i.otherwise(), columns));
             case RowExpr.And a -> new RowExpr.And(a.operands().stream().map(x -> expr(x, columns)).toList());
             case RowExpr.Or o -> new RowExpr.Or(o.operands().stream().map(x -> expr(x, columns)).toList());
             case RowExpr.Not n -> new RowExpr.Not(expr(n.operand(), columns));

@@ -305,6 +305,9 @@ final class MergePlanner {
             case HavingExpr.Or o -> new RowExpr.Or(o.operands().stream().map(x -> having(x, aggregates)).toList());
             case HavingExpr.Not n -> new RowExpr.Not(having(n.operand(), aggregates));
             case HavingExpr.Negate n -> new RowExpr.Negate(having(n.operand(), aggregates));
+            case HavingExpr.Coalesce c -> new RowExpr.Coalesce(c.operands().stream().map(x -> having(x, aggregates)).toList());
+            case HavingExpr.If i -> new RowExpr.If(having(i.condition(), aggregates), having(i.then(), aggregates),
+                    having(i.otherwise(), aggregates));
             case HavingExpr.IsNull n -> new RowExpr.IsNull(having(n.operand(), aggregates), n.negated());
         };
     }

@@ -45,6 +45,8 @@ public final class MergeSpecs {
             case RowExpr.Arithmetic a -> new RowExpr.Arithmetic(a.op(), expr(a.left(), starItem, extra), expr(a.right(), starItem, extra));
             case RowExpr.Negate n -> new RowExpr.Negate(expr(n.operand(), starItem, extra));
             case RowExpr.Average a -> new RowExpr.Average(expr(a.sum(), starItem, extra), expr(a.count(), starItem, extra));
+            case RowExpr.Coalesce c -> new RowExpr.Coalesce(exprs(c.operands(), starItem, extra));
+            case RowExpr.If i -> new RowExpr.If(expr(i.condition(), starItem, extra), expr(i.then(), starItem, extra), expr(i.otherwise(), starItem, extra));
             case RowExpr.And a -> new RowExpr.And(exprs(a.operands(), starItem, extra));
             case RowExpr.Or o -> new RowExpr.Or(exprs(o.operands(), starItem, extra));
             case RowExpr.Not n -> new RowExpr.Not(expr(n.operand(), starItem, extra));

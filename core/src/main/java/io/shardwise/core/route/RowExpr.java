@@ -76,6 +76,26 @@ public sealed interface RowExpr {
         }
     }
 
+    /** The first operand that is not NULL (COALESCE, IFNULL); NULL when all are. */
+    record Coalesce(List<RowExpr> operands) implements RowExpr {
+        public Coalesce {
+            operands = List.copyOf(operands);
+        }
+
+        @Override
+        public String toString() {
+            return "coalesce" + operands;
+        }
+    }
+
+    /** IF(condition, then, otherwise): {@code then} when the condition is true (not 0, not NULL). */
+    record If(RowExpr condition, RowExpr then, RowExpr otherwise) implements RowExpr {
+        @Override
+        public String toString() {
+            return "if(" + condition + ", " + then + ", " + otherwise + ")";
+        }
+    }
+
     /** Unary minus. */
     record Negate(RowExpr operand) implements RowExpr {
         @Override

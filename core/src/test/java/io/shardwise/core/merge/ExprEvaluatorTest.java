@@ -129,6 +129,22 @@ class ExprEvaluatorTest {
         assertEquals(1690, thrown.errno());
     }
 
+    @Test
+    void coalesceTakesTheFirstValueAndIfTheBranchItsConditionChooses() {
+        assertEquals(new BigDecimal("10"), eval(new RowExpr.Coalesce(List.of(col(1), col(0), k(3L)))));
+        assertNull(eval(new RowExpr.Coalesce(List.of(col(1), k(null)))));
+        RowExpr unknown = cmp(CompareOp.EQ, col(1), k(1L));
+        assertEquals(new BigDecimal("2"), eval(new RowExpr.If(unknown, k(1L), k(2L))), "an unknown condition takes the else branch");
+        assertEquals(new BigDecimal("1"), eval(new RowExpr.If(col(0), k(1L), k(2L))));
+        // a string result is the chosen operand's own text
+        byte[][] row = cells("10", null, "apple", "APPLE", "Apple", "APPLE", "0.5", "-01:00:00", "x");
+        List<Column> cols = new java.util.ArrayList<>(COLS);
+        cols.add(Columns.varchar("s"));
+        new ExprEvaluator(cols, WARNINGS::add).compute(new io.shardwise.core.route.MergeSpec.ComputedColumn(8,
+                new RowExpr.Coalesce(List.of(col(1), col(4)))), row);
+        assertEquals("Apple", new String(row[8], StandardCharsets.UTF_8));
+    }
+
     private static RowExpr div(RowExpr l, RowExpr r) {
         return new RowExpr.Arithmetic(ArithmeticOp.DIVIDE, l, r);
     }

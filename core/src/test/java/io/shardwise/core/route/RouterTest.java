@@ -239,8 +239,12 @@ class RouterTest {
     void functionsOverAggregatesStayRefused() {
         sql("select concat(count(*), 'x') from orders").fails(ErrorCode.UNSUPPORTED, "this expression over aggregates across shards: "
                 + "concat(count(*), 'x')");
-        sql("select status from orders group by status order by ifnull(sum(amount), 0)").fails(ErrorCode.UNSUPPORTED,
-                "ORDER BY this expression over aggregates across shards: ifnull(sum(amount), 0)");
+        sql("select status from orders group by status order by round(sum(amount), 0)").fails(ErrorCode.UNSUPPORTED,
+                "ORDER BY this expression over aggregates across shards: round(sum(amount), 0)");
+        // COALESCE, IFNULL and IF are evaluated after the merge
+        assertEquals("group by [] aggregate [sum(#3), count(#4), max(#5 ~w#6)] compute [#0=coalesce[#3, 0], #1=if((#4 GT 1), 'a', 'b'),"
+                + " #2=coalesce[#5, -1]] (hashed) show 3", sql("select ifnull(sum(amount), 0), if(count(*) > 1, 'a', 'b'),"
+                + " coalesce(max(amount), -1) from orders").plan().merge().explain());
     }
 
     @Test

@@ -643,6 +643,14 @@ final class HandCorpus {
         c.q("SELECT user_id, SUM(quantity * price) / SUM(quantity) FROM order_items GROUP BY user_id ORDER BY 1 LIMIT 20");
         c.q("SELECT user_id FROM orders GROUP BY user_id ORDER BY (SUM(amount) + 1) / COUNT(*) DESC, user_id LIMIT 10");
         c.q("SELECT COUNT(*) FROM orders ORDER BY SUM(amount)");
+        c.q("SELECT IFNULL(SUM(amount), 0), COALESCE(MAX(amount), MIN(amount), -1) FROM orders WHERE user_id < -100");
+        c.q("SELECT user_id, IFNULL(SUM(amount), 0) AS s, IF(COUNT(*) > 5, SUM(amount) / COUNT(*), 0) FROM orders GROUP BY user_id"
+                + " ORDER BY s DESC, user_id LIMIT 10");
+        c.q("SELECT user_id FROM orders GROUP BY user_id ORDER BY IFNULL(SUM(amount), 0), user_id LIMIT 10");
+        c.ci("SELECT user_id, COALESCE(MAX(status), 'none') FROM orders GROUP BY user_id ORDER BY user_id LIMIT 20");
+        c.q("SELECT user_id, IF(MAX(amount) > 900, 'big', 'small') FROM orders GROUP BY user_id ORDER BY user_id LIMIT 20");
+        c.q("SELECT user_id, COUNT(*) FROM orders GROUP BY user_id HAVING IF(COUNT(*) > 3, SUM(amount), 0) > 1000 ORDER BY user_id");
+        c.p("SELECT IFNULL(SUM(amount), ?), IF(COUNT(*) > ?, 1, 2) FROM orders WHERE user_id > ?", 7, 10, 20);
         c.q("SELECT DISTINCT COUNT(*) FROM orders GROUP BY user_id ORDER BY 1");
         c.q("SELECT DISTINCT COUNT(*) > 5, MAX(amount) > 900 FROM orders GROUP BY user_id");
         c.q("SELECT DISTINCT SUM(amount) > 1000 AS big FROM orders GROUP BY user_id ORDER BY big DESC LIMIT 1");
@@ -677,7 +685,7 @@ final class HandCorpus {
             "SELECT o.order_id FROM orders o JOIN sbtest1 s ON o.order_id = s.id",
             "SELECT o.order_id FROM orders o JOIN events e ON e.id = o.order_id",
             "SELECT CONCAT(COUNT(*), 'x') FROM orders",
-            "SELECT user_id FROM orders GROUP BY user_id ORDER BY IFNULL(SUM(amount), 0), user_id",
+            "SELECT ROUND(AVG(amount), 1) FROM orders",
             "SELECT GROUP_CONCAT(status) FROM orders",
             "SELECT STDDEV(amount) FROM orders",
             "SELECT user_id, VAR_SAMP(amount) FROM orders GROUP BY user_id",

@@ -34,5 +34,15 @@ public sealed interface HavingExpr {
     /** Unary minus. */
     record Negate(HavingExpr operand) implements HavingExpr {}
 
+    /** COALESCE(a, b, ...) and IFNULL(a, b): the first operand that is not NULL. */
+    record Coalesce(List<HavingExpr> operands) implements HavingExpr {
+        public Coalesce {
+            operands = List.copyOf(operands);
+        }
+    }
+
+    /** IF(condition, then, otherwise). */
+    record If(HavingExpr condition, HavingExpr then, HavingExpr otherwise) implements HavingExpr {}
+
     record IsNull(HavingExpr operand, boolean negated) implements HavingExpr {}
 }

@@ -34,6 +34,7 @@ final class HavingReader {
                     case BOOLEAN -> l.booleanValue() ? 1L : 0L;
                     case DECIMAL -> l.bigDecimalValue();
                     case DOUBLE -> l.bigDecimalValue().doubleValue(); // 1e2: MySQL reads it as a DOUBLE
+                    case CHAR -> l.getValueAs(String.class);
                     default -> throw new IllegalArgumentException("literal " + l);
                 };
                 return new HavingExpr.Value(new ValueRef.Const(v));
@@ -70,11 +71,24 @@ final class HavingReader {
                     case TIMES -> binary(parsed, HavingExpr.Op.MULTIPLY, call);
                     case DIVIDE -> binary(parsed, HavingExpr.Op.DIVIDE, call);
                     case BETWEEN -> between(parsed, call);
-                    default -> throw new IllegalArgumentException("operator " + call.getKind());
+                    case COALESCE -> new HavingExpr.Coalesce(all(parsed, call));
+                    default -> function(parsed, call);
                 };
             }
             default -> throw new IllegalArgumentException("node " + node);
         }
+    }
+
+    /** COALESCE, IFNULL and IF, which Calcite's parser leaves unresolved functions known only by name. */
+    private static HavingExpr function(ParsedText parsed, SqlCall call) {
+        String name = call.getOperator() == null ? "" : call.getOperator().getName().toLowerCase(java.util.Locale.ROOT);
+        if (name.equals("coalesce") && call.operandCount() > 0 || name.equals("ifnull") && call.operandCount() == 2) {
+            return new HavingExpr.Coalesce(all(parsed, call));
+        }
+        if (name.equals("if") && call.operandCount() == 3) {
+            return new HavingExpr.If(expr(parsed, call.operand(0)), expr(parsed, call.operand(1)), expr(parsed, call.operand(2)));
+        }
+        throw new IllegalArgumentException("operator " + call.getKind() + " " + name);
     }
 
     private static HavingExpr binary(ParsedText parsed, HavingExpr.Op op, SqlCall call) {
