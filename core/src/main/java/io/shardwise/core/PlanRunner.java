@@ -276,7 +276,7 @@ final class PlanRunner {
             if (cursors.size() == 1) {
                 return new StatementResult.Rows(cursors.get(0));
             }
-            return new StatementResult.Rows(Merger.merge(cursors, route.mergeFor(cursors.get(0).columns().size())));
+            return new StatementResult.Rows(Merger.merge(cursors, route.mergeFor(cursors.get(0).columns().size()), diagnostics::merged));
         }
         long affected = 0;
         long lastInsertId = 0;

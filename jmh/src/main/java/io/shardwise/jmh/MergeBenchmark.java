@@ -5,6 +5,7 @@ import io.shardwise.core.execute.ResultCursor;
 import io.shardwise.core.merge.Merger;
 import io.shardwise.core.route.AggregateSlot;
 import io.shardwise.core.route.MergeSpec;
+import io.shardwise.core.route.RowExpr;
 import io.shardwise.core.route.SortKey;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -38,6 +39,8 @@ import org.openjdk.jmh.infra.Blackhole;
  *       returning its {@value #ROWS} groups sorted by k, merged group by group (streaming).
  *   <li>{@link #groupedHashed}: the same rows when the units' order is not known to follow the group
  *       key (hashed grouping, then sorted by it).
+ *   <li>{@link #groupedExpression}: {@code SELECT k, COUNT(*), SUM(id), SUM(id) / COUNT(*) ... GROUP BY k}
+ *       streaming: the quotient evaluated over each merged group with MySQL's decimal division.
  * </ul>
  * Values are text-protocol bytes as a MySQL server sends them; columns INT, BIGINT and DECIMAL.
  *
@@ -64,6 +67,9 @@ public class MergeBenchmark {
     private MergeSpec ordered;
     private MergeSpec streamingGroups;
     private MergeSpec hashedGroups;
+    private List<Column> expressionColumns;
+    private byte[][][][] expressionRows;
+    private MergeSpec expressionGroups;
 
     @Setup(Level.Trial)
     public void setUp() {
@@ -88,6 +94,21 @@ public class MergeBenchmark {
                 AggregateSlot.of(AggregateSlot.Kind.SUM, 2));
         streamingGroups = new MergeSpec.GroupedAggregate(List.of(SortKey.ascending(0)), aggregates, true, null, List.of(), all);
         hashedGroups = new MergeSpec.GroupedAggregate(List.of(SortKey.ascending(0)), aggregates, false, null, List.of(), all);
+        expressionColumns = List.of(groupColumns.get(0), groupColumns.get(1), groupColumns.get(2),
+                column("SUM(id) / COUNT(*)", MYSQL_NEWDECIMAL, 4));
+        expressionRows = new byte[UNITS][ROWS][][];
+        for (int u = 0; u < UNITS; u++) {
+            for (int r = 0; r < ROWS; r++) {
+                byte[][] g = groupRows[u][r];
+                expressionRows[u][r] = new byte[][] {g[0], g[1], g[2], ascii(0)}; // the unit's partial quotient: replaced
+            }
+        }
+        expressionGroups = new MergeSpec.GroupedAggregate(List.of(SortKey.ascending(0)), aggregates,
+                List.of(new MergeSpec.ComputedColumn(3, new RowExpr.Arithmetic(RowExpr.ArithmeticOp.DIVIDE,
+                        new RowExpr.ColumnRef(2, -1), new RowExpr.ColumnRef(1, -1)))), true, null, List.of(), all);
+        if (drain(expressionColumns, expressionRows, expressionGroups, null) != ROWS) {
+            throw new IllegalStateException("the expression merge lost groups");
+        }
         long merged = drain(rowColumns, sortedRows, ordered, null);
         long groups = drain(groupColumns, groupRows, streamingGroups, null);
         if (merged != (long) UNITS * ROWS || groups != ROWS || drain(groupColumns, groupRows, hashedGroups, null) != ROWS) {
@@ -111,6 +132,12 @@ public class MergeBenchmark {
     @OperationsPerInvocation(UNITS * ROWS)
     public long groupedHashed(Blackhole bh) {
         return drain(groupColumns, groupRows, hashedGroups, bh);
+    }
+
+    @Benchmark
+    @OperationsPerInvocation(UNITS * ROWS)
+    public long groupedExpression(Blackhole bh) {
+        return drain(expressionColumns, expressionRows, expressionGroups, bh);
     }
 
     /** Merges the units and reads every cell of every merged row, as a face writing the result would. */

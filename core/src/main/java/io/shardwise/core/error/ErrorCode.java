@@ -45,6 +45,10 @@ public enum ErrorCode {
     SHARD_UNAVAILABLE(1105, "HY000", "Shard %s is unavailable: %s"),
     /** A backend's own error; {@link BackendException} carries the backend's errno and SQLSTATE. */
     BACKEND_ERROR(1105, "HY000", "%s"),
+    /** A warning the merger raises where MySQL does: x / 0 over merged aggregates is NULL. */
+    DIVISION_BY_ZERO(1365, "22012", "Division by 0"),
+    /** An integer expression over merged aggregates beyond BIGINT, as MySQL refuses it. */
+    BIGINT_OUT_OF_RANGE(1690, "22003", "BIGINT value is out of range in '%s'"),
     BUG(1105, "HY000", "[BUG] %s"),
     /** xa mode: the commit decision could not be made durable, so the transaction was rolled back everywhere. */
     /** xa mode: the engine cannot start without its decision log. */

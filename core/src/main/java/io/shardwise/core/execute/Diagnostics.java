@@ -17,6 +17,9 @@ public final class Diagnostics {
     public static final int MAX_ERROR_COUNT = 64;
 
     private final AtomicReferenceArray<Unit> units;
+    /** What the merger raised itself, after the units' conditions (it computes after they were read). */
+    private final List<Condition> merged = new java.util.concurrent.CopyOnWriteArrayList<>();
+    private final java.util.concurrent.atomic.AtomicInteger mergedCount = new java.util.concurrent.atomic.AtomicInteger();
     private volatile Condition error;
 
     /** What one unit's backend reported: its warning count, and the conditions SHOW WARNINGS listed (up to the backend's cap). */
@@ -34,6 +37,13 @@ public final class Diagnostics {
     public void unit(int index, int count, List<Condition> conditions) {
         if (index < units.length()) {
             units.set(index, new Unit(count, List.copyOf(conditions)));
+        }
+    }
+
+    /** A condition the merger raised while computing the result (kept up to {@link #MAX_ERROR_COUNT}). */
+    public void merged(Condition condition) {
+        if (mergedCount.getAndIncrement() < MAX_ERROR_COUNT) {
+            merged.add(condition);
         }
     }
 
@@ -55,6 +65,11 @@ public final class Diagnostics {
                 }
             }
         }
+        for (Condition c : merged) {
+            if (out.size() < MAX_ERROR_COUNT) {
+                out.add(c);
+            }
+        }
         Condition e = error;
         if (e != null) {
             // MySQL keeps the error even when warnings filled the area: it is what the client was told
@@ -68,7 +83,7 @@ public final class Diagnostics {
 
     /** {@code @@warning_count}: errors, warnings and notes raised, including those beyond the cap. */
     public int warningCount() {
-        int n = error == null ? 0 : 1;
+        int n = (error == null ? 0 : 1) + mergedCount.get();
         for (int i = 0; i < units.length(); i++) {
             Unit u = units.get(i);
             if (u != null) {

@@ -2,33 +2,44 @@ package io.shardwise.core.merge;
 
 import io.shardwise.core.execute.Column;
 import io.shardwise.core.route.AggregateSlot;
+import io.shardwise.core.route.MergeSpec;
 import java.util.List;
 
 /**
  * Builds merged group rows: the first row of a group supplies the non-aggregate columns, each
- * aggregate slot merges its column over all the group's rows.
+ * aggregate slot merges its column over all the group's rows, then each computed column is
+ * evaluated over the merged ones, in order.
  */
 final class Aggregator {
     private final List<AggregateSlot> slots;
+    private final MergeSpec.ComputedColumn[] computed;
+    private final ExprEvaluator evaluator;
     private final List<Column> inputColumns;
     private final int width;
 
     Aggregator(List<AggregateSlot> slots, List<Column> inputColumns) {
+        this(slots, List.of(), null, inputColumns);
+    }
+
+    Aggregator(List<AggregateSlot> slots, List<MergeSpec.ComputedColumn> computed, ExprEvaluator evaluator,
+               List<Column> inputColumns) {
         this.slots = slots;
+        this.computed = computed.toArray(MergeSpec.ComputedColumn[]::new);
+        this.evaluator = evaluator;
         this.inputColumns = inputColumns;
         this.width = inputColumns.size();
     }
 
     /** A group opened by {@code first}, which is already added. */
     Group open(Row first) {
-        Group g = new Group(Row.copy(first, width), accumulators());
+        Group g = new Group(Row.copy(first, width), accumulators(), this);
         g.add(first);
         return g;
     }
 
     /** The single row of a global aggregate over no rows: aggregates over nothing, other columns NULL. */
     byte[][] emptyGlobalRow() {
-        return new Group(new byte[width][], accumulators()).finish();
+        return new Group(new byte[width][], accumulators(), this).finish();
     }
 
     private Accumulator[] accumulators() {
@@ -42,10 +53,12 @@ final class Aggregator {
     static final class Group {
         private final byte[][] cells;
         private final Accumulator[] accumulators;
+        private final Aggregator aggregator;
 
-        private Group(byte[][] cells, Accumulator[] accumulators) {
+        private Group(byte[][] cells, Accumulator[] accumulators, Aggregator aggregator) {
             this.cells = cells;
             this.accumulators = accumulators;
+            this.aggregator = aggregator;
         }
 
         /** The group's first row, as copied; its key columns identify the group. */
@@ -63,6 +76,9 @@ final class Aggregator {
         byte[][] finish() {
             for (Accumulator a : accumulators) {
                 a.writeTo(cells);
+            }
+            for (MergeSpec.ComputedColumn c : aggregator.computed) {
+                aggregator.evaluator.compute(c, cells);
             }
             return cells;
         }

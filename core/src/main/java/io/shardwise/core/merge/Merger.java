@@ -32,12 +32,17 @@ public final class Merger {
     private Merger() {}
 
     public static ResultCursor merge(List<ResultCursor> inputs, MergeSpec spec) {
+        return merge(inputs, spec, MergeWarnings.NONE);
+    }
+
+    /** As {@link #merge(List, MergeSpec)}, raising the merge's own conditions (x / 0) to {@code warnings}. */
+    public static ResultCursor merge(List<ResultCursor> inputs, MergeSpec spec, MergeWarnings warnings) {
         if (inputs.isEmpty()) {
             throw new ShardwiseException(ErrorCode.BUG, "merge of no units (" + spec.explain() + ")");
         }
         Inputs owned = new Inputs(inputs);
         try {
-            return build(owned, spec);
+            return build(owned, spec, warnings);
         } catch (RuntimeException | Error e) {
             owned.closeAll();
             throw e;
@@ -74,7 +79,7 @@ public final class Merger {
         public void close() {}
     }
 
-    private static ResultCursor build(Inputs inputs, MergeSpec requested) {
+    private static ResultCursor build(Inputs inputs, MergeSpec requested, MergeWarnings warnings) {
         List<Column> columns = inputs.cursors().getFirst().columns();
         MergeSpec spec = Weights.applicable(requested, columns);
         ResultCursor body = switch (spec) {
@@ -86,7 +91,7 @@ public final class Merger {
             }
             case MergeSpec.Concat c -> new ConcatCursor(inputs);
             case MergeSpec.SortedMerge s -> new SortedMergeCursor(inputs, new RowOrder(s.keys(), columns));
-            case MergeSpec.GroupedAggregate g -> grouped(inputs, g, columns);
+            case MergeSpec.GroupedAggregate g -> grouped(inputs, g, columns, warnings);
         };
         if (body == null) {
             return inputs.cursors().getFirst(); // the unit's rows are the result, untouched
@@ -94,12 +99,13 @@ public final class Merger {
         return tail(body, inputs, spec);
     }
 
-    private static ResultCursor grouped(Inputs inputs, MergeSpec.GroupedAggregate g, List<Column> columns) {
+    private static ResultCursor grouped(Inputs inputs, MergeSpec.GroupedAggregate g, List<Column> columns, MergeWarnings warnings) {
         List<Column> outColumns = AggregateColumns.of(columns, g.aggregates());
-        Aggregator aggregator = new Aggregator(g.aggregates(), columns);
+        ExprEvaluator evaluator = new ExprEvaluator(outColumns, warnings);
+        Aggregator aggregator = new Aggregator(g.aggregates(), g.computed(), evaluator, columns);
         RowOrder groupOrder = new RowOrder(g.groupKeys(), columns);
         boolean global = g.groupKeys().isEmpty();
-        ExprEvaluator having = g.having() == null ? null : new ExprEvaluator(outColumns);
+        ExprEvaluator having = g.having() == null ? null : evaluator;
         // groups sort by the merged columns' types: a DISTINCT aggregate's unit column held its argument
         // (a string with a weight), the merged one is a number, which orders by value
         List<SortKey> order = Weights.keys(g.order(), outColumns);
@@ -205,6 +211,17 @@ public final class Merger {
             case RowExpr.Arithmetic a -> {
                 collectWeights(a.left(), into);
                 collectWeights(a.right(), into);
+            }
+            case RowExpr.Negate n -> collectWeights(n.operand(), into);
+            case RowExpr.Average a -> {
+                collectWeights(a.sum(), into);
+                collectWeights(a.count(), into);
+            }
+            case RowExpr.Coalesce c -> c.operands().forEach(x -> collectWeights(x, into));
+            case RowExpr.If i -> {
+                collectWeights(i.condition(), into);
+                collectWeights(i.then(), into);
+                collectWeights(i.otherwise(), into);
             }
             case RowExpr.And a -> a.operands().forEach(o -> collectWeights(o, into));
             case RowExpr.Or o -> o.operands().forEach(x -> collectWeights(x, into));

@@ -23,7 +23,8 @@ final class Weights {
             case MergeSpec.Concat c -> c;
             case MergeSpec.SortedMerge s -> new MergeSpec.SortedMerge(keys(s.keys(), columns), s.tail());
             case MergeSpec.GroupedAggregate g -> new MergeSpec.GroupedAggregate(keys(g.groupKeys(), columns),
-                    slots(g.aggregates(), columns), g.inputSortedByGroup(), expr(g.having(), columns), keys(g.order(), columns), g.tail());
+                    slots(g.aggregates(), columns), computed(g.computed(), columns), g.inputSortedByGroup(), expr(g.having(), columns),
+                    keys(g.order(), columns), g.tail());
         };
     }
 
@@ -56,6 +57,14 @@ final class Weights {
         return out;
     }
 
+    private static List<MergeSpec.ComputedColumn> computed(List<MergeSpec.ComputedColumn> computed, List<Column> columns) {
+        List<MergeSpec.ComputedColumn> out = new ArrayList<>(computed.size());
+        for (MergeSpec.ComputedColumn c : computed) {
+            out.add(new MergeSpec.ComputedColumn(c.column(), expr(c.expression(), columns)));
+        }
+        return out;
+    }
+
     private static RowExpr expr(RowExpr e, List<Column> columns) {
         if (e == null) {
             return null;
@@ -65,6 +74,10 @@ final class Weights {
             case RowExpr.Constant c -> c;
             case RowExpr.Compare c -> new RowExpr.Compare(c.op(), expr(c.left(), columns), expr(c.right(), columns));
             case RowExpr.Arithmetic a -> new RowExpr.Arithmetic(a.op(), expr(a.left(), columns), expr(a.right(), columns));
+            case RowExpr.Negate n -> new RowExpr.Negate(expr(n.operand(), columns));
+            case RowExpr.Average a -> new RowExpr.Average(expr(a.sum(), columns), expr(a.count(), columns));
+            case RowExpr.Coalesce c -> new RowExpr.Coalesce(c.operands().stream().map(x -> expr(x, columns)).toList());
+            case RowExpr.If i -> new RowExpr.If(expr(i.condition(), columns), expr(i.then(), columns), expr(i.otherwise(), columns));
             case RowExpr.And a -> new RowExpr.And(a.operands().stream().map(x -> expr(x, columns)).toList());
             case RowExpr.Or o -> new RowExpr.Or(o.operands().stream().map(x -> expr(x, columns)).toList());
             case RowExpr.Not n -> new RowExpr.Not(expr(n.operand(), columns));

@@ -56,6 +56,35 @@ final class DistinctArguments {
     }
 
     /**
+     * How a node returns the value a COUNT(DISTINCT ...) counts, for a tuple COUNT(DISTINCT a, b): one
+     * column identifying the tuple under the arguments' collations, NULL when any argument is NULL
+     * (MySQL counts only tuples of non-NULL values) — each argument's WEIGHT_STRING (of the rtrimmed
+     * value, as every weight here), all but the last prefixed with their length, so ('ab', 'c') and
+     * ('a', 'bc') stay apart. The nodes group by the arguments too, so the value is the group's.
+     */
+    static List<Renderer.Piece> tuple(SelectShape.Aggregate a) {
+        List<Renderer.Piece> out = new ArrayList<>();
+        out.add(new Renderer.Piece.Text("concat("));
+        List<SelectShape.Span> spans = a.arguments();
+        for (int i = 0; i < spans.size(); i++) {
+            SelectShape.Span span = spans.get(i);
+            if (i > 0) {
+                out.add(new Renderer.Piece.Text(", "));
+            }
+            if (i < spans.size() - 1) {
+                out.add(new Renderer.Piece.Text("length(weight_string(rtrim("));
+                out.add(new Renderer.Piece.Copy(span.start(), span.end()));
+                out.add(new Renderer.Piece.Text("))), ':', "));
+            }
+            out.add(new Renderer.Piece.Text("weight_string(rtrim("));
+            out.add(new Renderer.Piece.Copy(span.start(), span.end()));
+            out.add(new Renderer.Piece.Text("))"));
+        }
+        out.add(new Renderer.Piece.Text(")"));
+        return out;
+    }
+
+    /**
      * Records {@code argument} once (the same expression with the same values is one) and returns the
      * first recorded equal one, whose WEIGHT_STRING column then serves every copy.
      */

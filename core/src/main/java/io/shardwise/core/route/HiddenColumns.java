@@ -54,6 +54,11 @@ final class HiddenColumns {
      * values), so it is the same column only at the same place of the statement.
      */
     int add(String before, Expr expression, String after) {
+        return add(before, expression, after, null);
+    }
+
+    /** As {@link #add(String, Expr, String)}, computed by {@code pieces} (null: the expression's own text) when new. */
+    int add(String before, Expr expression, String after, List<Renderer.Piece> pieces) {
         String text = before + expression.text() + after;
         String key = text.toLowerCase(Locale.ROOT);
         if (expression.hasValues()) {
@@ -68,7 +73,7 @@ final class HiddenColumns {
         }
         int index = visible + byKey.size();
         byKey.put(key, index);
-        computed.add(pieces(before, expression, after));
+        computed.add(pieces != null ? pieces : pieces(before, expression, after));
         return index;
     }
 

@@ -32,6 +32,10 @@ final class MergePlanner {
     private final HiddenColumns hidden;
     /** The arguments of COUNT/SUM/AVG(DISTINCT ...) the units group by, collected while planning. */
     private final DistinctArguments distincts;
+    /** Columns the merger computes over merged aggregates: select items, then ORDER BY keys. */
+    private final List<MergeSpec.ComputedColumn> computed = new ArrayList<>();
+    /** Per select item, the expression the merger computes it by (null: a column of the units). */
+    private final RowExpr[] itemExpressions;
 
     private MergePlanner(SelectShape shape, SqlTemplate template, Bindings bindings) {
         this.shape = shape;
@@ -40,6 +44,7 @@ final class MergePlanner {
         this.visible = shape.items().size();
         this.hidden = new HiddenColumns(template, bindings, visible);
         this.distincts = new DistinctArguments(hidden);
+        this.itemExpressions = new RowExpr[visible];
     }
 
     static Plan plan(SelectShape shape, SqlTemplate template, Bindings bindings) {
@@ -48,8 +53,8 @@ final class MergePlanner {
 
     private Plan plan() {
         for (SelectShape.Item item : shape.items()) {
-            if (item.containsAggregate()) {
-                throw unsupported("an expression over aggregates across shards: " + item.text());
+            if (item.containsAggregate() && item.expression() == null) {
+                throw unsupported("this expression over aggregates across shards: " + item.text());
             }
             if (item.aggregate() != null && item.aggregate().kind() == SelectShape.AggregateKind.OTHER) {
                 throw unsupported("aggregate " + item.text() + " across shards");
@@ -64,6 +69,12 @@ final class MergePlanner {
             spec = aggregate(offset, limit);
             if (!distincts.isEmpty()) {
                 distinctEdits(edits);
+            }
+            for (SelectShape.Item item : shape.items()) {
+                if (item.expression() != null && !item.divisors().isEmpty() && item.start() >= 0) {
+                    edits.add(new Renderer.Edit(item.start(), item.end(), SafeDivisors.pieces(item.start(), item.end(), item.divisors()),
+                            item.alias() == null));
+                }
             }
             // groups are complete only after the merge: LIMIT and HAVING apply there, not per shard
             Clause limitClause = template.clause(Clause.Kind.LIMIT);
@@ -133,7 +144,7 @@ final class MergePlanner {
     private void checkDistinctItems() {
         for (SelectShape.Item item : shape.items()) {
             SelectShape.Aggregate a = item.aggregate();
-            if (DistinctArguments.groupsBy(a) && (item.start() < 0 || a.argument().indexOf('?') >= 0 && a.argumentStart() < 0)) {
+            if (DistinctArguments.groupsBy(a) && (item.start() < 0 || (a.isTuple() || a.argument().indexOf('?') >= 0) && a.argumentStart() < 0)) {
                 throw unsupported("an aggregate over DISTINCT values of this expression across shards: " + item.text());
             }
         }
@@ -147,7 +158,8 @@ final class MergePlanner {
         for (SelectShape.Item item : shape.items()) {
             SelectShape.Aggregate a = item.aggregate();
             if (DistinctArguments.groupsBy(a)) {
-                edits.add(new Renderer.Edit(item.start(), item.end(), HiddenColumns.pieces("", argumentExpr(a), ""), item.alias() == null));
+                List<Renderer.Piece> value = a.isTuple() ? DistinctArguments.tuple(a) : HiddenColumns.pieces("", argumentExpr(a), "");
+                edits.add(new Renderer.Edit(item.start(), item.end(), value, item.alias() == null));
             }
         }
         Clause group = template.clause(Clause.Kind.GROUP_BY);
@@ -167,8 +179,8 @@ final class MergePlanner {
             case MergeSpec.PassThrough p -> p;
             case MergeSpec.Concat c -> new MergeSpec.Concat(all);
             case MergeSpec.SortedMerge s -> new MergeSpec.SortedMerge(s.keys(), all);
-            case MergeSpec.GroupedAggregate g -> new MergeSpec.GroupedAggregate(g.groupKeys(), g.aggregates(), g.inputSortedByGroup(),
-                    g.having(), g.order(), all);
+            case MergeSpec.GroupedAggregate g -> new MergeSpec.GroupedAggregate(g.groupKeys(), g.aggregates(), g.computed(),
+                    g.inputSortedByGroup(), g.having(), g.order(), all);
         };
     }
 
@@ -193,7 +205,8 @@ final class MergePlanner {
             if (DistinctArguments.groupsBy(a)) {
                 // each unit returns the distinct values themselves (grouped by them); the merge counts them once
                 Expr argument = distincts.add(argumentExpr(a));
-                aggregates.add(new AggregateSlot(DistinctArguments.kind(a), i, -1, -1, weight(argument)));
+                // a tuple's column is its identity already (weights inside); one argument compares by its weight
+                aggregates.add(new AggregateSlot(DistinctArguments.kind(a), i, -1, -1, a.isTuple() ? -1 : weight(argument)));
                 continue;
             }
             aggregates.add(switch (a.kind()) {
@@ -208,11 +221,23 @@ final class MergePlanner {
                 case OTHER -> throw unsupported("aggregate " + item.text() + " across shards");
             });
         }
+        for (int i = 0; i < visible; i++) {
+            SelectShape.Item item = shape.items().get(i);
+            if (item.expression() != null) {
+                // the units compute the item too: its value is replaced, its column definition is MySQL's
+                itemExpressions[i] = having(item.expression(), aggregates);
+                computed.add(new MergeSpec.ComputedColumn(i, itemExpressions[i]));
+            }
+        }
         RowExpr having = shape.havingExpr() == null ? null : having(shape.havingExpr(), aggregates);
         List<SortKey> order = new ArrayList<>();
         for (SelectShape.Key key : shape.orderBy()) {
             if (key.aggregate() != null) {
                 order.add(unselectedAggregate(key, aggregates));
+                continue;
+            }
+            if (key.containsAggregate()) {
+                order.add(computedKey(key, aggregates));
                 continue;
             }
             int column = keyColumn(key);
@@ -224,8 +249,30 @@ final class MergePlanner {
             }
             order.add(new SortKey(column, key.descending(), orderWeight(column, key)));
         }
-        return new MergeSpec.GroupedAggregate(groupKeys, aggregates, false, having, order,
-                new MergeSpec.Tail(false, offset, limit, visibleWidth()));
+        return new MergeSpec.GroupedAggregate(groupKeys, aggregates, computed, false, having, order,
+                // SELECT DISTINCT over groups (DISTINCT COUNT(*) ... GROUP BY): the merged groups' visible rows de-duplicated
+                new MergeSpec.Tail(shape.distinct(), offset, limit, visibleWidth()));
+    }
+
+    /**
+     * ORDER BY an expression over aggregates that is not a select item ({@code ORDER BY SUM(a) / COUNT(*)}):
+     * a hidden column the units compute (for its column definition, whose scale the sort compares at, as
+     * MySQL's sort key does) and the merger overwrites with the expression over merged aggregates.
+     */
+    private SortKey computedKey(SelectShape.Key key, List<AggregateSlot> aggregates) {
+        if (key.expression() == null) {
+            throw unsupported("ORDER BY this expression over aggregates across shards: " + key.text());
+        }
+        int column = key.start() < 0 || key.divisors().isEmpty() ? hidden.add("", keyExpr(key), "")
+                : hidden.add("", keyExpr(key), "", SafeDivisors.pieces(key.start(), key.end(), key.divisors()));
+        boolean known = false;
+        for (MergeSpec.ComputedColumn c : computed) {
+            known |= c.column() == column;
+        }
+        if (!known) {
+            computed.add(new MergeSpec.ComputedColumn(column, having(key.expression(), aggregates)));
+        }
+        return new SortKey(column, key.descending(), -1);
     }
 
     /**
@@ -251,8 +298,17 @@ final class MergePlanner {
     private RowExpr having(HavingExpr e, List<AggregateSlot> aggregates) {
         return switch (e) {
             case HavingExpr.Value v -> new RowExpr.Constant(NodeSelector.value(v.value(), bindings));
+            case HavingExpr.Ref r when r.aggregate() != null && r.aggregate().kind() == SelectShape.AggregateKind.AVG ->
+                    average(r.aggregate(), aggregates);
             case HavingExpr.Ref r -> {
                 int column = havingColumn(r, aggregates);
+                if (r.aggregate() == null && column < visible && itemExpressions[column] != null) {
+                    yield itemExpressions[column]; // an alias of a computed item: its exact value, not its rounded text
+                }
+                SelectShape.Aggregate itemAggregate = r.aggregate() == null && column < visible ? shape.items().get(column).aggregate() : null;
+                if (itemAggregate != null && itemAggregate.kind() == SelectShape.AggregateKind.AVG) {
+                    yield average(itemAggregate, aggregates);
+                }
                 Expr expression = r.aggregate() != null ? null
                         : column < visible ? itemExpr(column) : new Expr(r.text(), -1, -1);
                 yield new RowExpr.ColumnRef(column, expression == null ? -1 : weight(expression));
@@ -272,8 +328,28 @@ final class MergePlanner {
             case HavingExpr.And a -> new RowExpr.And(a.operands().stream().map(x -> having(x, aggregates)).toList());
             case HavingExpr.Or o -> new RowExpr.Or(o.operands().stream().map(x -> having(x, aggregates)).toList());
             case HavingExpr.Not n -> new RowExpr.Not(having(n.operand(), aggregates));
+            case HavingExpr.Negate n -> new RowExpr.Negate(having(n.operand(), aggregates));
+            case HavingExpr.Coalesce c -> new RowExpr.Coalesce(c.operands().stream().map(x -> having(x, aggregates)).toList());
+            case HavingExpr.If i -> new RowExpr.If(having(i.condition(), aggregates), having(i.then(), aggregates),
+                    having(i.otherwise(), aggregates));
             case HavingExpr.IsNull n -> new RowExpr.IsNull(having(n.operand(), aggregates), n.negated());
         };
+    }
+
+    /**
+     * AVG(x) inside an expression is SUM(x) / COUNT(x) (or their DISTINCT forms) merged and divided
+     * as MySQL's AVG divides, unrounded: MySQL computes {@code AVG(x) * 3} from the unrounded quotient,
+     * not from the AVG column's text at its scale.
+     */
+    private RowExpr average(SelectShape.Aggregate avg, List<AggregateSlot> aggregates) {
+        String distinct = avg.distinct() ? "distinct " : "";
+        SelectShape.Aggregate sum = new SelectShape.Aggregate(SelectShape.AggregateKind.SUM, avg.distinct(), avg.argument(),
+                avg.argumentStart(), avg.argumentEnd());
+        SelectShape.Aggregate count = new SelectShape.Aggregate(SelectShape.AggregateKind.COUNT, avg.distinct(), avg.argument(),
+                avg.argumentStart(), avg.argumentEnd());
+        return new RowExpr.Average(
+                having(new HavingExpr.Ref("sum(" + distinct + avg.argument() + ")", sum), aggregates),
+                having(new HavingExpr.Ref("count(" + distinct + avg.argument() + ")", count), aggregates));
     }
 
     private int havingColumn(HavingExpr.Ref ref, List<AggregateSlot> aggregates) {
@@ -322,6 +398,17 @@ final class MergePlanner {
     private int distinctColumn(SelectShape.Aggregate wanted, List<AggregateSlot> aggregates) {
         Expr argument = argumentExpr(wanted);
         AggregateSlot.Kind kind = DistinctArguments.kind(wanted);
+        if (wanted.isTuple()) {
+            int column = hidden.add("tuple(", argument, ")", DistinctArguments.tuple(wanted));
+            for (AggregateSlot slot : aggregates) {
+                if (slot.column() == column) {
+                    return column;
+                }
+            }
+            distincts.add(argument);
+            aggregates.add(new AggregateSlot(kind, column, -1, -1, -1));
+            return column;
+        }
         int depth = DistinctArguments.nesting(kind);
         int column = hidden.add("(".repeat(depth), argument, ")".repeat(depth));
         for (AggregateSlot slot : aggregates) {
@@ -348,6 +435,9 @@ final class MergePlanner {
         SelectShape.Aggregate a = column < visible ? shape.items().get(column).aggregate() : null;
         if (a != null && a.kind() != SelectShape.AggregateKind.MIN && a.kind() != SelectShape.AggregateKind.MAX) {
             return -1;
+        }
+        if (column < visible && itemExpressions[column] != null) {
+            return -1; // computed by the merger: a number, and the units' text of it is a partial value
         }
         return weight(keyExpr(key));
     }

@@ -63,22 +63,49 @@ public sealed interface MergeSpec
      * GROUP BY, where {@code groupKeys} is empty and the result is exactly one row) become one row:
      * group columns from the first row, aggregate columns merged. Requires: when
      * {@code inputSortedByGroup}, every unit is sorted by {@code groupKeys} (streaming merge);
-     * otherwise groups are hashed in memory. Then {@code having} filters groups, {@code order} sorts
-     * them (empty: group-key order), and the tail applies.
+     * otherwise groups are hashed in memory. Then each of {@code computed} (expressions over the
+     * merged aggregates, in order) overwrites its column, {@code having} filters groups, {@code order}
+     * sorts them (empty: group-key order), and the tail applies.
      */
-    record GroupedAggregate(List<SortKey> groupKeys, List<AggregateSlot> aggregates, boolean inputSortedByGroup,
-                            RowExpr having, List<SortKey> order, Tail tail) implements MergeSpec {
+    record GroupedAggregate(List<SortKey> groupKeys, List<AggregateSlot> aggregates, List<ComputedColumn> computed,
+                            boolean inputSortedByGroup, RowExpr having, List<SortKey> order, Tail tail) implements MergeSpec {
         public GroupedAggregate {
             groupKeys = List.copyOf(groupKeys);
             aggregates = List.copyOf(aggregates);
+            computed = List.copyOf(computed);
             order = List.copyOf(order);
             Objects.requireNonNull(tail, "tail");
         }
 
+        public GroupedAggregate(List<SortKey> groupKeys, List<AggregateSlot> aggregates, boolean inputSortedByGroup,
+                                RowExpr having, List<SortKey> order, Tail tail) {
+            this(groupKeys, aggregates, List.of(), inputSortedByGroup, having, order, tail);
+        }
+
         @Override
         public String explain() {
-            return "group by " + groupKeys + " aggregate " + aggregates + (inputSortedByGroup ? " (streaming)" : " (hashed)")
+            return "group by " + groupKeys + " aggregate " + aggregates + (computed.isEmpty() ? "" : " compute " + computed)
+                    + (inputSortedByGroup ? " (streaming)" : " (hashed)")
                     + (having == null ? "" : " having " + having) + (order.isEmpty() ? "" : " order by " + order) + tail.explain();
+        }
+    }
+
+    /**
+     * A column of a grouped merge whose value is {@code expression} over the group's merged columns
+     * ({@code SUM(a) / COUNT(*)}). The units compute the same expression over their partial groups: its
+     * value is replaced, but its column definition (type, length, scale, label) is MySQL's own.
+     */
+    record ComputedColumn(int column, RowExpr expression) {
+        public ComputedColumn {
+            if (column < 0) {
+                throw new IllegalArgumentException("computed column " + column);
+            }
+            Objects.requireNonNull(expression, "expression");
+        }
+
+        @Override
+        public String toString() {
+            return "#" + column + "=" + expression;
         }
     }
 

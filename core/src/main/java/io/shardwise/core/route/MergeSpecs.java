@@ -20,9 +20,46 @@ public final class MergeSpecs {
             case MergeSpec.Concat c -> new MergeSpec.Concat(tail(c.tail(), extra));
             case MergeSpec.SortedMerge s -> new MergeSpec.SortedMerge(keys(s.keys(), starItem, extra), tail(s.tail(), extra));
             case MergeSpec.GroupedAggregate g -> new MergeSpec.GroupedAggregate(keys(g.groupKeys(), starItem, extra),
-                    aggregates(g.aggregates(), starItem, extra), g.inputSortedByGroup(), g.having(),
-                    keys(g.order(), starItem, extra), tail(g.tail(), extra));
+                    aggregates(g.aggregates(), starItem, extra), computed(g.computed(), starItem, extra), g.inputSortedByGroup(),
+                    expr(g.having(), starItem, extra), keys(g.order(), starItem, extra), tail(g.tail(), extra));
         };
+    }
+
+    private static List<MergeSpec.ComputedColumn> computed(List<MergeSpec.ComputedColumn> computed, int starItem, int extra) {
+        List<MergeSpec.ComputedColumn> out = new ArrayList<>();
+        for (MergeSpec.ComputedColumn c : computed) {
+            out.add(new MergeSpec.ComputedColumn(at(c.column(), starItem, extra), expr(c.expression(), starItem, extra)));
+        }
+        return out;
+    }
+
+    private static RowExpr expr(RowExpr e, int starItem, int extra) {
+        if (e == null) {
+            return null;
+        }
+        return switch (e) {
+            case RowExpr.ColumnRef c -> new RowExpr.ColumnRef(at(c.column(), starItem, extra),
+                    c.weightColumn() < 0 ? -1 : at(c.weightColumn(), starItem, extra));
+            case RowExpr.Constant c -> c;
+            case RowExpr.Compare c -> new RowExpr.Compare(c.op(), expr(c.left(), starItem, extra), expr(c.right(), starItem, extra));
+            case RowExpr.Arithmetic a -> new RowExpr.Arithmetic(a.op(), expr(a.left(), starItem, extra), expr(a.right(), starItem, extra));
+            case RowExpr.Negate n -> new RowExpr.Negate(expr(n.operand(), starItem, extra));
+            case RowExpr.Average a -> new RowExpr.Average(expr(a.sum(), starItem, extra), expr(a.count(), starItem, extra));
+            case RowExpr.Coalesce c -> new RowExpr.Coalesce(exprs(c.operands(), starItem, extra));
+            case RowExpr.If i -> new RowExpr.If(expr(i.condition(), starItem, extra), expr(i.then(), starItem, extra), expr(i.otherwise(), starItem, extra));
+            case RowExpr.And a -> new RowExpr.And(exprs(a.operands(), starItem, extra));
+            case RowExpr.Or o -> new RowExpr.Or(exprs(o.operands(), starItem, extra));
+            case RowExpr.Not n -> new RowExpr.Not(expr(n.operand(), starItem, extra));
+            case RowExpr.IsNull n -> new RowExpr.IsNull(expr(n.operand(), starItem, extra), n.negated());
+        };
+    }
+
+    private static List<RowExpr> exprs(List<RowExpr> operands, int starItem, int extra) {
+        List<RowExpr> out = new ArrayList<>(operands.size());
+        for (RowExpr o : operands) {
+            out.add(expr(o, starItem, extra));
+        }
+        return out;
     }
 
     private static int at(int index, int starItem, int extra) {

@@ -22,6 +22,20 @@ class DiagnosticsTest {
     }
 
     @Test
+    void theMergersOwnConditionsFollowTheUnitsAndAreCountedBeyondTheCap() {
+        Diagnostics d = new Diagnostics(2);
+        d.unit(1, 1, List.of(warning(3, "c")));
+        for (int i = 0; i < 70; i++) {
+            d.merged(warning(1365, "Division by 0"));
+        }
+        assertEquals(warning(3, "c"), d.conditions().getFirst());
+        assertEquals(warning(1365, "Division by 0"), d.conditions().get(1));
+        assertEquals(Diagnostics.MAX_ERROR_COUNT, d.conditions().size());
+        assertEquals(71, d.warningCount());
+        assertEquals(0, d.errorCount());
+    }
+
+    @Test
     void conditionsAreCappedAtMaxErrorCountButTheCountIsNot() {
         Diagnostics d = new Diagnostics(2);
         List<Condition> many = new ArrayList<>();

@@ -131,6 +131,30 @@ class JdbcWarningsIT {
     }
 
     @Test
+    void divisionByZeroOverMergedAggregatesWarnsOncePerGroupAsMysqlDoes() throws SQLException {
+        same(c -> {
+            List<String> out = new ArrayList<>();
+            // COUNT(*) - 12 is 0 only for the whole group (12 orders), never for one shard alone (each holds fewer)
+            try (Statement s = c.createStatement();
+                 ResultSet rs = s.executeQuery("SELECT COUNT(*) / 0, SUM(amount) / (COUNT(*) - COUNT(*)), NULL / 0,"
+                         + " COUNT(*) / (COUNT(*) - 12) FROM orders WHERE " + SOME_ORDERS)) {
+                while (rs.next()) {
+                    out.add(rs.getString(1) + " " + rs.getString(2) + " " + rs.getString(3) + " " + rs.getString(4));
+                }
+                out.addAll(chain(s.getWarnings(), false));
+            }
+            try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery("SELECT user_id % 3, SUM(amount) / (COUNT(*) - COUNT(*))"
+                    + " FROM orders WHERE " + SOME_ORDERS + " GROUP BY 1 ORDER BY 1")) {
+                while (rs.next()) {
+                    out.add(rs.getString(1) + " " + rs.getString(2));
+                }
+                out.addAll(chain(s.getWarnings(), false));
+            }
+            return out;
+        });
+    }
+
+    @Test
     void anErrorIsThrownNotChained() throws SQLException {
         try (Connection c = f.shardwise(); Statement s = c.createStatement()) {
             try {

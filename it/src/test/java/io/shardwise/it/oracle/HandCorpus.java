@@ -609,6 +609,74 @@ final class HandCorpus {
                 + " ORDER BY quantity");
         c.p("SELECT COUNT(DISTINCT IF(amount > ?, user_id, NULL)), COUNT(DISTINCT IF(amount > ?, user_id, NULL)) FROM orders", 100, 500);
         c.p("SELECT user_id % ?, COUNT(DISTINCT status), COUNT(DISTINCT amount * ?) FROM orders GROUP BY 1 ORDER BY 1", 5, 2);
+
+        // issue 12: expressions over merged aggregates, evaluated after the merge with MySQL's arithmetic
+        c.category("aggregate-expression");
+        c.q("SELECT SUM(amount) / COUNT(*) FROM orders");
+        c.q("SELECT AVG(amount) * 2, AVG(amount) * 3 FROM orders");
+        c.q("SELECT AVG(quantity) * 3, AVG(quantity) / 7, SUM(quantity) / COUNT(*) * 1000000000 FROM order_items");
+        c.q("SELECT MAX(amount) - MIN(amount), MAX(amount) + MIN(amount), -MAX(amount) FROM orders");
+        c.q("SELECT SUM(price) + 1, SUM(quantity) - 1, COUNT(*) + 1, COUNT(*) * 2, MIN(quantity) * MAX(quantity) FROM order_items");
+        c.q("SELECT COUNT(*) + 1, COUNT(*) * 2, COUNT(*) - COUNT(amount), COUNT(amount) / COUNT(*) FROM orders");
+        c.q("SELECT COUNT(*) > 3, COUNT(*) < 3, SUM(amount) >= 1000 AND COUNT(*) > 1, COUNT(*) = 0 OR MAX(amount) > 10 FROM orders");
+        c.q("SELECT NOT COUNT(*) > 3, (COUNT(*) > 3) + 1, SUM(amount) IS NULL FROM orders");
+        c.q("SELECT SUM(amount) / COUNT(*), AVG(amount) * 2, MAX(amount) - MIN(amount) FROM orders WHERE user_id < -100");
+        c.q("SELECT COUNT(*) / 0, SUM(amount) / 0, SUM(amount) / (COUNT(*) - COUNT(*)) FROM orders");
+        c.q("SELECT SUM(amount) / SUM(amount - amount) FROM orders WHERE user_id < 10");
+        c.q("SELECT AVG(amount) * 1e0, SUM(amount) / 3e0, COUNT(*) * 0.5, COUNT(*) * 1.25 FROM orders");
+        c.q("SELECT user_id, SUM(amount) / COUNT(*) FROM orders GROUP BY user_id ORDER BY user_id LIMIT 20");
+        c.q("SELECT user_id, SUM(amount) / COUNT(*) AS avg2, AVG(amount) FROM orders GROUP BY user_id ORDER BY avg2 DESC, user_id LIMIT 15");
+        c.q("SELECT user_id, MAX(amount) - MIN(amount) AS spread FROM orders GROUP BY user_id ORDER BY spread DESC, user_id LIMIT 10");
+        c.q("SELECT user_id, COUNT(*) FROM orders GROUP BY user_id ORDER BY SUM(amount) / COUNT(*) DESC, user_id LIMIT 10");
+        c.q("SELECT user_id FROM orders GROUP BY user_id ORDER BY MAX(amount) - MIN(amount), user_id LIMIT 10");
+        c.q("SELECT user_id, AVG(amount) * 2 FROM orders GROUP BY user_id ORDER BY 2, 1 LIMIT 10");
+        c.q("SELECT user_id, COUNT(*) FROM orders GROUP BY user_id HAVING COUNT(*) > 3 AND SUM(amount) / COUNT(*) > 200"
+                + " ORDER BY user_id");
+        c.q("SELECT user_id, COUNT(*) FROM orders GROUP BY user_id HAVING COUNT(*) > 8 OR MAX(amount) - MIN(amount) < 50"
+                + " ORDER BY user_id");
+        c.q("SELECT user_id, SUM(amount) / COUNT(*) AS r FROM orders GROUP BY user_id HAVING r > 250.12345 ORDER BY r, user_id");
+        c.q("SELECT user_id, AVG(amount) AS a FROM orders GROUP BY user_id HAVING a > 250.12345 ORDER BY a, user_id");
+        c.q("SELECT quantity, AVG(price) * 3 FROM order_items GROUP BY quantity HAVING AVG(price) * 3 > 10 ORDER BY quantity");
+        c.ci("SELECT status, COUNT(*) * 100, MAX(amount) / 2 FROM orders GROUP BY status ORDER BY 1");
+        c.q("SELECT user_id % 5 AS b, COUNT(DISTINCT status) + 1, SUM(DISTINCT amount) / COUNT(DISTINCT amount),"
+                + " AVG(DISTINCT amount) * 2 FROM orders GROUP BY b ORDER BY b");
+        c.q("SELECT COUNT(DISTINCT user_id) * 2, COUNT(DISTINCT status) - 1 FROM orders");
+        c.q("SELECT user_id, COUNT(DISTINCT status) / COUNT(*) FROM orders GROUP BY user_id ORDER BY 2 DESC, 1 LIMIT 10");
+        c.q("SELECT user_id, MAX(created_at), COUNT(*) * 2 AS c2 FROM orders GROUP BY user_id ORDER BY c2 DESC, user_id LIMIT 10");
+        c.q("SELECT (SUM(amount) + 1) * 2, ((MAX(amount))) / (MIN(amount) + 1) FROM orders");
+        c.q("SELECT user_id, SUM(quantity * price) / SUM(quantity) FROM order_items GROUP BY user_id ORDER BY 1 LIMIT 20");
+        c.q("SELECT user_id FROM orders GROUP BY user_id ORDER BY (SUM(amount) + 1) / COUNT(*) DESC, user_id LIMIT 10");
+        c.q("SELECT COUNT(*) FROM orders ORDER BY SUM(amount)");
+        c.q("SELECT IFNULL(SUM(amount), 0), COALESCE(MAX(amount), MIN(amount), -1) FROM orders WHERE user_id < -100");
+        c.q("SELECT user_id, IFNULL(SUM(amount), 0) AS s, IF(COUNT(*) > 5, SUM(amount) / COUNT(*), 0) FROM orders GROUP BY user_id"
+                + " ORDER BY s DESC, user_id LIMIT 10");
+        c.q("SELECT user_id FROM orders GROUP BY user_id ORDER BY IFNULL(SUM(amount), 0), user_id LIMIT 10");
+        c.ci("SELECT user_id, COALESCE(MAX(status), 'none') FROM orders GROUP BY user_id ORDER BY user_id LIMIT 20");
+        c.q("SELECT user_id, IF(MAX(amount) > 900, 'big', 'small') FROM orders GROUP BY user_id ORDER BY user_id LIMIT 20");
+        c.q("SELECT user_id, COUNT(*) FROM orders GROUP BY user_id HAVING IF(COUNT(*) > 3, SUM(amount), 0) > 1000 ORDER BY user_id");
+        c.p("SELECT IFNULL(SUM(amount), ?), IF(COUNT(*) > ?, 1, 2) FROM orders WHERE user_id > ?", 7, 10, 20);
+        c.q("SELECT DISTINCT COUNT(*) FROM orders GROUP BY user_id ORDER BY 1");
+        c.q("SELECT DISTINCT COUNT(*) > 5, MAX(amount) > 900 FROM orders GROUP BY user_id");
+        c.q("SELECT DISTINCT SUM(amount) > 1000 AS big FROM orders GROUP BY user_id ORDER BY big DESC LIMIT 1");
+        c.p("SELECT SUM(amount) / ?, COUNT(*) * ? FROM orders WHERE user_id > ?", 3, 2, 10);
+        c.p("SELECT user_id, AVG(amount) * ? AS x FROM orders WHERE user_id < ? GROUP BY user_id HAVING x > ? ORDER BY x, user_id",
+                new BigDecimal("1.5"), 60, 100);
+        c.p("SELECT user_id, SUM(amount) / COUNT(*) FROM orders GROUP BY user_id HAVING COUNT(*) > ? ORDER BY 2 DESC, 1", 8);
+
+        // issue 12: COUNT(DISTINCT a, b): distinct tuples of non-NULL values across shards, under the collation
+        c.category("distinct-tuples");
+        c.q("SELECT COUNT(DISTINCT user_id, status) FROM orders");
+        c.q("SELECT COUNT(DISTINCT status, amount), COUNT(DISTINCT amount), COUNT(*) FROM orders");
+        c.q("SELECT COUNT(DISTINCT user_id, status, amount) FROM orders WHERE user_id < 50");
+        c.q("SELECT COUNT(DISTINCT country_code, name) FROM users");
+        c.q("SELECT COUNT(DISTINCT sku, quantity) FROM order_items WHERE user_id < -100");
+        c.q("SELECT user_id % 4, COUNT(DISTINCT status, amount) FROM orders GROUP BY 1 ORDER BY 1");
+        c.q("SELECT quantity, COUNT(DISTINCT user_id, sku) AS n FROM order_items GROUP BY quantity ORDER BY n DESC, quantity");
+        c.q("SELECT user_id FROM orders GROUP BY user_id HAVING COUNT(DISTINCT status, amount) > 3 ORDER BY user_id");
+        c.q("SELECT user_id FROM orders GROUP BY user_id ORDER BY COUNT(DISTINCT status, amount) DESC, user_id LIMIT 10");
+        c.q("SELECT COUNT(DISTINCT user_id, status) * 2, COUNT(DISTINCT status, user_id) + 1 FROM orders");
+        c.p("SELECT COUNT(DISTINCT user_id, amount * ?) FROM orders WHERE user_id > ?", 2, 10);
+        c.q("SELECT COUNT(DISTINCT kind, DATE(created_at)) FROM events");
         return c.cases();
     }
 
@@ -742,10 +810,8 @@ final class HandCorpus {
             "SELECT user_id FROM orders UNION SELECT user_id FROM users",
             "SELECT o.order_id FROM orders o JOIN sbtest1 s ON o.order_id = s.id",
             "SELECT o.order_id FROM orders o JOIN events e ON e.id = o.order_id",
-            "SELECT SUM(amount) / COUNT(*) FROM orders",
-            "SELECT COUNT(DISTINCT user_id, status) FROM orders",
-            "SELECT AVG(amount) * 2 FROM orders",
-            "SELECT MAX(amount) - MIN(amount) FROM orders",
+            "SELECT CONCAT(COUNT(*), 'x') FROM orders",
+            "SELECT ROUND(AVG(amount), 1) FROM orders",
             "SELECT GROUP_CONCAT(status) FROM orders",
             "SELECT STDDEV(amount) FROM orders",
             "SELECT user_id, VAR_SAMP(amount) FROM orders GROUP BY user_id",

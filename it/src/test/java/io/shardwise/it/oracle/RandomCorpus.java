@@ -8,7 +8,8 @@ import java.util.Random;
 /**
  * Read statements drawn from a small SELECT grammar with a fixed seed, so every run generates the same
  * corpus: predicates on and off the sharding key (equality, IN, ranges, NULL tests, values of another
- * type than the column's), global and grouped aggregates (BIT_AND/OR/XOR too), DISTINCT, ORDER BY with the primary key as
+ * type than the column's), global and grouped aggregates (BIT_AND/OR/XOR too) and expressions over them, DISTINCT, ORDER BY
+ * with the primary key as
  * the last key (no ties), LIMIT and OFFSET only under such an ORDER BY, and about one statement in
  * five prepared with its literals as parameters.
  *
@@ -339,11 +340,14 @@ final class RandomCorpus {
         sql.append(" GROUP BY ").append(template == null ? group : template.formatted(lit(constant)));
         if (r.nextInt(4) == 0) {
             Col h = numeric(t);
-            sql.append(" HAVING ").append(switch (r.nextInt(3)) {
+            sql.append(" HAVING ").append(switch (r.nextInt(4)) {
                 case 0 -> "COUNT(*) > " + lit(pick(List.of(1, 5, 50)));
                 case 1 -> "SUM(" + h.name() + " * " + lit(pick(List.of(2, -1))) + ") > " + lit(pick(List.of(0, 1000)));
                 // issue 12: a DISTINCT aggregate in HAVING, selected or not
-                default -> "COUNT(DISTINCT " + pick(t.cols()).name() + ") > " + lit(pick(List.of(1, 2, 10)));
+                case 2 -> "COUNT(DISTINCT " + pick(t.cols()).name() + ") > " + lit(pick(List.of(1, 2, 10)));
+                // issue 12: expressions over aggregates under AND / OR
+                default -> "SUM(" + h.name() + ") / COUNT(*) > " + lit(pick(List.of(0, 100))) + (r.nextBoolean() ? " AND " : " OR ")
+                        + "COUNT(*) > " + lit(pick(List.of(1, 3)));
             });
         }
         int order = r.nextInt(3);
@@ -411,7 +415,9 @@ final class RandomCorpus {
             Col d = r.nextInt(3) == 0 ? pick(t.cols()) : distinctOver;
             boolean number = d.kind() == Kind.INT || d.kind() == Kind.DEC;
             String kind = number ? pick(List.of("COUNT", "SUM", "AVG")) : "COUNT";
-            sql.append(kind).append("(DISTINCT ").append(d.name()).append(')');
+            // issue 12: COUNT(DISTINCT a, b) now and then, distinct tuples of non-NULL values
+            String second = kind.equals("COUNT") && r.nextInt(4) == 0 ? ", " + pick(t.cols()).name() : "";
+            sql.append(kind).append("(DISTINCT ").append(d.name()).append(second).append(')');
             return false;
         }
         Col c = pick(t.cols());
@@ -424,6 +430,10 @@ final class RandomCorpus {
                 case 2 -> sql.append("SUM(CASE WHEN ").append(c.name()).append(" = ").append(value(c)).append(" THEN 1 ELSE 0 END)");
                 default -> sql.append("MAX(COALESCE(").append(n.name()).append(", ").append(lit(0)).append("))");
             }
+            return false;
+        }
+        if (r.nextInt(6) == 0) {
+            sql.append(aggregateExpression(t, distinctOver));
             return false;
         }
         if (r.nextInt(4) == 0) {
@@ -443,6 +453,26 @@ final class RandomCorpus {
             default -> sql.append("AVG(").append(numeric(t).name()).append(')');
         }
         return c.kind() == Kind.STR;
+    }
+
+    /**
+     * Issue 12: an expression over aggregates, which the merger evaluates over the merged ones with
+     * MySQL's arithmetic (a quotient's intermediate digits, its scale, NULL for x / 0, comparisons as 0/1).
+     * No BIGINT difference or product of two aggregates: the sample's keys reach Long.MAX_VALUE.
+     */
+    private String aggregateExpression(Table t, Col distinctOver) {
+        Col n = numeric(t);
+        String name = n.name();
+        return switch (r.nextInt(8)) {
+            case 0 -> "SUM(" + name + ") / COUNT(*)";
+            case 1 -> "AVG(" + name + ") * " + lit(pick(List.of(2, 3, -1)));
+            case 2 -> n.kind() == Kind.DEC ? "MAX(" + name + ") - MIN(" + name + ")" : "MAX(" + name + ") / " + lit(pick(List.of(3, 7)));
+            case 3 -> "COUNT(" + name + ") * " + lit(pick(List.of(2, 10))) + " + " + lit(1);
+            case 4 -> "SUM(" + name + ") / COUNT(" + name + ") * " + lit(3);
+            case 5 -> "COUNT(*) > " + lit(pick(List.of(1, 3, 100)));
+            case 6 -> distinctOver == null ? "-SUM(" + name + ")" : "COUNT(DISTINCT " + distinctOver.name() + ") + " + lit(1);
+            default -> "(SUM(" + name + ") + " + lit(1) + ") / (COUNT(*) - " + lit(pick(List.of(0, 1))) + ")";
+        };
     }
 
     /** A scalar expression with a literal or parameter over one of the table's columns. */

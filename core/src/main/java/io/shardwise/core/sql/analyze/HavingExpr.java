@@ -3,9 +3,9 @@ package io.shardwise.core.sql.analyze;
 import java.util.List;
 
 /**
- * A HAVING condition as the merger must evaluate it after merging groups across shards: references
- * to aggregates and columns (resolved to merged columns by the router), values, comparisons,
- * arithmetic and logic.
+ * An expression the merger evaluates on merged groups across shards — a HAVING condition, a select
+ * item or an ORDER BY key over aggregates ({@code SUM(a) / COUNT(*)}): references to aggregates and
+ * columns (resolved to merged columns by the router), values, comparisons, arithmetic and logic.
  */
 public sealed interface HavingExpr {
     /** An aggregate call ({@code aggregate} set) or a column or alias (its text). */
@@ -30,6 +30,19 @@ public sealed interface HavingExpr {
     }
 
     record Not(HavingExpr operand) implements HavingExpr {}
+
+    /** Unary minus. */
+    record Negate(HavingExpr operand) implements HavingExpr {}
+
+    /** COALESCE(a, b, ...) and IFNULL(a, b): the first operand that is not NULL. */
+    record Coalesce(List<HavingExpr> operands) implements HavingExpr {
+        public Coalesce {
+            operands = List.copyOf(operands);
+        }
+    }
+
+    /** IF(condition, then, otherwise). */
+    record If(HavingExpr condition, HavingExpr then, HavingExpr otherwise) implements HavingExpr {}
 
     record IsNull(HavingExpr operand, boolean negated) implements HavingExpr {}
 }

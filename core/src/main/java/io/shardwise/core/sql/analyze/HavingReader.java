@@ -8,7 +8,10 @@ import org.apache.calcite.sql.SqlIdentifier;
 import org.apache.calcite.sql.SqlLiteral;
 import org.apache.calcite.sql.SqlNode;
 
-/** Reads a HAVING condition into a {@link HavingExpr}; null when a part of it is beyond the merger. */
+/**
+ * Reads a HAVING condition, or a select item or ORDER BY key over aggregates, into a {@link HavingExpr};
+ * null when a part of it is beyond the merger.
+ */
 final class HavingReader {
     private HavingReader() {}
 
@@ -30,6 +33,8 @@ final class HavingReader {
                     case NULL -> null;
                     case BOOLEAN -> l.booleanValue() ? 1L : 0L;
                     case DECIMAL -> l.bigDecimalValue();
+                    case DOUBLE -> l.bigDecimalValue().doubleValue(); // 1e2: MySQL reads it as a DOUBLE
+                    case CHAR -> l.getValueAs(String.class);
                     default -> throw new IllegalArgumentException("literal " + l);
                 };
                 return new HavingExpr.Value(new ValueRef.Const(v));
@@ -51,6 +56,8 @@ final class HavingReader {
                     case AND -> new HavingExpr.And(all(parsed, call));
                     case OR -> new HavingExpr.Or(all(parsed, call));
                     case NOT -> new HavingExpr.Not(expr(parsed, call.operand(0)));
+                    case MINUS_PREFIX -> new HavingExpr.Negate(expr(parsed, call.operand(0)));
+                    case PLUS_PREFIX -> expr(parsed, call.operand(0));
                     case IS_NULL -> new HavingExpr.IsNull(expr(parsed, call.operand(0)), false);
                     case IS_NOT_NULL -> new HavingExpr.IsNull(expr(parsed, call.operand(0)), true);
                     case EQUALS -> binary(parsed, HavingExpr.Op.EQ, call);
@@ -64,11 +71,24 @@ final class HavingReader {
                     case TIMES -> binary(parsed, HavingExpr.Op.MULTIPLY, call);
                     case DIVIDE -> binary(parsed, HavingExpr.Op.DIVIDE, call);
                     case BETWEEN -> between(parsed, call);
-                    default -> throw new IllegalArgumentException("operator " + call.getKind());
+                    case COALESCE -> new HavingExpr.Coalesce(all(parsed, call));
+                    default -> function(parsed, call);
                 };
             }
             default -> throw new IllegalArgumentException("node " + node);
         }
+    }
+
+    /** COALESCE, IFNULL and IF, which Calcite's parser leaves unresolved functions known only by name. */
+    private static HavingExpr function(ParsedText parsed, SqlCall call) {
+        String name = call.getOperator() == null ? "" : call.getOperator().getName().toLowerCase(java.util.Locale.ROOT);
+        if (name.equals("coalesce") && call.operandCount() > 0 || name.equals("ifnull") && call.operandCount() == 2) {
+            return new HavingExpr.Coalesce(all(parsed, call));
+        }
+        if (name.equals("if") && call.operandCount() == 3) {
+            return new HavingExpr.If(expr(parsed, call.operand(0)), expr(parsed, call.operand(1)), expr(parsed, call.operand(2)));
+        }
+        throw new IllegalArgumentException("operator " + call.getKind() + " " + name);
     }
 
     private static HavingExpr binary(ParsedText parsed, HavingExpr.Op op, SqlCall call) {

@@ -158,7 +158,9 @@ final class SelectAnalyzer {
             star |= isStar;
             SelectShape.Aggregate aggregate = aggregate(expr, sql, parsed);
             boolean contains = aggregate == null && containsAggregate(expr);
-            items.add(new SelectShape.Item(text, alias, aggregate, contains, isStar, start, end));
+            HavingExpr expression = contains ? HavingReader.read(parsed, expr) : null;
+            List<SelectShape.Span> divisors = expression == null ? List.of() : ExpressionSpans.divisors(parsed, expr);
+            items.add(new SelectShape.Item(text, alias, aggregate, contains, expression, divisors, isStar, start, end));
         }
         List<SelectShape.Key> groupBy = keys(parsed, c, c.groupBy, items, null);
         SqlNodeList orderNodes = parsed.node instanceof SqlOrderBy ob ? ob.orderList : select.getOrderList();
@@ -251,8 +253,20 @@ final class SelectAnalyzer {
                 case BIT_AND, BIT_OR, BIT_XOR, VAR_POP, VAR_SAMP, STDDEV_POP, STDDEV_SAMP -> SelectShape.AggregateKind.OTHER;
             };
         }
+        if (call.operandCount() > 1 && kind == SelectShape.AggregateKind.COUNT && distinct) {
+            // COUNT(DISTINCT a, b): distinct tuples of non-NULL values; the argument is the whole list
+            int[] span = argumentSpan(parsed, call);
+            if (span == null) {
+                return new SelectShape.Aggregate(SelectShape.AggregateKind.OTHER, true, call.toString());
+            }
+            List<SelectShape.Span> arguments = new ArrayList<>();
+            for (SqlNode operand : call.getOperandList()) {
+                arguments.add(ExpressionSpans.of(parsed, operand));
+            }
+            return new SelectShape.Aggregate(kind, true, sql.substring(span[0], span[1]), span[0], span[1], arguments);
+        }
         if (call.operandCount() != 1 && kind != SelectShape.AggregateKind.OTHER) {
-            kind = SelectShape.AggregateKind.OTHER; // COUNT(DISTINCT a, b)
+            kind = SelectShape.AggregateKind.OTHER; // SUM(a, b) is not MySQL's: the backend says so
         }
         if (call.operandCount() == 1 && !(call.operand(0) instanceof SqlIdentifier id && id.isStar())) {
             int[] span = argumentSpan(parsed, call);
@@ -277,8 +291,13 @@ final class SelectAnalyzer {
             if (name.start() < at) {
                 continue;
             }
+            boolean atName = name.start() == at;
+            // Calcite's position of a parenthesized call includes its parentheses: ((max(a)))
+            while (atName && i + 2 < tokens.size() && name.kind() == Kind.OPEN) {
+                name = tokens.get(++i);
+            }
             Token open = tokens.get(i + 1);
-            if (name.start() > at || open.kind() != Kind.OPEN) {
+            if (!atName || open.kind() != Kind.OPEN) {
                 return null; // the position is not a call's name: do not guess
             }
             int first = i + 2;
@@ -368,28 +387,19 @@ final class SelectAnalyzer {
             }
             int item = matchItem(text, items);
             int start = c.startOffset(keyRange);
-            keys.add(item >= 0 ? SelectShape.Key.ofItem(item, descending)
-                    : new SelectShape.Key(-1, null, text, descending, start, c.endOffset(keyRange), aggregateAt(parsed, nodes, start)));
+            if (item >= 0) {
+                keys.add(SelectShape.Key.ofItem(item, descending));
+                continue;
+            }
+            SqlNode node = ExpressionSpans.nodeAt(parsed, nodes, start);
+            SelectShape.Aggregate aggregate = node == null ? null : aggregate(node, parsed.sql, parsed);
+            boolean contains = aggregate == null && node != null && containsAggregate(node);
+            HavingExpr expression = contains ? HavingReader.read(parsed, node) : null;
+            List<SelectShape.Span> divisors = expression == null ? List.of() : ExpressionSpans.divisors(parsed, node);
+            keys.add(new SelectShape.Key(-1, null, text, descending, start, c.endOffset(keyRange), aggregate, contains, expression,
+                    divisors));
         }
         return keys;
-    }
-
-    /** The aggregate call among {@code nodes} (ORDER BY keys) that starts at {@code start}, or null. */
-    private static SelectShape.Aggregate aggregateAt(ParsedText parsed, SqlNodeList nodes, int start) {
-        if (nodes == null) {
-            return null;
-        }
-        for (SqlNode node : nodes) {
-            SqlNode expr = node;
-            while (expr instanceof SqlCall call && (call.getKind() == SqlKind.DESCENDING || call.getKind() == SqlKind.NULLS_FIRST
-                    || call.getKind() == SqlKind.NULLS_LAST)) {
-                expr = call.operand(0);
-            }
-            if (expr instanceof SqlCall && parsed.start(expr) == start) {
-                return aggregate(expr, parsed.sql, parsed);
-            }
-        }
-        return null;
     }
 
     private static int matchItem(String text, List<SelectShape.Item> items) {

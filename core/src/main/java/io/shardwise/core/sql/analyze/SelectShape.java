@@ -28,6 +28,11 @@ public record SelectShape(List<Item> items, boolean star, boolean distinct, List
                 return true;
             }
         }
+        for (Key k : orderBy) { // SELECT a FROM t ORDER BY SUM(b): one group of all rows, as in MySQL
+            if (k.aggregate() != null || k.containsAggregate()) {
+                return true;
+            }
+        }
         return false;
     }
 
@@ -35,11 +40,20 @@ public record SelectShape(List<Item> items, boolean star, boolean distinct, List
      * A select item: its text (for repeating it in a hidden column) and span without the alias, its
      * alias, and aggregate.
      *
-     * @param containsAggregate an aggregate nested in a larger expression ({@code SUM(a)/COUNT(*)}),
-     *     which a scatter cannot merge
+     * @param containsAggregate an aggregate nested in a larger expression ({@code SUM(a)/COUNT(*)})
+     * @param expression that larger expression as the merger evaluates it over merged aggregates, or
+     *     null when it is not one or holds parts the merger cannot evaluate
+     * @param divisors the spans of the divisors in {@code expression}, in text order
      */
-    public record Item(String text, String alias, Aggregate aggregate, boolean containsAggregate, boolean isStar,
-                       int start, int end) {}
+    public record Item(String text, String alias, Aggregate aggregate, boolean containsAggregate, HavingExpr expression,
+                       List<Span> divisors, boolean isStar, int start, int end) {
+        public Item {
+            divisors = List.copyOf(divisors);
+        }
+    }
+
+    /** [start, end) of the statement's text. */
+    public record Span(int start, int end) {}
 
     /**
      * The aggregates a scatter can merge, and OTHER for the rest. STD and STDDEV are STDDEV_POP,
@@ -48,13 +62,28 @@ public record SelectShape(List<Item> items, boolean star, boolean distinct, List
     public enum AggregateKind { COUNT, SUM, MIN, MAX, AVG, BIT_AND, BIT_OR, BIT_XOR, VAR_POP, VAR_SAMP, STDDEV_POP, STDDEV_SAMP, OTHER }
 
     /**
-     * An aggregate call; {@code argument} is its argument's text ({@code *} for COUNT(*)) and
-     * [{@code argumentStart}, {@code argumentEnd}) its span in the statement's text (-1 when unknown),
-     * which a scatter copies into a node's SQL when the argument holds a literal or parameter.
+     * An aggregate call; {@code argument} is its argument's text ({@code *} for COUNT(*); {@code a, b}
+     * for COUNT(DISTINCT a, b)) and [{@code argumentStart}, {@code argumentEnd}) its span in the
+     * statement's text (-1 when unknown), which a scatter copies into a node's SQL when the argument
+     * holds a literal or parameter.
      */
-    public record Aggregate(AggregateKind kind, boolean distinct, String argument, int argumentStart, int argumentEnd) {
+    public record Aggregate(AggregateKind kind, boolean distinct, String argument, int argumentStart, int argumentEnd,
+                            List<Span> arguments) {
+        public Aggregate {
+            arguments = List.copyOf(arguments);
+        }
+
+        public Aggregate(AggregateKind kind, boolean distinct, String argument, int argumentStart, int argumentEnd) {
+            this(kind, distinct, argument, argumentStart, argumentEnd, List.of());
+        }
+
         public Aggregate(AggregateKind kind, boolean distinct, String argument) {
             this(kind, distinct, argument, -1, -1);
+        }
+
+        /** COUNT(DISTINCT a, b): several arguments, whose spans {@code arguments} holds (empty otherwise). */
+        public boolean isTuple() {
+            return !arguments.isEmpty();
         }
 
         /**
@@ -74,11 +103,18 @@ public record SelectShape(List<Item> items, boolean star, boolean distinct, List
      * scatter adds as a hidden column. An expression with a literal or parameter is never matched to an
      * item by its text at analysis (its {@code ?} may hold other values there); the router does it,
      * comparing the values of an execution. {@code aggregate} is set when an ORDER BY expression is
-     * exactly one aggregate call that is not selected.
+     * exactly one aggregate call that is not selected; {@code expression} when it is a larger expression
+     * over aggregates ({@code SUM(a) / COUNT(*)}) the merger can evaluate, {@code containsAggregate}
+     * when it holds an aggregate at all.
      */
-    public record Key(int item, ValueRef ordinal, String text, boolean descending, int start, int end, Aggregate aggregate) {
+    public record Key(int item, ValueRef ordinal, String text, boolean descending, int start, int end, Aggregate aggregate,
+                      boolean containsAggregate, HavingExpr expression, List<Span> divisors) {
+        public Key {
+            divisors = List.copyOf(divisors);
+        }
+
         public Key(int item, ValueRef ordinal, String text, boolean descending) {
-            this(item, ordinal, text, descending, -1, -1, null);
+            this(item, ordinal, text, descending, -1, -1, null, false, null, List.of());
         }
 
         public static Key ofItem(int item, boolean descending) {
