@@ -7,7 +7,9 @@ import io.shardwise.core.execute.Diagnostics;
 import io.shardwise.core.execute.ExecutionSession;
 import io.shardwise.core.execute.SessionState;
 import io.shardwise.core.route.RoutePlan;
+import io.shardwise.core.session.Collations;
 import io.shardwise.core.session.SessionHost;
+import io.shardwise.core.session.SetStatement;
 import io.shardwise.core.session.SessionStatements;
 import io.shardwise.core.sql.analyze.Ddl;
 import io.shardwise.core.sql.analyze.Delete;
@@ -45,8 +47,14 @@ public final class EngineSession implements AutoCloseable {
     private final PlanRunner plans;
     private final SessionCommandRunner commands;
     private final RelaySession relay;
+    /** The handshake's collation id until the session's thread applies it (-1: applied, or none). */
+    private int handshakeCollation = -1;
+    private final String defaultBackend;
+    /** SET NAMES of the handshake's collation, which COM_RESET_CONNECTION restores; null for the server's default. */
+    private SetStatement handshakeNames;
 
     EngineSession(Engine engine, ExecutionSession execution, String schema, SessionHost host) {
+        this.defaultBackend = engine.rule().config().defaultBackend();
         this.execution = execution;
         this.schema = schema;
         this.local = new SessionStatements(engine.rule(), host, this::sqlMode);
@@ -111,6 +119,40 @@ public final class EngineSession implements AutoCloseable {
         }
     }
 
+    /**
+     * The collation id of the client's handshake: its statement bytes decode in that character set at
+     * once, and before its first statement runs the session takes that character set and collation as
+     * if by {@code SET NAMES} (results, connection, the variables read back), as MySQL does; an id the
+     * backend does not know keeps the server's default. Never blocks (a face calls it on an event loop).
+     */
+    public void handshakeCollation(int id) {
+        setClientCharset(ClientCharset.forCollation(id));
+        handshakeCollation = id;
+    }
+
+    /** Whether the handshake's character set still waits for the session's thread (nothing may be relayed before). */
+    boolean handshakePending() {
+        return handshakeCollation >= 0;
+    }
+
+    private void settleHandshake() {
+        int id = handshakeCollation;
+        if (id < 0) {
+            return;
+        }
+        handshakeCollation = -1;
+        Collations.Collation c = local.collations().byId(id);
+        if (c != null) {
+            handshakeNames = new SetStatement(List.of(new SetStatement.Names(true, c.charset(), c.name())));
+            applyNames(handshakeNames);
+        }
+    }
+
+    private void applyNames(SetStatement names) {
+        SessionCommands.set(names, execution, defaultBackend, local.collations());
+        local.recordSet(names);
+    }
+
     /** A client's statement bytes as text, losslessly ({@link ClientCharset}). */
     public String decode(byte[] statement) {
         return clientCharset().decode(statement);
@@ -121,6 +163,7 @@ public final class EngineSession implements AutoCloseable {
      * when prepared, rather than on every execution.
      */
     public StatementResult execute(NormalizedSql normalized, List<Object> params) {
+        settleHandshake();
         Diagnostics previous = diagnostics;
         diagnostics = Diagnostics.empty(); // MySQL: every statement but a diagnostic one starts a new area
         try {
@@ -165,6 +208,7 @@ public final class EngineSession implements AutoCloseable {
      * or columns, what Shardwise refuses) come from here, as MySQL reports them at prepare.
      */
     public List<Column> describe(String sql) {
+        settleHandshake();
         return plans.describe(sql, normalize(sql));
     }
 
@@ -222,6 +266,9 @@ public final class EngineSession implements AutoCloseable {
         execute("SET SESSION TRANSACTION READ WRITE");
         execution.state().takeNextReadOnly();
         local.resetVariables();
+        if (handshakeNames != null) {
+            applyNames(handshakeNames); // MySQL: the character set and collation of the handshake again
+        }
     }
 
     /**

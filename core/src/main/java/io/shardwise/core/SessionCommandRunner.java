@@ -54,7 +54,7 @@ final class SessionCommandRunner {
             case SET -> {
                 SetStatement set = SetStatement.parse(sql, normalized.lexicalMode()); // read once: applied, then recorded
                 String backend = engine.rule().config().defaultBackend();
-                ForwardedSet.apply(execution, backend, () -> SessionCommands.set(set, execution, backend));
+                ForwardedSet.apply(execution, backend, () -> SessionCommands.set(set, execution, backend, local.collations()));
                 local.recordSet(set);
             }
             case USE -> {

@@ -13,6 +13,7 @@ import io.shardwise.core.sql.normalize.LexicalMode;
 import io.shardwise.core.sql.normalize.StatementTokens;
 import io.shardwise.core.sql.normalize.Token;
 import io.shardwise.core.execute.ResultCursor;
+import io.shardwise.core.session.Collations;
 import io.shardwise.core.session.SetStatement;
 import io.shardwise.core.session.ValuesCursor;
 import io.shardwise.core.execute.UnitResult;
@@ -32,15 +33,11 @@ final class SessionCommands {
     private SessionCommands() {}
 
     /** {@code defaultBackend} evaluates values given as expressions ({@code sql_mode = CONCAT(@@sql_mode, ',X')}). */
-    static void set(SetStatement set, ExecutionSession execution, String defaultBackend) {
+    static void set(SetStatement set, ExecutionSession execution, String defaultBackend, Collations collations) {
         SessionState state = execution.state();
         for (SetStatement.Assignment a : set.assignments()) {
             switch (a) {
-                case SetStatement.Names n -> {
-                    String charset = n.names() && n.charset().equalsIgnoreCase("default") ? "utf8mb4" : n.charset();
-                    state.setNames(charset, n.names() ? n.collation() : null);
-                    setClientCharset(state, charset);
-                }
+                case SetStatement.Names n -> names(n, state, collations);
                 case SetStatement.Transaction t -> {
                     if (t.isolation() != null) {
                         state.setIsolation(t.isolation());
@@ -51,13 +48,46 @@ final class SessionCommands {
                         state.setNextReadOnly(t.readOnly()); // without SESSION: the next transaction's only
                     }
                 }
-                case SetStatement.Variable v -> variable(v, execution, defaultBackend);
+                case SetStatement.Variable v -> variable(v, execution, defaultBackend, collations);
             }
         }
     }
 
-    private static void variable(SetStatement.Variable v, ExecutionSession execution, String defaultBackend) {
+    /**
+     * SET NAMES / SET CHARACTER SET: names no backend knows fail here with MySQL's 1115, 1273 or 1253,
+     * before anything changes; CHARACTER SET leaves the connection's character set the database's.
+     */
+    private static void names(SetStatement.Names n, SessionState state, Collations collations) {
+        String charset = n.charset().equalsIgnoreCase("default") ? "utf8mb4" : n.charset();
+        collations.charset(charset);
+        if (n.collation() != null) {
+            collations.collation(n.collation(), charset);
+        }
+        if (n.names()) {
+            state.setNames(charset, n.collation());
+        } else {
+            state.setCharacterSet(charset);
+        }
+        setClientCharset(state, charset);
+    }
+
+    /** A character set or collation assigned as a literal name is checked as SET NAMES checks it. */
+    private static void checkName(SetStatement.Variable v, Collations collations) {
+        if (!v.literal() || v.isDefault() || v.plain().equalsIgnoreCase("null")) {
+            return;
+        }
+        if (v.name().equals("collation_connection")) {
+            collations.collation(v.plain(), null);
+        } else {
+            collations.charset(v.plain());
+        }
+    }
+
+    private static void variable(SetStatement.Variable v, ExecutionSession execution, String defaultBackend, Collations collations) {
         SessionState state = execution.state();
+        if (v.name().startsWith("character_set_") || v.name().equals("collation_connection")) {
+            checkName(v, collations);
+        }
         String expression = v.expression();
         String plain = v.plain();
         switch (v.name()) {

@@ -22,6 +22,9 @@ public final class SessionStatements {
     private static final Pattern KILL = Pattern.compile("(?is)\\s*kill\\s+(?:(connection|query)\\s+)?(\\d+)\\s*;?\\s*");
 
     private final SessionHost host;
+    private final ShardingRule rule;
+    /** The backend's character sets and collations, read on first use (asking the backend must not happen at open). */
+    private Collations collations;
     private final SessionVariables variables;
     private final ShowStatements shows;
     /** Built on first use, on the session's thread, from the variables (asking the backend must not happen at open). */
@@ -31,8 +34,22 @@ public final class SessionStatements {
     public SessionStatements(ShardingRule rule, SessionHost host, java.util.function.Supplier<String> sqlMode) {
         this.host = host;
         String configured = host.announcesVersion() ? rule.config().server().version() : null;
-        this.variables = new SessionVariables(host.client(), () -> announced(BackendVariables.of(rule), configured), sqlMode);
+        this.variables = new SessionVariables(host.client(), () -> announced(BackendVariables.of(rule), configured), sqlMode,
+                this::collations);
+        this.rule = rule;
         this.shows = new ShowStatements(rule, host);
+    }
+
+    /** The default backend's character sets and collations: what SET NAMES and a handshake's collation id are checked against. */
+    public Collations collations() {
+        Collations known = collations;
+        if (known == null) {
+            known = Collations.of(rule);
+            if (known != Collations.UNKNOWN) {
+                collations = known;
+            }
+        }
+        return known;
     }
 
     /** The backend's variables with the configured version in place of its own, for a face that announces one. */

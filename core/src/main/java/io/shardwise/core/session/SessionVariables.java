@@ -63,6 +63,7 @@ public final class SessionVariables {
     private final Supplier<Map<String, String>> backend;
     /** The engine's sql_mode of this session (null while the default): the engine owns it, SET evaluated. */
     private final Supplier<String> sqlMode;
+    private final Supplier<Collations> collations;
     private final Client client;
     /** Built on first use, on the session's thread: asking the backend must not happen where the session is opened. */
     private Map<String, Value> defaults;
@@ -82,9 +83,15 @@ public final class SessionVariables {
      * @param sqlMode the session's sql_mode as the engine keeps it, or null while it is the default
      */
     SessionVariables(Client client, Supplier<Map<String, String>> backend, Supplier<String> sqlMode) {
+        this(client, backend, sqlMode, () -> Collations.UNKNOWN);
+    }
+
+    /** @param collations the backend's character sets and collations, for the values SET NAMES gives */
+    SessionVariables(Client client, Supplier<Map<String, String>> backend, Supplier<String> sqlMode, Supplier<Collations> collations) {
         this.client = client;
         this.backend = backend;
         this.sqlMode = sqlMode;
+        this.collations = collations;
     }
 
     /** A variable's value: the engine's sql_mode once a SET changed it, else this session's table. */
@@ -256,14 +263,7 @@ public final class SessionVariables {
     void record(SetStatement set) {
         for (SetStatement.Assignment a : set.assignments()) {
             switch (a) {
-                case SetStatement.Names n -> {
-                    for (String name : new String[] {"character_set_client", "character_set_connection", "character_set_results"}) {
-                        put(name, n.charset());
-                    }
-                    if (n.collation() != null) {
-                        put("collation_connection", n.collation());
-                    }
-                }
+                case SetStatement.Names n -> names(n);
                 case SetStatement.Transaction t -> {
                     // only SET SESSION TRANSACTION changes the session's value; without SESSION it is the next transaction's
                     if (t.session() && t.isolation() != null) {
@@ -281,8 +281,43 @@ public final class SessionVariables {
         }
     }
 
+    /**
+     * NAMES sets the client's, connection's and results' character sets and the connection's collation
+     * (the named one, else the character set's default); CHARACTER SET the client's and results', the
+     * connection's being the database's.
+     */
+    private void names(SetStatement.Names n) {
+        Collations table = collations.get();
+        String charset = table.charsetName(n.charset().equalsIgnoreCase("default") ? "utf8mb4" : n.charset());
+        put("character_set_client", charset);
+        put("character_set_results", charset);
+        if (n.names()) {
+            put("character_set_connection", charset);
+            Collations.Collation named = n.collation() != null ? table.collation(n.collation(), null) : table.charset(charset);
+            if (named != null) {
+                put("collation_connection", named.name());
+            } else if (n.collation() != null) {
+                put("collation_connection", n.collation());
+            }
+        } else {
+            put("character_set_connection", text("character_set_database"));
+            put("collation_connection", text("collation_database"));
+        }
+    }
+
     private void variable(SetStatement.Variable v) {
         String name = v.name();
+        if (v.literal() && !v.isDefault() && name.startsWith("character_set_") && !v.plain().equalsIgnoreCase("null")) {
+            String charset = collations.get().charsetName(v.plain());
+            put(name, charset);
+            if (name.equals("character_set_connection")) {
+                Collations.Collation c = collations.get().charset(charset);
+                if (c != null) {
+                    put("collation_connection", c.name()); // as MySQL: the connection's collation follows its character set
+                }
+            }
+            return;
+        }
         if (!v.literal()) {
             // an expression (CONCAT(@@sql_mode, ',X')): only a backend with the session's state knows its value
             values().remove(name);
