@@ -58,7 +58,7 @@ final class SessionCommandRunner {
                 local.recordSet(set);
             }
             case USE -> {
-                SessionCommands.use(SessionCommands.lastWord(sql, normalized.lexicalMode()), engine.rule().schema());
+                SessionCommands.use(SessionCommands.lastWord(sql, normalized.lexicalMode()), engine.rule().schema(), local);
                 session.schema(engine.rule().schema());
             }
             case PREVIEW -> {
@@ -84,7 +84,9 @@ final class SessionCommandRunner {
             case VARIABLES -> {
                 ResultCursor answer = local.variables(sql, normalized.lexicalMode(), execution.autocommit(), session.schema(), previous);
                 if (answer == null) {
-                    return plans.onDefaultBackend(normalized, params); // a variable or function the session does not know
+                    // a variable or function the session does not know: the backend answers, with the session's own values spliced in
+                    String mixed = local.variablesForBackend(sql, normalized.lexicalMode(), execution.autocommit(), session.schema());
+                    return plans.onDefaultBackend(mixed == null ? normalized : session.normalize(mixed), params);
                 }
                 if (SessionStatements.keepsDiagnostics(sql)) {
                     session.diagnostics(previous); // @@warning_count reads the previous area and leaves it

@@ -177,10 +177,19 @@ final class SessionCommands {
         };
     }
 
+    /** The database a client connects with: only the logical one exists (asking backends must not happen at open). */
     static void use(String schema, String logical) {
         String name = unquote(schema);
         if (!name.equalsIgnoreCase(logical)) {
             throw new ShardwiseException(ErrorCode.UNKNOWN_DATABASE, name);
+        }
+    }
+
+    /** USE of another database than the logical one fails as MySQL fails it for this user ({@link SessionStatements#refuseUse}). */
+    static void use(String schema, String logical, io.shardwise.core.session.SessionStatements local) {
+        String name = unquote(schema);
+        if (!name.equalsIgnoreCase(logical)) {
+            local.refuseUse(name);
         }
     }
 
@@ -193,6 +202,11 @@ final class SessionCommands {
     static String lastWord(String sql, LexicalMode mode) {
         List<Token> t = StatementTokens.of(sql, mode);
         return unquote(t.get(t.size() - 1).text(sql));
+    }
+
+    static String firstWord(String sql, LexicalMode mode) {
+        List<Token> t = StatementTokens.of(sql, mode);
+        return t.isEmpty() ? "" : t.get(0).text(sql).toUpperCase(Locale.ROOT);
     }
 
     static String afterFirstWord(String sql, LexicalMode mode) {

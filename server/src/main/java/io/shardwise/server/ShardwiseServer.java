@@ -112,7 +112,7 @@ public final class ShardwiseServer implements AutoCloseable {
             CommandDispatcher session = new CommandDispatcher(
                     CommandHandler.open(engine, client, HandshakeHandler.host(channel.remoteAddress()), id, capabilities, registry,
                             limits.maxPacketSize(), collation),
-                    capabilities, relays);
+                    capabilities, relays).serverIdleTimeout(limits.idleTimeout().toMillis());
             sessions.add(session);
             Runnable leave = registry.register(id, client.user(), session::cancelRunning, channel::close);
             session.finished().whenComplete((done, failure) -> {
@@ -137,7 +137,7 @@ public final class ShardwiseServer implements AutoCloseable {
                             ch.closeFuture().addListener(closed -> connected.decrementAndGet());
                             clients.add(ch);
                             if (!limits.idleTimeout().isZero()) {
-                                ch.pipeline().addLast("idle", new IdleStateHandler(0, 0, limits.idleTimeout().toMillis(), TimeUnit.MILLISECONDS));
+                                ch.pipeline().addLast(CommandDispatcher.IDLE, new IdleStateHandler(0, 0, limits.idleTimeout().toMillis(), TimeUnit.MILLISECONDS));
                             }
                             ch.pipeline().addLast("framer", new PacketDecoder(limits.maxPacketSize()))
                                     .addLast("packets", PacketEncoder.INSTANCE)

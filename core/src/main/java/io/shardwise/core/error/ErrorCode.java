@@ -23,6 +23,8 @@ public enum ErrorCode {
     PACKET_TOO_LARGE(1153, "08S01", "Got a packet bigger than 'max_allowed_packet' bytes"),
     UNKNOWN_THREAD(1094, "HY000", "Unknown thread id: %s"),
     NOT_THREAD_OWNER(1095, "HY000", "You are not owner of thread %s"),
+    TABLE_ACCESS_DENIED(1142, "42000", "%s command denied to user '%s'@'%s' for table '%s'"),
+    SPECIFIC_ACCESS_DENIED(1227, "42000", "Access denied; you need (at least one of) the %s privilege(s) for this operation"),
     UNKNOWN_CHARACTER_SET(1115, "42000", "Unknown character set: '%s'"),
     UNKNOWN_COLLATION(1273, "HY000", "Unknown collation: '%s'"),
     COLLATION_CHARSET_MISMATCH(1253, "42000", "COLLATION '%s' is not valid for CHARACTER SET '%s'"),

@@ -23,6 +23,7 @@ public final class SessionStatements {
 
     private final SessionHost host;
     private final ShardingRule rule;
+    private final SystemSchemas systemSchemas;
     /** The backend's character sets and collations, read on first use (asking the backend must not happen at open). */
     private Collations collations;
     private final SessionVariables variables;
@@ -37,6 +38,7 @@ public final class SessionStatements {
         this.variables = new SessionVariables(host.client(), () -> announced(BackendVariables.of(rule), configured), sqlMode,
                 this::collations);
         this.rule = rule;
+        this.systemSchemas = new SystemSchemas(rule, host.client());
         this.shows = new ShowStatements(rule, host);
     }
 
@@ -50,6 +52,62 @@ public final class SessionStatements {
             }
         }
         return known;
+    }
+
+    /** {@code LAST_INSERT_ID()} as the session keeps it. */
+    public void lastInsertId(java.util.function.LongSupplier lastInsertId) {
+        variables.lastInsertId(lastInsertId);
+    }
+
+    /** The backends' system schemas as this client meets them (1044/1142, or read-only for an administrator). */
+    public SystemSchemas systemSchemas() {
+        return systemSchemas;
+    }
+
+    /**
+     * {@code USE name} of a database that is not the logical schema, as MySQL answers a user whose only
+     * database is the logical one: 1044 for a system schema (unless an administrator) or a database a
+     * backend holds (its physical schemas included), 1049 only for one that exists nowhere.
+     *
+     * @throws ShardwiseException always
+     */
+    public void refuseUse(String name) {
+        if (name.equalsIgnoreCase("information_schema")) {
+            throw new ShardwiseException(ErrorCode.UNSUPPORTED, "USE information_schema (name its tables qualified)");
+        }
+        if (SystemSchemas.isSystemSchema(name)) {
+            systemSchemas.use(name);
+        }
+        if (shows.existsOnABackend(name)) {
+            SessionVariables.Client client = host.client();
+            throw new ShardwiseException(ErrorCode.DATABASE_ACCESS_DENIED, client.user(), client.host(), name);
+        }
+        throw new ShardwiseException(ErrorCode.UNKNOWN_DATABASE, name);
+    }
+
+    /** The client announced CLIENT_INTERACTIVE: wait_timeout starts as interactive_timeout. */
+    public void interactive() {
+        variables.interactive();
+    }
+
+    /** The session's wait_timeout in seconds; 0 when its value is an expression only a backend knows. */
+    public long waitTimeoutSeconds() {
+        String value = variables.text("wait_timeout");
+        try {
+            return value == null ? 0 : Long.parseLong(value.strip());
+        } catch (NumberFormatException e) {
+            return 0;
+        }
+    }
+
+    /**
+     * A select of variables and session functions this session knows only some of ({@code SELECT
+     * @@version, @@max_connections, DATABASE()}), as the statement the default backend answers with
+     * the session's own values spliced in as literals (so DATABASE() is the logical schema, not the
+     * physical one); null when it is not such a select.
+     */
+    public String variablesForBackend(String sql, LexicalMode mode, boolean autocommit, String schema) {
+        return variables.forBackend(sql, mode, autocommit, schema);
     }
 
     /** The backend's variables with the configured version in place of its own, for a face that announces one. */

@@ -58,7 +58,15 @@ public final class CommandHandler implements AutoCloseable {
         SessionVariables.Client who = new SessionVariables.Client(client.user(), host, connectionId, maxPacketSize);
         EngineSession session = engine.openSession(capabilities.countsFoundRows(), client.schema(), registry.host(who));
         session.handshakeCollation(collation);
+        if (capabilities.interactive()) {
+            session.interactive();
+        }
         return new CommandHandler(session, who, registry, capabilities.sendsMultiStatements());
+    }
+
+    /** The session's wait_timeout in seconds (0: unknown, keep the last one enforced). */
+    long waitTimeoutSeconds() {
+        return session.waitTimeoutSeconds();
     }
 
     /** A client's statement bytes as text in its character set, losslessly (see {@code ClientCharset}). */
