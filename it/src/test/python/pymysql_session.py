@@ -57,6 +57,10 @@ def main():
         show(c, "last_insert_id mixed", "SELECT LAST_INSERT_ID(), @@max_connections, DATABASE()")
         c.execute("DROP TABLE session_ai")
         attempt(c, "unknown variable among known", "SELECT @@no_such_variable, DATABASE()")
+        # item 10: information_schema tables drivers read for routines (Connector/J's getProcedures)
+        show(c, "routines", "SELECT ROUTINE_SCHEMA, ROUTINE_NAME, ROUTINE_TYPE FROM information_schema.ROUTINES"
+                            " WHERE ROUTINE_SCHEMA = DATABASE() ORDER BY ROUTINE_NAME")
+        show(c, "parameters", "SELECT COUNT(*) FROM information_schema.PARAMETERS WHERE SPECIFIC_SCHEMA = DATABASE()")
         # item 10: 1049 only for a database that exists nowhere
         attempt(c, "USE a database nowhere", "USE no_such_database_anywhere")
     conn.close()

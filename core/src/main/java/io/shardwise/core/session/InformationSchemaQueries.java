@@ -40,6 +40,9 @@ final class InformationSchemaQueries {
 
     private static final Map<String, Mapped> MAPPED = Map.of(
             "SCHEMATA", new Mapped(List.of("SCHEMA_NAME"), List.of()),
+            // stored routines live on the default backend's database (where CREATE PROCEDURE through Shardwise puts them)
+            "ROUTINES", new Mapped(List.of("ROUTINE_SCHEMA"), List.of()),
+            "PARAMETERS", new Mapped(List.of("SPECIFIC_SCHEMA"), List.of()),
             "TABLES", new Mapped(List.of("TABLE_SCHEMA"), List.<String[]>of(new String[] {"TABLE_SCHEMA", "TABLE_NAME"})),
             "COLUMNS", new Mapped(List.of("TABLE_SCHEMA"), List.<String[]>of(new String[] {"TABLE_SCHEMA", "TABLE_NAME"})),
             "STATISTICS", new Mapped(List.of("TABLE_SCHEMA", "INDEX_SCHEMA"),

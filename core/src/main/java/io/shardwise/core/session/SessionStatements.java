@@ -38,7 +38,7 @@ public final class SessionStatements {
         this.variables = new SessionVariables(host.client(), () -> announced(BackendVariables.of(rule), configured), sqlMode,
                 this::collations);
         this.rule = rule;
-        this.systemSchemas = new SystemSchemas(rule, host.client());
+        this.systemSchemas = new SystemSchemas(rule, host.client(), host.inProcess());
         this.shows = new ShowStatements(rule, host);
     }
 
