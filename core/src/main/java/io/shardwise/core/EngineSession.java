@@ -133,8 +133,15 @@ public final class EngineSession implements AutoCloseable {
         handshakeCollation = id;
     }
 
-    /** Whether the handshake's character set still waits for the session's thread (nothing may be relayed before). */
+    /**
+     * Whether the handshake's character set still waits for the session's thread, which may ask the
+     * default backend for it: nothing may be relayed before. Settled here when that needs no backend
+     * (the tables were read at the server's start), so a session's first SELECT may be relayed.
+     */
     boolean handshakePending() {
+        if (handshakeCollation >= 0 && local.readyWithoutBackend()) {
+            settleHandshake();
+        }
         return handshakeCollation >= 0;
     }
 

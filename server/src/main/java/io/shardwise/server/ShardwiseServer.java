@@ -105,6 +105,8 @@ public final class ShardwiseServer implements AutoCloseable {
         AtomicInteger connectionIds = new AtomicInteger();
         // read once, before the first client: its handshake must already name the backends' server
         ServerIdentity identity = ServerIdentity.of(engine.rule());
+        // and what sessions start from, so a handshake's character set applies without asking a backend on an event loop
+        io.shardwise.core.session.SessionStatements.warm(engine.rule());
         ServerIdentity.warnIfBackendsDiffer(engine.rule());
         String serverVersion = identity.handshakeVersion();
         relays = settings.relay() ? new Relays(engine.rule().config().backends(), transport.clientChannel()) : null;

@@ -59,6 +59,12 @@ public final class Collations {
         }
     }
 
+    /** Whether the default backend's table was read already (using it then never blocks). */
+    static boolean cached(ShardingRule rule) {
+        BackendConfig backend = rule.config().backends().get(rule.config().defaultBackend());
+        return CACHE.containsKey(backend.url() + "|" + backend.user());
+    }
+
     private static Collations from(BackendCatalog.Answer answer) {
         Map<Integer, Collation> byId = new HashMap<>();
         Map<String, Collation> byName = new HashMap<>();

@@ -42,6 +42,21 @@ public final class SessionStatements {
         this.shows = new ShowStatements(rule, host);
     }
 
+    /**
+     * Reads what sessions start from (the default backend's variables and collations) once, where
+     * blocking is allowed (a server's start), so a session applies its handshake's character set
+     * without asking a backend.
+     */
+    public static void warm(ShardingRule rule) {
+        BackendVariables.of(rule);
+        Collations.of(rule);
+    }
+
+    /** Whether applying a character set and reading variables back can happen without asking a backend (see {@link #warm}). */
+    public boolean readyWithoutBackend() {
+        return Collations.cached(rule) && BackendVariables.cached(rule);
+    }
+
     /** The default backend's character sets and collations: what SET NAMES and a handshake's collation id are checked against. */
     public Collations collations() {
         Collations known = collations;
