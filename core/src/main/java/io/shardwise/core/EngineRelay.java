@@ -35,7 +35,7 @@ final class EngineRelay implements RelaySession {
     @Override
     public RelayPlan plan(String sql) {
         String schema = session.schema();
-        String setup = schema == null ? null : execution.relaySetup();
+        String setup = schema == null || session.handshakePending() ? null : execution.relaySetup();
         if (setup == null) {
             return null;
         }

@@ -7,7 +7,10 @@ import io.shardwise.core.execute.Diagnostics;
 import io.shardwise.core.execute.ExecutionSession;
 import io.shardwise.core.execute.SessionState;
 import io.shardwise.core.route.RoutePlan;
+import io.shardwise.core.session.Collations;
 import io.shardwise.core.session.SessionHost;
+import io.shardwise.core.session.SetStatement;
+import io.shardwise.core.session.SystemSchemas;
 import io.shardwise.core.session.SessionStatements;
 import io.shardwise.core.sql.analyze.Call;
 import io.shardwise.core.sql.analyze.Ddl;
@@ -60,12 +63,20 @@ public final class EngineSession implements AutoCloseable {
      * normalized statement for many executions (a JDBC prepared statement) must read the values of each.
      */
     private final Map<NormalizedSql, String> readsUserVariables = new WeakHashMap<>();
+    /** The handshake's collation id until the session's thread applies it (-1: applied, or none). */
+    private int handshakeCollation = -1;
+    private final String defaultBackend;
+    private long lastInsertId;
+    /** SET NAMES of the handshake's collation, which COM_RESET_CONNECTION restores; null for the server's default. */
+    private SetStatement handshakeNames;
 
     EngineSession(Engine engine, ExecutionSession execution, String schema, SessionHost host) {
         this.engine = engine;
+        this.defaultBackend = engine.rule().config().defaultBackend();
         this.execution = execution;
         this.schema = schema;
         this.local = new SessionStatements(engine.rule(), host, this::sqlMode, this::readOnly);
+        this.local.lastInsertId(this::lastInsertId);
         this.plans = new PlanRunner(engine, execution, this);
         this.calls = new CallRunner(engine, execution, this);
         this.commands = new SessionCommandRunner(engine, execution, this, plans, local, access, locks);
@@ -133,6 +144,105 @@ public final class EngineSession implements AutoCloseable {
         }
     }
 
+    /**
+     * The collation id of the client's handshake: its statement bytes decode in that character set at
+     * once, and before its first statement runs the session takes that character set and collation as
+     * if by {@code SET NAMES} (results, connection, the variables read back), as MySQL does; an id the
+     * backend does not know keeps the server's default. Never blocks (a face calls it on an event loop).
+     */
+    public void handshakeCollation(int id) {
+        setClientCharset(ClientCharset.forCollation(id));
+        handshakeCollation = id;
+    }
+
+    /**
+     * Whether the handshake's character set still waits for the session's thread, which may ask the
+     * default backend for it: nothing may be relayed before. Settled here when that needs no backend
+     * (the tables were read at the server's start), so a session's first SELECT may be relayed.
+     */
+    boolean handshakePending() {
+        if (handshakeCollation >= 0 && local.readyWithoutBackend()) {
+            settleHandshake();
+        }
+        return handshakeCollation >= 0;
+    }
+
+    private void settleHandshake() {
+        int id = handshakeCollation;
+        if (id < 0) {
+            return;
+        }
+        handshakeCollation = -1;
+        Collations.Collation c = local.collations().byId(id);
+        if (c != null) {
+            handshakeNames = new SetStatement(List.of(new SetStatement.Names(true, c.charset(), c.name())));
+            applyNames(handshakeNames);
+        }
+    }
+
+    private void applyNames(SetStatement names) {
+        SessionCommands.set(names, execution, defaultBackend, local.users(), execution.state().lexicalMode(), expression -> {
+            throw new ShardwiseException(ErrorCode.BUG, "SET NAMES evaluated an expression");
+        }, local.collations());
+        local.recordSet(names);
+    }
+
+    /**
+     * A statement naming a table of the backends' system schemas (mysql.user ...): refused with 1142 as
+     * MySQL refuses a user without privileges there, unless an administrator reads (SessionStatements
+     * checks the SHOW forms). A cheap scan for the names first: most statements name none.
+     */
+    private void checkSystemSchemas(Statement statement, NormalizedSql normalized) {
+        String sql = normalized.sql();
+        String verb = switch (statement) {
+            case SessionCommand c -> null;
+            case Select s -> "SELECT";
+            case Insert i -> "INSERT";
+            case Update u -> "UPDATE";
+            case Delete d -> "DELETE";
+            case Ddl d -> d.verb();
+            case Passthrough p -> SessionCommands.firstWord(sql, normalized.lexicalMode());
+            case Call c -> "CALL";
+        };
+        if (verb == null) {
+            return;
+        }
+        String[] named = SystemSchemas.named(sql, normalized.lexicalMode());
+        if (named != null) {
+            boolean read = statement instanceof Select || verb.equalsIgnoreCase("select");
+            local.systemSchemas().check(verb, read, named[0], named[1]);
+        }
+    }
+
+    /** LAST_INSERT_ID(): the first id generated by the session's last write that generated one, as MySQL keeps it. */
+    private StatementResult wrote(StatementResult result) {
+        if (result instanceof StatementResult.Update u && u.lastInsertId() != 0) {
+            lastInsertId = u.lastInsertId();
+        }
+        return result;
+    }
+
+    /** {@code LAST_INSERT_ID()} of this session. */
+    public long lastInsertId() {
+        return lastInsertId;
+    }
+
+    /**
+     * A client that announced CLIENT_INTERACTIVE: its wait_timeout starts as interactive_timeout, as in
+     * MySQL. Never blocks.
+     */
+    public void interactive() {
+        local.interactive();
+    }
+
+    /**
+     * The session's wait_timeout in seconds, which the server face enforces on an idle client (0 when
+     * the session set it to an expression only a backend knows the value of: the caller keeps the last).
+     */
+    public long waitTimeoutSeconds() {
+        return local.waitTimeoutSeconds();
+    }
+
     /** A client's statement bytes as text, losslessly ({@link ClientCharset}). */
     public String decode(byte[] statement) {
         return clientCharset().decode(statement);
@@ -165,6 +275,7 @@ public final class EngineSession implements AutoCloseable {
     }
 
     private StatementResult run(NormalizedSql normalized, List<Object> params, BitSet out) {
+        settleHandshake();
         Diagnostics previous = diagnostics;
         diagnostics = Diagnostics.empty(); // MySQL: every statement but a diagnostic one starts a new area
         try {
@@ -196,6 +307,7 @@ public final class EngineSession implements AutoCloseable {
         plans.requireSchema(statement);
         access.check(statement, execution);
         locks.check(statement);
+        checkSystemSchemas(statement, normalized);
         if (!out.isEmpty() && !(statement instanceof Call)) {
             throw new ShardwiseException(ErrorCode.UNSUPPORTED, "OUT parameters of a statement other than CALL");
         }
@@ -208,9 +320,10 @@ public final class EngineSession implements AutoCloseable {
         }
         return switch (statement) {
             case SessionCommand command -> commands.run(command, normalized, params, previous);
-            case Insert i -> i.source() == null ? plans.write(plans.route(normalized, plan, params)) : plans.insertSelect(i, normalized, plan, params);
-            case Update u -> plans.keyable(u, u.choice(), normalized, plan, params);
-            case Delete d -> plans.keyable(d, d.choice(), normalized, plan, params);
+            case Insert i -> wrote(i.source() == null ? plans.write(plans.route(normalized, plan, params))
+                    : plans.insertSelect(i, normalized, plan, params));
+            case Update u -> wrote(plans.keyable(u, u.choice(), normalized, plan, params));
+            case Delete d -> wrote(plans.keyable(d, d.choice(), normalized, plan, params));
             case Select s -> plans.run(plans.route(normalized, plan, params));
             case Ddl d -> plans.changingColumns(plans.run(plans.route(normalized, plan, params)));
             case Passthrough p -> plans.changingColumns(plans.run(plans.route(normalized, plan, params)));
@@ -229,6 +342,7 @@ public final class EngineSession implements AutoCloseable {
      * or columns, what Shardwise refuses) come from here, as MySQL reports them at prepare.
      */
     public List<Column> describe(String sql) {
+        settleHandshake();
         return plans.describe(sql, normalize(sql));
     }
 
@@ -287,6 +401,9 @@ public final class EngineSession implements AutoCloseable {
         execute("SET SESSION TRANSACTION READ WRITE");
         execution.state().takeNextReadOnly();
         local.resetVariables();
+        if (handshakeNames != null) {
+            applyNames(handshakeNames); // MySQL: the character set and collation of the handshake again
+        }
     }
 
     /**

@@ -62,11 +62,11 @@ final class SessionCommandRunner {
                 String backend = engine.rule().config().defaultBackend();
                 SetStatement[] applied = new SetStatement[1];
                 ForwardedSet.apply(execution, backend, () -> applied[0] = SessionCommands.set(set, execution, backend, local.users(),
-                        normalized.lexicalMode(), this::evaluate));
+                        normalized.lexicalMode(), this::evaluate, local.collations()));
                 local.recordSet(applied[0]);
             }
             case USE -> {
-                SessionCommands.use(SessionCommands.lastWord(sql, normalized.lexicalMode()), engine.rule().schema());
+                SessionCommands.use(SessionCommands.lastWord(sql, normalized.lexicalMode()), engine.rule().schema(), local);
                 session.schema(engine.rule().schema());
             }
             case PREVIEW -> {
@@ -91,9 +91,13 @@ final class SessionCommandRunner {
             }
             case VARIABLES -> {
                 ResultCursor answer = local.variables(sql, normalized.lexicalMode(), execution.autocommit(), session.schema(), previous);
-                if (answer == null) { // a variable or function the session does not know; user variables the backend must not
+                if (answer == null) {
+                    // a variable or function the session does not know: the backend answers, with the session's own
+                    // values spliced in; user variables it must not see are read as literals
                     String read = local.users().forBackend(sql, normalized.lexicalMode());
-                    return plans.onDefaultBackend(read == sql ? normalized : Normalizer.normalize(read, normalized.lexicalMode()), params);
+                    String mixed = local.variablesForBackend(read, normalized.lexicalMode(), execution.autocommit(), session.schema());
+                    String text = mixed != null ? mixed : read;
+                    return plans.onDefaultBackend(text == sql ? normalized : session.normalize(text), params);
                 }
                 if (SessionStatements.keepsDiagnostics(sql)) {
                     session.diagnostics(previous); // @@warning_count reads the previous area and leaves it

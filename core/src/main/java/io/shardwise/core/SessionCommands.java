@@ -13,6 +13,7 @@ import io.shardwise.core.sql.normalize.LexicalMode;
 import io.shardwise.core.sql.normalize.StatementTokens;
 import io.shardwise.core.sql.normalize.Token;
 import io.shardwise.core.execute.ResultCursor;
+import io.shardwise.core.session.Collations;
 import io.shardwise.core.session.SetStatement;
 import io.shardwise.core.session.UserVariables;
 import io.shardwise.core.sql.normalize.TokenKind;
@@ -41,9 +42,10 @@ final class SessionCommands {
      *
      * @param defaultBackend evaluates values given as expressions ({@code sql_mode = CONCAT(@@sql_mode, ',X')})
      * @param evaluate the value of {@code SELECT expression} as this session runs it (a user variable's new value)
+     * @param collations checks character set and collation names as the backends know them
      */
     static SetStatement set(SetStatement set, ExecutionSession execution, String defaultBackend, UserVariables users,
-                            LexicalMode mode, Function<String, UserVariables.Value> evaluate) {
+                            LexicalMode mode, Function<String, UserVariables.Value> evaluate, Collations collations) {
         SessionState state = execution.state();
         // MariaDB evaluates every user variable's value before assigning any (SET @a = 1, @b = @a leaves @b as @a was)
         List<SetStatement.Assignment> applied = new ArrayList<>(set.assignments().size());
@@ -58,11 +60,7 @@ final class SessionCommands {
         for (SetStatement.Assignment a : applied) {
             switch (a) {
                 case SetStatement.User u -> users.set(u.name(), values.get(u));
-                case SetStatement.Names n -> {
-                    String charset = n.names() && n.charset().equalsIgnoreCase("default") ? "utf8mb4" : n.charset();
-                    state.setNames(charset, n.names() ? n.collation() : null);
-                    setClientCharset(state, charset);
-                }
+                case SetStatement.Names n -> names(n, state, collations);
                 case SetStatement.Transaction t -> {
                     if (t.isolation() != null) {
                         state.setIsolation(t.isolation());
@@ -73,7 +71,7 @@ final class SessionCommands {
                         state.setNextReadOnly(t.readOnly()); // without SESSION: the next transaction's only
                     }
                 }
-                case SetStatement.Variable v -> variable(v, execution, defaultBackend);
+                case SetStatement.Variable v -> variable(v, execution, defaultBackend, collations);
             }
         }
         return new SetStatement(applied);
@@ -110,8 +108,41 @@ final class SessionCommands {
         return new SetStatement.Variable(v.name(), expression, literal);
     }
 
-    private static void variable(SetStatement.Variable v, ExecutionSession execution, String defaultBackend) {
+    /**
+     * SET NAMES / SET CHARACTER SET: names no backend knows fail here with MySQL's 1115, 1273 or 1253,
+     * before anything changes; CHARACTER SET leaves the connection's character set the database's.
+     */
+    private static void names(SetStatement.Names n, SessionState state, Collations collations) {
+        String charset = n.charset().equalsIgnoreCase("default") ? "utf8mb4" : n.charset();
+        collations.charset(charset);
+        if (n.collation() != null) {
+            collations.collation(n.collation(), charset);
+        }
+        if (n.names()) {
+            state.setNames(charset, n.collation());
+        } else {
+            state.setCharacterSet(charset);
+        }
+        setClientCharset(state, charset);
+    }
+
+    /** A character set or collation assigned as a literal name is checked as SET NAMES checks it. */
+    private static void checkName(SetStatement.Variable v, Collations collations) {
+        if (!v.literal() || v.isDefault() || v.plain().equalsIgnoreCase("null")) {
+            return;
+        }
+        if (v.name().equals("collation_connection")) {
+            collations.collation(v.plain(), null);
+        } else {
+            collations.charset(v.plain());
+        }
+    }
+
+    private static void variable(SetStatement.Variable v, ExecutionSession execution, String defaultBackend, Collations collations) {
         SessionState state = execution.state();
+        if (v.name().startsWith("character_set_") || v.name().equals("collation_connection")) {
+            checkName(v, collations);
+        }
         String expression = v.expression();
         String plain = v.plain();
         switch (v.name()) {
@@ -201,10 +232,19 @@ final class SessionCommands {
         };
     }
 
+    /** The database a client connects with: only the logical one exists (asking backends must not happen at open). */
     static void use(String schema, String logical) {
         String name = unquote(schema);
         if (!name.equalsIgnoreCase(logical)) {
             throw new ShardwiseException(ErrorCode.UNKNOWN_DATABASE, name);
+        }
+    }
+
+    /** USE of another database than the logical one fails as MySQL fails it for this user ({@link SessionStatements#refuseUse}). */
+    static void use(String schema, String logical, io.shardwise.core.session.SessionStatements local) {
+        String name = unquote(schema);
+        if (!name.equalsIgnoreCase(logical)) {
+            local.refuseUse(name);
         }
     }
 
@@ -217,6 +257,11 @@ final class SessionCommands {
     static String lastWord(String sql, LexicalMode mode) {
         List<Token> t = StatementTokens.of(sql, mode);
         return unquote(t.get(t.size() - 1).text(sql));
+    }
+
+    static String firstWord(String sql, LexicalMode mode) {
+        List<Token> t = StatementTokens.of(sql, mode);
+        return t.isEmpty() ? "" : t.get(0).text(sql).toUpperCase(Locale.ROOT);
     }
 
     static String afterFirstWord(String sql, LexicalMode mode) {

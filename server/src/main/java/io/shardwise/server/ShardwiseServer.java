@@ -107,6 +107,8 @@ public final class ShardwiseServer implements AutoCloseable {
         AtomicInteger connectionIds = new AtomicInteger();
         // read once, before the first client: its handshake must already name the backends' server
         ServerIdentity identity = ServerIdentity.of(engine.rule());
+        // and what sessions start from, so a handshake's character set applies without asking a backend on an event loop
+        io.shardwise.core.session.SessionStatements.warm(engine.rule());
         ServerIdentity.warnIfBackendsDiffer(engine.rule());
         String serverVersion = identity.handshakeVersion();
         relays = settings.relay() ? new Relays(engine.rule().config().backends(), transport.clientChannel()) : null;
@@ -114,7 +116,7 @@ public final class ShardwiseServer implements AutoCloseable {
             CommandDispatcher session = new CommandDispatcher(
                     CommandHandler.open(engine, client, HandshakeHandler.host(channel.remoteAddress()), id, capabilities, registry,
                             limits.maxPacketSize(), collation),
-                    capabilities, relays);
+                    capabilities, relays).serverIdleTimeout(limits.idleTimeout().toMillis());
             sessions.add(session);
             Runnable leave = registry.register(id, client.user(), session::cancelRunning, channel::close);
             session.finished().whenComplete((done, failure) -> {
@@ -144,7 +146,7 @@ public final class ShardwiseServer implements AutoCloseable {
                             }
                             clients.add(ch);
                             if (!limits.idleTimeout().isZero()) {
-                                ch.pipeline().addLast("idle", new IdleStateHandler(0, 0, limits.idleTimeout().toMillis(), TimeUnit.MILLISECONDS));
+                                ch.pipeline().addLast(CommandDispatcher.IDLE, new IdleStateHandler(0, 0, limits.idleTimeout().toMillis(), TimeUnit.MILLISECONDS));
                             }
                             ch.pipeline().addLast("framer", new PacketDecoder(limits.maxPacketSize()))
                                     .addLast("packets", PacketEncoder.INSTANCE)

@@ -16,7 +16,7 @@ import java.util.regex.Pattern;
 final class ServerParser {
     static final Set<String> SERVER_KEYS = Set.of("bind", "port", "users", "maxConnections", "idleTimeout", "maxPacketSize",
             "tls", "auth", "relay", "version", "connectTimeout", "maxConnectErrors");
-    static final Set<String> USER_KEYS = Set.of("name", "password", "schemas");
+    static final Set<String> USER_KEYS = Set.of("name", "password", "schemas", "admin");
     static final Set<String> TLS_KEYS = Set.of("cert", "key", "required");
     static final Set<String> AUTH_KEYS = Set.of("defaultPlugin");
     private static final Pattern SIZE = Pattern.compile("(\\d+)\\s*([kKmMgG])?");
@@ -205,6 +205,7 @@ final class ServerParser {
         } else if (schema != null) {
             schemas.add(schema);
         }
-        return name == null || password == null ? null : new UserConfig(name, password, schemas);
+        Boolean admin = keys.containsKey("admin") ? keys.get("admin").bool() : Boolean.FALSE;
+        return name == null || password == null || admin == null ? null : new UserConfig(name, password, schemas, admin);
     }
 }

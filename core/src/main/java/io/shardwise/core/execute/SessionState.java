@@ -104,6 +104,16 @@ public final class SessionState {
         changed();
     }
 
+    /**
+     * {@code SET CHARACTER SET charset}: results in {@code charset}, the connection's character set and
+     * collation the current database's ({@code character_set_database}), as MySQL defines it.
+     */
+    public void setCharacterSet(String charset) {
+        results = RESULTS + " = " + quote(charset, CHARSET, "character set");
+        connection = CONNECTION + " = @@character_set_database, collation_connection = @@collation_database";
+        changed();
+    }
+
     /** {@code SET character_set_results}; null means SQL NULL (rows in each column's own character set). */
     public void setCharacterSetResults(String charset) {
         results = RESULTS + " = " + (charset == null ? "NULL" : quote(charset, CHARSET, "character set"));

@@ -53,8 +53,13 @@ public final class SampleData {
      * {@code SHARDWISE_APP_PASSWORD} keeps its default, {@code app}.
      */
     public static ShardingRule rule(SampleTarget target) {
+        return rule(target, java.util.function.UnaryOperator.identity());
+    }
+
+    /** The sample configuration with {@code edit} applied to its YAML text first (a test adds a user, a key). */
+    public static ShardingRule rule(SampleTarget target, java.util.function.UnaryOperator<String> edit) {
         Map<String, String> env = environment(target);
-        return ShardingRule.load(configYaml(), "classpath:" + RESOURCE.substring(1), env::get);
+        return ShardingRule.load(edit.apply(configYaml()), "classpath:" + RESOURCE.substring(1), env::get);
     }
 
     /**

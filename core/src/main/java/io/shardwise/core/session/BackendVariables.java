@@ -22,6 +22,12 @@ final class BackendVariables {
 
     private BackendVariables() {}
 
+    /** Whether the default backend's variables were read already (using them then never blocks). */
+    static boolean cached(ShardingRule rule) {
+        BackendConfig backend = rule.config().backends().get(rule.config().defaultBackend());
+        return CACHE.containsKey(backend.url() + "|" + backend.user());
+    }
+
     static Map<String, String> of(ShardingRule rule) {
         BackendConfig backend = rule.config().backends().get(rule.config().defaultBackend());
         String key = backend.url() + "|" + backend.user();

@@ -38,25 +38,28 @@ final class InformationSchemaQueries {
     /** How one per-database table names databases and tables; the first pair decides which rows are shown. */
     private record Mapped(List<String> schemaColumns, List<String[]> tableColumns) {}
 
-    private static final Map<String, Mapped> MAPPED = Map.of(
-            "SCHEMATA", new Mapped(List.of("SCHEMA_NAME"), List.of()),
-            "TABLES", new Mapped(List.of("TABLE_SCHEMA"), List.<String[]>of(new String[] {"TABLE_SCHEMA", "TABLE_NAME"})),
-            "COLUMNS", new Mapped(List.of("TABLE_SCHEMA"), List.<String[]>of(new String[] {"TABLE_SCHEMA", "TABLE_NAME"})),
-            "STATISTICS", new Mapped(List.of("TABLE_SCHEMA", "INDEX_SCHEMA"),
-                    List.<String[]>of(new String[] {"TABLE_SCHEMA", "TABLE_NAME"})),
-            "KEY_COLUMN_USAGE", new Mapped(List.of("CONSTRAINT_SCHEMA", "TABLE_SCHEMA", "REFERENCED_TABLE_SCHEMA"),
+    private static final Map<String, Mapped> MAPPED = Map.ofEntries(
+            Map.entry("SCHEMATA", new Mapped(List.of("SCHEMA_NAME"), List.of())),
+            // stored routines live on the default backend's database (where CREATE PROCEDURE through Shardwise puts them)
+            Map.entry("ROUTINES", new Mapped(List.of("ROUTINE_SCHEMA"), List.of())),
+            Map.entry("PARAMETERS", new Mapped(List.of("SPECIFIC_SCHEMA"), List.of())),
+            Map.entry("TABLES", new Mapped(List.of("TABLE_SCHEMA"), List.<String[]>of(new String[] {"TABLE_SCHEMA", "TABLE_NAME"}))),
+            Map.entry("COLUMNS", new Mapped(List.of("TABLE_SCHEMA"), List.<String[]>of(new String[] {"TABLE_SCHEMA", "TABLE_NAME"}))),
+            Map.entry("STATISTICS", new Mapped(List.of("TABLE_SCHEMA", "INDEX_SCHEMA"),
+                    List.<String[]>of(new String[] {"TABLE_SCHEMA", "TABLE_NAME"}))),
+            Map.entry("KEY_COLUMN_USAGE", new Mapped(List.of("CONSTRAINT_SCHEMA", "TABLE_SCHEMA", "REFERENCED_TABLE_SCHEMA"),
                     List.of(new String[] {"TABLE_SCHEMA", "TABLE_NAME"},
-                            new String[] {"REFERENCED_TABLE_SCHEMA", "REFERENCED_TABLE_NAME"})),
-            "TABLE_CONSTRAINTS", new Mapped(List.of("CONSTRAINT_SCHEMA", "TABLE_SCHEMA"),
-                    List.<String[]>of(new String[] {"TABLE_SCHEMA", "TABLE_NAME"})),
+                            new String[] {"REFERENCED_TABLE_SCHEMA", "REFERENCED_TABLE_NAME"}))),
+            Map.entry("TABLE_CONSTRAINTS", new Mapped(List.of("CONSTRAINT_SCHEMA", "TABLE_SCHEMA"),
+                    List.<String[]>of(new String[] {"TABLE_SCHEMA", "TABLE_NAME"}))),
             // what dumps read (mariadb-dump: triggers of each table, tablespaces of the database's partitions)
-            "TRIGGERS", new Mapped(List.of("EVENT_OBJECT_SCHEMA", "TRIGGER_SCHEMA"),
-                    List.<String[]>of(new String[] {"EVENT_OBJECT_SCHEMA", "EVENT_OBJECT_TABLE"})),
-            "PARTITIONS", new Mapped(List.of("TABLE_SCHEMA"), List.<String[]>of(new String[] {"TABLE_SCHEMA", "TABLE_NAME"})),
-            "FILES", new Mapped(List.of("TABLE_SCHEMA"), List.<String[]>of(new String[] {"TABLE_SCHEMA", "TABLE_NAME"})),
-            "REFERENTIAL_CONSTRAINTS", new Mapped(List.of("CONSTRAINT_SCHEMA", "UNIQUE_CONSTRAINT_SCHEMA"),
+            Map.entry("TRIGGERS", new Mapped(List.of("EVENT_OBJECT_SCHEMA", "TRIGGER_SCHEMA"),
+                    List.<String[]>of(new String[] {"EVENT_OBJECT_SCHEMA", "EVENT_OBJECT_TABLE"}))),
+            Map.entry("PARTITIONS", new Mapped(List.of("TABLE_SCHEMA"), List.<String[]>of(new String[] {"TABLE_SCHEMA", "TABLE_NAME"}))),
+            Map.entry("FILES", new Mapped(List.of("TABLE_SCHEMA"), List.<String[]>of(new String[] {"TABLE_SCHEMA", "TABLE_NAME"}))),
+            Map.entry("REFERENTIAL_CONSTRAINTS", new Mapped(List.of("CONSTRAINT_SCHEMA", "UNIQUE_CONSTRAINT_SCHEMA"),
                     List.of(new String[] {"CONSTRAINT_SCHEMA", "TABLE_NAME"},
-                            new String[] {"UNIQUE_CONSTRAINT_SCHEMA", "REFERENCED_TABLE_NAME"})));
+                            new String[] {"UNIQUE_CONSTRAINT_SCHEMA", "REFERENCED_TABLE_NAME"}))));
 
     /** Tables that describe the server, not a database: nothing in them names a physical table. */
     private static final Set<String> SERVER_WIDE = Set.of("CHARACTER_SETS", "COLLATIONS",

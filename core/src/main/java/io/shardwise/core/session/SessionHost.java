@@ -35,6 +35,15 @@ public interface SessionHost {
         return true;
     }
 
+    /**
+     * Whether the client is trusted with the backends' system schemas whatever the configuration says:
+     * an in-process application (the JDBC driver) holds the backends' credentials itself. A server
+     * client is trusted only when its user is marked {@code admin: true}.
+     */
+    default boolean inProcess() {
+        return false;
+    }
+
     /** The outcome of a KILL. */
     enum Kill { DONE, UNKNOWN, NOT_OWNER }
 
@@ -60,6 +69,11 @@ public interface SessionHost {
             @Override
             public Kill kill(long connectionId, boolean queryOnly) {
                 return connectionId == id ? Kill.DONE : Kill.UNKNOWN;
+            }
+
+            @Override
+            public boolean inProcess() {
+                return true;
             }
 
             @Override

@@ -22,6 +22,10 @@ public final class SessionStatements {
     private static final Pattern KILL = Pattern.compile("(?is)\\s*kill\\s+(?:(connection|query)\\s+)?(\\d+)\\s*;?\\s*");
 
     private final SessionHost host;
+    private final ShardingRule rule;
+    private final SystemSchemas systemSchemas;
+    /** The backend's character sets and collations, read on first use (asking the backend must not happen at open). */
+    private Collations collations;
     private final SessionVariables variables;
     private final UserVariables users = new UserVariables();
     private final ShowStatements shows;
@@ -36,7 +40,10 @@ public final class SessionStatements {
             java.util.function.BooleanSupplier readOnly) {
         this.host = host;
         String configured = host.announcesVersion() ? rule.config().server().version() : null;
-        this.variables = new SessionVariables(host.client(), () -> announced(BackendVariables.of(rule), configured), sqlMode, readOnly);
+        this.variables = new SessionVariables(host.client(), () -> announced(BackendVariables.of(rule), configured), sqlMode,
+                readOnly, this::collations);
+        this.rule = rule;
+        this.systemSchemas = new SystemSchemas(rule, host.client(), host.inProcess());
         this.shows = new ShowStatements(rule, host);
         this.variables.users = users;
     }
@@ -44,6 +51,89 @@ public final class SessionStatements {
     /** The session's user variables ({@code @x}). */
     public UserVariables users() {
         return users;
+    }
+
+    /**
+     * Reads what sessions start from (the default backend's variables and collations) once, where
+     * blocking is allowed (a server's start), so a session applies its handshake's character set
+     * without asking a backend.
+     */
+    public static void warm(ShardingRule rule) {
+        BackendVariables.of(rule);
+        Collations.of(rule);
+    }
+
+    /** Whether applying a character set and reading variables back can happen without asking a backend (see {@link #warm}). */
+    public boolean readyWithoutBackend() {
+        return Collations.cached(rule) && BackendVariables.cached(rule);
+    }
+
+    /** The default backend's character sets and collations: what SET NAMES and a handshake's collation id are checked against. */
+    public Collations collations() {
+        Collations known = collations;
+        if (known == null) {
+            known = Collations.of(rule);
+            if (known != Collations.UNKNOWN) {
+                collations = known;
+            }
+        }
+        return known;
+    }
+
+    /** {@code LAST_INSERT_ID()} as the session keeps it. */
+    public void lastInsertId(java.util.function.LongSupplier lastInsertId) {
+        variables.lastInsertId(lastInsertId);
+    }
+
+    /** The backends' system schemas as this client meets them (1044/1142, or read-only for an administrator). */
+    public SystemSchemas systemSchemas() {
+        return systemSchemas;
+    }
+
+    /**
+     * {@code USE name} of a database that is not the logical schema, as MySQL answers a user whose only
+     * database is the logical one: 1044 for a system schema (unless an administrator) or a database a
+     * backend holds (its physical schemas included), 1049 only for one that exists nowhere.
+     *
+     * @throws ShardwiseException always
+     */
+    public void refuseUse(String name) {
+        if (name.equalsIgnoreCase("information_schema")) {
+            throw new ShardwiseException(ErrorCode.UNSUPPORTED, "USE information_schema (name its tables qualified)");
+        }
+        if (SystemSchemas.isSystemSchema(name)) {
+            systemSchemas.use(name);
+        }
+        if (shows.existsOnABackend(name)) {
+            SessionVariables.Client client = host.client();
+            throw new ShardwiseException(ErrorCode.DATABASE_ACCESS_DENIED, client.user(), client.host(), name);
+        }
+        throw new ShardwiseException(ErrorCode.UNKNOWN_DATABASE, name);
+    }
+
+    /** The client announced CLIENT_INTERACTIVE: wait_timeout starts as interactive_timeout. */
+    public void interactive() {
+        variables.interactive();
+    }
+
+    /** The session's wait_timeout in seconds; 0 when its value is an expression only a backend knows. */
+    public long waitTimeoutSeconds() {
+        String value = variables.text("wait_timeout");
+        try {
+            return value == null ? 0 : Long.parseLong(value.strip());
+        } catch (NumberFormatException e) {
+            return 0;
+        }
+    }
+
+    /**
+     * A select of variables and session functions this session knows only some of ({@code SELECT
+     * @@version, @@max_connections, DATABASE()}), as the statement the default backend answers with
+     * the session's own values spliced in as literals (so DATABASE() is the logical schema, not the
+     * physical one); null when it is not such a select.
+     */
+    public String variablesForBackend(String sql, LexicalMode mode, boolean autocommit, String schema) {
+        return variables.forBackend(sql, mode, autocommit, schema);
     }
 
     /** The backend's variables with the configured version in place of its own, for a face that announces one. */

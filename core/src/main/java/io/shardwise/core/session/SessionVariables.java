@@ -66,6 +66,10 @@ public final class SessionVariables {
     private final Supplier<String> sqlMode;
     /** The engine's READ ONLY of this session (its SessionState owns it): {@code @@transaction_read_only} reads it there. */
     private final BooleanSupplier readOnly;
+    private final Supplier<Collations> collations;
+    private java.util.function.LongSupplier lastInsertId = () -> 0;
+    /** CLIENT_INTERACTIVE: wait_timeout starts as interactive_timeout. */
+    private boolean interactive;
     private final Client client;
     /** Built on first use, on the session's thread: asking the backend must not happen where the session is opened. */
     private Map<String, Value> defaults;
@@ -88,10 +92,21 @@ public final class SessionVariables {
      * @param readOnly whether the engine's session is READ ONLY (SET SESSION TRANSACTION, transaction_read_only)
      */
     SessionVariables(Client client, Supplier<Map<String, String>> backend, Supplier<String> sqlMode, BooleanSupplier readOnly) {
+        this(client, backend, sqlMode, readOnly, () -> Collations.UNKNOWN);
+    }
+
+    /** @param collations the backend's character sets and collations, for the values SET NAMES gives */
+    SessionVariables(Client client, Supplier<Map<String, String>> backend, Supplier<String> sqlMode, Supplier<Collations> collations) {
+        this(client, backend, sqlMode, () -> false, collations);
+    }
+
+    SessionVariables(Client client, Supplier<Map<String, String>> backend, Supplier<String> sqlMode, BooleanSupplier readOnly,
+                     Supplier<Collations> collations) {
         this.client = client;
         this.backend = backend;
         this.sqlMode = sqlMode;
         this.readOnly = readOnly;
+        this.collations = collations;
     }
 
     /**
@@ -130,6 +145,9 @@ public final class SessionVariables {
             d.put("max_allowed_packet", new Value(Integer.toString(client.maxAllowedPacket()), true));
             defaults = Map.copyOf(d);
             values = new HashMap<>(defaults);
+            if (interactive) {
+                startInteractive();
+            }
         }
         return values;
     }
@@ -178,6 +196,81 @@ public final class SessionVariables {
 
     /** @param mode the lexical mode the statement is read in (the session's sql_mode) */
     ResultCursor answer(String sql, LexicalMode mode, boolean autocommit, String schema, Diagnostics diagnostics) {
+        Items items = items(sql, mode, autocommit, schema, diagnostics);
+        if (items == null) {
+            return null;
+        }
+        List<Column> columns = new ArrayList<>();
+        List<byte[]> row = new ArrayList<>();
+        for (Item item : items.list()) {
+            if (item.value() == null) {
+                return null;
+            }
+            if (item.user() != null) {
+                columns.add(UserVariables.column(item.label(), item.user()));
+                row.add(item.user().bytes());
+            } else {
+                columns.add(column(item.label(), item.value()));
+                row.add(item.value().text() == null ? null : item.value().text().getBytes(StandardCharsets.UTF_8));
+            }
+        }
+        return new ValuesCursor(columns, items.limit() == 0 ? List.of() : List.<byte[][]>of(row.toArray(new byte[0][])));
+    }
+
+    /**
+     * The statement for the default backend when this session knows some of its items but not all:
+     * each item it knows becomes a literal of its value under the item's label; null when it knows
+     * none (the statement goes as it is) or the statement is not a select of variables and functions.
+     */
+    String forBackend(String sql, LexicalMode mode, boolean autocommit, String schema) {
+        Items items = items(sql, mode, autocommit, schema, Diagnostics.empty());
+        if (items == null || items.list().stream().allMatch(i -> i.value() == null)) {
+            return null;
+        }
+        StringBuilder out = new StringBuilder(sql.length() + 64);
+        int at = 0;
+        for (Item item : items.list()) {
+            if (item.value() == null) {
+                continue;
+            }
+            out.append(sql, at, item.start()).append(literal(item.value()));
+            if (!item.aliased()) {
+                out.append(" AS `").append(item.label().replace("`", "``")).append('`');
+            }
+            at = item.end();
+        }
+        return out.append(sql, at, sql.length()).toString();
+    }
+
+    /** A value as a literal any sql_mode reads the same: digits, NULL, or utf8mb4 text as hex. */
+    private static String literal(Value value) {
+        String text = value.text();
+        if (text == null) {
+            return "NULL";
+        }
+        if (value.numeric() && text.matches("-?[0-9]{1,18}")) {
+            return text;
+        }
+        StringBuilder hex = new StringBuilder("_utf8mb4 X'");
+        for (byte b : text.getBytes(StandardCharsets.UTF_8)) {
+            hex.append(Character.forDigit((b >> 4) & 0xF, 16)).append(Character.forDigit(b & 0xF, 16));
+        }
+        return hex.append('\'').toString();
+    }
+
+    /**
+     * One select item: its text span, label, whether the user aliased it, and its value here (null:
+     * unknown); {@code user} is the user variable's typed value when the item reads one.
+     */
+    private record Item(int start, int end, String label, boolean aliased, Value value, UserVariables.Value user) {}
+
+    private record Items(List<Item> list, long limit) {}
+
+    /**
+     * The items of a {@code SELECT @@a [AS x], DATABASE(), ... [LIMIT n]} statement, or null when it
+     * is not one. One pass over the tokens of that small grammar (hence its length).
+     */
+    private Items items(String sql, LexicalMode mode, boolean autocommit, String schema, Diagnostics diagnostics) {
         if (sql.indexOf('@') < 0 && sql.indexOf("()") < 0) {
             return null; // the common case, decided without lexing: data statements pay nothing here
         }
@@ -185,19 +278,21 @@ public final class SessionVariables {
         if (tokens.size() < 2 || !word(sql, tokens.get(0)).equals("select")) {
             return null;
         }
-        List<Column> columns = new ArrayList<>();
-        List<byte[]> row = new ArrayList<>();
+        List<Item> items = new ArrayList<>();
         long limit = Long.MAX_VALUE;
         int i = 1;
         while (i < tokens.size()) {
             Token t = tokens.get(i);
             Value value;
             String label;
+            int start = t.start();
+            int end;
             UserVariables.Value user = null;
             if (t.kind() == TokenKind.USER_VARIABLE) {
                 user = users.get(UserVariables.name(t.text(sql)));
                 value = new Value(user.text(), false);
                 label = t.text(sql);
+                end = t.end();
                 i++;
             } else if (t.kind() == TokenKind.SYSTEM_VARIABLE) {
                 String name = variableName(t.text(sql));
@@ -208,32 +303,27 @@ public final class SessionVariables {
                     default -> value(name);
                 };
                 label = t.text(sql);
+                end = t.end();
                 i++;
             } else if (i + 2 < tokens.size() && tokens.get(i + 1).kind() == TokenKind.LEFT_PAREN
                     && tokens.get(i + 2).kind() == TokenKind.RIGHT_PAREN) {
                 value = function(word(sql, t), schema);
                 label = sql.substring(t.start(), tokens.get(i + 2).end());
+                end = tokens.get(i + 2).end();
                 i += 3;
             } else {
                 return null;
             }
-            if (value == null) {
-                return null;
-            }
+            boolean aliased = false;
             if (i < tokens.size() && word(sql, tokens.get(i)).equals("as")) {
                 i++;
             }
             if (i < tokens.size() && isAlias(sql, tokens.get(i))) {
                 label = unquote(tokens.get(i).text(sql));
+                aliased = true;
                 i++;
             }
-            if (user != null) {
-                columns.add(UserVariables.column(label, user));
-                row.add(user.bytes());
-            } else {
-                columns.add(column(label, value));
-                row.add(value.text() == null ? null : value.text().getBytes(StandardCharsets.UTF_8));
-            }
+            items.add(new Item(start, end, label, aliased, value, user));
             if (i < tokens.size() && tokens.get(i).kind() == TokenKind.COMMA) {
                 i++;
             } else {
@@ -245,10 +335,10 @@ public final class SessionVariables {
             limit = Long.parseLong(tokens.get(i + 1).text(sql));
             i += 2;
         }
-        if (i != tokens.size() || columns.isEmpty()) {
+        if (i != tokens.size() || items.isEmpty()) {
             return null;
         }
-        return new ValuesCursor(columns, limit == 0 ? List.of() : List.<byte[][]>of(row.toArray(new byte[0][])));
+        return new Items(items, limit);
     }
 
     private Value function(String name, String schema) {
@@ -257,9 +347,28 @@ public final class SessionVariables {
             case "user", "session_user", "system_user" -> new Value(client.user() + "@" + client.host(), false);
             case "current_user" -> new Value(client.user() + "@%", false);
             case "connection_id" -> new Value(Integer.toString(client.connectionId()), true);
+            case "last_insert_id" -> new Value(Long.toUnsignedString(lastInsertId.getAsLong()), true);
             case "version" -> values().get("version");
             default -> null;
         };
+    }
+
+    void lastInsertId(java.util.function.LongSupplier lastInsertId) {
+        this.lastInsertId = lastInsertId;
+    }
+
+    void interactive() {
+        interactive = true;
+        if (values != null) {
+            startInteractive();
+        }
+    }
+
+    private void startInteractive() {
+        Value interactiveTimeout = values.get("interactive_timeout");
+        if (interactiveTimeout != null) {
+            values.put("wait_timeout", interactiveTimeout);
+        }
     }
 
     /** This session's value of a variable it knows (lower-case name), or null (unknown, or NULL). */
@@ -272,6 +381,9 @@ public final class SessionVariables {
     void reset() {
         values().clear();
         values.putAll(defaults);
+        if (interactive) {
+            startInteractive();
+        }
     }
 
     /** Updates this session's values after {@code sql}, a SET statement read in the default mode, succeeded. */
@@ -283,14 +395,7 @@ public final class SessionVariables {
     void record(SetStatement set) {
         for (SetStatement.Assignment a : set.assignments()) {
             switch (a) {
-                case SetStatement.Names n -> {
-                    for (String name : new String[] {"character_set_client", "character_set_connection", "character_set_results"}) {
-                        put(name, n.charset());
-                    }
-                    if (n.collation() != null) {
-                        put("collation_connection", n.collation());
-                    }
-                }
+                case SetStatement.Names n -> names(n);
                 case SetStatement.Transaction t -> {
                     // only SET SESSION TRANSACTION changes the session's value; without SESSION it is the next transaction's
                     if (t.session() && t.isolation() != null) {
@@ -306,8 +411,43 @@ public final class SessionVariables {
         }
     }
 
+    /**
+     * NAMES sets the client's, connection's and results' character sets and the connection's collation
+     * (the named one, else the character set's default); CHARACTER SET the client's and results', the
+     * connection's being the database's.
+     */
+    private void names(SetStatement.Names n) {
+        Collations table = collations.get();
+        String charset = table.charsetName(n.charset().equalsIgnoreCase("default") ? "utf8mb4" : n.charset());
+        put("character_set_client", charset);
+        put("character_set_results", charset);
+        if (n.names()) {
+            put("character_set_connection", charset);
+            Collations.Collation named = n.collation() != null ? table.collation(n.collation(), null) : table.charset(charset);
+            if (named != null) {
+                put("collation_connection", named.name());
+            } else if (n.collation() != null) {
+                put("collation_connection", n.collation());
+            }
+        } else {
+            put("character_set_connection", text("character_set_database"));
+            put("collation_connection", text("collation_database"));
+        }
+    }
+
     private void variable(SetStatement.Variable v) {
         String name = v.name();
+        if (v.literal() && !v.isDefault() && name.startsWith("character_set_") && !v.plain().equalsIgnoreCase("null")) {
+            String charset = collations.get().charsetName(v.plain());
+            put(name, charset);
+            if (name.equals("character_set_connection")) {
+                Collations.Collation c = collations.get().charset(charset);
+                if (c != null) {
+                    put("collation_connection", c.name()); // as MySQL: the connection's collation follows its character set
+                }
+            }
+            return;
+        }
         if (!v.literal()) {
             // an expression (CONCAT(@@sql_mode, ',X')): only a backend with the session's state knows its value
             values().remove(name);

@@ -37,8 +37,15 @@ record ShowStatement(Kind kind, String sql, String table, String database, Strin
         PROCESSLIST,
         /** SHOW VARIABLES: the default backend's, overridden by the session's own. */
         VARIABLES,
-        /** SHOW STATUS, ENGINES, COLLATION, CHARACTER SET: the default backend's answer as it is. */
+        /** SHOW STATUS, ENGINES, PLUGINS, PRIVILEGES, COLLATION, CHARACTER SET: the default backend's answer as it is. */
         BACKEND,
+        /**
+         * SHOW GRANTS [FOR account]: the client's logical account's grants on the logical schema (the
+         * backend's account is not the client's); {@code table} holds the account after FOR, if any.
+         */
+        GRANTS,
+        /** SHOW MASTER STATUS, SHOW BINARY|MASTER LOGS: the default backend's, for an administrator only. */
+        REPLICATION,
         /** SHOW WARNINGS / SHOW ERRORS / SHOW COUNT(*) ...: answered before this parse by {@link DiagnosticStatements}. */
         DIAGNOSTICS
     }
@@ -145,8 +152,22 @@ record ShowStatement(Kind kind, String sql, String table, String database, Strin
                 yield new ShowStatement(Kind.PROCESSLIST, sql, null, null, null, -1, -1);
             }
             case "variables" -> new ShowStatement(Kind.VARIABLES, sql, null, null, null, -1, -1);
-            case "status", "engines", "collation", "charset", "character" ->
+            case "status", "engines", "collation", "charset", "character", "plugins", "privileges" ->
                     new ShowStatement(Kind.BACKEND, sql, null, null, null, -1, -1);
+            case "grants" -> {
+                String account = null;
+                if (c.peekWord().equals("for") && c.at + 1 < t.size()) {
+                    account = sql.substring(t.get(c.at + 1).start(), t.getLast().end()).strip();
+                }
+                yield new ShowStatement(Kind.GRANTS, sql, account, null, null, -1, -1);
+            }
+            case "master", "binary" -> {
+                String next = c.peekWord();
+                if (!(next.equals("status") || next.equals("logs"))) {
+                    throw unsupported(sql);
+                }
+                yield new ShowStatement(Kind.REPLICATION, sql, null, null, null, -1, -1);
+            }
             case "warnings", "errors", "count" -> new ShowStatement(Kind.DIAGNOSTICS, sql, null, null, null, -1, -1);
             default -> throw unsupported(sql);
         };

@@ -42,8 +42,13 @@ final class ShowStatements {
     private final BackendCatalog catalog;
     private final InformationSchemaQueries informationSchema;
     private final Processlist processlist;
+    private final SessionVariables.Client client;
+    /** Whether the configuration marks the client's user an administrator (server.users[].admin). */
+    private final boolean administrator;
 
     ShowStatements(ShardingRule rule, SessionHost host) {
+        this.client = host.client();
+        this.administrator = host.inProcess() || Administrators.isAdministrator(rule, client.user());
         this.rule = rule;
         this.tables = rule.logicalTables();
         this.catalog = new BackendCatalog(rule);
@@ -64,6 +69,13 @@ final class ShowStatements {
         if (show == null) {
             return informationSchema.answer(sql, mode, schema);
         }
+        if (SystemSchemas.isSystemSchema(show.database())) {
+            // SHOW TABLES FROM mysql, DESCRIBE mysql.user ...: the default backend's, for an administrator only
+            if (!administrator) {
+                throw new ShardwiseException(ErrorCode.DATABASE_ACCESS_DENIED, client.user(), client.host(), show.database());
+            }
+            return passThrough(show);
+        }
         return switch (show.kind()) {
             case DATABASES -> databases(show);
             case TABLES -> tables(show, schema);
@@ -72,6 +84,13 @@ final class ShowStatements {
             case PROCESSLIST -> processlist.answer(show.sql());
             case VARIABLES -> variables(show, variables, autocommit);
             case BACKEND -> passThrough(show);
+            case GRANTS -> grants(show);
+            case REPLICATION -> {
+                if (!administrator) {
+                    throw new ShardwiseException(ErrorCode.SPECIFIC_ACCESS_DENIED, "SUPER, REPLICATION CLIENT");
+                }
+                yield passThrough(show);
+            }
             case DIAGNOSTICS -> throw ShowStatement.unsupported(show.sql()); // a form DiagnosticStatements does not read
         };
     }
@@ -182,6 +201,25 @@ final class ShowStatements {
         return cursor(answer.rename(rule.schema(), node.table(), logical), rows);
     }
 
+    /** Whether any backend holds a database of that name (a cold path: USE of a database that is not the logical one). */
+    boolean existsOnABackend(String name) {
+        StringBuilder hex = new StringBuilder();
+        for (byte b : name.getBytes(StandardCharsets.UTF_8)) {
+            hex.append(String.format("%02x", b & 0xFF));
+        }
+        for (String backend : rule.config().backends().keySet()) {
+            try {
+                if (!catalog.query(backend, "SELECT 1 FROM information_schema.SCHEMATA WHERE SCHEMA_NAME = _utf8mb4 X'" + hex + "'")
+                        .rows().isEmpty()) {
+                    return true;
+                }
+            } catch (RuntimeException unreachable) {
+                // a backend that cannot answer holds nothing we can show
+            }
+        }
+        return false;
+    }
+
     /** COM_FIELD_LIST: the columns of a logical table of the current schema whose names match {@code wildcard}. */
     List<Column> fieldList(String name, String wildcard, String schema) {
         if (schema == null) {
@@ -209,11 +247,60 @@ final class ShowStatements {
             String name = new String(row[0], StandardCharsets.UTF_8).toLowerCase(Locale.ROOT);
             String own = name.equals("autocommit") ? (autocommit ? "ON" : "OFF") : variables.text(name);
             if (own != null) {
-                row[1] = bytes(own);
+                row[1] = bytes(spelledAsShown(own, row[1]));
             }
             rows.add(row);
         }
         return cursor(answer.columns(), rows);
+    }
+
+    /**
+     * SHOW GRANTS for the client's own account: what the configuration gives it, as MySQL words a grant
+     * (the backend's account, which Shardwise logs in with, is not the client's and never shows). Another
+     * account's grants are read from the {@code mysql} schema, which a non-administrator may not read: 1044.
+     */
+    private ResultCursor grants(ShowStatement show) {
+        String user = client.user();
+        String account = show.table();
+        if (account != null) {
+            String named = unquoteAccount(account);
+            if (!named.equalsIgnoreCase("current_user") && !named.equalsIgnoreCase("current_user()") && !named.equals(user)
+                    && !named.equals(user + "@%")) {
+                throw new ShardwiseException(ErrorCode.DATABASE_ACCESS_DENIED, user, client.host(), "mysql");
+            }
+        }
+        String to = " TO `" + user.replace("`", "``") + "`@`%`";
+        List<String[]> rows = new ArrayList<>();
+        rows.add(new String[] {"GRANT USAGE ON *.*" + to});
+        rows.add(new String[] {"GRANT ALL PRIVILEGES ON `" + rule.schema().replace("`", "``") + "`.*" + to});
+        if (administrator) {
+            for (String system : Administrators.SYSTEM_SCHEMAS) {
+                rows.add(new String[] {"GRANT SELECT ON `" + system + "`.*" + to});
+            }
+        }
+        return ValuesCursor.text(List.of("Grants for " + user + "@%"), rows);
+    }
+
+    /** {@code 'app'@'%'}, {@code `app`@`%`} or {@code app} as {@code app@%} / {@code app}. */
+    private static String unquoteAccount(String account) {
+        return account.replace("'", "").replace("`", "").replace("\"", "").replace(" ", "");
+    }
+
+    /**
+     * SHOW VARIABLES spells a boolean as the server does ({@code ON}/{@code OFF}), where a SELECT of it
+     * reads {@code 1}/{@code 0}: the session's value in the spelling of the backend's row.
+     */
+    static String spelledAsShown(String own, byte[] shown) {
+        String backend = shown == null ? "" : new String(shown, StandardCharsets.UTF_8);
+        if (backend.equalsIgnoreCase("ON") || backend.equalsIgnoreCase("OFF")) {
+            if (own.equals("1")) {
+                return "ON";
+            }
+            if (own.equals("0")) {
+                return "OFF";
+            }
+        }
+        return own;
     }
 
     private ResultCursor passThrough(ShowStatement show) {

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import io.shardwise.core.error.ShardwiseException;
 import io.shardwise.core.sql.normalize.LexicalMode;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 
 class ShowStatementTest {
@@ -34,6 +35,21 @@ class ShowStatementTest {
         assertEquals(ShowStatement.Kind.VARIABLES, ShowStatement.parse("SHOW GLOBAL VARIABLES WHERE Variable_name = 'x'").kind());
         assertEquals(ShowStatement.Kind.BACKEND, ShowStatement.parse("SHOW SESSION STATUS LIKE 'Up%'").kind());
         assertEquals(ShowStatement.Kind.BACKEND, ShowStatement.parse("SHOW STORAGE ENGINES").kind());
+    }
+
+    @Test
+    void showsThatNameNoLogicalTableAreReadNotRefused() {
+        for (String sql : List.of("SHOW PLUGINS", "SHOW ENGINES", "SHOW STORAGE ENGINES", "SHOW CHARSET LIKE 'latin%'",
+                "SHOW CHARACTER SET", "SHOW COLLATION WHERE Charset = 'latin1'", "SHOW PRIVILEGES", "SHOW GLOBAL STATUS LIKE 'Up%'")) {
+            assertEquals(ShowStatement.Kind.BACKEND, ShowStatement.parse(sql).kind(), sql);
+        }
+        assertEquals(ShowStatement.Kind.REPLICATION, ShowStatement.parse("SHOW MASTER STATUS").kind());
+        assertEquals(ShowStatement.Kind.REPLICATION, ShowStatement.parse("show binary logs").kind());
+        ShowStatement grants = ShowStatement.parse("SHOW GRANTS FOR 'app'@'%'");
+        assertEquals(ShowStatement.Kind.GRANTS, grants.kind());
+        assertEquals("'app'@'%'", grants.table());
+        assertNull(ShowStatement.parse("SHOW GRANTS").table());
+        assertEquals(1235, assertThrows(ShardwiseException.class, () -> ShowStatement.parse("SHOW MASTER KEYS")).errno());
     }
 
     @Test

@@ -10,6 +10,7 @@ public record Capabilities(int bits) {
     public static final int LONG_FLAG = 1 << 2;
     public static final int CONNECT_WITH_DB = 1 << 3;
     public static final int PROTOCOL_41 = 1 << 9;
+    public static final int INTERACTIVE = 1 << 10;
     public static final int SSL = 1 << 11;
     public static final int TRANSACTIONS = 1 << 13;
     public static final int SECURE_CONNECTION = 1 << 15;
@@ -73,6 +74,11 @@ public record Capabilities(int bits) {
     }
 
     /** Updates report matched rows, not changed rows. */
+    /** CLIENT_INTERACTIVE: the session's wait_timeout starts as interactive_timeout. */
+    public boolean interactive() {
+        return (bits() & INTERACTIVE) != 0;
+    }
+
     public boolean countsFoundRows() {
         return has(FOUND_ROWS);
     }

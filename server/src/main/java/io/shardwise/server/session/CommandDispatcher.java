@@ -4,8 +4,10 @@ import io.netty.buffer.ByteBuf;
 import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
+import io.netty.channel.ChannelPipeline;
 import io.netty.handler.codec.TooLongFrameException;
 import io.netty.handler.timeout.IdleStateEvent;
+import io.netty.handler.timeout.IdleStateHandler;
 import io.netty.util.ReferenceCountUtil;
 import io.shardwise.core.error.ErrorCode;
 import io.shardwise.server.protocol.Capabilities;
@@ -18,6 +20,7 @@ import java.util.ArrayDeque;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 
@@ -53,6 +56,12 @@ public final class CommandDispatcher extends ChannelInboundHandlerAdapter {
     private final AtomicInteger unanswered = new AtomicInteger();
     private final CompletableFuture<Void> finished = new CompletableFuture<>();
     private WritabilityGate gate;
+    /** The name of the server's idle handler in the pipeline. */
+    public static final String IDLE = "idle";
+    /** The server's own idleTimeout in milliseconds (0: none). */
+    private long serverIdleMillis;
+    /** The wait_timeout last enforced (session thread only). */
+    private long waitTimeoutSeconds;
 
     public CommandDispatcher(CommandHandler handler, Capabilities capabilities) {
         this(handler, capabilities, null);
@@ -63,6 +72,12 @@ public final class CommandDispatcher extends ChannelInboundHandlerAdapter {
         this.handler = handler;
         this.capabilities = capabilities;
         this.relays = relays;
+    }
+
+    /** The server's configured idleTimeout, which a client's wait_timeout cannot exceed. */
+    public CommandDispatcher serverIdleTimeout(long millis) {
+        serverIdleMillis = millis;
+        return this;
     }
 
     @Override
@@ -106,6 +121,7 @@ public final class CommandDispatcher extends ChannelInboundHandlerAdapter {
                     ctx.channel().close();
                     return;
                 }
+                enforceWaitTimeout(ctx);
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
@@ -119,6 +135,31 @@ public final class CommandDispatcher extends ChannelInboundHandlerAdapter {
                 finished.complete(null);
             }
         }
+    }
+
+    /**
+     * The client's wait_timeout (interactive_timeout for a CLIENT_INTERACTIVE client, then whatever it
+     * SETs) closes it once idle that long, as MySQL does; a server {@code idleTimeout} below it wins.
+     * Read after each command on the session thread; the idle handler is replaced on the event loop
+     * only when the value changes.
+     */
+    private void enforceWaitTimeout(ChannelHandlerContext ctx) {
+        long seconds = handler.waitTimeoutSeconds();
+        if (seconds <= 0 || seconds == waitTimeoutSeconds) {
+            return;
+        }
+        waitTimeoutSeconds = seconds;
+        long millis = Math.min(TimeUnit.SECONDS.toMillis(seconds), serverIdleMillis > 0 ? serverIdleMillis : Long.MAX_VALUE);
+        ctx.channel().eventLoop().execute(() -> {
+            ChannelPipeline pipeline = ctx.pipeline();
+            if (!ctx.channel().isActive()) {
+                return;
+            }
+            if (pipeline.get(IDLE) != null) {
+                pipeline.remove(IDLE);
+            }
+            pipeline.addFirst(IDLE, new IdleStateHandler(0, 0, millis, TimeUnit.MILLISECONDS));
+        });
     }
 
     /** KILL QUERY: cancels the running statement, if any, on a virtual thread of its own (cancelling may block). */

@@ -13,7 +13,6 @@ import io.shardwise.core.session.SessionStatements;
 import io.shardwise.core.sql.normalize.QueryStatements;
 import io.shardwise.core.session.SessionVariables;
 import io.shardwise.server.SessionRegistry;
-import io.shardwise.core.sql.normalize.ClientCharset;
 import io.shardwise.server.auth.Authenticator;
 import io.shardwise.server.protocol.Capabilities;
 import io.shardwise.server.protocol.Command;
@@ -60,11 +59,19 @@ public final class CommandHandler implements AutoCloseable {
                                       Capabilities capabilities, SessionRegistry registry, int maxPacketSize, int collation) {
         SessionVariables.Client who = new SessionVariables.Client(client.user(), host, connectionId, maxPacketSize);
         EngineSession session = engine.openSession(capabilities.countsFoundRows(), client.schema(), registry.host(who));
-        session.setClientCharset(ClientCharset.forCollation(collation));
+        session.handshakeCollation(collation);
+        if (capabilities.interactive()) {
+            session.interactive();
+        }
         return new CommandHandler(session, who, registry, capabilities.sendsMultiStatements());
     }
 
-    /** A client's statement bytes as text in its character set, losslessly (see {@link ClientCharset}). */
+    /** The session's wait_timeout in seconds (0: unknown, keep the last one enforced). */
+    long waitTimeoutSeconds() {
+        return session.waitTimeoutSeconds();
+    }
+
+    /** A client's statement bytes as text in its character set, losslessly (see {@code ClientCharset}). */
     String decode(byte[] statement) {
         return session.decode(statement);
     }

@@ -34,10 +34,15 @@ final class ClientFixture implements AutoCloseable {
     }
 
     static ClientFixture start(String prefix) {
+        return start(prefix, java.util.function.UnaryOperator.identity());
+    }
+
+    /** @param configEdit applied to the sample configuration's YAML text (a test adds a user) */
+    static ClientFixture start(String prefix, java.util.function.UnaryOperator<String> configEdit) {
         MysqlServer backend = TestBackends.shared();
         SampleTarget target = new SampleTarget(backend.host(), backend.port(), backend.user(), backend.password(),
                 TestBackends.uniqueSchemaName(prefix));
-        ShardingRule rule = SampleData.rule(target);
+        ShardingRule rule = SampleData.rule(target, configEdit);
         SampleData.loadSharded(rule);
         String whole = target.databasePrefix() + "_whole";
         SampleData.loadUnsharded(target, whole);
@@ -70,6 +75,17 @@ final class ClientFixture implements AutoCloseable {
     /** Statements the relay-on server answered by relaying backend packets. */
     long relayedStatements() {
         return server.relayedStatements();
+    }
+
+    /** The relay-on server as another configured user. */
+    Endpoint viaServer(String user, String password) {
+        return new Endpoint("127.0.0.1", server.address().getPort(), user, password, "shop");
+    }
+
+    /** The relay-off server as another configured user. */
+    Endpoint viaExecutor(String user, String password) {
+        Endpoint e = viaExecutor();
+        return new Endpoint(e.host(), e.port(), user, password, "shop");
     }
 
     Endpoint direct() {
