@@ -49,7 +49,7 @@ public final class EngineSession implements AutoCloseable {
     EngineSession(Engine engine, ExecutionSession execution, String schema, SessionHost host) {
         this.execution = execution;
         this.schema = schema;
-        this.local = new SessionStatements(engine.rule(), host, this::sqlMode, this::readOnly);
+        this.local = new SessionStatements(engine.rule(), host, this::sqlMode, this::readOnly, () -> execution.state().isolation());
         this.plans = new PlanRunner(engine, execution, this);
         this.commands = new SessionCommandRunner(engine, execution, this, plans, local, access);
         this.relay = new EngineRelay(engine, execution, this, plans);
@@ -221,6 +221,8 @@ public final class EngineSession implements AutoCloseable {
         execute("SET time_zone = DEFAULT");
         execute("SET SESSION TRANSACTION READ WRITE");
         execution.state().takeNextReadOnly();
+        execution.state().setIsolation(null); // back to the backend's default, as the variables below
+        execution.state().takeNextIsolation();
         local.resetVariables();
     }
 

@@ -102,7 +102,7 @@ public final class ExecutionSession implements AutoCloseable {
         UnitResult[] results = new UnitResult[units.size()];
         try {
             admit(run, tx, units);
-            runAll(tx == null ? unitTasks(run, units, results, diagnostics) : backendTasks(run, tx, units, results, diagnostics), run);
+            runAll(tx == null ? unitTasks(run, units, results, diagnostics, state.takeNextIsolation()) : backendTasks(run, tx, units, results, diagnostics), run);
         } finally {
             run.launched();
         }
@@ -182,7 +182,8 @@ public final class ExecutionSession implements AutoCloseable {
     private List<Column> describe(ExecutionUnit unit, Lease lease) {
         SQLException failure = null;
         try {
-            StateApplier.apply(lease, state, lease.isPinned(), options);
+            // a transaction's connection already runs at its level; a describe alone starts no transaction
+            StateApplier.apply(lease, state, lease.isPinned() ? lease.isolation : state.isolation(), lease.isPinned(), options);
             try (PreparedStatement ps = lease.physical().serverPrepareStatement(unit.sql())) {
                 ResultSetMetaData md = ps.getMetaData();
                 return md == null ? List.of() : Columns.of(md, unit.logicalTables(), logicalSchema);
@@ -199,7 +200,9 @@ public final class ExecutionSession implements AutoCloseable {
     }
 
     /** Outside a transaction: a task per unit, each on its own pooled connection. */
-    private List<Runnable> unitTasks(StatementRun run, List<ExecutionUnit> units, UnitResult[] results, Diagnostics diagnostics) {
+    /** @param isolation the statement's level: an autocommit statement is a transaction of its own, so it consumes a next-transaction one */
+    private List<Runnable> unitTasks(StatementRun run, List<ExecutionUnit> units, UnitResult[] results, Diagnostics diagnostics,
+                                     SessionState.Isolation isolation) {
         UnitRunner.UnitEnd end = (lease, failure) -> {
             run.exit(lease);
             lease.noteFailure(failure);
@@ -214,7 +217,7 @@ public final class ExecutionSession implements AutoCloseable {
                 try {
                     run.checkNotCancelled();
                     lease = pools.borrow(unit.backend(), clientFoundRows);
-                    StateApplier.apply(lease, state, false, options);
+                    StateApplier.apply(lease, state, isolation, false, options);
                 } catch (SQLException | RuntimeException e) {
                     if (lease != null) {
                         lease.noteFailure(e instanceof SQLException s ? s : null);
@@ -251,7 +254,7 @@ public final class ExecutionSession implements AutoCloseable {
             try {
                 run.checkNotCancelled();
                 lease = tx.connection(backend);
-                StateApplier.apply(lease, state, true, options);
+                StateApplier.apply(lease, state, tx.isolation(), true, options);
             } catch (SQLException | RuntimeException e) {
                 run.fail(Errors.of(pools, backend, e));
                 return;

@@ -46,6 +46,8 @@ final class Transaction {
     /** The XA global transaction id in mode xa, null in mode local. */
     private final String gtrid;
     private boolean admitted;
+    /** The level every backend joining runs at, fixed when the transaction began (null: the pool's default). */
+    private final SessionState.Isolation isolation;
 
     Transaction(BackendPools pools, SessionState state, ExecutorOptions options, boolean clientFoundRows) {
         this.pools = pools;
@@ -54,6 +56,11 @@ final class Transaction {
         this.clientFoundRows = clientFoundRows;
         this.xa = pools.xa();
         this.gtrid = xa == null ? null : xa.newGtrid();
+        this.isolation = state.takeNextIsolation();
+    }
+
+    SessionState.Isolation isolation() {
+        return isolation;
     }
 
     /**
@@ -78,7 +85,7 @@ final class Transaction {
         Lease fresh = pools.borrow(backend, clientFoundRows);
         try {
             fresh.pin();
-            StateApplier.apply(fresh, state, true, options);
+            StateApplier.apply(fresh, state, isolation, true, options);
             if (gtrid == null) {
                 fresh.connection().setAutoCommit(false);
             } else {

@@ -6,6 +6,7 @@ import static io.shardwise.core.sql.normalize.StatementTokens.word;
 import io.shardwise.core.execute.Column;
 import io.shardwise.core.execute.Diagnostics;
 import io.shardwise.core.execute.ResultCursor;
+import io.shardwise.core.execute.SessionState;
 import io.shardwise.core.sql.normalize.LexicalMode;
 import io.shardwise.core.sql.normalize.StatementTokens;
 import io.shardwise.core.sql.normalize.Token;
@@ -66,6 +67,8 @@ public final class SessionVariables {
     private final Supplier<String> sqlMode;
     /** The engine's READ ONLY of this session (its SessionState owns it): {@code @@transaction_read_only} reads it there. */
     private final BooleanSupplier readOnly;
+    /** The engine's session isolation (its SessionState owns it; null while the backend's default). */
+    private final Supplier<SessionState.Isolation> isolation;
     private final Client client;
     /** Built on first use, on the session's thread: asking the backend must not happen where the session is opened. */
     private Map<String, Value> defaults;
@@ -86,10 +89,20 @@ public final class SessionVariables {
      * @param readOnly whether the engine's session is READ ONLY (SET SESSION TRANSACTION, transaction_read_only)
      */
     SessionVariables(Client client, Supplier<Map<String, String>> backend, Supplier<String> sqlMode, BooleanSupplier readOnly) {
+        this(client, backend, sqlMode, readOnly, () -> null);
+    }
+
+    /**
+     * @param isolation the engine's session isolation level (SET SESSION TRANSACTION, transaction_isolation),
+     *     null while the default backend's own applies; a next-transaction level is not reported, as in MariaDB
+     */
+    SessionVariables(Client client, Supplier<Map<String, String>> backend, Supplier<String> sqlMode, BooleanSupplier readOnly,
+            Supplier<SessionState.Isolation> isolation) {
         this.client = client;
         this.backend = backend;
         this.sqlMode = sqlMode;
         this.readOnly = readOnly;
+        this.isolation = isolation;
     }
 
     /**
@@ -106,6 +119,12 @@ public final class SessionVariables {
             }
             case "transaction_read_only", "tx_read_only" -> {
                 return new Value(readOnly.getAsBoolean() ? "1" : "0", true);
+            }
+            case "transaction_isolation", "tx_isolation" -> {
+                SessionState.Isolation level = isolation.get();
+                if (level != null) {
+                    return new Value(level.name().replace('_', '-'), false);
+                }
             }
             default -> { }
         }
@@ -279,13 +298,7 @@ public final class SessionVariables {
                     }
                 }
                 case SetStatement.Transaction t -> {
-                    // only SET SESSION TRANSACTION changes the session's value; without SESSION it is the next transaction's
-                    if (t.session() && t.isolation() != null) {
-                        String level = t.isolation().name().replace('_', '-');
-                        put("transaction_isolation", level);
-                        put("tx_isolation", level);
-                    }
-                    // the access mode is the engine's session's (value(...) reads it there), not recorded here
+                    // isolation and access mode are the engine's session's (value(...) reads them there), not recorded here
                 }
                 case SetStatement.Variable v -> variable(v);
             }
@@ -294,6 +307,12 @@ public final class SessionVariables {
 
     private void variable(SetStatement.Variable v) {
         String name = v.name();
+        switch (name) {
+            case "transaction_isolation", "tx_isolation", "transaction_read_only", "tx_read_only" -> {
+                return; // the engine's session owns them (value(...) reads them there): no copy here to drift
+            }
+            default -> { }
+        }
         if (!v.literal()) {
             // an expression (CONCAT(@@sql_mode, ',X')): only a backend with the session's state knows its value
             values().remove(name);
@@ -306,10 +325,6 @@ public final class SessionVariables {
             value = initial == null ? null : initial.text();
         }
         put(name, value == null || value.equalsIgnoreCase("null") ? null : value);
-        if (value != null && (name.equals("transaction_isolation") || name.equals("tx_isolation"))) {
-            put("transaction_isolation", value.toUpperCase(Locale.ROOT).replace(' ', '-'));
-            put("tx_isolation", value.toUpperCase(Locale.ROOT).replace(' ', '-'));
-        }
     }
 
     private void put(String name, String text) {
