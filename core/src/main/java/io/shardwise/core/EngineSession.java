@@ -75,7 +75,7 @@ public final class EngineSession implements AutoCloseable {
         this.defaultBackend = engine.rule().config().defaultBackend();
         this.execution = execution;
         this.schema = schema;
-        this.local = new SessionStatements(engine.rule(), host, this::sqlMode, this::readOnly);
+        this.local = new SessionStatements(engine.rule(), host, this::sqlMode, this::readOnly, () -> execution.state().isolation());
         this.local.lastInsertId(this::lastInsertId);
         this.plans = new PlanRunner(engine, execution, this);
         this.calls = new CallRunner(engine, execution, this);
@@ -400,6 +400,8 @@ public final class EngineSession implements AutoCloseable {
         execute("SET time_zone = DEFAULT");
         execute("SET SESSION TRANSACTION READ WRITE");
         execution.state().takeNextReadOnly();
+        execution.state().setIsolation(null); // back to the backend's default, as the variables below
+        execution.state().takeNextIsolation();
         local.resetVariables();
         if (handshakeNames != null) {
             applyNames(handshakeNames); // MySQL: the character set and collation of the handshake again

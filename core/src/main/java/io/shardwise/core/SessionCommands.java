@@ -62,8 +62,10 @@ final class SessionCommands {
                 case SetStatement.User u -> users.set(u.name(), values.get(u));
                 case SetStatement.Names n -> names(n, state, collations);
                 case SetStatement.Transaction t -> {
-                    if (t.isolation() != null) {
+                    if (t.isolation() != null && t.session()) {
                         state.setIsolation(t.isolation());
+                    } else if (t.isolation() != null) {
+                        state.setNextIsolation(t.isolation()); // without SESSION: the next transaction's only
                     }
                     if (t.readOnly() != null && t.session()) {
                         state.setReadOnly(t.readOnly());

@@ -28,6 +28,22 @@ public final class BackendConnections {
         return DriverManager.getConnection(config.url(), p);
     }
 
+    /**
+     * As {@link #openUnpooled} (the pool's timeouts, the URL's TLS), but in the session a fresh client
+     * of the backend gets: results in each column's own character set ({@code character_set_results}
+     * NULL, Connector/J's default) rather than utf8mb4, and the server's {@code net_write_timeout}.
+     * For answers passed on as the backend's bytes (SHOW, information_schema, the variables clients
+     * read back), which a client of one MySQL gets unconverted and unchanged.
+     */
+    public static Connection openUnpooledRaw(BackendConfig config) throws SQLException {
+        Properties p = driverProperties(config, true);
+        p.remove("characterSetResults");
+        p.remove("sessionVariables");
+        p.setProperty("user", config.user());
+        p.setProperty("password", config.password());
+        return DriverManager.getConnection(config.url(), p);
+    }
+
     static Properties driverProperties(BackendConfig config, boolean foundRows) {
         Properties p = new Properties();
         p.setProperty("useServerPrepStmts", "false");

@@ -137,9 +137,11 @@ public final class ExecutionSession implements AutoCloseable {
         UnitResult[] results = new UnitResult[units.size()];
         try {
             admit(run, tx, allResults ? units.subList(0, 1) : units); // a sequence holds one connection and waits for none
+            // an autocommit statement is a transaction of its own: it consumes a next-transaction level
+            SessionState.Isolation isolation = tx == null ? state.takeNextIsolation() : null;
             runAll(tx != null ? backendTasks(run, tx, units, results, diagnostics, allResults)
-                    : allResults ? List.of(sequenceTask(run, units, results, diagnostics))
-                    : unitTasks(run, units, results, diagnostics), run);
+                    : allResults ? List.of(sequenceTask(run, units, results, diagnostics, isolation))
+                    : unitTasks(run, units, results, diagnostics, isolation), run);
         } finally {
             run.launched();
         }
@@ -219,7 +221,8 @@ public final class ExecutionSession implements AutoCloseable {
     private List<Column> describe(ExecutionUnit unit, Lease lease) {
         SQLException failure = null;
         try {
-            StateApplier.apply(lease, state, lease.isPinned(), options);
+            // a transaction's connection already runs at its level; a describe alone starts no transaction
+            StateApplier.apply(lease, state, lease.isPinned() ? lease.isolation : state.isolation(), lease.isPinned(), options);
             try (PreparedStatement ps = lease.physical().serverPrepareStatement(unit.sql())) {
                 ResultSetMetaData md = ps.getMetaData();
                 return md == null ? List.of() : Columns.of(md, unit.logicalTables(), logicalSchema);
@@ -235,8 +238,13 @@ public final class ExecutionSession implements AutoCloseable {
         }
     }
 
-    /** Outside a transaction: a task per unit, each on its own pooled connection. */
-    private List<Runnable> unitTasks(StatementRun run, List<ExecutionUnit> units, UnitResult[] results, Diagnostics diagnostics) {
+    /**
+     * Outside a transaction: a task per unit, each on its own pooled connection.
+     *
+     * @param isolation the statement's level: an autocommit statement is a transaction of its own, so it consumes a next-transaction one
+     */
+    private List<Runnable> unitTasks(StatementRun run, List<ExecutionUnit> units, UnitResult[] results, Diagnostics diagnostics,
+                                     SessionState.Isolation isolation) {
         UnitRunner.UnitEnd end = (lease, failure) -> {
             run.exit(lease);
             lease.noteFailure(failure);
@@ -251,7 +259,7 @@ public final class ExecutionSession implements AutoCloseable {
                 try {
                     run.checkNotCancelled();
                     lease = pools.borrow(unit.backend(), clientFoundRows);
-                    StateApplier.apply(lease, state, false, options);
+                    StateApplier.apply(lease, state, isolation, false, options);
                 } catch (SQLException | RuntimeException e) {
                     if (lease != null) {
                         lease.noteFailure(e instanceof SQLException s ? s : null);
@@ -272,7 +280,8 @@ public final class ExecutionSession implements AutoCloseable {
     }
 
     /** Outside a transaction, for {@link #executeSequence}: the units in order on one pooled connection. */
-    private Runnable sequenceTask(StatementRun run, List<ExecutionUnit> units, UnitResult[] results, Diagnostics diagnostics) {
+    private Runnable sequenceTask(StatementRun run, List<ExecutionUnit> units, UnitResult[] results, Diagnostics diagnostics,
+                                  SessionState.Isolation isolation) {
         UnitRunner.UnitEnd end = (lease, failure) -> {
             run.exit(lease);
             lease.noteFailure(failure);
@@ -283,7 +292,7 @@ public final class ExecutionSession implements AutoCloseable {
             try {
                 run.checkNotCancelled();
                 lease = pools.borrow(backend, clientFoundRows);
-                StateApplier.apply(lease, state, false, options);
+                StateApplier.apply(lease, state, isolation, false, options);
                 for (int i = 0; i < units.size(); i++) {
                     BackendWarnings.Slot slot = new BackendWarnings.Slot(diagnostics, i, pools.messages(), backend);
                     results[i] = UnitRunner.runAll(run, lease, units.get(i), logicalSchema, end, slot);
@@ -318,7 +327,7 @@ public final class ExecutionSession implements AutoCloseable {
             try {
                 run.checkNotCancelled();
                 lease = tx.connection(backend);
-                StateApplier.apply(lease, state, true, options);
+                StateApplier.apply(lease, state, tx.isolation(), true, options);
             } catch (SQLException | RuntimeException e) {
                 run.fail(Errors.of(pools, backend, e));
                 return;

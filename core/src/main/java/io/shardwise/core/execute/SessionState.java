@@ -69,6 +69,8 @@ public final class SessionState {
     private boolean readOnly;
     /** SET TRANSACTION READ ONLY|WRITE without SESSION: the next transaction's mode only (null: the session's). */
     private Boolean nextReadOnly;
+    /** SET TRANSACTION ISOLATION LEVEL without SESSION: the next transaction's level only (null: the session's). */
+    private Isolation nextIsolation;
     private String results;          // assignment text or null for baseline
     private String connection;       // assignment text (charset and/or collation) or null for baseline
     private String timeZone;
@@ -205,6 +207,26 @@ public final class SessionState {
         changed();
     }
 
+    /**
+     * {@code SET TRANSACTION ISOLATION LEVEL} with no scope: the next transaction only, as in MySQL
+     * and MariaDB; the session's level, which {@code @@transaction_isolation} reports, stays.
+     */
+    public void setNextIsolation(Isolation level) {
+        nextIsolation = level;
+    }
+
+    /**
+     * The level a transaction starting now runs at, consuming a next-transaction one: that one, else
+     * the session's (null: the pool's default). The executor calls it once per transaction it begins
+     * (and once per autocommit statement, a transaction of its own) and applies the answer to every
+     * backend connection that transaction touches.
+     */
+    public Isolation takeNextIsolation() {
+        Isolation next = nextIsolation;
+        nextIsolation = null;
+        return next != null ? next : isolation;
+    }
+
     public void setReadOnly(boolean readOnly) {
         this.readOnly = readOnly;
         changed();
@@ -232,10 +254,11 @@ public final class SessionState {
 
     /**
      * One SET that gives a fresh connection this state ("" when nothing is set), or null when part of
-     * it is applied through JDBC rather than SQL (isolation, read-only). Cached with the assignments.
+     * it is applied through JDBC rather than SQL (isolation, read-only), or a next-transaction isolation
+     * waits for the next statement to consume it. Cached with the assignments.
      */
     String setup() {
-        if (isolation != null || readOnly) {
+        if (isolation != null || nextIsolation != null || readOnly) {
             return null;
         }
         if (setup == null || setupVersion != version) {

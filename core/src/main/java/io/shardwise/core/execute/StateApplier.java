@@ -16,11 +16,17 @@ import java.util.Map;
 final class StateApplier {
     private StateApplier() {}
 
-    static void apply(Lease lease, SessionState state, boolean inTransaction, ExecutorOptions options) throws SQLException {
+    /**
+     * @param isolation the level of the transaction (or autocommit statement) the lease serves, null for
+     *     the pool's default: {@link SessionState#takeNextIsolation} taken when it began. Set through JDBC
+     *     on this checkout only (HikariCP resets it on return), so a next-transaction level ends with it.
+     */
+    static void apply(Lease lease, SessionState state, SessionState.Isolation isolation, boolean inTransaction,
+                      ExecutorOptions options) throws SQLException {
         Connection c = lease.connection();
-        if (lease.isolation != state.isolation() && state.isolation() != null) {
-            c.setTransactionIsolation(state.isolation().jdbcLevel);
-            lease.isolation = state.isolation();
+        if (lease.isolation != isolation && isolation != null) {
+            c.setTransactionIsolation(isolation.jdbcLevel);
+            lease.isolation = isolation;
         }
         if (lease.readOnly != state.readOnly()) {
             c.setReadOnly(state.readOnly());

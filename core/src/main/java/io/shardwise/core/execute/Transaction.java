@@ -46,6 +46,8 @@ final class Transaction {
     /** The XA global transaction id in mode xa, null in mode local. */
     private final String gtrid;
     private boolean admitted;
+    /** The level every backend joining runs at, fixed when the transaction began (null: the pool's default). */
+    private final SessionState.Isolation isolation;
 
     /** Holds table locks (LOCK TABLES) rather than a transaction: its connections stay in autocommit mode. */
     private final boolean locking;
@@ -63,6 +65,11 @@ final class Transaction {
         this.clientFoundRows = clientFoundRows;
         this.xa = pools.xa();
         this.gtrid = xa == null || locking ? null : xa.newGtrid();
+        this.isolation = locking ? state.isolation() : state.takeNextIsolation(); // LOCK TABLES begins no transaction
+    }
+
+    SessionState.Isolation isolation() {
+        return isolation;
     }
 
     /**
@@ -87,7 +94,7 @@ final class Transaction {
         Lease fresh = pools.borrow(backend, clientFoundRows);
         try {
             fresh.pin();
-            StateApplier.apply(fresh, state, true, options);
+            StateApplier.apply(fresh, state, isolation, true, options);
             // a LOCK TABLES holder has no gtrid and stays in autocommit mode (MySQL refuses LOCK TABLES in XA: 1399)
             if (gtrid != null) {
                 XaCommit.start(fresh, new Xid(gtrid, backend));

@@ -1,6 +1,7 @@
 package io.shardwise.core.route;
 
 import io.shardwise.core.config.DataNode;
+import io.shardwise.core.error.ShardwiseException;
 import io.shardwise.core.rewrite.Renderer;
 import io.shardwise.core.rewrite.SourceText;
 import io.shardwise.core.rule.ShardingRule;
@@ -27,7 +28,7 @@ final class DdlRouter {
         for (TableRef t : tables) {
             boolean foreign = t.schema() != null && !t.schema().equalsIgnoreCase(rule.schema());
             TableRule r = foreign ? new TableRule.Single(t.name(), new DataNode(rule.config().defaultBackend(), t.name()), null)
-                    : rule.table(t.name());
+                    : served(ddl, t.name(), rule);
             rules.add(r);
             layouts.add(r.nodes());
         }
@@ -56,5 +57,22 @@ final class DdlRouter {
             case TableRule.Single s -> RouteKind.UNSHARDED;
         };
         return new RoutePlan(kind, units, units.size() == 1 ? new MergeSpec.PassThrough() : new MergeSpec.Concat(MergeSpec.Tail.NONE));
+    }
+
+    /**
+     * The table's rule; a physical table of a configured table is unknown (1146, as TRUNCATE, ALTER,
+     * CREATE INDEX ... answer on one MySQL), but CREATE TABLE and DROP TABLE of one are refused with
+     * 1235: one MySQL would create it, or answer 1051 (a note with IF EXISTS), while here the name is taken.
+     */
+    private static TableRule served(Ddl ddl, String name, ShardingRule rule) {
+        try {
+            return rule.logicalTables().served(name);
+        } catch (ShardwiseException e) {
+            if (ddl.verb().equals("create table") || ddl.verb().equals("drop table")) {
+                throw MergePlanner.unsupported(ddl.verb().toUpperCase(Locale.ROOT) + " naming '" + name
+                        + "', a physical table of a configured table");
+            }
+            throw e;
+        }
     }
 }

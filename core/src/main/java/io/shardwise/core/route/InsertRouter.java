@@ -31,7 +31,7 @@ final class InsertRouter {
         TableRef table = insert.table();
         boolean foreign = table.schema() != null && !table.schema().equalsIgnoreCase(rule.schema());
         TableRule target = foreign ? new TableRule.Single(table.name(), new DataNode(rule.config().defaultBackend(), table.name()), null)
-                : rule.table(table.name());
+                : rule.logicalTables().served(table.name());
         String lower = table.name().toLowerCase(Locale.ROOT);
 
         // key generation: the configured column, when the statement leaves it out

@@ -75,7 +75,7 @@ final class Placement {
         for (TableRef t : tables) {
             boolean foreign = t.schema() != null && !t.schema().equalsIgnoreCase(rule.schema());
             TableRule r = foreign ? new TableRule.Single(t.name(), new DataNode(rule.config().defaultBackend(), t.name()), null)
-                    : rule.table(t.name());
+                    : rule.logicalTables().served(t.name());
             rules.put(t, r);
             switch (r) {
                 case TableRule.Sharded s -> sharded.add(t);

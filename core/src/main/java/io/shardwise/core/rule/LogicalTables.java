@@ -99,11 +99,23 @@ public final class LogicalTables {
      * @throws ShardwiseException 1146 when {@code name} is a physical table a configured node owns
      */
     public DataNode describedBy(String name) {
-        DataNode node = rule.table(name).nodes().getFirst();
-        if (!rule.isConfigured(name) && claimedOn(node.backend()).contains(name.toLowerCase(Locale.ROOT))) {
-            throw new ShardwiseException(ErrorCode.NO_SUCH_TABLE, rule.schema(), name); // a physical name: not served
+        return served(name).nodes().getFirst();
+    }
+
+    /**
+     * The rule of the table a statement names in the logical schema: the configured table, else a
+     * single table of the default backend under its own name, unless that name is a physical table
+     * a configured node owns there ({@code orders_0}): to a client of one unsharded MySQL no such
+     * table exists, so it is not served (else the statement would read or change one shard's part).
+     *
+     * @throws ShardwiseException 1146 naming the logical schema for such a physical name
+     */
+    public TableRule served(String name) {
+        TableRule table = rule.table(name);
+        if (!rule.isConfigured(name) && claimedOn(table.nodes().getFirst().backend()).contains(name.toLowerCase(Locale.ROOT))) {
+            throw new ShardwiseException(ErrorCode.NO_SUCH_TABLE, rule.schema(), name);
         }
-        return node;
+        return table;
     }
 
     /**

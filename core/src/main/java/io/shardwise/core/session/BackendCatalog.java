@@ -3,11 +3,11 @@ package io.shardwise.core.session;
 import com.mysql.cj.result.Field;
 import io.shardwise.core.config.BackendConfig;
 import io.shardwise.core.error.BackendException;
+import io.shardwise.core.execute.BackendConnections;
 import io.shardwise.core.execute.BackendMessages;
 import io.shardwise.core.execute.Column;
 import io.shardwise.core.rule.ShardingRule;
 import java.sql.Connection;
-import java.sql.DriverManager;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
@@ -17,8 +17,9 @@ import java.util.List;
 /**
  * Runs one metadata statement (SHOW ..., SELECT ... LIMIT 0) on a backend over a short-lived
  * Connector/J connection and keeps its whole, small answer: the column definitions as the backend
- * sent them (Connector/J's {@link Field}s) and the rows as text-protocol bytes. Metadata is a cold
- * path and the engine lends no raw connections, hence a connection of its own per call.
+ * sent them (Connector/J's {@link Field}s) and the rows as text-protocol bytes, in each column's own
+ * character set ({@link BackendConnections#openUnpooledRaw}). Metadata is a cold path and the engine
+ * lends no raw connections, hence a connection of its own per call, with the pool's timeouts and TLS.
  *
  * <p>Hazard: names in the answer are physical; callers rename them ({@link Answer#rename}) before a
  * client sees them. Backend errors are rethrown with their errno and SQLSTATE, and their message
@@ -62,7 +63,7 @@ final class BackendCatalog {
     /** Runs {@code sql} on {@code backend}. */
     Answer query(String backend, String sql) {
         BackendConfig config = rule.config().backends().get(backend);
-        try (Connection c = DriverManager.getConnection(config.url(), config.user(), config.password())) {
+        try (Connection c = BackendConnections.openUnpooledRaw(config)) {
             String database = c.getCatalog();
             try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery(sql)) {
                 List<Column> columns = columns(rs);

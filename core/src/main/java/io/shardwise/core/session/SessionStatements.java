@@ -35,13 +35,14 @@ public final class SessionStatements {
     /**
      * @param sqlMode the session's sql_mode as the engine keeps it (null while the default), for {@code @@sql_mode}
      * @param readOnly the engine session's access mode, for {@code @@transaction_read_only}
+     * @param isolation the engine session's isolation level (null: the backend's), for {@code @@transaction_isolation}
      */
     public SessionStatements(ShardingRule rule, SessionHost host, java.util.function.Supplier<String> sqlMode,
-            java.util.function.BooleanSupplier readOnly) {
+            java.util.function.BooleanSupplier readOnly, java.util.function.Supplier<io.shardwise.core.execute.SessionState.Isolation> isolation) {
         this.host = host;
         String configured = host.announcesVersion() ? rule.config().server().version() : null;
         this.variables = new SessionVariables(host.client(), () -> announced(BackendVariables.of(rule), configured), sqlMode,
-                readOnly, this::collations);
+                readOnly, isolation, this::collations);
         this.rule = rule;
         this.systemSchemas = new SystemSchemas(rule, host.client(), host.inProcess());
         this.shows = new ShowStatements(rule, host);

@@ -6,6 +6,7 @@ import static io.shardwise.core.sql.normalize.StatementTokens.word;
 import io.shardwise.core.execute.Column;
 import io.shardwise.core.execute.Diagnostics;
 import io.shardwise.core.execute.ResultCursor;
+import io.shardwise.core.execute.SessionState;
 import io.shardwise.core.sql.normalize.LexicalMode;
 import io.shardwise.core.sql.normalize.StatementTokens;
 import io.shardwise.core.sql.normalize.Token;
@@ -70,6 +71,8 @@ public final class SessionVariables {
     private java.util.function.LongSupplier lastInsertId = () -> 0;
     /** CLIENT_INTERACTIVE: wait_timeout starts as interactive_timeout. */
     private boolean interactive;
+    /** The engine's session isolation (its SessionState owns it; null while the backend's default). */
+    private final Supplier<SessionState.Isolation> isolation;
     private final Client client;
     /** Built on first use, on the session's thread: asking the backend must not happen where the session is opened. */
     private Map<String, Value> defaults;
@@ -92,20 +95,31 @@ public final class SessionVariables {
      * @param readOnly whether the engine's session is READ ONLY (SET SESSION TRANSACTION, transaction_read_only)
      */
     SessionVariables(Client client, Supplier<Map<String, String>> backend, Supplier<String> sqlMode, BooleanSupplier readOnly) {
-        this(client, backend, sqlMode, readOnly, () -> Collations.UNKNOWN);
+        this(client, backend, sqlMode, readOnly, () -> null, () -> Collations.UNKNOWN);
     }
 
     /** @param collations the backend's character sets and collations, for the values SET NAMES gives */
     SessionVariables(Client client, Supplier<Map<String, String>> backend, Supplier<String> sqlMode, Supplier<Collations> collations) {
-        this(client, backend, sqlMode, () -> false, collations);
+        this(client, backend, sqlMode, () -> false, () -> null, collations);
     }
 
+    /**
+     * @param isolation the engine's session isolation level (SET SESSION TRANSACTION, transaction_isolation),
+     *     null while the default backend's own applies; a next-transaction level is not reported, as in MariaDB
+     */
     SessionVariables(Client client, Supplier<Map<String, String>> backend, Supplier<String> sqlMode, BooleanSupplier readOnly,
-                     Supplier<Collations> collations) {
+            Supplier<SessionState.Isolation> isolation) {
+        this(client, backend, sqlMode, readOnly, isolation, () -> Collations.UNKNOWN);
+    }
+
+    /** @param collations the backend's character sets and collations, for the values SET NAMES gives */
+    SessionVariables(Client client, Supplier<Map<String, String>> backend, Supplier<String> sqlMode, BooleanSupplier readOnly,
+            Supplier<SessionState.Isolation> isolation, Supplier<Collations> collations) {
         this.client = client;
         this.backend = backend;
         this.sqlMode = sqlMode;
         this.readOnly = readOnly;
+        this.isolation = isolation;
         this.collations = collations;
     }
 
@@ -123,6 +137,12 @@ public final class SessionVariables {
             }
             case "transaction_read_only", "tx_read_only" -> {
                 return new Value(readOnly.getAsBoolean() ? "1" : "0", true);
+            }
+            case "transaction_isolation", "tx_isolation" -> {
+                SessionState.Isolation level = isolation.get();
+                if (level != null) {
+                    return new Value(level.name().replace('_', '-'), false);
+                }
             }
             default -> { }
         }
@@ -397,13 +417,7 @@ public final class SessionVariables {
             switch (a) {
                 case SetStatement.Names n -> names(n);
                 case SetStatement.Transaction t -> {
-                    // only SET SESSION TRANSACTION changes the session's value; without SESSION it is the next transaction's
-                    if (t.session() && t.isolation() != null) {
-                        String level = t.isolation().name().replace('_', '-');
-                        put("transaction_isolation", level);
-                        put("tx_isolation", level);
-                    }
-                    // the access mode is the engine's session's (value(...) reads it there), not recorded here
+                    // isolation and access mode are the engine's session's (value(...) reads them there), not recorded here
                 }
                 case SetStatement.Variable v -> variable(v);
                 case SetStatement.User u -> { } // the engine keeps user variables (UserVariables)
@@ -437,6 +451,12 @@ public final class SessionVariables {
 
     private void variable(SetStatement.Variable v) {
         String name = v.name();
+        switch (name) {
+            case "transaction_isolation", "tx_isolation", "transaction_read_only", "tx_read_only" -> {
+                return; // the engine's session owns them (value(...) reads them there): no copy here to drift
+            }
+            default -> { }
+        }
         if (v.literal() && !v.isDefault() && name.startsWith("character_set_") && !v.plain().equalsIgnoreCase("null")) {
             String charset = collations.get().charsetName(v.plain());
             put(name, charset);
@@ -460,10 +480,6 @@ public final class SessionVariables {
             value = initial == null ? null : initial.text();
         }
         put(name, value == null || value.equalsIgnoreCase("null") ? null : value);
-        if (value != null && (name.equals("transaction_isolation") || name.equals("tx_isolation"))) {
-            put("transaction_isolation", value.toUpperCase(Locale.ROOT).replace(' ', '-'));
-            put("tx_isolation", value.toUpperCase(Locale.ROOT).replace(' ', '-'));
-        }
     }
 
     private void put(String name, String text) {

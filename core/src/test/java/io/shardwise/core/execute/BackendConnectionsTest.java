@@ -28,4 +28,19 @@ class BackendConnectionsTest {
             assertEquals(600, rs.getInt(1), "the pooled connections' session variables");
         }
     }
+
+    /** What SHOW and the variables read back go through: the backend's own bytes and values, as a fresh client gets them. */
+    @Test
+    void aRawSideConnectionHasAFreshClientsSession() throws SQLException {
+        MysqlServer server = TestBackends.shared();
+        PoolConfig pool = new PoolConfig(4, 0, Duration.ofMillis(1234), Duration.ofMinutes(1), Duration.ofMinutes(5));
+        BackendConfig config = new BackendConfig("ds0", server.jdbcUrl(""), server.user(), server.password(), pool);
+        String probe = "SELECT @@session.character_set_results, @@session.net_write_timeout, @@global.net_write_timeout";
+        try (Connection c = BackendConnections.openUnpooledRaw(config); Statement s = c.createStatement();
+             ResultSet rs = s.executeQuery(probe)) {
+            assertTrue(rs.next());
+            assertEquals(null, rs.getString(1), "results unconverted");
+            assertEquals(rs.getInt(3), rs.getInt(2), "the server's net_write_timeout, not the pool's");
+        }
+    }
 }

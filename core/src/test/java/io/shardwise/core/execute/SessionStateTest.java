@@ -123,6 +123,31 @@ class SessionStateTest {
         }
     }
 
+    /** SET TRANSACTION ISOLATION LEVEL without SESSION: every backend the next transaction touches runs at it, then the session's level is back. */
+    @Test
+    void aNextTransactionIsolationReachesEveryBackendOfThatTransactionOnly() {
+        String probe = "SELECT @@transaction_isolation";
+        try (ExecutionSession s = shards.session()) {
+            String session = row(s, probe).getFirst();
+            s.state().setNextIsolation(SessionState.Isolation.SERIALIZABLE);
+            assertNull(s.relaySetup(), "a pending level must reach the statement that consumes it, not a relay");
+            // an autocommit statement is a transaction of its own: it runs at the level and consumes it
+            assertEquals("SERIALIZABLE", row(s, probe).getFirst());
+            assertEquals(session, row(s, probe).getFirst());
+            s.state().setNextIsolation(SessionState.Isolation.SERIALIZABLE);
+            s.begin();
+            assertEquals(List.of("SERIALIZABLE", "SERIALIZABLE"), onBoth(s, probe));
+            s.commit();
+            assertEquals(List.of(session, session), onBoth(s, probe));
+            assertEquals("", s.relaySetup());
+            s.state().setIsolation(SessionState.Isolation.READ_COMMITTED);
+            s.state().setNextIsolation(SessionState.Isolation.READ_UNCOMMITTED);
+            assertEquals(List.of("READ-UNCOMMITTED", "READ-UNCOMMITTED"), onBoth(s, probe));
+            assertEquals(List.of("READ-COMMITTED", "READ-COMMITTED"), onBoth(s, probe));
+            assertEquals(SessionState.Isolation.READ_COMMITTED, s.state().isolation());
+        }
+    }
+
     @Test
     void differenceSendsChangedAssignmentsAndRestoresDroppedOnesToTheBaseline() {
         BackendPools.Baseline baseline = new BackendPools.Baseline("utf8mb4", "utf8mb4", "utf8mb4_general_ci");

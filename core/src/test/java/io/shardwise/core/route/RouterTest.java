@@ -12,6 +12,7 @@ import static io.shardwise.core.route.RouteKind.RANGE;
 import static io.shardwise.core.route.RouteKind.SCATTER;
 import static io.shardwise.core.route.RouteKind.UNSHARDED;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 
@@ -561,5 +562,26 @@ class RouterTest {
         var p = assertInstanceOf(io.shardwise.core.sql.analyze.Passthrough.class,
                 sql("select * from shop.promotions where match(code) against (?)", "x").statement());
         assertEquals("shop", p.tables().get(0).schema());
+    }
+
+    /** A physical table of a sharded or broadcast table is no table of the logical schema, in any statement kind. */
+    @Test
+    void physicalNamesOfConfiguredTablesAreUnknownTables() {
+        for (String text : List.of("select * from orders_0", "select * from `ORDERS_1` where user_id = 1",
+                "select o.status from orders o join orders_0 p on o.order_id = p.order_id where o.user_id = 4",
+                "select * from users where user_id in (select user_id from shop.orders_1)",
+                "insert into orders_0 (order_id, user_id) values (1, 4)", "update orders_1 set status = 'x'",
+                "delete from orders_0 where user_id = 4", "truncate table orders_0", "alter table orders_1 add column z int",
+                "create index i on orders_0 (status)")) {
+            io.shardwise.core.error.ShardwiseException e = assertThrows(io.shardwise.core.error.ShardwiseException.class,
+                    () -> sql(text).plan(), text);
+            assertEquals(1146, e.errno(), text + ": " + e.getMessage());
+            assertTrue(e.getMessage().matches("Table 'shop\\.(orders_0|ORDERS_1|orders_1)' doesn't exist"), e.getMessage());
+        }
+        for (String text : List.of("create table orders_0 (a int)", "drop table if exists orders_1")) {
+            assertEquals(1235, assertThrows(io.shardwise.core.error.ShardwiseException.class, () -> sql(text).plan(), text).errno(), text);
+        }
+        // a name no configured node claims on the default backend stays a single table there
+        sql("select * from audit_log").rewritesTo("ds0: select * from audit_log");
     }
 }

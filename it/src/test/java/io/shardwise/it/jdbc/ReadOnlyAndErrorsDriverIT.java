@@ -92,4 +92,18 @@ class ReadOnlyAndErrorsDriverIT {
             s.executeUpdate("DELETE FROM countries WHERE code = 'zz'");
         }
     }
+
+    /** SET TRANSACTION ISOLATION LEVEL without SESSION: the next transaction only, reported as MariaDB reports it. */
+    @Test
+    void aNextTransactionIsolationBehavesAsOnOneMariaDb() throws SQLException {
+        Fixture f = Fixture.get();
+        java.util.List<String> direct;
+        try (Connection a = f.direct(); Connection b = f.direct()) {
+            direct = NextTransactionIsolation.observe(a, b);
+        }
+        assertTrue(direct.contains("its read locks the row: true"), direct.toString());
+        try (Connection a = f.shardwise(); Connection b = f.shardwise()) {
+            assertEquals(direct, NextTransactionIsolation.observe(a, b));
+        }
+    }
 }

@@ -389,6 +389,15 @@ final class HandCorpus {
         c.fails("CREATE TABLE orders (id INT)");
         c.fails("DROP TABLE no_such_table");
         c.fails("ALTER TABLE orders ADD COLUMN user_id INT");
+        // a shard's physical table is no table of the logical schema (orders_0 sits on the default backend)
+        c.fails("SELECT * FROM orders_0");
+        c.fails("SELECT * FROM `Orders_1` WHERE user_id = 1");
+        c.fails("SELECT o.status FROM orders o JOIN orders_0 p ON o.order_id = p.order_id WHERE o.user_id = 4");
+        c.fails("INSERT INTO orders_0 (order_id, user_id, status, amount, created_at) VALUES (1, 4, 'x', 1, NOW())");
+        c.fails("UPDATE orders_1 SET status = 'x'");
+        c.fails("DELETE FROM orders_0 WHERE user_id = 4");
+        c.fails("TRUNCATE TABLE orders_0");
+        c.fails("ALTER TABLE orders_1 ADD COLUMN z INT");
         return c.cases();
     }
 

@@ -173,6 +173,21 @@ class ErrorsAndReadOnlyIT {
         }
     }
 
+    /** SET TRANSACTION ISOLATION LEVEL without SESSION on both server paths: the next transaction only, reported as MariaDB reports it. */
+    @Test
+    void aNextTransactionIsolationBehavesAsOnOneMariaDb() throws SQLException {
+        List<String> direct;
+        try (Connection a = connect(fixture.direct(), ""); Connection b = connect(fixture.direct(), "")) {
+            direct = io.shardwise.it.jdbc.NextTransactionIsolation.observe(a, b);
+        }
+        assertTrue(direct.contains("its read locks the row: true"), direct.toString());
+        for (Endpoint e : List.of(fixture.viaServer(), fixture.viaExecutor())) {
+            try (Connection a = connect(e, ""); Connection b = connect(e, "")) {
+                assertEquals(direct, io.shardwise.it.jdbc.NextTransactionIsolation.observe(a, b), e.toString());
+            }
+        }
+    }
+
     private static Connection connect(Endpoint e, String options) throws SQLException {
         return DriverManager.getConnection("jdbc:mysql://" + e.host() + ":" + e.port() + "/" + e.database()
                 + "?sslMode=DISABLED&allowPublicKeyRetrieval=true&characterEncoding=UTF-8" + options, e.user(), e.password());
