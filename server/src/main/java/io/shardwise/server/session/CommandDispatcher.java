@@ -46,6 +46,8 @@ public final class CommandDispatcher extends ChannelInboundHandlerAdapter {
     private final ArrayDeque<Object> held = new ArrayDeque<>();
     private ChannelHandlerContext context;
     private final BlockingQueue<Object> inbox = new LinkedBlockingQueue<>();
+    /** Set once the session thread has stopped taking from the inbox. */
+    private volatile boolean ended;
     private final AtomicBoolean busy = new AtomicBoolean();
     /**
      * Commands handed to the session thread and not yet answered: raised by the event loop before it
@@ -129,9 +131,8 @@ public final class CommandDispatcher extends ChannelInboundHandlerAdapter {
             try {
                 handler.close();
             } finally {
-                for (Object left; (left = inbox.poll()) != null; ) {
-                    ReferenceCountUtil.release(left);
-                }
+                ended = true; // before the last look: a packet added after it is released by whoever added it
+                releaseInbox();
                 finished.complete(null);
             }
         }
@@ -212,6 +213,17 @@ public final class CommandDispatcher extends ChannelInboundHandlerAdapter {
     private void toSession(Object msg) {
         unanswered.incrementAndGet();
         inbox.add(msg);
+        // the session thread left (COM_QUIT) but the channel's close has not reached the event loop
+        // yet, so a read came in after its last look at the inbox: nobody else will take this
+        if (ended) {
+            releaseInbox();
+        }
+    }
+
+    private void releaseInbox() {
+        for (Object left; (left = inbox.poll()) != null; ) {
+            ReferenceCountUtil.release(left);
+        }
     }
 
     /** Hands a COM_QUERY to the relay executor; false (nothing changed) when the session thread must answer it. */

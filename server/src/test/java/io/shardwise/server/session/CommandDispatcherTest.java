@@ -106,13 +106,18 @@ class CommandDispatcherTest {
     private record Session(EmbeddedChannel channel, Wire wire, CommandDispatcher dispatcher) {}
 
     private static Session open() {
+        return open(new io.netty.channel.ChannelDuplexHandler());
+    }
+
+    /** @param head a handler at the head of the pipeline, before the transport's stand-in */
+    private static Session open(io.netty.channel.ChannelHandler head) {
         SessionRegistry registry = new SessionRegistry();
         CommandHandler handler = CommandHandler.open(ENGINE, new Authenticator.Accepted("app", "shop"), "127.0.0.1", 1, CLIENT,
                 registry, 64 << 20, 255); // utf8mb4_0900_ai_ci, as Connector/J logs in
         CommandDispatcher dispatcher = new CommandDispatcher(handler, CLIENT);
         Wire wire = new Wire();
         wire.dispatcher = dispatcher;
-        EmbeddedChannel channel = new EmbeddedChannel(wire, new PacketDecoder(64 << 20), PacketEncoder.INSTANCE, dispatcher);
+        EmbeddedChannel channel = new EmbeddedChannel(wire, head, new PacketDecoder(64 << 20), PacketEncoder.INSTANCE, dispatcher);
         return new Session(channel, wire, dispatcher);
     }
 
@@ -177,6 +182,37 @@ class CommandDispatcherTest {
         assertArrayEquals(wirePacket(1, OK), s.wire().await(wirePacket(1, OK).length));
         s.channel().close();
         s.dispatcher().finished().get(10, TimeUnit.SECONDS);
+        assertFalse(s.channel().finish());
+    }
+
+    /** Holds a close back, as a real channel's close waits for its event loop while reads may still come in. */
+    private static final class HeldClose extends ChannelOutboundHandlerAdapter {
+        volatile ChannelHandlerContext ctx;
+        volatile ChannelPromise promise;
+
+        @Override
+        public void close(ChannelHandlerContext ctx, ChannelPromise promise) {
+            this.ctx = ctx;
+            this.promise = promise;
+        }
+
+        void release() {
+            ctx.close(promise);
+        }
+    }
+
+    /** Found by ProtocolFuzzTest's long run: a command read after COM_QUIT ended the session, before the close took effect. */
+    @Test
+    void aCommandReadAfterTheSessionEndedIsReleased() throws Exception {
+        HeldClose held = new HeldClose();
+        Session s = open(held);
+        s.channel().writeInbound(Unpooled.wrappedBuffer(wirePacket(0, command(Command.COM_QUIT, ""))));
+        s.dispatcher().finished().get(10, TimeUnit.SECONDS);
+        assertTrue(s.channel().isActive(), "the close is still on its way");
+        ByteBuf late = Unpooled.buffer().writeBytes(wirePacket(0, command(Command.COM_PING, "")));
+        s.channel().writeInbound(late);
+        assertEquals(0, late.refCnt(), "the late packet was released, not left in the inbox");
+        held.release();
         assertFalse(s.channel().finish());
     }
 
