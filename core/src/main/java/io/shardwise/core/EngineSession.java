@@ -25,8 +25,10 @@ import io.shardwise.core.sql.normalize.ClientCharset;
 import io.shardwise.core.sql.normalize.ExecutableComments;
 import io.shardwise.core.sql.normalize.ExplicitBytes;
 import io.shardwise.core.sql.normalize.LexicalMode;
+import io.shardwise.core.sql.normalize.Literal;
 import io.shardwise.core.sql.normalize.NormalizedSql;
 import io.shardwise.core.sql.normalize.Normalizer;
+import io.shardwise.core.sql.normalize.QueryStatements;
 import io.shardwise.core.rule.TableRule;
 import io.shardwise.core.session.UserVariables;
 import java.util.BitSet;
@@ -287,6 +289,14 @@ public final class EngineSession implements AutoCloseable {
     }
 
     private StatementResult executeStatement(NormalizedSql normalized, List<Object> params, Diagnostics previous, BitSet out) {
+        if (params.isEmpty() && normalized.parameterCount() > 0) {
+            // a ? in a text statement is no marker: MySQL's parser refuses it with 1064 where it stands
+            for (Literal literal : normalized.literals()) {
+                if (literal.isParameter()) {
+                    throw QueryStatements.syntaxError(normalized.sql(), literal.start());
+                }
+            }
+        }
         if (normalized.parameterCount() != params.size()) {
             throw new ShardwiseException(ErrorCode.BUG, "statement has " + normalized.parameterCount() + " ? markers but "
                     + params.size() + " values were given");

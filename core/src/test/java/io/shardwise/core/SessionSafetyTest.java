@@ -160,4 +160,16 @@ class SessionSafetyTest {
             s.execute("COMMIT");
         }
     }
+
+    @Test
+    void aQuestionMarkInATextStatementIsMysqlsSyntaxErrorAndTheSessionGoesOn() {
+        try (EngineSession s = engine.openSession()) {
+            ShardwiseException e = assertThrows(ShardwiseException.class, () -> s.execute("SELECT id FROM orders\nWHERE user_id = ? LIMIT 1"));
+            assertEquals(1064, e.errno());
+            assertEquals("42000", e.sqlState());
+            assertTrue(e.getMessage().endsWith("near '? LIMIT 1' at line 2"), e.getMessage());
+            assertEquals("1=1", first(s, "SELECT 1"));
+            assertEquals("?=?", first(s, "SELECT '?'"), "a ? inside a string is text");
+        }
+    }
 }

@@ -141,8 +141,12 @@ public final class QueryStatements {
         return p;
     }
 
-    /** MySQL's wording: the text from the offending token, up to 80 characters, and its line. */
     private ShardwiseException syntaxErrorNear(int offset) {
+        return syntaxError(text, offset);
+    }
+
+    /** MySQL's 1064 in MySQL's wording: the text from the offending token, up to 80 characters, and its line. */
+    public static ShardwiseException syntaxError(String text, int offset) {
         int line = 1;
         for (int i = 0; i < offset; i++) {
             if (text.charAt(i) == '\n') {
