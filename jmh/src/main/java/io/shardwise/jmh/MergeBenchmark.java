@@ -41,6 +41,9 @@ import org.openjdk.jmh.infra.Blackhole;
  *       key (hashed grouping, then sorted by it).
  *   <li>{@link #groupedExpression}: {@code SELECT k, COUNT(*), SUM(id), SUM(id) / COUNT(*) ... GROUP BY k}
  *       streaming: the quotient evaluated over each merged group with MySQL's decimal division.
+ *   <li>{@link #groupedConcat}: {@code SELECT k, GROUP_CONCAT(id ORDER BY id) ... GROUP BY k}: each unit
+ *       row a piece with its hidden key, 4 pieces per group per unit; the pieces sorted and joined per
+ *       group (hashed grouping).
  * </ul>
  * Values are text-protocol bytes as a MySQL server sends them; columns INT, BIGINT and DECIMAL.
  *
@@ -59,6 +62,7 @@ public class MergeBenchmark {
     private static final int MYSQL_LONG = 3;
     private static final int MYSQL_LONGLONG = 8;
     private static final int MYSQL_NEWDECIMAL = 246;
+    private static final int MYSQL_VAR_STRING = 253;
 
     private List<Column> rowColumns;
     private List<Column> groupColumns;
@@ -70,6 +74,9 @@ public class MergeBenchmark {
     private List<Column> expressionColumns;
     private byte[][][][] expressionRows;
     private MergeSpec expressionGroups;
+    private List<Column> concatColumns;
+    private byte[][][][] concatRows;
+    private MergeSpec concatGroups;
 
     @Setup(Level.Trial)
     public void setUp() {
@@ -109,6 +116,20 @@ public class MergeBenchmark {
         if (drain(expressionColumns, expressionRows, expressionGroups, null) != ROWS) {
             throw new IllegalStateException("the expression merge lost groups");
         }
+        concatColumns = List.of(column("k", MYSQL_LONG, 0), column("GROUP_CONCAT(id ORDER BY id)", MYSQL_VAR_STRING, 0),
+                column("id", MYSQL_LONG, 0));
+        concatRows = new byte[UNITS][ROWS][][];
+        for (int u = 0; u < UNITS; u++) {
+            for (int r = 0; r < ROWS; r++) {
+                long id = (long) r * UNITS + u; // the units' pieces of a group interleave in the merged order
+                concatRows[u][r] = new byte[][] {ascii(r / 4), ascii(id), ascii(id)};
+            }
+        }
+        concatGroups = new MergeSpec.GroupedAggregate(List.of(SortKey.ascending(0)), List.of(new AggregateSlot(AggregateSlot.Kind.GROUP_CONCAT,
+                1, -1, -1, -1, new AggregateSlot.Concat(List.of(SortKey.ascending(2)), List.of(), false, -1, -1))), false, null, List.of(), all);
+        if (drain(concatColumns, concatRows, concatGroups, null) != ROWS / 4) {
+            throw new IllegalStateException("the GROUP_CONCAT merge lost groups");
+        }
         long merged = drain(rowColumns, sortedRows, ordered, null);
         long groups = drain(groupColumns, groupRows, streamingGroups, null);
         if (merged != (long) UNITS * ROWS || groups != ROWS || drain(groupColumns, groupRows, hashedGroups, null) != ROWS) {
@@ -138,6 +159,12 @@ public class MergeBenchmark {
     @OperationsPerInvocation(UNITS * ROWS)
     public long groupedExpression(Blackhole bh) {
         return drain(expressionColumns, expressionRows, expressionGroups, bh);
+    }
+
+    @Benchmark
+    @OperationsPerInvocation(UNITS * ROWS)
+    public long groupedConcat(Blackhole bh) {
+        return drain(concatColumns, concatRows, concatGroups, bh);
     }
 
     /** Merges the units and reads every cell of every merged row, as a face writing the result would. */

@@ -15,7 +15,7 @@ import java.util.Set;
  * COUNT 0, everything else NULL.
  */
 sealed interface Accumulator permits Accumulator.Count, Accumulator.Sum, Accumulator.Extreme, Accumulator.Average,
-        Accumulator.Distinct, BitAccumulator {
+        Accumulator.Distinct, BitAccumulator, ConcatAccumulator {
     void add(Row row);
 
     void writeTo(byte[][] out);
@@ -24,7 +24,7 @@ sealed interface Accumulator permits Accumulator.Count, Accumulator.Sum, Accumul
     int DIV_PRECISION_INCREMENT = 4;
     int MAX_DECIMAL_SCALE = 30;
 
-    static Accumulator create(AggregateSlot slot, List<Column> columns) {
+    static Accumulator create(AggregateSlot slot, List<Column> columns, MergeWarnings warnings) {
         return switch (slot.kind()) {
             case COUNT -> new Count(slot.column());
             case SUM -> new Sum(slot.column(), columns.get(slot.column()));
@@ -33,6 +33,7 @@ sealed interface Accumulator permits Accumulator.Count, Accumulator.Sum, Accumul
             case AVG -> new Average(slot, columns);
             case COUNT_DISTINCT, SUM_DISTINCT, AVG_DISTINCT -> new Distinct(slot, columns.get(slot.column()));
             case BIT_AND, BIT_OR, BIT_XOR -> new BitAccumulator(slot.kind(), slot.column());
+            case GROUP_CONCAT -> new ConcatAccumulator(slot, columns, warnings);
         };
     }
 

@@ -16,13 +16,15 @@ final class Aggregator {
     private final ExprEvaluator evaluator;
     private final List<Column> inputColumns;
     private final int width;
+    private final MergeWarnings warnings;
 
     Aggregator(List<AggregateSlot> slots, List<Column> inputColumns) {
-        this(slots, List.of(), null, inputColumns);
+        this(slots, List.of(), null, inputColumns, MergeWarnings.NONE);
     }
 
     Aggregator(List<AggregateSlot> slots, List<MergeSpec.ComputedColumn> computed, ExprEvaluator evaluator,
-               List<Column> inputColumns) {
+               List<Column> inputColumns, MergeWarnings warnings) {
+        this.warnings = warnings;
         this.slots = slots;
         this.computed = computed.toArray(MergeSpec.ComputedColumn[]::new);
         this.evaluator = evaluator;
@@ -45,7 +47,7 @@ final class Aggregator {
     private Accumulator[] accumulators() {
         Accumulator[] accs = new Accumulator[slots.size()];
         for (int i = 0; i < accs.length; i++) {
-            accs[i] = Accumulator.create(slots.get(i), inputColumns);
+            accs[i] = Accumulator.create(slots.get(i), inputColumns, warnings);
         }
         return accs;
     }

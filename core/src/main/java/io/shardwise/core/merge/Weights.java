@@ -52,7 +52,10 @@ final class Weights {
     private static List<AggregateSlot> slots(List<AggregateSlot> slots, List<Column> columns) {
         List<AggregateSlot> out = new ArrayList<>(slots.size());
         for (AggregateSlot s : slots) {
-            out.add(new AggregateSlot(s.kind(), s.column(), s.sumColumn(), s.countColumn(), weight(s.column(), s.weightColumn(), columns)));
+            AggregateSlot.Concat c = s.concat();
+            out.add(new AggregateSlot(s.kind(), s.column(), s.sumColumn(), s.countColumn(), weight(s.column(), s.weightColumn(), columns),
+                    c == null ? null : new AggregateSlot.Concat(keys(c.order(), columns), keys(c.identity(), columns), c.distinct(),
+                            c.separatorColumn(), c.lengthColumn())));
         }
         return out;
     }

@@ -1,5 +1,7 @@
 package io.shardwise.core.route;
 
+import java.util.List;
+
 /**
  * One aggregate of a grouped merge: how the per-unit values in {@code column} combine.
  * <ul>
@@ -15,13 +17,44 @@ package io.shardwise.core.route;
  *       comparing {@code weightColumn} when set, then counts, sums or averages.
  *   <li>BIT_AND, BIT_OR, BIT_XOR: the units' BIGINT UNSIGNED values combined bit by bit; a unit over
  *       no rows sends the identity (all ones for AND, 0 otherwise), as does a merge that saw no row.
+ *   <li>GROUP_CONCAT: the units group by the arguments and ORDER BY keys too, so each unit row's
+ *       {@code column} is the GROUP_CONCAT of rows equal in all of them (a piece); the merger sorts the
+ *       pieces by {@link Concat#order}, for DISTINCT keeps the first piece per {@link Concat#identity},
+ *       and joins them with the separator (see {@link Concat}).
  * </ul>
- * Unused indexes are -1.
+ * Unused indexes are -1; {@code concat} is set for GROUP_CONCAT only.
  */
-public record AggregateSlot(Kind kind, int column, int sumColumn, int countColumn, int weightColumn) {
-    public enum Kind { COUNT, SUM, MIN, MAX, AVG, COUNT_DISTINCT, SUM_DISTINCT, AVG_DISTINCT, BIT_AND, BIT_OR, BIT_XOR }
+public record AggregateSlot(Kind kind, int column, int sumColumn, int countColumn, int weightColumn, Concat concat) {
+    public enum Kind { COUNT, SUM, MIN, MAX, AVG, COUNT_DISTINCT, SUM_DISTINCT, AVG_DISTINCT, BIT_AND, BIT_OR, BIT_XOR, GROUP_CONCAT }
+
+    /**
+     * How GROUP_CONCAT pieces merge: {@code order} sorts them (hidden columns of the ORDER BY keys, with
+     * weights); {@code identity} (for DISTINCT: the arguments' columns, with weights, compared for
+     * equality) de-duplicates them; {@code separatorColumn} holds the SEPARATOR literal as the units
+     * return it (in the result's character set), -1 for MySQL's default ','; {@code lengthColumn} holds the
+     * units' {@code @@group_concat_max_len} (the session's, pushed to them), -1 for no limit.
+     */
+    public record Concat(List<SortKey> order, List<SortKey> identity, boolean distinct, int separatorColumn, int lengthColumn) {
+        public Concat {
+            order = List.copyOf(order);
+            identity = List.copyOf(identity);
+        }
+
+        @Override
+        public String toString() {
+            return (distinct ? " distinct " + identity : "") + (order.isEmpty() ? "" : " order " + order)
+                    + (separatorColumn >= 0 ? " sep#" + separatorColumn : "") + (lengthColumn >= 0 ? " max#" + lengthColumn : "");
+        }
+    }
+
+    public AggregateSlot(Kind kind, int column, int sumColumn, int countColumn, int weightColumn) {
+        this(kind, column, sumColumn, countColumn, weightColumn, null);
+    }
 
     public AggregateSlot {
+        if ((kind == Kind.GROUP_CONCAT) != (concat != null)) {
+            throw new IllegalArgumentException("GROUP_CONCAT needs its Concat, others none: " + kind);
+        }
         if (column < 0) {
             throw new IllegalArgumentException("aggregate column " + column);
         }
@@ -38,6 +71,6 @@ public record AggregateSlot(Kind kind, int column, int sumColumn, int countColum
     public String toString() {
         return kind.name().toLowerCase(java.util.Locale.ROOT) + "(#" + column
                 + (sumColumn >= 0 ? " sum#" + sumColumn + " count#" + countColumn : "")
-                + (weightColumn >= 0 ? " ~w#" + weightColumn : "") + ")";
+                + (weightColumn >= 0 ? " ~w#" + weightColumn : "") + (concat != null ? concat.toString() : "") + ")";
     }
 }

@@ -218,6 +218,7 @@ final class MergePlanner {
                         hidden.add("count(", argumentExpr(a), ")"), -1);
                 case BIT_AND, BIT_OR, BIT_XOR, VAR_POP, VAR_SAMP, STDDEV_POP, STDDEV_SAMP ->
                         PartialAggregates.slot(a.kind(), i, item.text());
+                case GROUP_CONCAT -> concatSlot(a, i);
                 case OTHER -> throw unsupported("aggregate " + item.text() + " across shards");
             });
         }
@@ -252,6 +253,45 @@ final class MergePlanner {
         return new MergeSpec.GroupedAggregate(groupKeys, aggregates, computed, false, having, order,
                 // SELECT DISTINCT over groups (DISTINCT COUNT(*) ... GROUP BY): the merged groups' visible rows de-duplicated
                 new MergeSpec.Tail(shape.distinct(), offset, limit, visibleWidth()));
+    }
+
+    /**
+     * GROUP_CONCAT: the units group by its arguments and ORDER BY keys besides the statement's GROUP BY
+     * (as for DISTINCT arguments), so each unit row's GROUP_CONCAT is a piece over rows equal in all of
+     * them, with MySQL's own column definition; hidden columns carry the keys (and for DISTINCT the
+     * arguments) with their weights, and the SEPARATOR literal as the units return it. The merger sorts,
+     * de-duplicates and joins the pieces (Accumulator.Concat).
+     */
+    private AggregateSlot concatSlot(SelectShape.Aggregate a, int column) {
+        SelectShape.GroupConcat parts = a.concat();
+        List<SortKey> identity = new ArrayList<>();
+        for (SelectShape.Span span : parts.arguments()) {
+            Expr argument = distincts.add(spanExpr(span));
+            if (a.distinct()) {
+                identity.add(new SortKey(hidden.add("", argument, ""), false, weight(argument)));
+            }
+        }
+        List<SortKey> order = new ArrayList<>();
+        for (SelectShape.ConcatKey key : parts.order()) {
+            Expr expression = distincts.add(spanExpr(key.span()));
+            order.add(new SortKey(hidden.add("", expression, ""), key.descending(), weight(expression)));
+        }
+        int separator = parts.separator() == null ? -1 : hidden.add("", spanExpr(parts.separator()), "");
+        int maxLength = hidden.add("", new Expr("@@group_concat_max_len", -1, -1), "");
+        return new AggregateSlot(AggregateSlot.Kind.GROUP_CONCAT, column, -1, -1, -1,
+                new AggregateSlot.Concat(order, identity, a.distinct(), separator, maxLength));
+    }
+
+    private boolean isConcatItem(int column) {
+        if (column < 0 || column >= visible) {
+            return false;
+        }
+        SelectShape.Aggregate a = shape.items().get(column).aggregate();
+        return a != null && a.kind() == SelectShape.AggregateKind.GROUP_CONCAT;
+    }
+
+    private Expr spanExpr(SelectShape.Span span) {
+        return new Expr(template.text().substring(span.start(), span.end()), span.start(), span.end());
     }
 
     /**
@@ -302,6 +342,9 @@ final class MergePlanner {
                     average(r.aggregate(), aggregates);
             case HavingExpr.Ref r -> {
                 int column = havingColumn(r, aggregates);
+                if (isConcatItem(column)) {
+                    throw unsupported("a GROUP_CONCAT item in HAVING or ORDER BY across shards: " + r.text());
+                }
                 if (r.aggregate() == null && column < visible && itemExpressions[column] != null) {
                     yield itemExpressions[column]; // an alias of a computed item: its exact value, not its rounded text
                 }
@@ -368,6 +411,9 @@ final class MergePlanner {
         if (DistinctArguments.groupsBy(wanted)) {
             return distinctColumn(wanted, aggregates);
         }
+        if (wanted.kind() == SelectShape.AggregateKind.GROUP_CONCAT) {
+            throw unsupported(ref.text() + " in HAVING or ORDER BY across shards (only as a select item)");
+        }
         String name = wanted.kind().name().toLowerCase(Locale.ROOT) + "(";
         Expr argument = argumentExpr(wanted);
         int column = hidden.add(name, argument, ")");
@@ -385,6 +431,7 @@ final class MergePlanner {
                     hidden.add("count(", argument, ")"), -1);
             case BIT_AND, BIT_OR, BIT_XOR, VAR_POP, VAR_SAMP, STDDEV_POP, STDDEV_SAMP ->
                     PartialAggregates.slot(wanted.kind(), column, ref.text());
+            case GROUP_CONCAT -> throw unsupported(ref.text() + " in HAVING or ORDER BY across shards (only as a select item)");
             case OTHER -> throw unsupported("aggregate " + ref.text() + " in HAVING across shards");
         });
         return column;
@@ -432,6 +479,10 @@ final class MergePlanner {
      * of x itself (the units return x there), and order the groups by that instead (issue 12).
      */
     private int orderWeight(int column, SelectShape.Key key) {
+        if (isConcatItem(column)) {
+            // the units' WEIGHT_STRING of it would be a piece's; the merged text's weight is not known here
+            throw unsupported("ORDER BY a GROUP_CONCAT item across shards: " + shape.items().get(column).text());
+        }
         SelectShape.Aggregate a = column < visible ? shape.items().get(column).aggregate() : null;
         if (a != null && a.kind() != SelectShape.AggregateKind.MIN && a.kind() != SelectShape.AggregateKind.MAX) {
             return -1;

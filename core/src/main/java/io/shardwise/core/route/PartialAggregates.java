@@ -22,7 +22,7 @@ final class PartialAggregates {
             // orders of the same rows differ: MergeDifferentialTest), and merged rows are text here.
             case VAR_POP, VAR_SAMP, STDDEV_POP, STDDEV_SAMP -> throw MergePlanner.unsupported(text
                     + " across shards (a DOUBLE whose last bits depend on the order MySQL reads the rows)");
-            case COUNT, SUM, MIN, MAX, AVG, OTHER -> throw new IllegalArgumentException("not planned here: " + kind);
+            case COUNT, SUM, MIN, MAX, AVG, GROUP_CONCAT, OTHER -> throw new IllegalArgumentException("not planned here: " + kind);
         };
     }
 }

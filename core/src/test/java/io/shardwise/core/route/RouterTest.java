@@ -251,13 +251,36 @@ class RouterTest {
     }
 
     @Test
+    void groupConcatUnitsGroupByItsArgumentsAndKeysAndReturnTheKeysWeightsAndSeparator() {
+        RoutePlan plan = sql("select user_id, group_concat(distinct status order by status desc separator ?), count(*) from orders"
+                + " group by user_id", "-").plan();
+        assertEquals("select user_id, group_concat(distinct status order by status desc separator '-'), count(*),"
+                + " weight_string(rtrim(user_id)), status, weight_string(rtrim(status)), '-', @@group_concat_max_len from orders_0"
+                + " group by user_id, status",
+                plan.units().get(0).sql().strip());
+        assertEquals("group by [#0~w#3] aggregate [group_concat(#1 distinct [#4~w#5] order [#4~w#5 desc] sep#6 max#7), count(#2)] (hashed) show 3",
+                plan.merge().explain());
+        // no GROUP BY: the units group by the arguments and keys alone
+        assertEquals("select group_concat(status, note order by order_id), order_id, weight_string(rtrim(order_id)),"
+                + " @@group_concat_max_len from orders_0 group by status, note, order_id", sql("select group_concat(status, note order by order_id) from orders").plan()
+                .units().get(0).sql().strip());
+        // a literal argument alone is no GROUP BY key (a number there would be a position)
+        assertEquals("select group_concat(note, 2 order by note), note, weight_string(rtrim(note)), @@group_concat_max_len from orders_0"
+                + " group by note",
+                sql("select group_concat(note, 2 order by note) from orders").plan().units().get(0).sql().strip());
+    }
+
+    @Test
     void whatCannotBeMergedExactlyIsRefusedWith1235() {
-        sql("select group_concat(status) from orders").fails(ErrorCode.UNSUPPORTED, "group_concat(status)");
+        sql("select status from orders group by status having group_concat(note) = ?", "x").fails(ErrorCode.UNSUPPORTED, "group_concat(note) in HAVING");
+        sql("select status, group_concat(note) g from orders group by status order by g").fails(ErrorCode.UNSUPPORTED,
+                "ORDER BY a GROUP_CONCAT item");
+        sql("select group_concat(note order by 1) from orders").fails(ErrorCode.UNSUPPORTED, "group_concat(note order by");
         sql("select stddev(amount) from orders").fails(ErrorCode.UNSUPPORTED, "stddev(amount) across shards (a DOUBLE whose last bits");
         sql("select status from orders group by status having var_samp(amount) > ?", 1L).fails(ErrorCode.UNSUPPORTED, "var_samp(amount)");
         sql("select status from orders group by status order by variance(amount)").fails(ErrorCode.UNSUPPORTED, "variance(amount)");
         sql("select status, count(*) from orders group by status having count(*) > ? and group_concat(user_id) = ?", 3L, "1")
-                .fails(ErrorCode.UNSUPPORTED, "this HAVING condition");
+                .fails(ErrorCode.UNSUPPORTED, "group_concat(user_id) in HAVING");
         sql("select * from orders where user_id in (select user_id from users)").fails(ErrorCode.UNSUPPORTED, "subquery");
         sql("select o.order_id from orders o join order_items i on o.order_id = i.order_id")
                 .fails(ErrorCode.UNSUPPORTED, "not joined on their sharding columns");

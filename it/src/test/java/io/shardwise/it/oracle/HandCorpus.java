@@ -594,6 +594,31 @@ final class HandCorpus {
         c.q("SELECT quantity, BIT_XOR(user_id) AS x FROM order_items GROUP BY quantity ORDER BY x, quantity");
         c.p("SELECT BIT_OR(user_id * ?), BIT_AND(user_id + ?) FROM orders WHERE user_id > ?", 2, 1, 0);
 
+        // issue 12: GROUP_CONCAT from the shards' pieces, sorted and joined by the merger; always with an ORDER BY
+        // that decides the whole order (without one MySQL's order is unspecified)
+        c.category("group-concat");
+        c.q("SELECT user_id, GROUP_CONCAT(order_id ORDER BY order_id) FROM orders GROUP BY user_id ORDER BY user_id LIMIT 40");
+        c.q("SELECT GROUP_CONCAT(order_id ORDER BY order_id DESC) FROM orders WHERE user_id < 40");
+        c.q("SELECT user_id, GROUP_CONCAT(status ORDER BY order_id DESC SEPARATOR ' | '), COUNT(*), SUM(amount) FROM orders"
+                + " GROUP BY user_id ORDER BY user_id");
+        c.q("SELECT user_id, GROUP_CONCAT(order_id ORDER BY status, order_id SEPARATOR ''), MAX(amount) FROM orders"
+                + " WHERE user_id < 100 GROUP BY user_id ORDER BY 1 DESC");
+        // a NULL key inside GROUP_CONCAT's ORDER BY: MariaDB compares it as 0, MySQL as the least value (Shardwise)
+        c.q("SELECT user_id, GROUP_CONCAT(order_id ORDER BY amount DESC, order_id) FROM orders WHERE amount IS NOT NULL"
+                + " GROUP BY user_id ORDER BY user_id LIMIT 30");
+        c.q("SELECT order_id, GROUP_CONCAT(sku, ':', quantity ORDER BY item_id SEPARATOR ';') FROM order_items"
+                + " WHERE order_id < 100100 GROUP BY order_id ORDER BY order_id");
+        c.q("SELECT user_id, GROUP_CONCAT(DISTINCT quantity ORDER BY quantity DESC), COUNT(DISTINCT sku) FROM order_items"
+                + " GROUP BY user_id ORDER BY user_id LIMIT 50");
+        c.ci("SELECT user_id, GROUP_CONCAT(DISTINCT status ORDER BY status) FROM orders GROUP BY user_id ORDER BY user_id");
+        c.ci("SELECT status, COUNT(*), GROUP_CONCAT(DISTINCT user_id ORDER BY user_id DESC) FROM orders WHERE user_id < 30"
+                + " GROUP BY status ORDER BY 1");
+        c.q("SELECT GROUP_CONCAT(status ORDER BY order_id), COUNT(*) FROM orders WHERE amount < -100000");
+        c.q("SELECT user_id, GROUP_CONCAT(DATE(created_at) ORDER BY created_at, order_id) FROM orders WHERE status IS NULL"
+                + " GROUP BY user_id ORDER BY user_id");
+        c.p("SELECT user_id, GROUP_CONCAT(amount * ? ORDER BY amount * ?, order_id) FROM orders WHERE user_id < ? GROUP BY user_id"
+                + " ORDER BY user_id", 2, 2, 20);
+
         // issue 12: DISTINCT aggregates over different expressions, in HAVING, in ORDER BY unselected
         c.category("distinct-aggregates");
         c.q("SELECT COUNT(DISTINCT user_id), COUNT(DISTINCT status) FROM orders");
@@ -821,7 +846,7 @@ final class HandCorpus {
             "SELECT o.order_id FROM orders o JOIN events e ON e.id = o.order_id",
             "SELECT CONCAT(COUNT(*), 'x') FROM orders",
             "SELECT ROUND(AVG(amount), 1) FROM orders",
-            "SELECT GROUP_CONCAT(status) FROM orders",
+            "SELECT status, GROUP_CONCAT(order_id) g FROM orders GROUP BY status ORDER BY g",
             "SELECT STDDEV(amount) FROM orders",
             "SELECT user_id, VAR_SAMP(amount) FROM orders GROUP BY user_id",
             "SELECT status FROM orders GROUP BY status HAVING VARIANCE(amount) > 10",

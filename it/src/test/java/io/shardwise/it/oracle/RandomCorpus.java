@@ -376,6 +376,10 @@ final class RandomCorpus {
             if (key.contains("?")) {
                 key = Integer.toString(i + 2); // repeating the text would need its parameters again
             }
+            if (key.contains("GROUP_CONCAT") || key.equals(Integer.toString(i + 2)) && aggregates.get(i).contains("GROUP_CONCAT")
+                    || aliases.get(i) != null && key.equals(aliases.get(i)) && aggregates.get(i).contains("GROUP_CONCAT")) {
+                key = "1"; // ordering groups by a GROUP_CONCAT is refused across shards (1235)
+            }
             sql.append(" ORDER BY ").append(key).append(r.nextBoolean() ? " DESC" : "").append(", 1");
             limit(sql);
         }
@@ -444,6 +448,9 @@ final class RandomCorpus {
             sql.append(pick(List.of("BIT_AND", "BIT_OR", "BIT_XOR"))).append('(').append(argument).append(')');
             return false;
         }
+        if (r.nextInt(8) == 0) {
+            return groupConcat(t, c, sql);
+        }
         switch (r.nextInt(6)) {
             case 0 -> sql.append("COUNT(*)");
             case 1 -> sql.append("COUNT(").append(c.name()).append(')');
@@ -453,6 +460,27 @@ final class RandomCorpus {
             default -> sql.append("AVG(").append(numeric(t).name()).append(')');
         }
         return c.kind() == Kind.STR;
+    }
+
+    /**
+     * Issue 12: GROUP_CONCAT merged from the shards' pieces, always with an ORDER BY that decides the
+     * whole order (MySQL's order without one is unspecified): by the column then the primary key, or
+     * for DISTINCT by the argument itself; now and then with a SEPARATOR. True when its text holds
+     * strings chosen among collation-equal ones (DISTINCT over a string column).
+     */
+    private boolean groupConcat(Table t, Col c, StringBuilder sql) {
+        boolean distinct = r.nextInt(3) == 0;
+        String direction = r.nextBoolean() ? " DESC" : "";
+        sql.append("GROUP_CONCAT(").append(distinct ? "DISTINCT " : "").append(c.name()).append(" ORDER BY ").append(c.name())
+                .append(direction);
+        if (!distinct && !c.name().equals(t.pk())) {
+            sql.append(", ").append(t.pk()).append(r.nextBoolean() ? " DESC" : "");
+        }
+        if (r.nextBoolean()) {
+            sql.append(" SEPARATOR ").append(pick(List.of("';'", "''", "' | '")));
+        }
+        sql.append(')');
+        return distinct && c.kind() == Kind.STR;
     }
 
     /**

@@ -11,7 +11,9 @@ import java.util.Map;
 import java.util.Set;
 import org.apache.calcite.sql.SqlBasicCall;
 import org.apache.calcite.sql.SqlCall;
+import org.apache.calcite.sql.SqlDynamicParam;
 import org.apache.calcite.sql.SqlIdentifier;
+import org.apache.calcite.sql.SqlLiteral;
 import org.apache.calcite.sql.SqlKind;
 import org.apache.calcite.sql.SqlNode;
 import org.apache.calcite.sql.SqlNodeList;
@@ -231,6 +233,9 @@ final class SelectAnalyzer {
         }
         boolean distinct = call.getFunctionQuantifier() != null
                 && call.getFunctionQuantifier().getValue() == SqlSelectKeyword.DISTINCT;
+        if (name.equals("group_concat")) {
+            return groupConcat(call, distinct, sql, parsed);
+        }
         SelectShape.AggregateKind kind = switch (name) {
             case "count" -> SelectShape.AggregateKind.COUNT;
             case "sum" -> SelectShape.AggregateKind.SUM;
@@ -248,7 +253,7 @@ final class SelectAnalyzer {
         };
         if (distinct) {
             kind = switch (kind) {
-                case COUNT, SUM, MIN, MAX, AVG, OTHER -> kind;
+                case COUNT, SUM, MIN, MAX, AVG, GROUP_CONCAT, OTHER -> kind;
                 // not MySQL syntax: leave it to the backend's own error, never a merge
                 case BIT_AND, BIT_OR, BIT_XOR, VAR_POP, VAR_SAMP, STDDEV_POP, STDDEV_SAMP -> SelectShape.AggregateKind.OTHER;
             };
@@ -276,6 +281,57 @@ final class SelectAnalyzer {
             return new SelectShape.Aggregate(kind, distinct, call.operand(0).toString());
         }
         return new SelectShape.Aggregate(kind, distinct, "*");
+    }
+
+    /**
+     * GROUP_CONCAT: Calcite gives its arguments as operands, then its ORDER BY as a node list and its
+     * SEPARATOR as a call over the literal. Every part needs its span (the units group by the
+     * arguments and keys and return them); an ORDER BY position (a number) is left to OTHER.
+     */
+    private static SelectShape.Aggregate groupConcat(SqlCall call, boolean distinct, String sql, ParsedText parsed) {
+        int[] span = argumentSpan(parsed, call);
+        List<SelectShape.Span> arguments = new ArrayList<>();
+        List<SelectShape.ConcatKey> order = new ArrayList<>();
+        SelectShape.Span separator = null;
+        boolean known = span != null;
+        for (SqlNode operand : call.getOperandList()) {
+            if (operand instanceof SqlNodeList keys) {
+                for (SqlNode key : keys) {
+                    boolean descending = key.getKind() == SqlKind.DESCENDING;
+                    SqlNode expr = descending ? ((SqlCall) key).operand(0) : key;
+                    // ORDER BY 1 (a literal, or the ? standing for it) is a position, not a value
+                    known &= !(expr instanceof SqlLiteral) && !(expr instanceof SqlDynamicParam);
+                    order.add(new SelectShape.ConcatKey(ExpressionSpans.of(parsed, expr), descending));
+                }
+            } else if (operand instanceof SqlCall c && c.getKind() == SqlKind.SEPARATOR) {
+                known = false; // CalciteMasking removes SEPARATOR before Calcite: found in the tokens below
+            } else if (operand != null && !(operand instanceof SqlLiteral) && !(operand instanceof SqlDynamicParam)) {
+                // a literal or parameter alone is the same in every row (no key), and GROUP BY 2 would be a position
+                arguments.add(ExpressionSpans.of(parsed, operand));
+            }
+        }
+        if (span != null) {
+            // SEPARATOR 's' is masked from Calcite (CalciteMasking); aggregates do not nest, so the one in the span is this call's
+            List<Token> tokens = parsed.tokens;
+            for (int i = 0; i + 1 < tokens.size(); i++) {
+                Token t = tokens.get(i);
+                if (t.start() >= span[0] && t.end() <= span[1] && t.is("separator")) {
+                    separator = new SelectShape.Span(tokens.get(i + 1).start(), tokens.get(i + 1).end());
+                }
+            }
+        }
+        for (SelectShape.Span s : arguments) {
+            known &= s.start() >= 0 && s.end() > s.start();
+        }
+        for (SelectShape.ConcatKey k : order) {
+            known &= k.span().start() >= 0 && k.span().end() > k.span().start();
+        }
+        known &= separator == null || separator.start() >= 0 && separator.end() > separator.start();
+        if (!known) {
+            return new SelectShape.Aggregate(SelectShape.AggregateKind.OTHER, distinct, call.toString());
+        }
+        return new SelectShape.Aggregate(SelectShape.AggregateKind.GROUP_CONCAT, distinct, sql.substring(span[0], span[1]),
+                span[0], span[1], List.of(), new SelectShape.GroupConcat(arguments, order, separator));
     }
 
     /**

@@ -57,9 +57,24 @@ public record SelectShape(List<Item> items, boolean star, boolean distinct, List
 
     /**
      * The aggregates a scatter can merge, and OTHER for the rest. STD and STDDEV are STDDEV_POP,
-     * VARIANCE is VAR_POP (MySQL's synonyms).
+     * VARIANCE is VAR_POP (MySQL's synonyms). A GROUP_CONCAT carries its parts in {@link Aggregate#concat}.
      */
-    public enum AggregateKind { COUNT, SUM, MIN, MAX, AVG, BIT_AND, BIT_OR, BIT_XOR, VAR_POP, VAR_SAMP, STDDEV_POP, STDDEV_SAMP, OTHER }
+    public enum AggregateKind { COUNT, SUM, MIN, MAX, AVG, BIT_AND, BIT_OR, BIT_XOR, VAR_POP, VAR_SAMP, STDDEV_POP, STDDEV_SAMP,
+        GROUP_CONCAT, OTHER }
+
+    /**
+     * The parts of {@code GROUP_CONCAT([DISTINCT] a, b ORDER BY k DESC SEPARATOR 's')}: the arguments' spans,
+     * the ORDER BY keys' spans with their directions, and the separator literal's span (null: the default ',').
+     */
+    public record GroupConcat(List<Span> arguments, List<ConcatKey> order, Span separator) {
+        public GroupConcat {
+            arguments = List.copyOf(arguments);
+            order = List.copyOf(order);
+        }
+    }
+
+    /** One ORDER BY key of a GROUP_CONCAT. */
+    public record ConcatKey(Span span, boolean descending) {}
 
     /**
      * An aggregate call; {@code argument} is its argument's text ({@code *} for COUNT(*); {@code a, b}
@@ -68,9 +83,17 @@ public record SelectShape(List<Item> items, boolean star, boolean distinct, List
      * holds a literal or parameter.
      */
     public record Aggregate(AggregateKind kind, boolean distinct, String argument, int argumentStart, int argumentEnd,
-                            List<Span> arguments) {
+                            List<Span> arguments, GroupConcat concat) {
         public Aggregate {
             arguments = List.copyOf(arguments);
+            if ((kind == AggregateKind.GROUP_CONCAT) != (concat != null)) {
+                throw new IllegalArgumentException("GROUP_CONCAT parts with " + kind);
+            }
+        }
+
+        public Aggregate(AggregateKind kind, boolean distinct, String argument, int argumentStart, int argumentEnd,
+                         List<Span> arguments) {
+            this(kind, distinct, argument, argumentStart, argumentEnd, arguments, null);
         }
 
         public Aggregate(AggregateKind kind, boolean distinct, String argument, int argumentStart, int argumentEnd) {
