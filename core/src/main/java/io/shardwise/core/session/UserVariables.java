@@ -165,7 +165,10 @@ public final class UserVariables {
         }
         if (first.equals("call")) {
             // an OUT or INOUT argument assigns the variable on the backend that runs the procedure
-            throw new ShardwiseException(ErrorCode.UNSUPPORTED, "user variables as CALL arguments through Shardwise");
+            String named = t.stream().filter(k -> k.kind() == TokenKind.USER_VARIABLE).map(k -> k.text(sql)).findFirst().orElse("@");
+            throw new ShardwiseException(ErrorCode.UNSUPPORTED, "user variables (" + named + ") as CALL arguments through Shardwise"
+                    + " (an OUT argument is assigned on the backend running the procedure, while Shardwise keeps the session's"
+                    + " user variables; the JDBC driver's CallableStatement reads OUT parameters)");
         }
         if (first.equals("set") || isVariableSelect(sql, t)) {
             // SET reads its variables before it assigns any: SetStatement's caller substitutes each expression.

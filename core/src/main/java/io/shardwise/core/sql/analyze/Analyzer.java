@@ -104,7 +104,8 @@ public final class Analyzer {
         for (Token t : tokens) {
             if (t.kind() == Kind.VARIABLE && !t.text().startsWith("@@")) {
                 throw new ShardwiseException(ErrorCode.UNSUPPORTED, "user variables (" + t.text() + ") as CALL arguments through"
-                        + " Shardwise (they are not kept across statements; the JDBC driver's CallableStatement reads OUT parameters)");
+                        + " Shardwise (an OUT argument is assigned on the backend running the procedure, while Shardwise keeps the"
+                        + " session's user variables; the JDBC driver's CallableStatement reads OUT parameters)");
             }
         }
         boolean qualified = tokens.size() > 3 && tokens.get(2).text().equals(".");

@@ -15,10 +15,8 @@ import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Function;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * Issue 14 item 3 through real drivers, on both server paths (packet relay on and off), against one
@@ -29,23 +27,8 @@ import org.junit.jupiter.api.Test;
  */
 class CharsetsIT {
     private static ClientFixture fixture;
-
-    @BeforeAll
-    static void start() {
-        fixture = ClientFixture.start("charsets");
-    }
-
-    @AfterAll
-    static void stop() {
-        if (fixture != null) {
-            fixture.close();
-        }
-    }
-
-    @AfterEach
-    void everyBackendConnectionIsReturned() throws InterruptedException {
-        fixture.awaitEveryBackendConnectionReturned();
-    }
+    @RegisterExtension
+    static final ClientFixture.Lifecycle LIFECYCLE = new ClientFixture.Lifecycle(() -> ClientFixture.start("charsets"), f -> fixture = f);
 
     static Path root() {
         return Path.of(System.getProperty("shardwise.root", "..")).toAbsolutePath().normalize();

@@ -11,10 +11,8 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * Real non-Java clients through the Shardwise server on the sharded sample, each compared with the
@@ -60,23 +58,8 @@ class ClientCompatibilityIT {
     static final String HSCALE = "SELECT id, category FROM small WHERE small.category='books' /* Added */ /* some */ /* comments */";
 
     private static ClientFixture fixture;
-
-    @BeforeAll
-    static void start() {
-        fixture = ClientFixture.start("clients");
-    }
-
-    @AfterAll
-    static void stop() {
-        if (fixture != null) {
-            fixture.close();
-        }
-    }
-
-    @AfterEach
-    void everyBackendConnectionIsReturned() throws InterruptedException {
-        fixture.awaitEveryBackendConnectionReturned();
-    }
+    @RegisterExtension
+    static final ClientFixture.Lifecycle LIFECYCLE = new ClientFixture.Lifecycle(() -> ClientFixture.start("clients"), f -> fixture = f);
 
     private static Path root() {
         String root = System.getProperty("shardwise.root");

@@ -7,6 +7,12 @@ import io.shardwise.core.sample.SampleTarget;
 import io.shardwise.server.ShardwiseServer;
 import io.shardwise.testkit.MysqlServer;
 import io.shardwise.testkit.TestBackends;
+import java.util.function.Consumer;
+import java.util.function.Supplier;
+import org.junit.jupiter.api.extension.AfterAllCallback;
+import org.junit.jupiter.api.extension.AfterEachCallback;
+import org.junit.jupiter.api.extension.BeforeAllCallback;
+import org.junit.jupiter.api.extension.ExtensionContext;
 
 /**
  * What the client tests compare: the sample data sharded (prefix_0, prefix_1) behind a Shardwise
@@ -128,5 +134,38 @@ final class ClientFixture implements AutoCloseable {
         backend.dropSchema(target.databasePrefix() + "_0");
         backend.dropSchema(target.databasePrefix() + "_1");
         backend.dropSchema(whole);
+    }
+
+    /**
+     * A test class's fixture as JUnit runs it: started before the class's tests and handed to the
+     * class, every backend connection back in its pool after each test, closed after all of them.
+     */
+    static final class Lifecycle implements BeforeAllCallback, AfterEachCallback, AfterAllCallback {
+        private final Supplier<ClientFixture> start;
+        private final Consumer<ClientFixture> publish;
+        private ClientFixture fixture;
+
+        Lifecycle(Supplier<ClientFixture> start, Consumer<ClientFixture> publish) {
+            this.start = start;
+            this.publish = publish;
+        }
+
+        @Override
+        public void beforeAll(ExtensionContext context) {
+            fixture = start.get();
+            publish.accept(fixture);
+        }
+
+        @Override
+        public void afterEach(ExtensionContext context) throws InterruptedException {
+            fixture.awaitEveryBackendConnectionReturned();
+        }
+
+        @Override
+        public void afterAll(ExtensionContext context) {
+            if (fixture != null) {
+                fixture.close();
+            }
+        }
     }
 }

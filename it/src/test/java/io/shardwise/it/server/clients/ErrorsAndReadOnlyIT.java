@@ -3,7 +3,6 @@ package io.shardwise.it.server.clients;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assertions.fail;
 
 import io.shardwise.it.server.clients.ClientFixture.Endpoint;
 import io.shardwise.it.server.clients.ClientProcess.Result;
@@ -15,12 +14,9 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 import java.util.regex.Pattern;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * Issue 14 items 5 and 6 through real drivers on both server paths (packet relay on and off):
@@ -32,29 +28,8 @@ import org.junit.jupiter.api.Test;
 class ErrorsAndReadOnlyIT {
     private static final Pattern SQLSTATE = Pattern.compile("[0-9A-Z]{5}");
     private static ClientFixture fixture;
-
-    @BeforeAll
-    static void start() {
-        fixture = ClientFixture.start("errors");
-    }
-
-    @AfterAll
-    static void stop() {
-        if (fixture != null) {
-            fixture.close();
-        }
-    }
-
-    @AfterEach
-    void everyBackendConnectionIsReturned() throws InterruptedException {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(15);
-        while (fixture.activeConnections() != 0) {
-            if (System.nanoTime() > deadline) {
-                fail("a backend connection was not returned to its pool");
-            }
-            Thread.sleep(20);
-        }
-    }
+    @RegisterExtension
+    static final ClientFixture.Lifecycle LIFECYCLE = new ClientFixture.Lifecycle(() -> ClientFixture.start("errors"), f -> fixture = f);
 
     private static Path root() {
         return Path.of(System.getProperty("shardwise.root", "..")).toAbsolutePath().normalize();

@@ -14,10 +14,8 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * Issue 14's data-safety items through real drivers, on both server paths (packet relay on and
@@ -31,23 +29,8 @@ class EscapingAndBytesIT {
     private static final byte[] RAW = {0x00, (byte) 0xFF, (byte) 0x80};
     private static final String HEX_INJECTION = "C3A927204F5220313D31202D2D205C";
     private static ClientFixture fixture;
-
-    @BeforeAll
-    static void start() {
-        fixture = ClientFixture.start("safety");
-    }
-
-    @AfterAll
-    static void stop() {
-        if (fixture != null) {
-            fixture.close();
-        }
-    }
-
-    @AfterEach
-    void everyBackendConnectionIsReturned() throws InterruptedException {
-        fixture.awaitEveryBackendConnectionReturned();
-    }
+    @RegisterExtension
+    static final ClientFixture.Lifecycle LIFECYCLE = new ClientFixture.Lifecycle(() -> ClientFixture.start("safety"), f -> fixture = f);
 
     private static Path root() {
         return Path.of(System.getProperty("shardwise.root", "..")).toAbsolutePath().normalize();

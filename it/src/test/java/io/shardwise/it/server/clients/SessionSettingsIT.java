@@ -11,10 +11,8 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * Issue 14 items 9, 10 and 11 through real drivers on both server paths: SHOW statements that name no
@@ -28,24 +26,9 @@ import org.junit.jupiter.api.Test;
  */
 class SessionSettingsIT {
     private static ClientFixture fixture;
-
-    @BeforeAll
-    static void start() {
-        fixture = ClientFixture.start("settings", yaml -> yaml.replace("    - { name: app,",
-                "    - { name: dba, password: dba, schemas: [shop], admin: true }\n    - { name: app,"));
-    }
-
-    @AfterAll
-    static void stop() {
-        if (fixture != null) {
-            fixture.close();
-        }
-    }
-
-    @AfterEach
-    void everyBackendConnectionIsReturned() throws InterruptedException {
-        fixture.awaitEveryBackendConnectionReturned();
-    }
+    @RegisterExtension
+    static final ClientFixture.Lifecycle LIFECYCLE = new ClientFixture.Lifecycle(() -> ClientFixture.start("settings", yaml -> yaml.replace("    - { name: app,",
+                "    - { name: dba, password: dba, schemas: [shop], admin: true }\n    - { name: app,")), f -> fixture = f);
 
     @Test
     void pymysqlShowsSettingsAndSessionFunctionsAsOneServer() {

@@ -16,10 +16,8 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * Issue 14 items 9 and 12: user variables with MySQL's session semantics whichever shards a statement
@@ -29,23 +27,8 @@ import org.junit.jupiter.api.Test;
  */
 class UserVariablesIT {
     private static ClientFixture fixture;
-
-    @BeforeAll
-    static void start() {
-        fixture = ClientFixture.start("uvars");
-    }
-
-    @AfterAll
-    static void stop() {
-        if (fixture != null) {
-            fixture.close();
-        }
-    }
-
-    @AfterEach
-    void everyBackendConnectionIsReturned() throws InterruptedException {
-        fixture.awaitEveryBackendConnectionReturned();
-    }
+    @RegisterExtension
+    static final ClientFixture.Lifecycle LIFECYCLE = new ClientFixture.Lifecycle(() -> ClientFixture.start("uvars"), f -> fixture = f);
 
     private static Path root() {
         return Path.of(System.getProperty("shardwise.root", "..")).toAbsolutePath().normalize();
