@@ -206,6 +206,14 @@ public final class BackendPools implements AutoCloseable {
         }
     }
 
+    /**
+     * KILL QUERY {@code connectionId} on {@code backend} over an unpooled connection (for a
+     * connection not of these pools: the server's relay); an id that no longer runs anything is fine.
+     */
+    public void killQuery(String backend, long connectionId) {
+        backend(backend).found.killQuery(connectionId);
+    }
+
     private Backend backend(String name) {
         Backend b = backends.get(name);
         if (b == null) {
