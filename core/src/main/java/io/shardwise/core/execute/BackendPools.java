@@ -30,7 +30,8 @@ import java.util.concurrent.locks.ReentrantLock;
  *
  * <p>Pools are created lazily, on the first connection a backend is asked for, and never fail at
  * creation: a backend that is down fails only the statements that need it, with
- * {@link ErrorCode#SHARD_UNAVAILABLE} after the pool's {@code connectionTimeout} at most.
+ * {@link ErrorCode#SHARD_UNAVAILABLE}: at once when it refuses connections (see {@link Pool#acquire}),
+ * after the pool's {@code connectionTimeout} at most when it does not answer at all.
  *
  * <p>Transactions and multi-unit statements are admitted before they borrow ({@link #admission()}),
  * so the pools cannot deadlock however small {@code max} is.
