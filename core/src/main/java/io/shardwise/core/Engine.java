@@ -86,6 +86,11 @@ public final class Engine implements AutoCloseable {
         return plans.stats();
     }
 
+    /** KILL QUERY {@code connectionId} on {@code backend}, over a connection of its own; blocks until processed. */
+    void killQuery(String backend, long connectionId) {
+        pools.killQuery(backend, connectionId);
+    }
+
     /** Connections currently borrowed from the pools (0 when every session is idle). */
     public int activeConnections() {
         return pools.activeConnections();

@@ -102,6 +102,11 @@ final class EngineRelay implements RelaySession {
     }
 
     @Override
+    public void killQuery(String backend, long threadId) {
+        Thread.ofVirtual().name("relay-kill-" + backend).start(() -> engine.killQuery(backend, threadId));
+    }
+
+    @Override
     public boolean autocommit() {
         return session.autocommit();
     }

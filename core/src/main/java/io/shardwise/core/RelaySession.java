@@ -41,4 +41,10 @@ public interface RelaySession {
     boolean inTransaction();
 
     boolean autocommit();
+
+    /**
+     * Asks {@code backend} to KILL QUERY its connection {@code threadId} (a relay connection whose
+     * statement was abandoned); returns at once, the kill runs on a thread of its own.
+     */
+    void killQuery(String backend, long threadId);
 }

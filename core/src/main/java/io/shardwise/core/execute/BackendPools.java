@@ -12,6 +12,7 @@ import io.shardwise.core.rule.ShardingRule;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.sql.SQLTransientConnectionException;
 import java.sql.Statement;
 import java.util.Collection;
 import java.util.Collections;
@@ -29,7 +30,8 @@ import java.util.concurrent.locks.ReentrantLock;
  *
  * <p>Pools are created lazily, on the first connection a backend is asked for, and never fail at
  * creation: a backend that is down fails only the statements that need it, with
- * {@link ErrorCode#SHARD_UNAVAILABLE} after the pool's {@code connectionTimeout} at most.
+ * {@link ErrorCode#SHARD_UNAVAILABLE}: at once when it refuses connections (see {@link Pool#acquire}),
+ * after the pool's {@code connectionTimeout} at most when it does not answer at all.
  *
  * <p>Transactions and multi-unit statements are admitted before they borrow ({@link #admission()}),
  * so the pools cannot deadlock however small {@code max} is.
@@ -48,6 +50,8 @@ import java.util.concurrent.locks.ReentrantLock;
  */
 public final class BackendPools implements AutoCloseable {
     private static final System.Logger LOG = System.getLogger(BackendPools.class.getName());
+    /** How long one wait inside HikariCP lasts before {@link Pool#acquire()} checks the backend. */
+    static final long SLICE_MILLIS = 500;
 
     private final Map<String, Backend> backends = new LinkedHashMap<>();
     private final AppliedStates applied = new AppliedStates();
@@ -123,6 +127,13 @@ public final class BackendPools implements AutoCloseable {
     BackendException error(String backend, SQLException e) {
         String logical = messages.logical(backend, e.getErrorCode(), e.getMessage());
         boolean lost = Errors.connectionLost(e);
+        if (lost) {
+            Backend b = backends.get(backend);
+            if (b != null) {
+                b.found.suspect();
+                b.changed.suspect();
+            }
+        }
         System.Logger.Level level = lost ? System.Logger.Level.WARNING : System.Logger.Level.DEBUG;
         if (LOG.isLoggable(level)) {
             LOG.log(level, "backend " + backend + " failed: " + e.getErrorCode() + " (" + e.getSQLState() + ") " + e.getMessage());
@@ -180,8 +191,9 @@ public final class BackendPools implements AutoCloseable {
         Pool pool = clientFoundRows ? b.found : b.changed;
         Connection c;
         try {
-            c = pool.dataSource().getConnection();
+            c = pool.acquire();
         } catch (SQLException e) {
+            pool.suspect();
             throw unavailable(backend, e);
         }
         try {
@@ -193,6 +205,14 @@ public final class BackendPools implements AutoCloseable {
             closeQuietly(c);
             throw error(backend, e);
         }
+    }
+
+    /**
+     * KILL QUERY {@code connectionId} on {@code backend} over an unpooled connection (for a
+     * connection not of these pools: the server's relay); an id that no longer runs anything is fine.
+     */
+    public void killQuery(String backend, long connectionId) {
+        backend(backend).found.killQuery(connectionId);
     }
 
     private Backend backend(String name) {
@@ -250,6 +270,12 @@ public final class BackendPools implements AutoCloseable {
         private final ReentrantLock lock = new ReentrantLock();
         private volatile HikariDataSource dataSource;
         private volatile Baseline baseline;
+        /**
+         * Whether the backend may be down: true until a connection has been seen to open, again
+         * after a wait for a connection failed or a connection was lost. HikariCP would make a
+         * statement wait the whole {@code connectionTimeout} for a backend that refuses connections.
+         */
+        private volatile boolean suspect = true;
 
         Pool(BackendConfig config, boolean foundRows) {
             this.config = config;
@@ -296,7 +322,8 @@ public final class BackendPools implements AutoCloseable {
             h.setMaximumPoolSize(config.pool().max());
             // the changed-rows pool serves only the sessions that asked for it: keep nothing idle
             h.setMinimumIdle(foundRows ? config.pool().minIdle() : 0);
-            h.setConnectionTimeout(Math.max(250, config.pool().connectionTimeout().toMillis()));
+            // a slice of the timeout: acquire() waits the rest, probing the backend between slices
+            h.setConnectionTimeout(Math.min(SLICE_MILLIS, Math.max(250, config.pool().connectionTimeout().toMillis())));
             h.setIdleTimeout(config.pool().idleTimeout().toMillis());
             h.setMaxLifetime(config.pool().maxLifetime().toMillis());
             h.setInitializationFailTimeout(-1);
@@ -304,6 +331,51 @@ public final class BackendPools implements AutoCloseable {
             Properties p = BackendConnections.driverProperties(config, foundRows);
             p.stringPropertyNames().forEach(k -> h.addDataSourceProperty(k, p.getProperty(k)));
             return h;
+        }
+
+        void suspect() {
+            suspect = true;
+        }
+
+        /**
+         * While the backend is suspect, one connection outside the pool tells at once whether it
+         * answers (a refused connection fails in a millisecond; an unreachable host after
+         * {@code connectionTimeout}, as the pool would), so a statement that needs a down backend
+         * fails at once and one that comes after it is back needs no restart. Throws the failure.
+         */
+        void checkReachable() throws SQLException {
+            if (!suspect) {
+                return;
+            }
+            try (Connection probe = BackendConnections.openUnpooled(config)) {
+                suspect = false;
+            }
+        }
+
+        /**
+         * A connection within {@code connectionTimeout}, waiting in slices of {@link #SLICE_MILLIS}:
+         * after a slice in which the pool could not open the connections it lacks, the backend is
+         * probed, so one that went down while the pool held (now dead) idle connections fails the
+         * statement within a slice instead of the whole timeout. A pool merely busy (every
+         * connection open and checked out) is never probed: that is load, not a fault.
+         */
+        Connection acquire() throws SQLException {
+            checkReachable();
+            HikariDataSource ds = dataSource();
+            long deadline = System.nanoTime() + Math.max(250, config.pool().connectionTimeout().toMillis()) * 1_000_000L;
+            while (true) {
+                try {
+                    return ds.getConnection();
+                } catch (SQLTransientConnectionException e) {
+                    if (System.nanoTime() - deadline >= 0 || ds.isClosed()) {
+                        throw e;
+                    }
+                    if (ds.getHikariPoolMXBean().getTotalConnections() < config.pool().max()) {
+                        suspect = true;
+                        checkReachable();
+                    }
+                }
+            }
         }
 
         /** Reads once per pool what a fresh connection's charset variables are, to restore them later. */

@@ -71,6 +71,47 @@ class BackendFailureTest {
     }
 
     @Test
+    void aBackendDownAtStartFailsAtOnceDespiteALongConnectionTimeoutAndServesOnceItIsUp() {
+        shards.close();
+        PoolConfig patient = new PoolConfig(4, 2, Duration.ofSeconds(30), Duration.ofMinutes(1), Duration.ofMinutes(30));
+        shards = new Shards(patient, TestBackends.shared(), dedicated);
+        dedicated.stop();
+        try (ExecutionSession s = shards.session()) {
+            for (int i = 0; i < 3; i++) {
+                long t0 = System.nanoTime();
+                ShardwiseException e = assertThrows(ShardwiseException.class,
+                        () -> s.execute(List.of(unit("ds1", "SELECT 1"))));
+                long ms = (System.nanoTime() - t0) / 1_000_000;
+                assertEquals(ErrorCode.SHARD_UNAVAILABLE, e.code());
+                assertTrue(e.getMessage().startsWith("Shard ds1 is unavailable"), e.getMessage());
+                assertTrue(ms < 3000, "took " + ms + " ms");
+                assertEquals("1", single(s.execute(List.of(unit("ds0", "SELECT 1"))).getFirst()));
+            }
+            dedicated.start();
+            assertEquals("1", single(s.execute(List.of(unit("ds1", "SELECT 1"))).getFirst()));
+        }
+    }
+
+    @Test
+    void aBackendRestartedAfterUseFailsAtOnceWhileDownAndServesAgainOnceUp() {
+        shards.close();
+        PoolConfig patient = new PoolConfig(4, 2, Duration.ofSeconds(30), Duration.ofMinutes(1), Duration.ofMinutes(30));
+        shards = new Shards(patient, TestBackends.shared(), dedicated);
+        try (ExecutionSession s = shards.session()) {
+            assertEquals("1", single(s.execute(List.of(unit("ds1", "SELECT 1"))).getFirst()));
+            dedicated.stop();
+            long t0 = System.nanoTime();
+            for (int i = 0; i < 3; i++) {
+                assertThrows(ShardwiseException.class, () -> s.execute(List.of(unit("ds1", "SELECT 1"))));
+            }
+            long ms = (System.nanoTime() - t0) / 1_000_000;
+            assertTrue(ms < 3000, "three statements took " + ms + " ms");
+            dedicated.start();
+            assertEquals("1", single(s.execute(List.of(unit("ds1", "SELECT 1"))).getFirst()));
+        }
+    }
+
+    @Test
     void aConnectionLostInsideATransactionDoomsItUntilRollback() {
         try (ExecutionSession s = shards.session()) {
             s.begin();

@@ -71,6 +71,8 @@ public final class BackendConnection extends ChannelInboundHandlerAdapter {
     private State state = State.GREETING;
     private Capabilities capabilities;
     private byte[] seed;
+    /** The backend's id of this connection (its handshake's connection id), for KILL QUERY. */
+    private long threadId;
     private boolean encrypted;
     private Listener listener;
     long idleSince;
@@ -97,6 +99,15 @@ public final class BackendConnection extends ChannelInboundHandlerAdapter {
     }
 
     /** Idle, logged in and open: fit to take a command. */
+    long threadId() {
+        return threadId;
+    }
+
+    /** A statement was sent and its response has not ended: the backend may still be running it. */
+    boolean running() {
+        return state == State.BUSY;
+    }
+
     boolean usable() {
         return state == State.READY && channel.isActive();
     }
@@ -161,6 +172,7 @@ public final class BackendConnection extends ChannelInboundHandlerAdapter {
             return;
         }
         HandshakeV10 hello = HandshakeV10.decode(in);
+        threadId = Integer.toUnsignedLong(hello.connectionId());
         if ((hello.capabilities().bits() & NEEDED) != NEEDED) {
             fail(ctx, new BackendAddress.Unrelayable(backend(), "its handshake lacks protocol 4.1 or plugin authentication"));
             return;

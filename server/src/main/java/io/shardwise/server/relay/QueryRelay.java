@@ -323,8 +323,15 @@ final class QueryRelay implements BackendConnection.Listener {
         }
     }
 
+    /**
+     * Closes every connection; a backend still running the statement gets a KILL QUERY, since
+     * MySQL would otherwise run it to its end (a closed socket is noticed only when it writes).
+     */
     private void closeAll() {
         for (BackendConnection c : connections.values()) {
+            if (c.running()) {
+                session.killQuery(c.backend(), c.threadId());
+            }
             c.channel().close();
         }
     }

@@ -98,4 +98,9 @@ final class SessionRelay implements RelaySession {
     public boolean autocommit() {
         return core.autocommit();
     }
+
+    @Override
+    public void killQuery(String backend, long threadId) {
+        core.killQuery(backend, threadId);
+    }
 }

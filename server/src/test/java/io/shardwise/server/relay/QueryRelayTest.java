@@ -102,6 +102,11 @@ class QueryRelayTest {
         public boolean autocommit() {
             return true;
         }
+
+        @Override
+        public void killQuery(String backend, long threadId) {
+            calls.add("killQuery " + backend);
+        }
     }
 
     /** One relay of {@code plan} over a backend connection logged in on an embedded channel. */
@@ -348,7 +353,8 @@ class QueryRelayTest {
         assertArrayEquals(concat(wirePacket(1, new byte[] {2}), wirePacket(2, interrupted)), f.clientBytes());
         assertTrue(f.released.isEmpty(), "never pooled");
         assertFalse(f.backend.isActive(), "closed");
-        assertEquals(List.of("failed 1317 Query execution was interrupted", "ended"), f.session.calls);
+        assertEquals(List.of("failed 1317 Query execution was interrupted", "killQuery ds0", "ended"), f.session.calls,
+                "the backend still running the statement is told to stop");
         assertNull(f.backend.readInbound());
         f.finish();
     }
