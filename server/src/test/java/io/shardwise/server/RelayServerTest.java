@@ -62,7 +62,7 @@ class RelayServerTest {
             "SELECT order_id FROM orders WHERE user_id = 7 AND CAST(CONCAT(order_id, 'x') AS SIGNED) > 0",
             "SELECT id FROM small WHERE CAST(CONCAT(id, 'x') AS SIGNED) > 0",
             "SELECT nope FROM orders WHERE user_id = 7",
-            "SELECT * FROM orders_0 WHERE user_id = 7");
+            "SELECT * FROM no_such_table WHERE user_id = 7");
 
     @Test
     void relayedResponsesAreByteForByteThoseOfTheJdbcPath() throws Exception {
