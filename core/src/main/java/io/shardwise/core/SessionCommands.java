@@ -148,7 +148,7 @@ final class SessionCommands {
         String expression = v.expression();
         String plain = v.plain();
         switch (v.name()) {
-            case "autocommit" -> execution.setAutocommit(truth(plain));
+            case "autocommit" -> execution.setAutocommit(truth(v.name(), plain));
             case "character_set_results" -> state.setCharacterSetResults(plain.equalsIgnoreCase("null") ? null : plain);
             case "character_set_connection" -> state.setCharacterSetConnection(plain);
             case "collation_connection" -> state.setCollationConnection(plain);
@@ -159,7 +159,7 @@ final class SessionCommands {
                     : isExpression(expression) ? sqlModeValue(evaluate(expression, execution, defaultBackend)) : plain,
                     execution, defaultBackend);
             case "transaction_isolation", "tx_isolation" -> state.setIsolation(SetStatement.isolation(plain));
-            case "transaction_read_only", "tx_read_only" -> state.setReadOnly(truth(plain));
+            case "transaction_read_only", "tx_read_only" -> state.setReadOnly(truth(v.name(), plain));
             default -> state.setVariable(v.name(), expression);
         }
     }
@@ -226,11 +226,12 @@ final class SessionCommands {
         return String.join(",", unique);
     }
 
-    private static boolean truth(String v) {
+    /** A boolean variable's value as MySQL reads it; anything else is MySQL's 1231 naming the variable. */
+    private static boolean truth(String variable, String v) {
         return switch (v.toLowerCase(Locale.ROOT)) {
             case "1", "on", "true" -> true;
             case "0", "off", "false" -> false;
-            default -> throw new ShardwiseException(ErrorCode.BACKEND_ERROR, "Variable can't be set to the value of '" + v + "'");
+            default -> throw new ShardwiseException(ErrorCode.WRONG_VALUE_FOR_VARIABLE, variable, v);
         };
     }
 

@@ -172,4 +172,15 @@ class SessionSafetyTest {
             assertEquals("?=?", first(s, "SELECT '?'"), "a ? inside a string is text");
         }
     }
+
+    @Test
+    void aBooleanVariableSetToAnythingElseIsMysqls1231NamingItAndTheSessionGoesOn() {
+        try (EngineSession s = engine.openSession()) {
+            ShardwiseException e = assertThrows(ShardwiseException.class, () -> s.execute("SET autocommit = 'sideways'"));
+            assertEquals(1231, e.errno());
+            assertEquals("42000", e.sqlState());
+            assertEquals("Variable 'autocommit' can't be set to the value of 'sideways'", e.getMessage());
+            assertEquals("@@autocommit=1", first(s, "SELECT @@autocommit"));
+        }
+    }
 }

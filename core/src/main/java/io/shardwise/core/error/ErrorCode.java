@@ -69,6 +69,7 @@ public enum ErrorCode {
     DUPLICATE_ENTRY_WITH_KEY_NAME(1586, "23000", "Duplicate entry '%s' for key '%s'"),
     OUT_OF_RANGE(1264, "22003", "Out of range value for column '%s' at row %s"),
     DATA_TRUNCATED(1265, "01000", "Data truncated for column '%s' at row %s"),
+    WRONG_VALUE_FOR_VARIABLE(1231, "42000", "Variable '%s' can't be set to the value of '%s'"),
     TRUNCATED_WRONG_VALUE(1292, "22007", "Truncated incorrect %s value: '%s'"),
     INCORRECT_VALUE_FOR_FIELD(1366, "HY000", "Incorrect %s value: '%s' for column '%s' at row %s"),
     ILLEGAL_VALUE_FOR_TYPE(1367, "22007", "Illegal %s '%s' value found during parsing"),
