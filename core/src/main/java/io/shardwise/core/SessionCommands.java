@@ -51,6 +51,9 @@ final class SessionCommands {
         List<SetStatement.Assignment> applied = new ArrayList<>(set.assignments().size());
         java.util.Map<SetStatement.User, UserVariables.Value> values = new java.util.IdentityHashMap<>();
         for (SetStatement.Assignment assignment : set.assignments()) {
+            if (assignment instanceof SetStatement.Transaction t && !t.session() && execution.inTransaction()) {
+                throw new ShardwiseException(ErrorCode.TRANSACTION_CHARACTERISTICS_IN_PROGRESS);
+            }
             if (assignment instanceof SetStatement.User u) {
                 UserVariables.Value value = UserVariables.literal(u.expression(), mode);
                 values.put(u, value != null ? value : evaluate.apply(select(users.expression(u.expression(), mode), mode)));
@@ -158,8 +161,9 @@ final class SessionCommands {
             case "sql_mode" -> sqlMode(plain.equalsIgnoreCase("default") ? null
                     : isExpression(expression) ? sqlModeValue(evaluate(expression, execution, defaultBackend)) : plain,
                     execution, defaultBackend);
-            case "transaction_isolation", "tx_isolation" -> state.setIsolation(SetStatement.isolation(plain));
-            case "transaction_read_only", "tx_read_only" -> state.setReadOnly(truth(v.name(), plain));
+            case "transaction_isolation", "tx_isolation" ->
+                    state.setIsolation(v.isDefault() ? null : SetStatement.isolation(v.name(), plain));
+            case "transaction_read_only", "tx_read_only" -> state.setReadOnly(!v.isDefault() && truth(v.name(), plain));
             default -> state.setVariable(v.name(), expression);
         }
     }
@@ -228,11 +232,7 @@ final class SessionCommands {
 
     /** A boolean variable's value as MySQL reads it; anything else is MySQL's 1231 naming the variable. */
     private static boolean truth(String variable, String v) {
-        return switch (v.toLowerCase(Locale.ROOT)) {
-            case "1", "on", "true" -> true;
-            case "0", "off", "false" -> false;
-            default -> throw new ShardwiseException(ErrorCode.WRONG_VALUE_FOR_VARIABLE, variable, v);
-        };
+        return SetStatement.truth(variable, v);
     }
 
     /** The database a client connects with: only the logical one exists (asking backends must not happen at open). */

@@ -119,6 +119,57 @@ class SessionSafetyTest {
         }
     }
 
+    /** As MariaDB 11.4 answers (checked against a real one): the @@ form without a scope is the next transaction's. */
+    @Test
+    void unscopedAtAtTransactionVariablesAreTheNextTransactionsOnly() {
+        try (EngineSession s = engine.openSession()) {
+            s.execute("SET @@transaction_read_only = 1");
+            assertEquals("@@transaction_read_only=0", first(s, "SELECT @@transaction_read_only"));
+            s.execute("BEGIN");
+            refusedReadOnly(s, "DELETE FROM countries WHERE code = 'zz'");
+            s.execute("COMMIT");
+            s.execute("SET @@tx_isolation = 'SERIALIZABLE'");
+            assertEquals("@@transaction_isolation=REPEATABLE-READ", first(s, "SELECT @@transaction_isolation"));
+            s.execute("SET transaction_isolation = 'READ-COMMITTED'"); // the plain name is the session's
+            assertEquals("@@transaction_isolation=READ-COMMITTED", first(s, "SELECT @@transaction_isolation"));
+            s.execute("SET @@session.transaction_isolation = DEFAULT");
+            assertEquals("@@transaction_isolation=REPEATABLE-READ", first(s, "SELECT @@transaction_isolation"));
+        }
+    }
+
+    @Test
+    void transactionCharacteristicsWithoutScopeCannotChangeInsideATransaction() {
+        try (EngineSession s = engine.openSession()) {
+            s.execute("BEGIN");
+            for (String set : List.of("SET TRANSACTION ISOLATION LEVEL SERIALIZABLE", "SET TRANSACTION READ ONLY",
+                    "SET @@transaction_isolation = 'READ-COMMITTED'", "SET @@tx_read_only = 1")) {
+                ShardwiseException e = assertThrows(ShardwiseException.class, () -> s.execute(set), set);
+                assertEquals(1568, e.errno(), set);
+                assertEquals("25001", e.sqlState(), set);
+            }
+            s.execute("SET SESSION TRANSACTION ISOLATION LEVEL READ COMMITTED"); // the session's may change
+            assertEquals("@@transaction_isolation=READ-COMMITTED", first(s, "SELECT @@transaction_isolation"));
+            s.execute("COMMIT");
+            s.execute("SET TRANSACTION READ ONLY"); // and outside a transaction the next one's may too
+            s.execute("SET SESSION TRANSACTION ISOLATION LEVEL REPEATABLE READ");
+        }
+    }
+
+    @Test
+    void anIsolationValueThatNamesNoLevelIsMySqls1231NamingTheVariable() {
+        try (EngineSession s = engine.openSession()) {
+            for (String name : List.of("tx_isolation", "@@transaction_isolation", "@@session.tx_isolation")) {
+                ShardwiseException e = assertThrows(ShardwiseException.class, () -> s.execute("SET " + name + " = 'foo'"));
+                assertEquals(1231, e.errno(), name);
+                assertEquals("Variable '" + name.replaceFirst("^@@(session\\.)?", "") + "' can't be set to the value of 'foo'",
+                        e.getMessage(), name);
+            }
+            ShardwiseException e = assertThrows(ShardwiseException.class,
+                    () -> s.execute("SET TRANSACTION ISOLATION LEVEL SIDEWAYS"));
+            assertEquals(1064, e.errno());
+        }
+    }
+
     @Test
     void theSessionCharacteristicRefusesWritesAndDdlUntilReset() {
         for (String on : List.of("SET SESSION TRANSACTION READ ONLY", "SET transaction_read_only = 1", "SET @@session.tx_read_only = ON")) {

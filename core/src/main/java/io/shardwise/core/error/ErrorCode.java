@@ -42,6 +42,9 @@ public enum ErrorCode {
             "Can't create more than max_prepared_stmt_count statements (current value: %s)"),
     QUERY_INTERRUPTED(1317, "70100", "Query execution was interrupted"),
     READ_ONLY_TRANSACTION(1792, "25006", "Cannot execute statement in a READ ONLY transaction."),
+    /** {@code SET TRANSACTION …} or {@code SET @@transaction_isolation} without a scope while a transaction is open. */
+    TRANSACTION_CHARACTERISTICS_IN_PROGRESS(1568, "25001",
+            "Transaction characteristics can't be changed while a transaction is in progress"),
     SECURE_TRANSPORT_REQUIRED(3159, "HY000",
             "Connections using insecure transport are prohibited while --require_secure_transport=ON."),
     CLIENT_INTERACTION_TIMEOUT(4031, "HY000", "The client was disconnected by the server because of inactivity."),

@@ -165,6 +165,22 @@ public record SetStatement(List<Assignment> assignments) {
         }
         TokenKind value = t.get(eq + 1).kind();
         boolean literal = t.size() == eq + 2 && value != TokenKind.SYSTEM_VARIABLE && value != TokenKind.USER_VARIABLE;
+        boolean unscoped = nameToken.kind() == TokenKind.SYSTEM_VARIABLE && at == 0
+                && !nameToken.text(sql).toLowerCase(Locale.ROOT).matches("@@`?(session|local)`?\\..*");
+        if (unscoped && literal && !unquote(expression).equalsIgnoreCase("default")) {
+            // MariaDB: @@transaction_isolation / @@transaction_read_only without a scope are the next
+            // transaction's characteristics, like SET TRANSACTION (the plain name, without @@, is the session's)
+            String plain = unquote(expression);
+            switch (name) {
+                case "transaction_isolation", "tx_isolation" -> {
+                    return new Transaction(false, isolation(name, plain), null);
+                }
+                case "transaction_read_only", "tx_read_only" -> {
+                    return new Transaction(false, null, truth(name, plain));
+                }
+                default -> { }
+            }
+        }
         return new Variable(name, expression, literal);
     }
 
@@ -179,7 +195,10 @@ public record SetStatement(List<Assignment> assignments) {
         for (String part : text.split(",")) {
             String p = part.strip();
             if (p.startsWith("isolation level ")) {
-                isolation = isolation(p.substring("isolation level ".length()).strip());
+                isolation = level(p.substring("isolation level ".length()).strip());
+                if (isolation == null) {
+                    throw new ShardwiseException(ErrorCode.PARSE_ERROR, "near '" + p.substring("isolation level ".length()).strip() + "'");
+                }
             } else if (p.equals("read only")) {
                 readOnly = true;
             } else if (p.equals("read write")) {
@@ -191,15 +210,36 @@ public record SetStatement(List<Assignment> assignments) {
         return new Transaction(session, isolation, readOnly);
     }
 
-    /** A level as MySQL spells it in either form ({@code READ COMMITTED}, {@code 'READ-COMMITTED'}). */
-    public static SessionState.Isolation isolation(String text) {
+    /**
+     * A level as a variable's value spells it ({@code 'READ-COMMITTED'}, also {@code 'read committed'}).
+     *
+     * @param variable the variable as written, for MySQL's 1231 when the value names no level
+     */
+    public static SessionState.Isolation isolation(String variable, String text) {
+        SessionState.Isolation level = level(text);
+        if (level == null) {
+            throw new ShardwiseException(ErrorCode.WRONG_VALUE_FOR_VARIABLE, variable, text);
+        }
+        return level;
+    }
+
+    /** A level in either spelling ({@code READ COMMITTED}, {@code READ-COMMITTED}); null when it names none. */
+    private static SessionState.Isolation level(String text) {
         return switch (text.toLowerCase(Locale.ROOT).replace('-', ' ').strip()) {
             case "read uncommitted" -> SessionState.Isolation.READ_UNCOMMITTED;
             case "read committed" -> SessionState.Isolation.READ_COMMITTED;
             case "repeatable read" -> SessionState.Isolation.REPEATABLE_READ;
             case "serializable" -> SessionState.Isolation.SERIALIZABLE;
-            default -> throw new ShardwiseException(ErrorCode.BACKEND_ERROR,
-                    "Variable 'transaction_isolation' can't be set to the value of '" + text + "'");
+            default -> null;
+        };
+    }
+
+    /** A boolean variable's value as MySQL reads it; anything else is its 1231 naming the variable. */
+    public static boolean truth(String variable, String value) {
+        return switch (value.toLowerCase(Locale.ROOT)) {
+            case "1", "on", "true" -> true;
+            case "0", "off", "false" -> false;
+            default -> throw new ShardwiseException(ErrorCode.WRONG_VALUE_FOR_VARIABLE, variable, value);
         };
     }
 }
