@@ -120,7 +120,8 @@ final class SessionCommandRunner {
                 execution.unlockTables();
                 locks.release();
             }
-            case FLUSH, OTHER -> throw unsupported(command);
+            case FLUSH -> local.flush(sql, normalized.lexicalMode());
+            case OTHER -> throw unsupported(command);
         }
         return StatementResult.Update.OK;
     }

@@ -33,6 +33,11 @@ final class ConnectErrors {
         return n != null && n >= limit;
     }
 
+    /** FLUSH HOSTS: every address starts again from no failures (the blocked ones are unblocked). */
+    void clear() {
+        failures.clear();
+    }
+
     /** The failures counted against {@code address} since its last success. */
     int failures(String address) {
         return failures.getOrDefault(address, 0);

@@ -45,6 +45,8 @@ public final class SessionRegistry {
     private final LongSupplier nanoClock;
     private final long startNanos;
     private final LongAdder questions = new LongAdder();
+    /** What FLUSH HOSTS clears; set once by the server that owns both. */
+    private volatile ConnectErrors connectErrors;
 
     public SessionRegistry(LongSupplier nanoClock) {
         this.nanoClock = nanoClock;
@@ -53,6 +55,11 @@ public final class SessionRegistry {
 
     public SessionRegistry() {
         this(System::nanoTime);
+    }
+
+    /** The failed-connection counts FLUSH HOSTS clears. */
+    void connectErrors(ConnectErrors errors) {
+        connectErrors = errors;
     }
 
     /** Registers a session; returns what removes it. */
@@ -128,6 +135,14 @@ public final class SessionRegistry {
             @Override
             public Kill kill(long connectionId, boolean queryOnly) {
                 return SessionRegistry.this.kill(connectionId, client.user(), queryOnly);
+            }
+
+            @Override
+            public void flushHosts() {
+                ConnectErrors errors = connectErrors;
+                if (errors != null) {
+                    errors.clear();
+                }
             }
         };
     }

@@ -99,6 +99,7 @@ public final class ShardwiseServer implements AutoCloseable {
     private ShardwiseServer(Engine engine, ServerConfig settings, String bind, int port, Limits limits) {
         AtomicInteger connected = new AtomicInteger();
         connectErrors = new ConnectErrors(settings.maxConnectErrors());
+        registry.connectErrors(connectErrors);
         tls = ServerTls.of(settings.tls());
         AuthPlugin plugin = AuthPlugin.named(settings.defaultAuthPlugin());
         // generated now, not at the first login: key generation must not stall an event loop

@@ -5,7 +5,10 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
+import io.shardwise.core.Engine;
 import io.shardwise.core.config.ServerConfig;
+import io.shardwise.core.rule.ShardingRule;
+import io.shardwise.core.sample.SampleData;
 import java.io.DataInputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -190,7 +193,7 @@ class HostileClientsTest {
     }
 
     @Test
-    void wrongPasswordsFromOneAddressBlockItWith1129UntilRestartAndOthersAreNotAffected() throws Exception {
+    void wrongPasswordsFromOneAddressBlockItWith1129AndOthersAreNotAffected() throws Exception {
         ShardwiseServer server = serve(settings().withConnectGuards(Duration.ofSeconds(10), 3));
         String guesser = "&localSocketAddress=127.0.0.2";
         for (int i = 0; i < 3; i++) {
@@ -200,10 +203,51 @@ class HostileClientsTest {
         assertEquals(1129, blocked.getErrorCode(), blocked.toString());
         // Connector/J's wording for any refusal in place of the greeting, MySQL's included
         assertTrue(blocked.getMessage().endsWith("message from server: \"Host '127.0.0.2' is blocked because of many connection errors;"
-                + " unblock by restarting Shardwise\""), blocked.getMessage());
+                + " unblock with 'mysqladmin flush-hosts'\""), blocked.getMessage());
         countOrders(server, ""); // 127.0.0.1
         countOrders(server, "&localSocketAddress=127.0.0.3");
         assertEquals(1129, refused(server, "app", guesser).getErrorCode(), "still blocked");
+    }
+
+    /**
+     * The real mariadb-admin's flush-hosts (a FLUSH HOSTS statement) by a user marked {@code admin: true} unblocks
+     * every address; a user without it gets MySQL's 1227 for the RELOAD privilege, and other FLUSH forms 1235.
+     */
+    @Test
+    void flushHostsByAnAdministratorUnblocksAndIsRefusedToOthers() throws Exception {
+        ShardingRule rule = SampleData.rule(sample.target, yaml -> yaml.replace("    - { name: app,",
+                "    - { name: dba, password: dba, schemas: [shop], admin: true }\n    - { name: app,"));
+        try (Engine engine = Engine.start(rule)) {
+            ShardwiseServer server = ShardwiseServer.start(engine, rule.config().server().withConnectGuards(Duration.ofSeconds(10), 2), 0);
+            try {
+                String guesser = "&localSocketAddress=127.0.0.5";
+                assertEquals(1045, refused(server, "guess1", guesser).getErrorCode());
+                assertEquals(1045, refused(server, "guess2", guesser).getErrorCode());
+                assertEquals(1129, refused(server, "app", guesser).getErrorCode());
+                try (Connection app = connect(server, "app", ""); Statement st = app.createStatement()) {
+                    SQLException e = assertThrows(SQLException.class, () -> st.execute("FLUSH HOSTS"));
+                    assertEquals(1227, e.getErrorCode(), e.toString());
+                    assertEquals("Access denied; you need (at least one of) the RELOAD privilege(s) for this operation", e.getMessage());
+                    e = assertThrows(SQLException.class, () -> st.execute("FLUSH TABLES"));
+                    assertEquals(1235, e.getErrorCode(), e.toString());
+                }
+                assertEquals(1129, refused(server, "app", guesser).getErrorCode(), "still blocked");
+                Process p = new ProcessBuilder(CommandLineClients.require("mariadb-admin", "mysqladmin"), "--protocol=TCP", "-h127.0.0.1",
+                        "-P" + server.address().getPort(), "-udba", "-pdba", "--skip-ssl", "flush-hosts").redirectErrorStream(true).start();
+                assertTrue(p.waitFor(60, TimeUnit.SECONDS), "mariadb-admin finished");
+                String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+                assertEquals(0, p.exitValue(), out);
+                assertEquals(0, server.connectErrors("127.0.0.5"));
+                try (Connection unblocked = DriverManager.getConnection("jdbc:mysql://127.0.0.1:" + server.address().getPort()
+                        + "/shop?user=app&password=app&sslMode=DISABLED" + guesser); Statement st = unblocked.createStatement();
+                        ResultSet rs = st.executeQuery("SELECT COUNT(*) FROM orders")) {
+                    assertTrue(rs.next());
+                    assertEquals(orders, rs.getLong(1));
+                }
+            } finally {
+                server.close();
+            }
+        }
     }
 
     @Test
@@ -274,7 +318,7 @@ class HostileClientsTest {
                 too-many-connections 1040 %s
                 from-127.0.0.2-attempt-1 1045 Access denied for user 'app'@'127.0.0.2' (using password: YES)
                 from-127.0.0.2-attempt-2 1045 Access denied for user 'app'@'127.0.0.2' (using password: YES)
-                from-127.0.0.2-attempt-3 1129 %s is blocked because of many connection errors; unblock by restarting Shardwise
+                from-127.0.0.2-attempt-3 1129 %s is blocked because of many connection errors; unblock with 'mysqladmin flush-hosts'
                 """.formatted(tooMany, blockedHost), out);
     }
 

@@ -22,7 +22,6 @@ import java.nio.file.Path;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.io.TempDir;
 import picocli.CommandLine;
-import java.io.File;
 import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
 import java.sql.ResultSet;
@@ -318,10 +317,7 @@ class ServerTest {
 
     @Test
     void theMariadbCommandLineClientRunsQueriesInBatchMode() throws Exception {
-        String binary = findOnPath("mariadb", "mysql");
-        if (binary == null) {
-            fail("neither 'mariadb' nor 'mysql' is on the PATH; install the client (apt-get install -y mariadb-client)");
-        }
+        String binary = CommandLineClients.require("mariadb", "mysql");
         Process p = new ProcessBuilder(binary, "--protocol=TCP", "-h127.0.0.1", "-P" + port(), "-uapp", "-papp", "--skip-ssl",
                 "--batch", "shop", "-e", "select @@version_comment limit 1; SELECT COUNT(*) FROM orders;"
                         + " SELECT order_id, status FROM orders WHERE user_id = 7 ORDER BY order_id")
@@ -339,18 +335,6 @@ class ServerTest {
             }
         }
         assertEquals(expected.toString(), output);
-    }
-
-    private static String findOnPath(String... names) {
-        for (String dir : System.getenv().getOrDefault("PATH", "").split(File.pathSeparator)) {
-            for (String name : names) {
-                File f = new File(dir, name);
-                if (f.canExecute()) {
-                    return f.getPath();
-                }
-            }
-        }
-        return null;
     }
 
     @Test

@@ -4,9 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assertions.fail;
 
-import java.io.File;
 import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
 import java.sql.ResultSet;
@@ -119,17 +117,7 @@ class ShowStatementsTest {
 
     @Test
     void theMariadbCommandLineListsLogicalTablesInBatchMode() throws Exception {
-        String binary = null;
-        for (String dir : System.getenv().getOrDefault("PATH", "").split(File.pathSeparator)) {
-            for (String name : new String[] {"mariadb", "mysql"}) {
-                if (binary == null && new File(dir, name).canExecute()) {
-                    binary = new File(dir, name).getPath();
-                }
-            }
-        }
-        if (binary == null) {
-            fail("neither 'mariadb' nor 'mysql' is on the PATH; install the client (apt-get install -y mariadb-client)");
-        }
+        String binary = CommandLineClients.require("mariadb", "mysql");
         Process p = new ProcessBuilder(binary, "--protocol=TCP", "-h127.0.0.1", "-P" + sample.server.address().getPort(), "-uapp", "-papp",
                 "--skip-ssl", "--batch", "shop", "-e", "SHOW TABLES").redirectErrorStream(true).start();
         assertTrue(p.waitFor(60, TimeUnit.SECONDS), "the client finished");

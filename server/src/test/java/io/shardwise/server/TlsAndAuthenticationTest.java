@@ -3,14 +3,12 @@ package io.shardwise.server;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assertions.fail;
 
 import io.shardwise.core.config.PemFiles;
 import io.shardwise.core.config.ServerConfig;
 import io.shardwise.core.config.TlsConfig;
 import io.shardwise.server.auth.NativePassword;
 import io.shardwise.server.tls.GeneratedCertificate;
-import java.io.File;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -233,10 +231,7 @@ class TlsAndAuthenticationTest {
     private record Result(int exit, String output) {}
 
     private static Result runMariadb(ShardwiseServer server, String... options) throws Exception {
-        String binary = findOnPath("mariadb", "mysql");
-        if (binary == null) {
-            fail("neither 'mariadb' nor 'mysql' is on the PATH; install the client (apt-get install -y mariadb-client)");
-        }
+        String binary = CommandLineClients.require("mariadb", "mysql");
         List<String> command = new ArrayList<>(List.of(binary, "--protocol=TCP", "-h127.0.0.1", "-P" + server.address().getPort(),
                 "-uapp", "-papp"));
         command.addAll(List.of(options)); // a later -p wins
@@ -246,15 +241,4 @@ class TlsAndAuthenticationTest {
         return new Result(p.exitValue(), new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8));
     }
 
-    private static String findOnPath(String... names) {
-        for (String d : System.getenv().getOrDefault("PATH", "").split(File.pathSeparator)) {
-            for (String name : names) {
-                File f = new File(d, name);
-                if (f.canExecute()) {
-                    return f.getPath();
-                }
-            }
-        }
-        return null;
-    }
 }

@@ -21,8 +21,8 @@ public enum ErrorCode {
     BAD_HANDSHAKE(1043, "08S01", "Bad handshake"),
     UNKNOWN_COMMAND(1047, "08S01", "Unknown command"),
     PACKET_TOO_LARGE(1153, "08S01", "Got a packet bigger than 'max_allowed_packet' bytes"),
-    /** MySQL's ER_HOST_IS_BLOCKED, whose text names mysqladmin flush-hosts; here only a restart unblocks. */
-    HOST_IS_BLOCKED(1129, "HY000", "Host '%s' is blocked because of many connection errors; unblock by restarting Shardwise"),
+    /** MySQL's ER_HOST_IS_BLOCKED with its text: an administrator's FLUSH HOSTS (mysqladmin flush-hosts) unblocks. */
+    HOST_IS_BLOCKED(1129, "HY000", "Host '%s' is blocked because of many connection errors; unblock with 'mysqladmin flush-hosts'"),
     UNKNOWN_THREAD(1094, "HY000", "Unknown thread id: %s"),
     NOT_THREAD_OWNER(1095, "HY000", "You are not owner of thread %s"),
     TABLE_ACCESS_DENIED(1142, "42000", "%s command denied to user '%s'@'%s' for table '%s'"),

@@ -22,6 +22,12 @@ public interface SessionHost {
     /** {@code KILL [QUERY] id} asked by this client. */
     Kill kill(long connectionId, boolean queryOnly);
 
+    /**
+     * {@code FLUSH HOSTS} by an administrator: forget every address's failed connection attempts, which
+     * unblocks the addresses {@code max_connect_errors} blocked. A face that counts none does nothing.
+     */
+    default void flushHosts() {}
+
     /** One row of SHOW PROCESSLIST; {@code command} is "Query" while a statement runs, else "Sleep". */
     record Process(long id, String user, String host, String schema, String command, long seconds, String info) {}
 

@@ -7,6 +7,8 @@ import io.shardwise.core.execute.Diagnostics;
 import io.shardwise.core.execute.ResultCursor;
 import io.shardwise.core.rule.ShardingRule;
 import io.shardwise.core.sql.normalize.LexicalMode;
+import io.shardwise.core.sql.normalize.StatementTokens;
+import io.shardwise.core.sql.normalize.Token;
 import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -211,6 +213,29 @@ public final class SessionStatements {
             case UNKNOWN -> throw new ShardwiseException(ErrorCode.UNKNOWN_THREAD, id);
             case NOT_OWNER -> throw new ShardwiseException(ErrorCode.NOT_THREAD_OWNER, id);
         }
+    }
+
+    /**
+     * {@code FLUSH [LOCAL | NO_WRITE_TO_BINLOG] HOSTS}, what {@code mysqladmin flush-hosts} sends: an
+     * administrator's (MySQL asks for the RELOAD privilege, 1227 without it). Every other FLUSH would act
+     * on the backends and is refused with 1235 naming it.
+     */
+    public void flush(String sql, LexicalMode mode) {
+        List<Token> tokens = StatementTokens.of(sql, mode);
+        int i = 1;
+        if (i < tokens.size() && List.of("local", "no_write_to_binlog").contains(StatementTokens.word(sql, tokens.get(i)))) {
+            i++;
+        }
+        if (i == tokens.size() - 1 && StatementTokens.word(sql, tokens.get(i)).equals("hosts")) {
+            if (!systemSchemas.administrator()) {
+                throw new ShardwiseException(ErrorCode.SPECIFIC_ACCESS_DENIED, "RELOAD");
+            }
+            host.flushHosts();
+            return;
+        }
+        String what = i < tokens.size() ? sql.substring(tokens.get(i).start()).strip() : "";
+        throw new ShardwiseException(ErrorCode.UNSUPPORTED, "FLUSH " + what + " through Shardwise (only FLUSH HOSTS is answered;"
+                + " flush each backend server directly)");
     }
 
     /** A successful SET: the values clients read back ({@code @@x}, SHOW VARIABLES) follow it. */
