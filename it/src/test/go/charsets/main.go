@@ -14,6 +14,8 @@ import (
 	"os"
 
 	"github.com/go-sql-driver/mysql"
+
+	"shardwise.io/it/goclient/clientout"
 )
 
 const vars = "SELECT @@character_set_client, @@character_set_connection, @@character_set_results, @@collation_connection"
@@ -32,7 +34,7 @@ func open(params map[string]string, collation string, interpolate bool) *sql.DB 
 		cfg.Collation = collation
 	}
 	db, err := sql.Open("mysql", cfg.FormatDSN())
-	must(err)
+	clientout.Must(err)
 	return db
 }
 
@@ -44,10 +46,10 @@ func main() {
 	ctx := context.Background()
 	setup := open(nil, "", false)
 	_, err := setup.ExecContext(ctx, "DROP TABLE IF EXISTS charset_go")
-	must(err)
+	clientout.Must(err)
 	_, err = setup.ExecContext(ctx, "CREATE TABLE charset_go (id INT PRIMARY KEY, s VARCHAR(32)) DEFAULT CHARSET utf8mb4")
-	must(err)
-	must(setup.Close())
+	clientout.Must(err)
+	clientout.Must(setup.Close())
 
 	for _, c := range []struct {
 		label       string
@@ -61,29 +63,24 @@ func main() {
 	} {
 		db := open(c.params, c.collation, c.interpolate)
 		conn, err := db.Conn(ctx)
-		must(err)
-		exec(ctx, conn, "DELETE FROM charset_go")
-		show(ctx, conn, c.label+" variables", vars)
-		exec(ctx, conn, "INSERT INTO charset_go (id, s) VALUES (?, ?)", 1, "\xe9t\xe9")
-		exec(ctx, conn, "INSERT INTO charset_go (id, s) VALUES (2, '\xe9')")
-		show(ctx, conn, c.label+" rows", "SELECT id, s, HEX(s), CHAR_LENGTH(s) FROM charset_go ORDER BY id")
-		show(ctx, conn, c.label+" by argument", "SELECT id FROM charset_go WHERE s = ? ORDER BY id", "\xe9")
-		show(ctx, conn, c.label+" literal", "SELECT id, '\xe9', HEX('\xe9'), COLLATION('\xe9') FROM charset_go WHERE id = 2")
+		clientout.Must(err)
+		clientout.Exec(ctx, conn, "DELETE FROM charset_go")
+		clientout.Show(ctx, conn, c.label+" variables", vars)
+		clientout.Exec(ctx, conn, "INSERT INTO charset_go (id, s) VALUES (?, ?)", 1, "\xe9t\xe9")
+		clientout.Exec(ctx, conn, "INSERT INTO charset_go (id, s) VALUES (2, '\xe9')")
+		clientout.Show(ctx, conn, c.label+" rows", "SELECT id, s, HEX(s), CHAR_LENGTH(s) FROM charset_go ORDER BY id")
+		clientout.Show(ctx, conn, c.label+" by argument", "SELECT id FROM charset_go WHERE s = ? ORDER BY id", "\xe9")
+		clientout.Show(ctx, conn, c.label+" literal", "SELECT id, '\xe9', HEX('\xe9'), COLLATION('\xe9') FROM charset_go WHERE id = 2")
 		attempt(ctx, conn, c.label+" unknown character set", "SET NAMES nosuch")
 		attempt(ctx, conn, c.label+" unknown collation", "SET collation_connection = nosuch_ci")
-		show(ctx, conn, c.label+" variables after", vars)
-		must(conn.Close())
-		must(db.Close())
+		clientout.Show(ctx, conn, c.label+" variables after", vars)
+		clientout.Must(conn.Close())
+		clientout.Must(db.Close())
 	}
 	cleanup := open(nil, "", false)
 	_, err = cleanup.ExecContext(ctx, "DROP TABLE charset_go")
-	must(err)
-	must(cleanup.Close())
-}
-
-func exec(ctx context.Context, conn *sql.Conn, query string, args ...any) {
-	_, err := conn.ExecContext(ctx, query, args...)
-	must(err)
+	clientout.Must(err)
+	clientout.Must(cleanup.Close())
 }
 
 func attempt(ctx context.Context, conn *sql.Conn, label, query string) {
@@ -93,40 +90,5 @@ func attempt(ctx context.Context, conn *sql.Conn, label, query string) {
 		fmt.Printf("## %s: error %d %s\n", label, e.Number, e.Message)
 	} else {
 		fmt.Printf("## %s: %v\n", label, err)
-	}
-}
-
-func show(ctx context.Context, conn *sql.Conn, label, query string, args ...any) {
-	for run := 1; run <= 2; run++ {
-		rows, err := conn.QueryContext(ctx, query, args...)
-		must(err)
-		cols, err := rows.Columns()
-		must(err)
-		fmt.Printf("## %s (run %d)\n", label, run)
-		for rows.Next() {
-			values := make([]sql.RawBytes, len(cols))
-			pointers := make([]any, len(cols))
-			for i := range values {
-				pointers[i] = &values[i]
-			}
-			must(rows.Scan(pointers...))
-			line := ""
-			for i, v := range values {
-				if i > 0 {
-					line += " | "
-				}
-				line += fmt.Sprintf("%q", string(v))
-			}
-			fmt.Println(line)
-		}
-		must(rows.Err())
-		must(rows.Close())
-	}
-}
-
-func must(err error) {
-	if err != nil {
-		fmt.Fprintln(os.Stderr, "error:", err)
-		os.Exit(1)
 	}
 }

@@ -16,6 +16,8 @@ import (
 	"os"
 
 	"github.com/go-sql-driver/mysql"
+
+	"shardwise.io/it/goclient/clientout"
 )
 
 const injection = "é' OR 1=1 -- \\"
@@ -32,7 +34,7 @@ func open(interpolate bool) *sql.DB {
 	cfg.AllowNativePasswords = true
 	cfg.InterpolateParams = interpolate
 	db, err := sql.Open("mysql", cfg.FormatDSN())
-	must(err)
+	clientout.Must(err)
 	return db
 }
 
@@ -45,62 +47,22 @@ func main() {
 	for _, interpolate := range []bool{false, true} {
 		db := open(interpolate)
 		conn, err := db.Conn(ctx)
-		must(err)
+		clientout.Must(err)
 		label := fmt.Sprintf("interpolate=%v", interpolate)
-		exec(ctx, conn, "DROP TABLE IF EXISTS safety_go")
-		exec(ctx, conn, "CREATE TABLE safety_go (id INT PRIMARY KEY, v VARBINARY(64), s VARCHAR(64)) DEFAULT CHARSET utf8mb4")
-		exec(ctx, conn, "SET sql_mode = CONCAT(@@sql_mode, ',NO_BACKSLASH_ESCAPES')")
-		exec(ctx, conn, "INSERT INTO safety_go (id, v, s) VALUES (?, ?, ?)", 1, raw, injection)
-		exec(ctx, conn, "INSERT INTO safety_go (id, v, s) VALUES (?, ?, ?)", 2, []byte(injection), "two")
-		show(ctx, conn, label+" NO_BACKSLASH_ESCAPES by argument", "SELECT id, HEX(v), s FROM safety_go WHERE s = ? OR v = ? ORDER BY id",
+		clientout.Exec(ctx, conn, "DROP TABLE IF EXISTS safety_go")
+		clientout.Exec(ctx, conn, "CREATE TABLE safety_go (id INT PRIMARY KEY, v VARBINARY(64), s VARCHAR(64)) DEFAULT CHARSET utf8mb4")
+		clientout.Exec(ctx, conn, "SET sql_mode = CONCAT(@@sql_mode, ',NO_BACKSLASH_ESCAPES')")
+		clientout.Exec(ctx, conn, "INSERT INTO safety_go (id, v, s) VALUES (?, ?, ?)", 1, raw, injection)
+		clientout.Exec(ctx, conn, "INSERT INTO safety_go (id, v, s) VALUES (?, ?, ?)", 2, []byte(injection), "two")
+		clientout.Show(ctx, conn, label+" NO_BACKSLASH_ESCAPES by argument", "SELECT id, HEX(v), s FROM safety_go WHERE s = ? OR v = ? ORDER BY id",
 			injection, []byte(injection))
-		show(ctx, conn, label+" NO_BACKSLASH_ESCAPES text", "SELECT id, HEX(v), HEX(s) FROM safety_go ORDER BY id")
-		exec(ctx, conn, "SET sql_mode = DEFAULT")
-		exec(ctx, conn, "INSERT INTO safety_go (id, v, s) VALUES (?, ?, ?)", 3, raw, "it's \\ 3")
-		show(ctx, conn, label+" escapes on by argument", "SELECT id, HEX(v), s FROM safety_go WHERE v = ? ORDER BY id", raw)
-		show(ctx, conn, label+" escapes on text", "SELECT id, HEX(v), s FROM safety_go WHERE id = 3")
-		exec(ctx, conn, "DROP TABLE safety_go")
-		must(conn.Close())
-		must(db.Close())
-	}
-}
-
-func exec(ctx context.Context, conn *sql.Conn, query string, args ...any) {
-	_, err := conn.ExecContext(ctx, query, args...)
-	must(err)
-}
-
-func show(ctx context.Context, conn *sql.Conn, label, query string, args ...any) {
-	for run := 1; run <= 2; run++ {
-		rows, err := conn.QueryContext(ctx, query, args...)
-		must(err)
-		cols, err := rows.Columns()
-		must(err)
-		fmt.Printf("## %s (run %d)\n", label, run)
-		for rows.Next() {
-			values := make([]sql.RawBytes, len(cols))
-			pointers := make([]any, len(cols))
-			for i := range values {
-				pointers[i] = &values[i]
-			}
-			must(rows.Scan(pointers...))
-			line := ""
-			for i, v := range values {
-				if i > 0 {
-					line += " | "
-				}
-				line += fmt.Sprintf("%q", string(v))
-			}
-			fmt.Println(line)
-		}
-		must(rows.Err())
-		must(rows.Close())
-	}
-}
-
-func must(err error) {
-	if err != nil {
-		fmt.Fprintln(os.Stderr, "error:", err)
-		os.Exit(1)
+		clientout.Show(ctx, conn, label+" NO_BACKSLASH_ESCAPES text", "SELECT id, HEX(v), HEX(s) FROM safety_go ORDER BY id")
+		clientout.Exec(ctx, conn, "SET sql_mode = DEFAULT")
+		clientout.Exec(ctx, conn, "INSERT INTO safety_go (id, v, s) VALUES (?, ?, ?)", 3, raw, "it's \\ 3")
+		clientout.Show(ctx, conn, label+" escapes on by argument", "SELECT id, HEX(v), s FROM safety_go WHERE v = ? ORDER BY id", raw)
+		clientout.Show(ctx, conn, label+" escapes on text", "SELECT id, HEX(v), s FROM safety_go WHERE id = 3")
+		clientout.Exec(ctx, conn, "DROP TABLE safety_go")
+		clientout.Must(conn.Close())
+		clientout.Must(db.Close())
 	}
 }
