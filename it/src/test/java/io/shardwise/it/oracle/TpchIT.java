@@ -6,7 +6,6 @@ import static org.junit.jupiter.api.Assertions.fail;
 import io.shardwise.core.Engine;
 import io.shardwise.core.EngineSession;
 import io.shardwise.core.rule.ShardingRule;
-import io.shardwise.it.jdbc.Fixture;
 import io.shardwise.it.oracle.OracleComparator.Verdict;
 import io.shardwise.server.ShardwiseServer;
 import io.shardwise.testkit.Await;
@@ -18,7 +17,6 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.ExecutorService;
@@ -59,6 +57,7 @@ class TpchIT {
     private MysqlServer server;
     private String prefix;
     private String whole;
+    private String yaml;
     private ShardingRule rule;
     private final List<AutoCloseable> closing = new ArrayList<>();
     private final List<Engine> engines = new ArrayList<>();
@@ -70,9 +69,8 @@ class TpchIT {
         server = TestBackends.shared();
         prefix = TestBackends.uniqueSchemaName("tpch");
         whole = prefix + "_whole";
-        Map<String, String> env = Tpch.configEnvironment(server.host(), server.port(), server.user(), server.password(), prefix);
-        rule = ShardingRule.load(Fixture.substitute(Tpch.configYaml(), env), "classpath:io/shardwise/testkit/tpch/tpch.yaml",
-                env::get);
+        yaml = Tpch.configYaml(server.host(), server.port(), server.user(), server.password(), prefix);
+        rule = ShardingRule.load(yaml, "classpath:io/shardwise/testkit/tpch/tpch.yaml", name -> null);
         TpchLayout.Loaded loaded = TpchLayout.load(rule, server.jdbcUrl(whole) + "&createDatabaseIfNotExist=true",
                 server.user(), server.password(), SCALE);
         System.out.println("tpch: scale " + SCALE + ", " + loaded.rows() + " rows generated and loaded twice (sharded and"
@@ -250,8 +248,7 @@ class TpchIT {
             }
             case DRIVER -> {
                 Path config = Files.createTempDirectory("shardwise-tpch").resolve("tpch.yaml");
-                Files.writeString(config, Fixture.substitute(Tpch.configYaml(),
-                        Tpch.configEnvironment(server.host(), server.port(), server.user(), server.password(), prefix)));
+                Files.writeString(config, yaml);
                 yield new DriverSide("jdbc:shardwise:" + config);
             }
             case SERVER, RELAY -> {

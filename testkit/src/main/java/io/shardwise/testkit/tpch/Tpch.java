@@ -32,6 +32,8 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.function.LongPredicate;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * TPC-H for tests and benchmarks: the eight tables' MySQL DDL, their rows generated in process by
@@ -56,6 +58,7 @@ public final class Tpch {
     public static final List<String> TABLES = List.of("region", "nation", "part", "supplier", "partsupp", "customer",
             "orders", "lineitem");
     public static final int QUERIES = 22;
+    private static final Pattern ENV_REFERENCE = Pattern.compile("\\$\\{env:([A-Za-z0-9_]+)(?::-([^}]*))?}");
 
     private static final Map<String, String> COLUMNS = Map.of(
             "region", """
@@ -127,20 +130,22 @@ public final class Tpch {
     }
 
     /**
-     * The Shardwise configuration of the TPC-H layout ({@code io/shardwise/testkit/tpch/tpch.yaml}):
-     * orders and lineitem sharded by order key and bound, part and partsupp by part key and bound,
-     * customer sharded alone, supplier single on the second backend, nation and region broadcast.
-     * Its {@code ${env:TPCH_HOST}}, {@code TPCH_PORT}, {@code TPCH_DB} (database prefix),
-     * {@code TPCH_USER} and {@code TPCH_PASSWORD} references are the caller's to fill in.
+     * The Shardwise configuration of the TPC-H layout ({@code io/shardwise/testkit/tpch/tpch.yaml}) for
+     * a server, its account and the prefix of the two backend databases ({@code <prefix>_0},
+     * {@code <prefix>_1}): orders and lineitem sharded by order key and bound, part and partsupp by
+     * part key and bound, customer sharded alone, supplier single on the second backend, nation and
+     * region broadcast. The server face's account is {@code app}/{@code app}.
      */
-    public static String configYaml() {
-        return resource("/io/shardwise/testkit/tpch/tpch.yaml");
-    }
-
-    /** The values {@link #configYaml()} reads for a server and a database prefix. */
-    public static Map<String, String> configEnvironment(String host, int port, String user, String password, String prefix) {
-        return Map.of("TPCH_HOST", host.indexOf(':') >= 0 && !host.startsWith("[") ? "[" + host + "]" : host,
+    public static String configYaml(String host, int port, String user, String password, String prefix) {
+        Map<String, String> env = Map.of("TPCH_HOST", host.indexOf(':') >= 0 && !host.startsWith("[") ? "[" + host + "]" : host,
                 "TPCH_PORT", Integer.toString(port), "TPCH_DB", prefix, "TPCH_USER", user, "TPCH_PASSWORD", password);
+        Matcher m = ENV_REFERENCE.matcher(resource("/io/shardwise/testkit/tpch/tpch.yaml"));
+        StringBuilder out = new StringBuilder();
+        while (m.find()) {
+            m.appendReplacement(out, Matcher.quoteReplacement(env.getOrDefault(m.group(1), m.group(2) == null ? "" : m.group(2))));
+        }
+        m.appendTail(out);
+        return out.toString();
     }
 
     /** {@code Q1} … {@code Q22}. */
@@ -186,8 +191,12 @@ public final class Tpch {
             s.execute(createTableSql(table, physical));
             s.unwrap(JdbcStatement.class).setLocalInfileInputStream(rows);
             // the file name is ignored: Connector/J reads the stream set above
-            return s.executeLargeUpdate("LOAD DATA LOCAL INFILE 'tpch-" + table + "' INTO TABLE `" + physical
+            long loaded = s.executeLargeUpdate("LOAD DATA LOCAL INFILE 'tpch-" + table + "' INTO TABLE `" + physical
                     + "` CHARACTER SET utf8mb4 FIELDS TERMINATED BY '|' LINES TERMINATED BY '\\n'");
+            // statistics now, not whenever InnoDB's background thread gets to them: the oracle's and
+            // each shard's plans then do not depend on that timing
+            s.execute("ANALYZE TABLE `" + physical + "`");
+            return loaded;
         }
     }
 
