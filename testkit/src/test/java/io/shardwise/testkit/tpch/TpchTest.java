@@ -40,6 +40,18 @@ class TpchTest {
     }
 
     @Test
+    void theConfigurationNamesTheServerAndPrefixItIsGiven() {
+        String yaml = Tpch.configYaml("::1", 4406, "u", "p$1", "tpch_x");
+        assertFalse(yaml.contains("${env:"), yaml);
+        assertTrue(yaml.contains("jdbc:mysql://[::1]:4406/tpch_x_0?"), yaml);
+        assertTrue(yaml.contains("jdbc:mysql://[::1]:4406/tpch_x_1?"), yaml);
+        assertTrue(yaml.contains("password: \"p$1\""), yaml);
+        for (String table : Tpch.TABLES) {
+            assertTrue(yaml.contains("\n  " + table + ": {"), table + " has a layout");
+        }
+    }
+
+    @Test
     void generationIsTheSameOnEveryRun() {
         assertEquals(Tpch.lines("orders", 0.001).iterator().next(), Tpch.lines("orders", 0.001).iterator().next());
     }
