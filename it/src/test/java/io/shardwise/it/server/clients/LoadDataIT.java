@@ -208,6 +208,48 @@ class LoadDataIT {
         }
     }
 
+    /** Issue 14 item 10: a sharded table's statistics in information_schema.TABLES are the whole table's, not one shard's. */
+    @Test
+    void informationSchemaSumsTheStatisticsOfEveryShard() throws SQLException {
+        long rows = 0;
+        long data = 0;
+        long index = 0;
+        for (String db : List.of(fixture.databasePrefix() + "_0", fixture.databasePrefix() + "_1")) {
+            try (Connection c = fixture.backend().connect(db); Statement s = c.createStatement()) {
+                s.execute("ANALYZE TABLE users_0, users_1");
+                try (ResultSet rs = s.executeQuery("SELECT SUM(TABLE_ROWS), SUM(DATA_LENGTH), SUM(INDEX_LENGTH) FROM information_schema.TABLES"
+                        + " WHERE TABLE_SCHEMA = DATABASE() AND TABLE_NAME IN ('users_0', 'users_1')")) {
+                    rs.next();
+                    rows += rs.getLong(1);
+                    data += rs.getLong(2);
+                    index += rs.getLong(3);
+                }
+            }
+        }
+        for (Endpoint e : List.of(fixture.viaServer(), fixture.viaExecutor())) {
+            try (Connection c = connect(e, ""); Statement s = c.createStatement()) {
+                try (ResultSet rs = s.executeQuery("SELECT TABLE_NAME, TABLE_ROWS, DATA_LENGTH, INDEX_LENGTH, AUTO_INCREMENT"
+                        + " FROM information_schema.TABLES WHERE TABLE_SCHEMA = DATABASE() AND TABLE_NAME = 'users'")) {
+                    assertTrue(rs.next());
+                    assertEquals("users", rs.getString(1));
+                    assertEquals(rows, rs.getLong(2), "TABLE_ROWS of every shard");
+                    assertEquals(data, rs.getLong(3), "DATA_LENGTH of every shard");
+                    assertEquals(index, rs.getLong(4), "INDEX_LENGTH of every shard");
+                    assertEquals(null, rs.getObject(5), "no AUTO_INCREMENT column");
+                }
+                try (ResultSet rs = s.executeQuery("SELECT COUNT(*) FROM users")) {
+                    rs.next();
+                    assertEquals(rs.getLong(1), rows, "InnoDB counts these small tables exactly");
+                }
+                for (String table : List.of("VIEWS", "PROCESSLIST")) {
+                    SQLException refused = assertThrows(SQLException.class, () -> s.executeQuery("SELECT * FROM information_schema." + table));
+                    assertEquals(1235, refused.getErrorCode(), refused.getMessage());
+                    assertTrue(refused.getMessage().contains("information_schema." + table + " ("), refused.getMessage());
+                }
+            }
+        }
+    }
+
     private static String warnings(SQLWarning w) {
         StringBuilder out = new StringBuilder();
         for (; w != null; w = w.getNextWarning()) {
