@@ -115,7 +115,8 @@ final class InformationSchemaQueries {
         statistics = null; // read anew for each statement: they change with the data
         String defaultBackend = rule.config().defaultBackend();
         String rewritten;
-        wholeStatistics = true;
+        // asking every backend costs a connection each: only for a statement that may read a figure
+        wholeStatistics = STATISTIC_READ.matcher(sql).find();
         try {
             rewritten = rewrite(sql, mode, schema, table -> columnList(defaultBackend, table));
         } finally {
@@ -258,6 +259,8 @@ final class InformationSchemaQueries {
     /** TABLES' statistics a sharded table has over all its physical tables: summed, or the largest. */
     private static final List<String> SUMMED = List.of("TABLE_ROWS", "DATA_LENGTH", "INDEX_LENGTH", "DATA_FREE");
     private static final String LARGEST = "AUTO_INCREMENT";
+    private static final java.util.regex.Pattern STATISTIC_READ = java.util.regex.Pattern.compile(
+            "(?i)\\*|TABLE_ROWS|DATA_LENGTH|INDEX_LENGTH|DATA_FREE|AUTO_INCREMENT");
     /** Per statement: column → CASE over each sharded table's first node, or none. */
     private Map<String, String> statistics;
     /** Set while {@link #answer} rewrites: only then are the backends asked for statistics. */
