@@ -60,6 +60,9 @@ public final class EngineSession implements AutoCloseable {
     private final CallRunner calls;
     private final SessionCommandRunner commands;
     private final RelaySession relay;
+    private final LoadDataRunner loads;
+    /** How this session's client sends LOAD DATA LOCAL files; null when it cannot (no CLIENT_LOCAL_FILES). */
+    private LocalFiles localFiles;
     /**
      * Statements normalized with user variables read as literals, to their text: a face that keeps a
      * normalized statement for many executions (a JDBC prepared statement) must read the values of each.
@@ -83,6 +86,7 @@ public final class EngineSession implements AutoCloseable {
         this.calls = new CallRunner(engine, execution, this);
         this.commands = new SessionCommandRunner(engine, execution, this, plans, local, access, locks);
         this.relay = new EngineRelay(engine, execution, this, plans);
+        this.loads = new LoadDataRunner(engine, execution, this);
     }
 
     /** The current database (MySQL's {@code DATABASE()}): the logical schema, or null when none is selected. */
@@ -122,6 +126,11 @@ public final class EngineSession implements AutoCloseable {
             readsUserVariables.put(normalized, sql);
         }
         return normalized;
+    }
+
+    /** How the client sends {@code LOAD DATA LOCAL} files; null (the default): it cannot, and such a statement is refused. */
+    public void localFiles(LocalFiles files) {
+        this.localFiles = files;
     }
 
     /** The lexical mode of the session's sql_mode: a face must tell its client (SERVER_STATUS_NO_BACKSLASH_ESCAPES). */
@@ -304,6 +313,11 @@ public final class EngineSession implements AutoCloseable {
         if (normalized.tokenCount() == 0 && !normalized.sql().isBlank()) {
             return StatementResult.Update.OK; // only comments (a skipped /*!99999 ... */ too): MySQL's empty statement, no error
         }
+        if (LoadDataStatement.is(normalized)) {
+            LoadDataStatement load = LoadDataStatement.parse(normalized);
+            access.checkWrite(execution);
+            return loads.run(load, localFiles, local.identity().mariaDb());
+        }
         UserVariables.Into into = UserVariables.into(normalized.sql(), normalized.lexicalMode());
         if (into != null) {
             return commands.selectInto(into, params);
@@ -353,7 +367,11 @@ public final class EngineSession implements AutoCloseable {
      */
     public List<Column> describe(String sql) {
         settleHandshake();
-        return plans.describe(sql, normalize(sql));
+        NormalizedSql normalized = normalize(sql);
+        if (normalized.tokenCount() > 0 && LoadDataStatement.is(normalized)) {
+            throw new ShardwiseException(ErrorCode.UNSUPPORTED_PREPARED_STATEMENT); // as MySQL: LOAD DATA is never prepared
+        }
+        return plans.describe(sql, normalized);
     }
 
     /** This session as a packet relay sees it: the only way a relay reads or changes session state. */

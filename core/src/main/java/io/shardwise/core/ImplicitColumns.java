@@ -51,7 +51,8 @@ final class ImplicitColumns {
         return null;
     }
 
-    private static List<String> columns(ExecutionSession execution, DataNode node) {
+    /** The table's columns in ordinal order, invisible ones left out; empty when the table does not exist. */
+    static List<String> columns(ExecutionSession execution, DataNode node) {
         String sql = "SELECT COLUMN_NAME FROM information_schema.COLUMNS WHERE TABLE_SCHEMA = DATABASE() AND TABLE_NAME = ?"
                 + " AND EXTRA NOT LIKE '%INVISIBLE%' ORDER BY ORDINAL_POSITION";
         List<String> names = new ArrayList<>();

@@ -90,6 +90,13 @@ final class TransactionAccess {
         }
     }
 
+    /** A write that is no analyzed statement (LOAD DATA): 1792 in a read-only transaction, as {@link #check} refuses an INSERT. */
+    void checkWrite(ExecutionSession execution) {
+        if (inForce(execution)) {
+            throw new ShardwiseException(ErrorCode.READ_ONLY_TRANSACTION);
+        }
+    }
+
     /** The mode a statement runs in; outside a transaction it consumes a pending next-transaction mode. */
     private boolean inForce(ExecutionSession execution) {
         if (execution.inTransaction()) {

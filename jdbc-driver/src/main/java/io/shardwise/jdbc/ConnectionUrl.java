@@ -31,7 +31,7 @@ record ConnectionUrl(String location, Properties properties) {
     static final String PREFIX = "jdbc:shardwise:";
     static final String CLASSPATH = "classpath:";
     /** Honoured by the driver itself; user and password are accepted and ignored. */
-    static final List<String> DRIVER_PROPERTIES = List.of("useAffectedRows", "user", "password");
+    static final List<String> DRIVER_PROPERTIES = List.of("useAffectedRows", "allowLoadLocalInfile", "user", "password");
     /** Configuration keys that are a property name on their own (the rest need a dotted path). */
     private static final List<String> TOP_LEVEL_KEYS = List.of("schema", "defaultBackend", "backends", "tables", "server");
 
@@ -145,6 +145,11 @@ record ConnectionUrl(String location, Properties properties) {
      */
     boolean useAffectedRows() throws SQLException {
         return bool("useAffectedRows", false);
+    }
+
+    /** Connector/J's {@code allowLoadLocalInfile}: LOAD DATA LOCAL INFILE reads files of this process's host (off by default). */
+    boolean allowLoadLocalInfile() throws SQLException {
+        return bool("allowLoadLocalInfile", false);
     }
 
     private boolean bool(String name, boolean otherwise) throws SQLException {

@@ -48,7 +48,11 @@ public final class Driver implements java.sql.Driver {
         try {
             // an engine that cannot start (xa mode without its decision log) fails with its own code
             Engine engine = EngineRegistry.engineFor(parsed);
-            return new ShardwiseConnection(engine, url, parsed.useAffectedRows());
+            ShardwiseConnection connection = new ShardwiseConnection(engine, url, parsed.useAffectedRows());
+            if (parsed.allowLoadLocalInfile()) {
+                connection.allowLocalFiles();
+            }
+            return connection;
         } catch (RuntimeException e) {
             throw SqlErrors.translate(e);
         }

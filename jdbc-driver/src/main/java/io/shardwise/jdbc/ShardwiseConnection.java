@@ -78,6 +78,21 @@ final class ShardwiseConnection implements Connection {
         return engine;
     }
 
+    /**
+     * {@code allowLoadLocalInfile=true}: LOAD DATA LOCAL INFILE reads the named file here, in the
+     * application's process, as Connector/J reads it for a MySQL server.
+     */
+    void allowLocalFiles() {
+        session.localFiles(name -> {
+            try {
+                return java.nio.file.Files.newInputStream(java.nio.file.Path.of(name));
+            } catch (java.io.IOException | java.nio.file.InvalidPathException e) {
+                throw new io.shardwise.core.error.ShardwiseException(io.shardwise.core.error.ErrorCode.BACKEND_ERROR,
+                        "Unable to open file '" + name + "' for 'LOAD DATA LOCAL INFILE': " + e.getMessage());
+            }
+        });
+    }
+
     /** A prepared statement's text, read once in the session's current sql_mode (as MySQL's PREPARE reads it). */
     NormalizedSql normalizePrepared(String sql) {
         return preparedTexts.normalize(sql, session.lexicalMode(), session::normalize);

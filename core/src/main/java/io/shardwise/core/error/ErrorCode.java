@@ -10,6 +10,13 @@ public enum ErrorCode {
     PARSE_ERROR(1064, "42000", "You have an error in your SQL syntax; %s"),
     EMPTY_QUERY(1065, "42000", "Query was empty"),
     UNSUPPORTED(1235, "42000", "This version of Shardwise doesn't yet support '%s'"),
+    /** LOAD DATA's ENCLOSED BY / ESCAPED BY longer than one character (ER_WRONG_FIELD_TERMINATORS). */
+    WRONG_FIELD_TERMINATORS(1083, "42000", "Field separator argument is not what is expected; check the manual"),
+    /** LOAD DATA LOCAL from a client without CLIENT_LOCAL_FILES, or with local files disabled: MySQL 8's ER_CLIENT_LOCAL_FILES_DISABLED. */
+    LOCAL_FILES_DISABLED(3948, "42000", "Loading local data is disabled; this must be enabled on both the client and server sides"),
+    /** The same in front of MariaDB backends: MariaDB's ER_LOAD_INFILE_CAPABILITY_DISABLED. */
+    LOCAL_FILES_DISABLED_MARIADB(4166, "HY000",
+            "The used command is not allowed because the MariaDB server or client has disabled the local infile capability"),
     NO_SUCH_TABLE(1146, "42S02", "Table '%s.%s' doesn't exist"),
     BAD_FIELD(1054, "42S22", "Unknown column '%s' in '%s'"),
     UNKNOWN_DATABASE(1049, "42000", "Unknown database '%s'"),

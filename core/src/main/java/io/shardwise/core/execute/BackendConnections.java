@@ -63,6 +63,10 @@ public final class BackendConnections {
         p.setProperty("sessionVariables", "net_write_timeout=600");
         // no timestamp per packet: it is only used to word communication errors
         p.setProperty("maintainTimeStats", "false");
+        // CLIENT_LOCAL_FILES in the handshake, so LOAD DATA LOCAL can stream a client's rows (LocalData), while
+        // no backend can make Shardwise read a file of its host: allowLoadLocalInfile stays false except
+        // around a LocalData unit, and this path names no directory that exists
+        p.setProperty("allowLoadLocalInfileInPath", LocalData.NO_FILES);
         p.setProperty("connectTimeout", Long.toString(Math.max(250, config.pool().connectionTimeout().toMillis())));
         return p;
     }

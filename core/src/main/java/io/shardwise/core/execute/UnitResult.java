@@ -10,7 +10,12 @@ public sealed interface UnitResult permits UnitResult.Rows, UnitResult.Update, U
      * CLIENT_FOUND_ROWS choice (matched rows if set, changed rows otherwise); {@code lastInsertId}
      * is 0 when none was generated.
      */
-    record Update(long affectedRows, long lastInsertId, int warnings) implements UnitResult {}
+    /** @param info the OK packet's human-readable info ({@code Records: 3  Deleted: 0  Skipped: 0  Warnings: 0}), or "" */
+    record Update(long affectedRows, long lastInsertId, int warnings, String info) implements UnitResult {
+        public Update(long affectedRows, long lastInsertId, int warnings) {
+            this(affectedRows, lastInsertId, warnings, "");
+        }
+    }
 
     /**
      * Every result of one statement that returns several (CALL): the result sets its procedure's

@@ -1,5 +1,6 @@
 package io.shardwise.core.execute;
 
+import com.mysql.cj.jdbc.JdbcStatement;
 import com.mysql.cj.jdbc.StatementImpl;
 import io.shardwise.core.error.ShardwiseException;
 import io.shardwise.core.route.ExecutionUnit;
@@ -36,7 +37,9 @@ final class UnitRunner {
         StreamingCursor cursor;
         try {
             statement = statement(lease, unit);
-            boolean rows = unit.params().isEmpty() ? statement.execute(unit.sql()) : ((PreparedStatement) statement).execute();
+            boolean rows = unit.params().isEmpty() ? statement.execute(unit.sql())
+                    : unit.params().get(0) instanceof LocalData data ? LocalData.execute(lease.physical(), statement, unit.sql(), data)
+                    : ((PreparedStatement) statement).execute();
             if (!rows) {
                 UnitResult.Update update = update(lease, statement);
                 warnings.collect(lease);
@@ -128,6 +131,9 @@ final class UnitRunner {
     }
 
     private static Statement statement(Lease lease, ExecutionUnit unit) throws SQLException {
+        if (unit.params().size() == 1 && unit.params().get(0) instanceof LocalData) {
+            return lease.connection().createStatement();
+        }
         if (unit.params().isEmpty()) {
             Statement s = lease.connection().createStatement();
             // Connector/J streams rows one by one only with exactly this fetch size
@@ -155,6 +161,8 @@ final class UnitRunner {
         long affected = statement.getLargeUpdateCount();
         long lastInsertId = statement.unwrap(StatementImpl.class).getLastInsertID();
         int warnings = BackendWarnings.count(lease);
-        return new UnitResult.Update(affected, lastInsertId, warnings);
+        String info = statement.unwrap(JdbcStatement.class).getResultSetInternal() instanceof com.mysql.cj.protocol.Resultset r
+                && r.getServerInfo() != null ? r.getServerInfo() : "";
+        return new UnitResult.Update(affected, lastInsertId, warnings, info);
     }
 }

@@ -8,12 +8,15 @@ import io.shardwise.core.error.ErrorCode;
 import io.shardwise.core.error.ShardwiseException;
 import io.shardwise.core.execute.Column;
 import io.shardwise.core.execute.ResultCursor;
+import io.shardwise.core.config.DataNode;
 import io.shardwise.core.rule.ShardingRule;
+import io.shardwise.core.rule.TableRule;
 import io.shardwise.core.sql.normalize.SqlLexer;
 import io.shardwise.core.sql.normalize.LexicalMode;
 import io.shardwise.core.sql.normalize.StatementTokens;
 import io.shardwise.core.sql.normalize.Token;
 import io.shardwise.core.sql.normalize.TokenKind;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -30,8 +33,10 @@ import java.util.function.Function;
  * on the default backend as written. {@code DATABASE()} becomes the logical schema's name. Server-wide
  * tables (COLLATIONS ...) run as they are; any other information_schema table gets 1235 naming it.
  *
- * <p>Hazard: row statistics (TABLE_ROWS, DATA_LENGTH, AUTO_INCREMENT, CARDINALITY) are the first
- * physical table's, as with SHOW. The column lists of the backend's information_schema tables are
+ * <p>Statistics of a sharded table in TABLES are its whole table's: TABLE_ROWS, DATA_LENGTH,
+ * INDEX_LENGTH and DATA_FREE summed over its physical tables, AUTO_INCREMENT their largest (read from
+ * each backend when a query names TABLES). Hazard: STATISTICS' CARDINALITY stays the first physical
+ * table's, as with SHOW. The column lists of the backend's information_schema tables are
  * cached per backend URL for the life of the process.
  */
 final class InformationSchemaQueries {
@@ -107,8 +112,16 @@ final class InformationSchemaQueries {
         if (!mentions(sql)) {
             return null;
         }
+        statistics = null; // read anew for each statement: they change with the data
         String defaultBackend = rule.config().defaultBackend();
-        String rewritten = rewrite(sql, mode, schema, table -> columnList(defaultBackend, table));
+        String rewritten;
+        // asking every backend costs a connection each: only for a statement that may read a figure
+        wholeStatistics = STATISTIC_READ.matcher(sql).find();
+        try {
+            rewritten = rewrite(sql, mode, schema, table -> columnList(defaultBackend, table));
+        } finally {
+            wholeStatistics = false;
+        }
         if (rewritten == null) {
             return null;
         }
@@ -220,7 +233,10 @@ final class InformationSchemaQueries {
                 select.append(", ");
             }
             String[] pair = pairFor(mapped, column);
-            if (mapped.schemaColumns().stream().anyMatch(column::equalsIgnoreCase)) {
+            String whole = table.equals("TABLES") ? statistic(column) : null;
+            if (whole != null) {
+                select.append(whole);
+            } else if (mapped.schemaColumns().stream().anyMatch(column::equalsIgnoreCase)) {
                 select.append(logical().schemaExpression(ident(column)));
             } else if (pair != null) {
                 select.append(logical().tableExpression(ident(pair[0]), ident(pair[1])));
@@ -238,6 +254,88 @@ final class InformationSchemaQueries {
             select.append(logical().tableFilter(ident(first[0]), ident(first[1])));
         }
         return select.toString();
+    }
+
+    /** TABLES' statistics a sharded table has over all its physical tables: summed, or the largest. */
+    private static final List<String> SUMMED = List.of("TABLE_ROWS", "DATA_LENGTH", "INDEX_LENGTH", "DATA_FREE");
+    private static final String LARGEST = "AUTO_INCREMENT";
+    private static final java.util.regex.Pattern STATISTIC_READ = java.util.regex.Pattern.compile(
+            "(?i)\\*|TABLE_ROWS|DATA_LENGTH|INDEX_LENGTH|DATA_FREE|AUTO_INCREMENT");
+    /** Per statement: column → CASE over each sharded table's first node, or none. */
+    private Map<String, String> statistics;
+    /** Set while {@link #answer} rewrites: only then are the backends asked for statistics. */
+    private boolean wholeStatistics;
+
+    /**
+     * {@code column} of TABLES as the whole sharded tables' figure (a CASE naming each one's first
+     * node), or null for any other column. Each backend is asked once for its nodes' figures; a
+     * table with a node missing, or a figure the backend leaves NULL, keeps the first node's.
+     */
+    private String statistic(String column) {
+        String upper = column.toUpperCase(Locale.ROOT);
+        if (!wholeStatistics || !SUMMED.contains(upper) && !upper.equals(LARGEST)) {
+            return null;
+        }
+        if (statistics == null) {
+            statistics = wholeTableStatistics();
+        }
+        String expression = statistics.get(upper);
+        return expression;
+    }
+
+    private Map<String, String> wholeTableStatistics() {
+        List<TableRule.Sharded> sharded = new ArrayList<>();
+        Map<String, Set<String>> byBackend = new java.util.LinkedHashMap<>();
+        for (TableRule t : rule.tables()) {
+            if (t instanceof TableRule.Sharded s) {
+                sharded.add(s);
+                for (DataNode n : s.nodes()) {
+                    byBackend.computeIfAbsent(n.backend(), b -> new java.util.LinkedHashSet<>()).add(n.table());
+                }
+            }
+        }
+        List<String> figures = new ArrayList<>(SUMMED);
+        figures.add(LARGEST);
+        Map<String, java.math.BigInteger[]> read = new java.util.HashMap<>(); // backend + table (lower case) → figures
+        byBackend.forEach((backend, tables) -> {
+            StringBuilder in = new StringBuilder();
+            for (String table : tables) {
+                in.append(in.isEmpty() ? "" : ", ").append(LogicalCatalog.quote(table));
+            }
+            BackendCatalog.Answer answer = catalog.query(backend, "SELECT TABLE_NAME, " + String.join(", ", figures)
+                    + " FROM information_schema.TABLES WHERE TABLE_SCHEMA = DATABASE() AND TABLE_NAME IN (" + in + ")");
+            for (byte[][] row : answer.rows()) {
+                java.math.BigInteger[] values = new java.math.BigInteger[figures.size()];
+                for (int i = 0; i < values.length; i++) {
+                    values[i] = row[i + 1] == null ? null : new java.math.BigInteger(new String(row[i + 1], StandardCharsets.US_ASCII));
+                }
+                read.put(backend + "\u0000" + new String(row[0], StandardCharsets.UTF_8).toLowerCase(Locale.ROOT), values);
+            }
+        });
+        Map<String, StringBuilder> cases = new java.util.HashMap<>();
+        for (TableRule.Sharded s : sharded) {
+            DataNode first = s.nodes().getFirst();
+            for (int f = 0; f < figures.size(); f++) {
+                java.math.BigInteger total = java.math.BigInteger.ZERO;
+                for (DataNode n : s.nodes()) {
+                    java.math.BigInteger[] values = read.get(n.backend() + "\u0000" + n.table().toLowerCase(Locale.ROOT));
+                    java.math.BigInteger v = values == null ? null : values[f];
+                    if (v == null) {
+                        total = null;
+                        break;
+                    }
+                    total = figures.get(f).equals(LARGEST) ? total.max(v) : total.add(v);
+                }
+                if (total != null) {
+                    cases.computeIfAbsent(figures.get(f), k -> new StringBuilder("CASE")).append(" WHEN `TABLE_SCHEMA` = ")
+                            .append(LogicalCatalog.quote(logical().database(first.backend()))).append(" AND `TABLE_NAME` = ")
+                            .append(LogicalCatalog.quote(first.table())).append(" THEN ").append(total);
+                }
+            }
+        }
+        Map<String, String> out = new java.util.HashMap<>();
+        cases.forEach((column, sql) -> out.put(column, sql.append(" ELSE ").append(ident(column)).append(" END").toString()));
+        return out;
     }
 
     private static String[] pairFor(Mapped mapped, String column) {
@@ -261,6 +359,16 @@ final class InformationSchemaQueries {
     }
 
     private static ShardwiseException unsupported(String table) {
+        if (table.equals("PROCESSLIST")) {
+            // the backends' list would show Shardwise's pooled connections, not the clients
+            return new ShardwiseException(ErrorCode.UNSUPPORTED, "information_schema.PROCESSLIST (SHOW [FULL] PROCESSLIST lists this"
+                    + " server's client sessions; the backends' list holds Shardwise's own connections)");
+        }
+        if (table.equals("VIEWS")) {
+            // a view's text names physical tables of one backend: a logical name there would be a guess
+            return new ShardwiseException(ErrorCode.UNSUPPORTED, "information_schema.VIEWS (a view lives on one backend and reads"
+                    + " its physical tables; Shardwise serves no views over logical tables)");
+        }
         return new ShardwiseException(ErrorCode.UNSUPPORTED, "information_schema." + table + " over logical names (answered: "
                 + String.join(", ", new java.util.TreeSet<>(MAPPED.keySet())) + ", and server-wide tables such as COLLATIONS)");
     }

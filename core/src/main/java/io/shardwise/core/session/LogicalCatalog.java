@@ -118,7 +118,7 @@ final class LogicalCatalog {
     }
 
     /** The physical database a backend's URL names ({@code jdbc:mysql://host:port/db?...}), decoded. */
-    private String database(String backend) {
+    String database(String backend) {
         String db = backend(backend).address().database();
         if (db == null) {
             throw new ShardwiseException(ErrorCode.UNSUPPORTED, "information_schema with backend " + backend

@@ -163,6 +163,9 @@ public final class UserVariables {
         if (first.equals("create") || first.equals("alter")) {
             return sql; // a routine's or trigger's body reads its variables when it runs, on its server
         }
+        if (first.equals("load")) {
+            return sql; // LOAD DATA's @variables are its rows' fields, assigned and read per row on the backends
+        }
         if (first.equals("call")) {
             // an OUT or INOUT argument assigns the variable on the backend that runs the procedure
             String named = t.stream().filter(k -> k.kind() == TokenKind.USER_VARIABLE).map(k -> k.text(sql)).findFirst().orElse("@");

@@ -9,6 +9,8 @@ public record Capabilities(int bits) {
     public static final int FOUND_ROWS = 1 << 1;
     public static final int LONG_FLAG = 1 << 2;
     public static final int CONNECT_WITH_DB = 1 << 3;
+    /** CLIENT_LOCAL_FILES: the client answers a LOAD DATA LOCAL request with the file. */
+    public static final int LOCAL_FILES = 1 << 7;
     public static final int PROTOCOL_41 = 1 << 9;
     public static final int INTERACTIVE = 1 << 10;
     public static final int SSL = 1 << 11;
@@ -23,7 +25,7 @@ public record Capabilities(int bits) {
     public static final int DEPRECATE_EOF = 1 << 24;
 
     /** What this server offers in its handshake (SSL too: there is always a certificate, a generated one if none is configured). */
-    public static final Capabilities SERVER = new Capabilities(LONG_PASSWORD | FOUND_ROWS | LONG_FLAG | CONNECT_WITH_DB
+    public static final Capabilities SERVER = new Capabilities(LONG_PASSWORD | FOUND_ROWS | LONG_FLAG | CONNECT_WITH_DB | LOCAL_FILES
             | PROTOCOL_41 | SSL | TRANSACTIONS | SECURE_CONNECTION | MULTI_STATEMENTS | MULTI_RESULTS | PS_MULTI_RESULTS | PLUGIN_AUTH | CONNECT_ATTRS
             | PLUGIN_AUTH_LENENC_CLIENT_DATA | DEPRECATE_EOF);
 
@@ -74,6 +76,11 @@ public record Capabilities(int bits) {
     }
 
     /** Updates report matched rows, not changed rows. */
+    /** CLIENT_LOCAL_FILES: the client sends a file when LOAD DATA LOCAL asks for it (its --local-infile, allowLoadLocalInfile ...). */
+    public boolean sendsLocalFiles() {
+        return has(LOCAL_FILES);
+    }
+
     /** CLIENT_INTERACTIVE: the session's wait_timeout starts as interactive_timeout. */
     public boolean interactive() {
         return (bits() & INTERACTIVE) != 0;

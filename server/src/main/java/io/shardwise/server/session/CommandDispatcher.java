@@ -57,6 +57,10 @@ public final class CommandDispatcher extends ChannelInboundHandlerAdapter {
      */
     private final AtomicInteger unanswered = new AtomicInteger();
     private final CompletableFuture<Void> finished = new CompletableFuture<>();
+    /** Set while the session thread reads a LOAD DATA LOCAL file from the inbox: reads pause when it falls behind. */
+    private volatile boolean receiving;
+    /** File packets queued before the client's socket stops being read (bounded memory: the client waits in TCP). */
+    static final int MAX_QUEUED = 16;
     private WritabilityGate gate;
     /** The name of the server's idle handler in the pipeline. */
     public static final String IDLE = "idle";
@@ -89,6 +93,20 @@ public final class CommandDispatcher extends ChannelInboundHandlerAdapter {
         if (relays != null) {
             relayer = new RelayExecutor(relays, ctx.channel(), capabilities, handler.relaySession());
         }
+        handler.inbound(new CommandHandler.Inbound() {
+            @Override
+            public Packet next() {
+                return nextPacket();
+            }
+
+            @Override
+            public void receiving(boolean on) {
+                receiving = on;
+                if (!on) {
+                    ctx.channel().config().setAutoRead(true);
+                }
+            }
+        });
         Thread.ofVirtual().name("shardwise-session-" + ctx.channel().id().asShortText()).start(() -> serve(ctx));
     }
 
@@ -213,11 +231,37 @@ public final class CommandDispatcher extends ChannelInboundHandlerAdapter {
     private void toSession(Object msg) {
         unanswered.incrementAndGet();
         inbox.add(msg);
+        if (receiving && inbox.size() >= MAX_QUEUED) {
+            context.channel().config().setAutoRead(false); // the session thread reads on once it caught up
+        }
         // the session thread left (COM_QUIT) but the channel's close has not reached the event loop
         // yet, so a read came in after its last look at the inbox: nobody else will take this
         if (ended) {
             releaseInbox();
         }
+    }
+
+    /**
+     * A packet the client sends within the running command (a LOAD DATA LOCAL file's), taken on the
+     * session thread; null once the client left. It was counted as a command when queued: it is none.
+     */
+    private Packet nextPacket() {
+        Object next;
+        try {
+            next = inbox.take();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return null;
+        }
+        if (next == CLOSED) {
+            inbox.add(CLOSED); // the command loop sees it too once this command ends
+            return null;
+        }
+        unanswered.decrementAndGet();
+        if (inbox.size() < MAX_QUEUED / 2 && !context.channel().config().isAutoRead()) {
+            context.channel().config().setAutoRead(true);
+        }
+        return (Packet) next;
     }
 
     private void releaseInbox() {

@@ -40,6 +40,21 @@ public final class CommandHandler implements AutoCloseable {
     private boolean moreResults;
     /** Set while a CALL's results that more of its results follow are sent (its result sets before its final OK). */
     private boolean callMore;
+    /** The running command's response (LOAD DATA LOCAL asks for its file within it). */
+    private ResponseWriter current;
+    /** The packets the client sends within a command; set by the dispatcher before the first command. */
+    private Inbound inbound;
+    /** The client announced CLIENT_LOCAL_FILES. */
+    private boolean clientLocalFiles;
+
+    /** What the client sends within a command, read on the session thread (see {@link CommandDispatcher}). */
+    interface Inbound {
+        /** The next packet (the caller releases it), or null once the client left. */
+        io.shardwise.server.protocol.Packet next();
+
+        /** On while a file arrives: reading the client pauses when the session thread falls behind. */
+        void receiving(boolean on);
+    }
 
     CommandHandler(EngineSession session, SessionVariables.Client client, SessionRegistry registry, boolean multiStatements) {
         this.session = session;
@@ -63,7 +78,17 @@ public final class CommandHandler implements AutoCloseable {
         if (capabilities.interactive()) {
             session.interactive();
         }
-        return new CommandHandler(session, who, registry, capabilities.sendsMultiStatements());
+        CommandHandler handler = new CommandHandler(session, who, registry, capabilities.sendsMultiStatements());
+        handler.clientLocalFiles = capabilities.sendsLocalFiles();
+        return handler;
+    }
+
+    /** Where the client's in-command packets come from; LOAD DATA LOCAL works from then on if the client announced it. */
+    void inbound(Inbound in) {
+        this.inbound = in;
+        if (clientLocalFiles) {
+            session.localFiles(name -> new LocalInfileStream(current, in, name));
+        }
     }
 
     /** The session's wait_timeout in seconds (0: unknown, keep the last one enforced). */
@@ -78,6 +103,7 @@ public final class CommandHandler implements AutoCloseable {
 
     /** Answers one command; false when the connection should close (COM_QUIT). */
     boolean handle(Command command, ResponseWriter out) {
+        current = out;
         statements.beforeCommand(command);
         switch (command) {
             case Command.Query q -> {

@@ -117,6 +117,11 @@ final class ResponseWriter {
         return pending;
     }
 
+    /** The client sent packets within the command (a LOAD DATA LOCAL file): the answer goes on from the id after its last. */
+    void continueAfter(int clientSequenceId) {
+        sequenceId = (clientSequenceId + 1) & 0xFF;
+    }
+
     /** Writes the buffered packets to the channel, without flushing. */
     private void handOver() {
         if (pending != null) {
