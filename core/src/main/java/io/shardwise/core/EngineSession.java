@@ -48,6 +48,8 @@ public final class EngineSession implements AutoCloseable {
     private String schema;
     /** The last statement's diagnostics area (SHOW WARNINGS); replaced when the next statement starts. */
     private Diagnostics diagnostics = Diagnostics.empty();
+    /** The running (or last) statement was a diagnostic one that left the previous area in place. */
+    private boolean keptDiagnostics;
     /** What the session answers itself (SHOW, variables, diagnostics, KILL), and the variables clients read back. */
     private final SessionStatements local;
     /** Versioned executable comments run as the server this session announces runs them; asked only when a statement has one. */
@@ -289,6 +291,7 @@ public final class EngineSession implements AutoCloseable {
         settleHandshake();
         Diagnostics previous = diagnostics;
         diagnostics = Diagnostics.empty(); // MySQL: every statement but a diagnostic one starts a new area
+        keptDiagnostics = false;
         try {
             return executeStatement(normalized, params, previous, out);
         } catch (ShardwiseException e) {
@@ -393,14 +396,36 @@ public final class EngineSession implements AutoCloseable {
         return diagnostics;
     }
 
-    /** The area the running statement fills (a new one), or the previous one a diagnostic statement leaves in place. */
+    /** The area the running statement fills (a new one). */
     void diagnostics(Diagnostics area) {
         diagnostics = area;
+    }
+
+    /** A diagnostic statement (SHOW WARNINGS, {@code @@warning_count}) leaves the previous area in place. */
+    void keepDiagnostics(Diagnostics previous) {
+        diagnostics = previous;
+        keptDiagnostics = true;
+    }
+
+    /**
+     * The warning count the end of the last statement's result announces (EOF/OK packet, what a client's
+     * {@code mysql_warning_count} and Connector/J's getWarnings read): its own area's, and 0 for a
+     * diagnostic statement, which reads the previous area without adding to it (MySQL sends 0 after
+     * SHOW WARNINGS, so a client does not fetch the same warnings again).
+     */
+    public int endWarningCount() {
+        return keptDiagnostics ? 0 : diagnostics.warningCount();
+    }
+
+    /** Whether the last statement was a diagnostic one that read the previous area and left it in place. */
+    public boolean keptDiagnostics() {
+        return keptDiagnostics;
     }
 
     /** A statement answered outside {@code execute} (by a face) starts: as in MySQL, it clears the area. */
     public void clearDiagnostics() {
         diagnostics = Diagnostics.empty();
+        keptDiagnostics = false;
     }
 
     /**

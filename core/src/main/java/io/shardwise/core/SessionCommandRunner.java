@@ -100,13 +100,13 @@ final class SessionCommandRunner {
                     return plans.onDefaultBackend(text == sql ? normalized : session.normalize(text), params);
                 }
                 if (SessionStatements.keepsDiagnostics(sql)) {
-                    session.diagnostics(previous); // @@warning_count reads the previous area and leaves it
+                    session.keepDiagnostics(previous); // @@warning_count reads the previous area and leaves it
                 }
                 return new StatementResult.Rows(answer);
             }
             case DIAGNOSTICS -> {
                 ResultCursor answer = local.diagnostics(sql, normalized.lexicalMode(), previous);
-                session.diagnostics(previous); // SHOW WARNINGS leaves the area it reads (a malformed one replaced it)
+                session.keepDiagnostics(previous); // SHOW WARNINGS leaves the area it reads (a malformed one replaced it)
                 return new StatementResult.Rows(answer);
             }
             case KILL -> local.kill(sql);

@@ -103,6 +103,11 @@ final class ShardwiseConnection implements Connection {
     }
 
     /** The last statement's diagnostics area, connection-wide as Connector/J's warning count is. */
+    /** Whether the last statement read the previous statement's warnings (SHOW WARNINGS) and added none. */
+    boolean keptDiagnostics() {
+        return session.keptDiagnostics();
+    }
+
     Diagnostics diagnostics() {
         return session.diagnostics();
     }

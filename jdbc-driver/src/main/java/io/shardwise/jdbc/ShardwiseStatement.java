@@ -507,7 +507,7 @@ class ShardwiseStatement implements Statement {
         }
         // the connection's last statement, whichever statement ran it: Connector/J reads the session's count
         Diagnostics last = connection.diagnostics();
-        if (last != warningsRead) {
+        if (last != warningsRead && !connection.keptDiagnostics()) { // SHOW WARNINGS adds none of its own
             warningsRead = last;
             SQLWarning pending = Warnings.chain(last);
             if (warnings == null) {

@@ -244,7 +244,7 @@ public final class CommandHandler implements AutoCloseable {
                 }
             }
             // complete now: the units' conditions are read when their cursors reach the end
-            out.endOfRows(status(), session.diagnostics().warningCount());
+            out.endOfRows(status(), session.endWarningCount());
             return true;
         }
     }

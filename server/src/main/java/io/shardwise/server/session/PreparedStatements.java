@@ -275,7 +275,7 @@ final class PreparedStatements {
                     return false; // the client left: closing the cursor releases the backend work
                 }
             }
-            out.endOfRows(end, session.diagnostics().warningCount());
+            out.endOfRows(end, session.endWarningCount());
             return true;
         }
     }
