@@ -55,7 +55,7 @@ final class Weights {
             AggregateSlot.Concat c = s.concat();
             out.add(new AggregateSlot(s.kind(), s.column(), s.sumColumn(), s.countColumn(), weight(s.column(), s.weightColumn(), columns),
                     c == null ? null : new AggregateSlot.Concat(keys(c.order(), columns), keys(c.identity(), columns), c.distinct(),
-                            c.separatorColumn(), c.lengthColumn())));
+                            c.separatorColumn(), c.lengthColumn()), s.varianceColumn()));
         }
         return out;
     }

@@ -51,7 +51,8 @@ final class DistinctArguments {
             case COUNT_DISTINCT -> 1;
             case SUM_DISTINCT -> 2;
             case AVG_DISTINCT -> 3;
-            case COUNT, SUM, MIN, MAX, AVG, BIT_AND, BIT_OR, BIT_XOR, GROUP_CONCAT -> throw new IllegalArgumentException("not DISTINCT: " + kind);
+            case COUNT, SUM, MIN, MAX, AVG, BIT_AND, BIT_OR, BIT_XOR, GROUP_CONCAT, VAR_POP, VAR_SAMP, STDDEV_POP, STDDEV_SAMP ->
+                    throw new IllegalArgumentException("not DISTINCT: " + kind);
         };
     }
 

@@ -217,7 +217,7 @@ final class MergePlanner {
                 case AVG -> new AggregateSlot(AggregateSlot.Kind.AVG, i, hidden.add("sum(", argumentExpr(a), ")"),
                         hidden.add("count(", argumentExpr(a), ")"), -1);
                 case BIT_AND, BIT_OR, BIT_XOR, VAR_POP, VAR_SAMP, STDDEV_POP, STDDEV_SAMP ->
-                        PartialAggregates.slot(a.kind(), i, item.text());
+                        PartialAggregates.slot(a.kind(), i, argumentExpr(a), hidden);
                 case GROUP_CONCAT -> concatSlot(a, i);
                 case OTHER -> throw unsupported("aggregate " + item.text() + " across shards");
             });
@@ -430,7 +430,7 @@ final class MergePlanner {
             case AVG -> new AggregateSlot(AggregateSlot.Kind.AVG, column, hidden.add("sum(", argument, ")"),
                     hidden.add("count(", argument, ")"), -1);
             case BIT_AND, BIT_OR, BIT_XOR, VAR_POP, VAR_SAMP, STDDEV_POP, STDDEV_SAMP ->
-                    PartialAggregates.slot(wanted.kind(), column, ref.text());
+                    PartialAggregates.slot(wanted.kind(), column, argument, hidden);
             case GROUP_CONCAT -> throw unsupported(ref.text() + " in HAVING or ORDER BY across shards (only as a select item)");
             case OTHER -> throw unsupported("aggregate " + ref.text() + " in HAVING across shards");
         });

@@ -81,7 +81,12 @@ public final class MergeSpecs {
             out.add(new AggregateSlot(a.kind(), at(a.column(), starItem, extra),
                     a.sumColumn() < 0 ? -1 : at(a.sumColumn(), starItem, extra),
                     a.countColumn() < 0 ? -1 : at(a.countColumn(), starItem, extra),
-                    a.weightColumn() < 0 ? -1 : at(a.weightColumn(), starItem, extra)));
+                    a.weightColumn() < 0 ? -1 : at(a.weightColumn(), starItem, extra),
+                    a.concat() == null ? null : new AggregateSlot.Concat(keys(a.concat().order(), starItem, extra),
+                            keys(a.concat().identity(), starItem, extra), a.concat().distinct(),
+                            a.concat().separatorColumn() < 0 ? -1 : at(a.concat().separatorColumn(), starItem, extra),
+                            a.concat().lengthColumn() < 0 ? -1 : at(a.concat().lengthColumn(), starItem, extra)),
+                    a.varianceColumn() < 0 ? -1 : at(a.varianceColumn(), starItem, extra)));
         }
         return out;
     }

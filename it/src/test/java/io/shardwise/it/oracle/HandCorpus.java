@@ -594,6 +594,28 @@ final class HandCorpus {
         c.q("SELECT quantity, BIT_XOR(user_id) AS x FROM order_items GROUP BY quantity ORDER BY x, quantity");
         c.p("SELECT BIT_OR(user_id * ?), BIT_AND(user_id + ?) FROM orders WHERE user_id > ?", 2, 1, 0);
 
+        // issue 12: the variance family from each shard's COUNT, SUM and VAR_POP (Chan's formula); DOUBLE cells
+        // compare within the oracle's float tolerance (OracleComparator.sameDouble)
+        c.category("variance");
+        c.q("SELECT STDDEV(amount), STD(amount), STDDEV_POP(amount), STDDEV_SAMP(amount), VARIANCE(amount), VAR_POP(amount),"
+                + " VAR_SAMP(amount) FROM orders");
+        c.q("SELECT VAR_POP(quantity), STDDEV_SAMP(price), VARIANCE(quantity * price), STDDEV(user_id) FROM order_items");
+        c.ci("SELECT status, STDDEV(amount), VAR_SAMP(amount), COUNT(*) FROM orders GROUP BY status ORDER BY 1");
+        c.q("SELECT user_id, VAR_SAMP(amount), STDDEV_SAMP(amount), VAR_POP(amount) FROM orders WHERE order_id < 100100"
+                + " GROUP BY user_id ORDER BY user_id");
+        c.q("SELECT VARIANCE(amount), STDDEV(amount), VAR_SAMP(amount), COUNT(*) FROM orders WHERE user_id < -100");
+        c.q("SELECT user_id, STDDEV(amount) AS s FROM orders GROUP BY user_id HAVING VARIANCE(amount) > 1000 ORDER BY s DESC, user_id"
+                + " LIMIT 10");
+        c.q("SELECT user_id FROM orders GROUP BY user_id ORDER BY VAR_POP(amount), user_id LIMIT 10");
+        c.p("SELECT user_id, VARIANCE(amount * ?) FROM orders WHERE user_id < ? GROUP BY user_id ORDER BY 1", 2, 30);
+        c.q("SELECT quantity, STDDEV_POP(price) FROM order_items GROUP BY quantity ORDER BY STDDEV_POP(price) DESC, quantity");
+        c.q("SELECT YEAR(created_at), STDDEV_SAMP(amount), AVG(amount), BIT_OR(user_id) FROM orders GROUP BY 1 ORDER BY 2 DESC, 1");
+        c.q("SELECT user_id % 4, VAR_SAMP(quantity), STDDEV(quantity * price) FROM order_items GROUP BY 1 ORDER BY 1");
+        c.q("SELECT quantity, VAR_POP(price) AS v FROM order_items GROUP BY quantity ORDER BY v, quantity");
+        c.q("SELECT status, STDDEV_SAMP(amount) FROM orders GROUP BY status HAVING STDDEV_SAMP(amount) IS NULL ORDER BY status");
+        c.q("SELECT user_id % 3, STDDEV(amount) * 2, VAR_POP(amount) + COUNT(*) FROM orders GROUP BY 1 ORDER BY 1");
+        c.p("SELECT VAR_SAMP(amount), STDDEV_POP(amount) FROM orders WHERE user_id IN (?, ?, ?)", 3, 8, 13);
+
         // issue 12: GROUP_CONCAT from the shards' pieces, sorted and joined by the merger; always with an ORDER BY
         // that decides the whole order (without one MySQL's order is unspecified)
         c.category("group-concat");
@@ -847,8 +869,6 @@ final class HandCorpus {
             "SELECT CONCAT(COUNT(*), 'x') FROM orders",
             "SELECT ROUND(AVG(amount), 1) FROM orders",
             "SELECT status, GROUP_CONCAT(order_id) g FROM orders GROUP BY status ORDER BY g",
-            "SELECT STDDEV(amount) FROM orders",
-            "SELECT user_id, VAR_SAMP(amount) FROM orders GROUP BY user_id",
-            "SELECT status FROM orders GROUP BY status HAVING VARIANCE(amount) > 10",
+            "SELECT STDDEV(CAST(amount AS DOUBLE)) FROM orders",
             "SELECT order_id, ROW_NUMBER() OVER (ORDER BY order_id) FROM orders");
 }
