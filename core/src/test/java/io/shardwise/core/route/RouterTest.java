@@ -271,14 +271,28 @@ class RouterTest {
     }
 
     @Test
+    void varianceAsksEachShardForCountSumAndAnUnroundedVarPop() {
+        RoutePlan plan = sql("select status, stddev_samp(amount) from orders group by status"
+                + " having variance(amount) > ? order by var_samp(amount)", 1L).plan();
+        // one COUNT, SUM and unrounded VAR_POP per argument, shared by the three aggregates over it
+        assertEquals("select status, stddev_samp(amount), weight_string(rtrim(status)), sum(amount), count(amount),"
+                + " cast(var_pop(amount) as double), var_pop(amount), var_samp(amount) from orders_0 group by status "
+                + " order by var_samp(amount)", plan.units().get(0).sql());
+        assertEquals("group by [#0~w#2] aggregate [stddev_samp(#1 sum#3 count#4 var#5), var_pop(#6 sum#3 count#4 var#5),"
+                + " var_samp(#7 sum#3 count#4 var#5)] (hashed) having (#6 GT 1) order by [#7] show 2", plan.merge().explain());
+    }
+
+    @Test
     void whatCannotBeMergedExactlyIsRefusedWith1235() {
+        // Calcite names these JSON_ARRAYAGG_ABSENT_ON_NULL etc.: once taken for plain columns, each shard's array came back as a row
+        sql("select json_arrayagg(amount) from orders").fails(ErrorCode.UNSUPPORTED, "aggregate json_arrayagg(amount) across shards");
+        sql("select status, json_objectagg(user_id, amount) from orders group by status").fails(ErrorCode.UNSUPPORTED,
+                "aggregate json_objectagg(user_id, amount) across shards");
+        sql("select json_arrayagg(amount order by amount) from orders").fails(ErrorCode.UNSUPPORTED, "json_arrayagg(amount order by amount)");
         sql("select status from orders group by status having group_concat(note) = ?", "x").fails(ErrorCode.UNSUPPORTED, "group_concat(note) in HAVING");
         sql("select status, group_concat(note) g from orders group by status order by g").fails(ErrorCode.UNSUPPORTED,
                 "ORDER BY a GROUP_CONCAT item");
         sql("select group_concat(note order by 1) from orders").fails(ErrorCode.UNSUPPORTED, "group_concat(note order by");
-        sql("select stddev(amount) from orders").fails(ErrorCode.UNSUPPORTED, "stddev(amount) across shards (a DOUBLE whose last bits");
-        sql("select status from orders group by status having var_samp(amount) > ?", 1L).fails(ErrorCode.UNSUPPORTED, "var_samp(amount)");
-        sql("select status from orders group by status order by variance(amount)").fails(ErrorCode.UNSUPPORTED, "variance(amount)");
         sql("select status, count(*) from orders group by status having count(*) > ? and group_concat(user_id) = ?", 3L, "1")
                 .fails(ErrorCode.UNSUPPORTED, "group_concat(user_id) in HAVING");
         sql("select * from orders where user_id in (select user_id from users)").fails(ErrorCode.UNSUPPORTED, "subquery");
@@ -442,8 +456,8 @@ class RouterTest {
                 .routes(INSERT_SELECT)
                 .rewritesTo("ds1: select country_code, max(name) from users_1 where user_id = 7 group by country_code");
         // a SELECT the merger cannot answer is refused as that SELECT would be
-        sql("insert into promotions (id, code, discount) select order_id, status, stddev(amount) from orders group by order_id, status")
-                .fails(ErrorCode.UNSUPPORTED, "stddev(amount) across shards");
+        sql("insert into promotions (id, code, discount) select order_id, status, json_arrayagg(amount) from orders"
+                + " group by order_id, status").fails(ErrorCode.UNSUPPORTED, "json_arrayagg(amount) across shards");
     }
 
     @Test

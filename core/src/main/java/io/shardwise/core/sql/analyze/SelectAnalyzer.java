@@ -227,9 +227,12 @@ final class SelectAnalyzer {
         if (!(expr instanceof SqlCall call) || call.getOperator() == null) {
             return null;
         }
-        String name = call.getOperator().getName().toLowerCase(Locale.ROOT);
+        String name = aggregateName(call);
         if (!AGGREGATES.contains(name) || call.getKind() == SqlKind.OVER) {
             return null;
+        }
+        if (call.getKind() == SqlKind.WITHIN_GROUP) {
+            return new SelectShape.Aggregate(SelectShape.AggregateKind.OTHER, false, call.toString()); // JSON_ARRAYAGG(x ORDER BY y)
         }
         boolean distinct = call.getFunctionQuantifier() != null
                 && call.getFunctionQuantifier().getValue() == SqlSelectKeyword.DISTINCT;
@@ -399,11 +402,25 @@ final class SelectAnalyzer {
         return Boolean.TRUE.equals(found);
     }
 
+    /**
+     * The call's function name as MySQL spells it. Calcite parses JSON_ARRAYAGG and JSON_OBJECTAGG into
+     * operators named by their NULL clause ({@code JSON_ARRAYAGG_ABSENT_ON_NULL}) and an ORDER BY inside
+     * into a WITHIN GROUP call around them; read by the raw name, they looked like no aggregate at all,
+     * and each shard's JSON array came back as a row of its own.
+     */
+    private static String aggregateName(SqlCall call) {
+        if (call.getKind() == SqlKind.WITHIN_GROUP && call.operand(0) instanceof SqlCall inner && inner.getOperator() != null) {
+            return aggregateName(inner);
+        }
+        String name = call.getOperator().getName().toLowerCase(Locale.ROOT);
+        return call.getKind() == SqlKind.JSON_ARRAYAGG ? "json_arrayagg" : call.getKind() == SqlKind.JSON_OBJECTAGG ? "json_objectagg" : name;
+    }
+
     static boolean containsAggregate(SqlNode expr) {
         Boolean found = expr.accept(new SqlBasicVisitor<>() {
             @Override
             public Boolean visit(SqlCall call) {
-                if (call.getOperator() != null && AGGREGATES.contains(call.getOperator().getName().toLowerCase(Locale.ROOT))) {
+                if (call.getOperator() != null && AGGREGATES.contains(aggregateName(call))) {
                     return true;
                 }
                 if (call instanceof SqlSelect) {
