@@ -46,7 +46,7 @@ final class AggregateColumns {
                                 + " of a FLOAT, DOUBLE or string argument across shards (no fixed scale to round to)");
                     }
                 }
-                case COUNT, SUM, MIN, MAX, AVG, BIT_AND, BIT_OR, BIT_XOR, GROUP_CONCAT -> {
+                case COUNT, SUM, MIN, MAX, AVG, BIT_AND, BIT_OR, BIT_XOR, GROUP_CONCAT, JSON_ARRAYAGG, JSON_OBJECTAGG -> {
                     // the units computed these themselves: their column definitions are already right
                 }
             }

@@ -21,6 +21,9 @@ import java.util.List;
  *       {@code column} is the GROUP_CONCAT of rows equal in all of them (a piece); the merger sorts the
  *       pieces by {@link Concat#order}, for DISTINCT keeps the first piece per {@link Concat#identity},
  *       and joins them with the separator (see {@link Concat}).
+ *   <li>JSON_ARRAYAGG, JSON_OBJECTAGG: as GROUP_CONCAT, each piece a unit's JSON array (object) over rows
+ *       equal in the arguments and ORDER BY keys; the merger joins the pieces' members with MariaDB's
+ *       separators ({@code ,} in an array, {@code ", "} in an object) inside one pair of brackets (braces).
  *   <li>VAR_POP, VAR_SAMP, STDDEV_POP, STDDEV_SAMP: per unit, {@code countColumn} = COUNT(x),
  *       {@code sumColumn} = SUM(x) and {@code varianceColumn} = VAR_POP(x) as an unrounded DOUBLE,
  *       combined with Chan, Golub and LeVeque's pairwise formula (stable, unlike a sum of squares);
@@ -32,7 +35,12 @@ public record AggregateSlot(Kind kind, int column, int sumColumn, int countColum
                             int varianceColumn) {
     public enum Kind {
         COUNT, SUM, MIN, MAX, AVG, COUNT_DISTINCT, SUM_DISTINCT, AVG_DISTINCT, BIT_AND, BIT_OR, BIT_XOR, GROUP_CONCAT,
-        VAR_POP, VAR_SAMP, STDDEV_POP, STDDEV_SAMP;
+        VAR_POP, VAR_SAMP, STDDEV_POP, STDDEV_SAMP, JSON_ARRAYAGG, JSON_OBJECTAGG;
+
+        /** Merged by joining the units' pieces with a {@link Concat}. */
+        public boolean isConcat() {
+            return this == GROUP_CONCAT || this == JSON_ARRAYAGG || this == JSON_OBJECTAGG;
+        }
 
         /** One of the variance family, merged from COUNT, SUM and VAR_POP per unit. */
         public boolean isVariance() {
@@ -69,8 +77,8 @@ public record AggregateSlot(Kind kind, int column, int sumColumn, int countColum
     }
 
     public AggregateSlot {
-        if ((kind == Kind.GROUP_CONCAT) != (concat != null)) {
-            throw new IllegalArgumentException("GROUP_CONCAT needs its Concat, others none: " + kind);
+        if (kind.isConcat() != (concat != null)) {
+            throw new IllegalArgumentException("GROUP_CONCAT and the JSON aggregates need their Concat, others none: " + kind);
         }
         if (column < 0) {
             throw new IllegalArgumentException("aggregate column " + column);

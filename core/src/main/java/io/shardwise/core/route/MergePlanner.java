@@ -218,7 +218,7 @@ final class MergePlanner {
                         hidden.add("count(", argumentExpr(a), ")"), -1);
                 case BIT_AND, BIT_OR, BIT_XOR, VAR_POP, VAR_SAMP, STDDEV_POP, STDDEV_SAMP ->
                         PartialAggregates.slot(a.kind(), i, argumentExpr(a), hidden);
-                case GROUP_CONCAT -> concatSlot(a, i);
+                case GROUP_CONCAT, JSON_ARRAYAGG, JSON_OBJECTAGG -> concatSlot(a, i);
                 case OTHER -> throw unsupported("aggregate " + item.text() + " across shards");
             });
         }
@@ -277,9 +277,17 @@ final class MergePlanner {
             order.add(new SortKey(hidden.add("", expression, ""), key.descending(), weight(expression)));
         }
         int separator = parts.separator() == null ? -1 : hidden.add("", spanExpr(parts.separator()), "");
-        int maxLength = hidden.add("", new Expr("@@group_concat_max_len", -1, -1), "");
-        return new AggregateSlot(AggregateSlot.Kind.GROUP_CONCAT, column, -1, -1, -1,
-                new AggregateSlot.Concat(order, identity, a.distinct(), separator, maxLength));
+        // MariaDB cuts JSON_ARRAYAGG at group_concat_max_len as GROUP_CONCAT (then closes the array); never JSON_OBJECTAGG
+        int maxLength = a.kind() == SelectShape.AggregateKind.JSON_OBJECTAGG ? -1
+                : hidden.add("", new Expr("@@group_concat_max_len", -1, -1), "");
+        AggregateSlot.Kind kind = switch (a.kind()) {
+            case JSON_ARRAYAGG -> AggregateSlot.Kind.JSON_ARRAYAGG;
+            case JSON_OBJECTAGG -> AggregateSlot.Kind.JSON_OBJECTAGG;
+            case GROUP_CONCAT -> AggregateSlot.Kind.GROUP_CONCAT;
+            case COUNT, SUM, MIN, MAX, AVG, BIT_AND, BIT_OR, BIT_XOR, VAR_POP, VAR_SAMP, STDDEV_POP, STDDEV_SAMP, OTHER ->
+                    throw new IllegalArgumentException("not joined from pieces: " + a.kind());
+        };
+        return new AggregateSlot(kind, column, -1, -1, -1, new AggregateSlot.Concat(order, identity, a.distinct(), separator, maxLength));
     }
 
     private boolean isConcatItem(int column) {
@@ -287,7 +295,7 @@ final class MergePlanner {
             return false;
         }
         SelectShape.Aggregate a = shape.items().get(column).aggregate();
-        return a != null && a.kind() == SelectShape.AggregateKind.GROUP_CONCAT;
+        return a != null && a.kind().isConcat();
     }
 
     private Expr spanExpr(SelectShape.Span span) {
@@ -411,7 +419,7 @@ final class MergePlanner {
         if (DistinctArguments.groupsBy(wanted)) {
             return distinctColumn(wanted, aggregates);
         }
-        if (wanted.kind() == SelectShape.AggregateKind.GROUP_CONCAT) {
+        if (wanted.kind().isConcat()) {
             throw unsupported(ref.text() + " in HAVING or ORDER BY across shards (only as a select item)");
         }
         String name = wanted.kind().name().toLowerCase(Locale.ROOT) + "(";
@@ -431,7 +439,8 @@ final class MergePlanner {
                     hidden.add("count(", argument, ")"), -1);
             case BIT_AND, BIT_OR, BIT_XOR, VAR_POP, VAR_SAMP, STDDEV_POP, STDDEV_SAMP ->
                     PartialAggregates.slot(wanted.kind(), column, argument, hidden);
-            case GROUP_CONCAT -> throw unsupported(ref.text() + " in HAVING or ORDER BY across shards (only as a select item)");
+            case GROUP_CONCAT, JSON_ARRAYAGG, JSON_OBJECTAGG ->
+                    throw unsupported(ref.text() + " in HAVING or ORDER BY across shards (only as a select item)");
             case OTHER -> throw unsupported("aggregate " + ref.text() + " in HAVING across shards");
         });
         return column;

@@ -22,7 +22,7 @@ final class PartialAggregates {
             case VAR_SAMP -> variance(AggregateSlot.Kind.VAR_SAMP, column, argument, hidden);
             case STDDEV_POP -> variance(AggregateSlot.Kind.STDDEV_POP, column, argument, hidden);
             case STDDEV_SAMP -> variance(AggregateSlot.Kind.STDDEV_SAMP, column, argument, hidden);
-            case COUNT, SUM, MIN, MAX, AVG, GROUP_CONCAT, OTHER -> throw new IllegalArgumentException("not planned here: " + kind);
+            case COUNT, SUM, MIN, MAX, AVG, GROUP_CONCAT, JSON_ARRAYAGG, JSON_OBJECTAGG, OTHER -> throw new IllegalArgumentException("not planned here: " + kind);
         };
     }
 

@@ -616,6 +616,23 @@ final class HandCorpus {
         c.q("SELECT user_id % 3, STDDEV(amount) * 2, VAR_POP(amount) + COUNT(*) FROM orders GROUP BY 1 ORDER BY 1");
         c.p("SELECT VAR_SAMP(amount), STDDEV_POP(amount) FROM orders WHERE user_id IN (?, ?, ?)", 3, 8, 13);
 
+        // issue 12: JSON_ARRAYAGG / JSON_OBJECTAGG joined from the shards' pieces as GROUP_CONCAT is; JSON_ARRAYAGG always
+        // with an ORDER BY that decides the whole order, JSON_OBJECTAGG over one row per group (its order is unspecified)
+        c.category("json-aggregates");
+        c.ci("SELECT status, JSON_ARRAYAGG(order_id ORDER BY order_id) FROM orders GROUP BY status ORDER BY status");
+        c.q("SELECT user_id % 5, JSON_ARRAYAGG(amount ORDER BY amount DESC, order_id) FROM orders WHERE order_id < 100200 GROUP BY 1"
+                + " ORDER BY 1");
+        c.q("SELECT JSON_ARRAYAGG(item_id ORDER BY item_id) FROM order_items WHERE quantity > 8");
+        c.q("SELECT JSON_ARRAYAGG(order_id ORDER BY order_id), COUNT(*) FROM orders WHERE user_id < -100");
+        c.q("SELECT order_id, JSON_OBJECTAGG(status, amount) FROM orders WHERE order_id < 100050 GROUP BY order_id ORDER BY order_id");
+        c.q("SELECT JSON_OBJECTAGG(order_id, note), JSON_ARRAYAGG(note ORDER BY order_id) FROM orders WHERE order_id = 100001");
+        c.ci("SELECT sku, JSON_ARRAYAGG(quantity ORDER BY quantity, item_id), COUNT(*) FROM order_items GROUP BY sku ORDER BY sku LIMIT 20");
+        c.p("SELECT user_id, JSON_ARRAYAGG(amount * ? ORDER BY order_id) FROM orders WHERE user_id < ? GROUP BY user_id ORDER BY user_id",
+                2, 20);
+        c.ci("SELECT status, JSON_ARRAYAGG(note ORDER BY order_id DESC) FROM orders WHERE order_id < 100100 GROUP BY status ORDER BY status");
+        c.q("SELECT quantity, JSON_ARRAYAGG(price ORDER BY price, item_id), MAX(price) - MIN(price) FROM order_items GROUP BY quantity"
+                + " ORDER BY quantity");
+
         // issue 12: GROUP_CONCAT from the shards' pieces, sorted and joined by the merger; always with an ORDER BY
         // that decides the whole order (without one MySQL's order is unspecified)
         c.category("group-concat");
@@ -870,5 +887,6 @@ final class HandCorpus {
             "SELECT ROUND(AVG(amount), 1) FROM orders",
             "SELECT status, GROUP_CONCAT(order_id) g FROM orders GROUP BY status ORDER BY g",
             "SELECT STDDEV(CAST(amount AS DOUBLE)) FROM orders",
+            "SELECT status FROM orders GROUP BY status HAVING JSON_ARRAYAGG(amount ORDER BY amount) = '[1]'",
             "SELECT order_id, ROW_NUMBER() OVER (ORDER BY order_id) FROM orders");
 }

@@ -231,8 +231,8 @@ final class SelectAnalyzer {
         if (!AGGREGATES.contains(name) || call.getKind() == SqlKind.OVER) {
             return null;
         }
-        if (call.getKind() == SqlKind.WITHIN_GROUP) {
-            return new SelectShape.Aggregate(SelectShape.AggregateKind.OTHER, false, call.toString()); // JSON_ARRAYAGG(x ORDER BY y)
+        if (call.getKind() == SqlKind.WITHIN_GROUP || call.getKind() == SqlKind.JSON_ARRAYAGG || call.getKind() == SqlKind.JSON_OBJECTAGG) {
+            return json(call, parsed);
         }
         boolean distinct = call.getFunctionQuantifier() != null
                 && call.getFunctionQuantifier().getValue() == SqlSelectKeyword.DISTINCT;
@@ -256,7 +256,7 @@ final class SelectAnalyzer {
         };
         if (distinct) {
             kind = switch (kind) {
-                case COUNT, SUM, MIN, MAX, AVG, GROUP_CONCAT, OTHER -> kind;
+                case COUNT, SUM, MIN, MAX, AVG, GROUP_CONCAT, JSON_ARRAYAGG, JSON_OBJECTAGG, OTHER -> kind;
                 // not MySQL syntax: leave it to the backend's own error, never a merge
                 case BIT_AND, BIT_OR, BIT_XOR, VAR_POP, VAR_SAMP, STDDEV_POP, STDDEV_SAMP -> SelectShape.AggregateKind.OTHER;
             };
@@ -335,6 +335,50 @@ final class SelectAnalyzer {
         }
         return new SelectShape.Aggregate(SelectShape.AggregateKind.GROUP_CONCAT, distinct, sql.substring(span[0], span[1]),
                 span[0], span[1], List.of(), new SelectShape.GroupConcat(arguments, order, separator));
+    }
+
+    /**
+     * JSON_ARRAYAGG(x [ORDER BY k [DESC], …]) and JSON_OBJECTAGG(k, v), as GROUP_CONCAT's parts: Calcite
+     * parses the ORDER BY into a WITHIN GROUP call around JSON_ARRAYAGG, whose other operands are the keys.
+     * (Calcite's core parser has no DISTINCT or LIMIT inside them: such a statement never gets here.)
+     */
+    private static SelectShape.Aggregate json(SqlCall call, ParsedText parsed) {
+        SqlCall inner = call.getKind() == SqlKind.WITHIN_GROUP ? (SqlCall) call.operand(0) : call;
+        SelectShape.AggregateKind kind = inner.getKind() == SqlKind.JSON_ARRAYAGG ? SelectShape.AggregateKind.JSON_ARRAYAGG
+                : inner.getKind() == SqlKind.JSON_OBJECTAGG ? SelectShape.AggregateKind.JSON_OBJECTAGG : SelectShape.AggregateKind.OTHER;
+        int[] span = argumentSpan(parsed, inner);
+        if (kind == SelectShape.AggregateKind.OTHER || span == null) {
+            return new SelectShape.Aggregate(SelectShape.AggregateKind.OTHER, false, call.toString());
+        }
+        boolean known = true;
+        List<SelectShape.Span> arguments = new ArrayList<>();
+        for (SqlNode operand : inner.getOperandList()) {
+            if (operand != null && !(operand instanceof SqlLiteral) && !(operand instanceof SqlDynamicParam)) {
+                arguments.add(ExpressionSpans.of(parsed, operand));
+            }
+        }
+        List<SelectShape.ConcatKey> order = new ArrayList<>();
+        if (call != inner) {
+            for (SqlNode keys : call.getOperandList().subList(1, call.operandCount())) {
+                for (SqlNode key : keys instanceof SqlNodeList list ? list : List.of(keys)) {
+                    boolean descending = key.getKind() == SqlKind.DESCENDING;
+                    SqlNode expr = descending ? ((SqlCall) key).operand(0) : key;
+                    known &= !(expr instanceof SqlLiteral) && !(expr instanceof SqlDynamicParam);
+                    order.add(new SelectShape.ConcatKey(ExpressionSpans.of(parsed, expr), descending));
+                }
+            }
+        }
+        for (SelectShape.Span s : arguments) {
+            known &= s.start() >= 0 && s.end() > s.start();
+        }
+        for (SelectShape.ConcatKey k : order) {
+            known &= k.span().start() >= 0 && k.span().end() > k.span().start();
+        }
+        if (!known) {
+            return new SelectShape.Aggregate(SelectShape.AggregateKind.OTHER, false, call.toString());
+        }
+        return new SelectShape.Aggregate(kind, false, parsed.sql.substring(span[0], span[1]), span[0], span[1], List.of(),
+                new SelectShape.GroupConcat(arguments, order, null));
     }
 
     /**
