@@ -24,7 +24,7 @@ final class Weights {
             case MergeSpec.SortedMerge s -> new MergeSpec.SortedMerge(keys(s.keys(), columns), s.tail());
             case MergeSpec.GroupedAggregate g -> new MergeSpec.GroupedAggregate(keys(g.groupKeys(), columns),
                     slots(g.aggregates(), columns), computed(g.computed(), columns), g.inputSortedByGroup(), expr(g.having(), columns),
-                    keys(g.order(), columns), g.tail());
+                    keys(g.order(), columns), g.tail(), g.rollup());
         };
     }
 

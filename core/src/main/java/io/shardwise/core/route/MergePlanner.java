@@ -85,6 +85,12 @@ final class MergePlanner {
             if (havingClause != null) {
                 edits.add(new Renderer.Edit(havingClause.start(), havingClause.end(), ""));
             }
+            Clause rollupClause = template.clause(Clause.Kind.ROLLUP);
+            if (rollupClause != null && shape.orderBy().isEmpty()) {
+                // the units group plainly; the merge adds the super-aggregate rows (with an ORDER BY the
+                // units keep it, and refuse the statement as MySQL does: 1221)
+                edits.add(new Renderer.Edit(rollupClause.start(), rollupClause.end(), ""));
+            }
         } else {
             MergeSpec.Tail tail = new MergeSpec.Tail(false, offset, limit, visibleWidth());
             if (shape.distinct() && wholeRows()) {
@@ -180,7 +186,7 @@ final class MergePlanner {
             case MergeSpec.Concat c -> new MergeSpec.Concat(all);
             case MergeSpec.SortedMerge s -> new MergeSpec.SortedMerge(s.keys(), all);
             case MergeSpec.GroupedAggregate g -> new MergeSpec.GroupedAggregate(g.groupKeys(), g.aggregates(), g.computed(),
-                    g.inputSortedByGroup(), g.having(), g.order(), all);
+                    g.inputSortedByGroup(), g.having(), g.order(), all, g.rollup());
         };
     }
 
@@ -189,10 +195,13 @@ final class MergePlanner {
             throw unsupported("this HAVING condition across shards: " + shape.having());
         }
         List<SortKey> groupKeys = new ArrayList<>();
+        boolean rollup = template.clause(Clause.Kind.ROLLUP) != null && shape.orderBy().isEmpty();
         for (SelectShape.Key key : shape.groupBy()) {
             int column = keyColumn(key);
             if (column >= 0) {
                 groupKeys.add(new SortKey(column, false, weight(keyExpr(key))));
+            } else if (rollup) {
+                throw unsupported("GROUP BY " + keyExpr(key).text() + " WITH ROLLUP across shards");
             }
         }
         List<AggregateSlot> aggregates = new ArrayList<>();
@@ -252,7 +261,7 @@ final class MergePlanner {
         }
         return new MergeSpec.GroupedAggregate(groupKeys, aggregates, computed, false, having, order,
                 // SELECT DISTINCT over groups (DISTINCT COUNT(*) ... GROUP BY): the merged groups' visible rows de-duplicated
-                new MergeSpec.Tail(shape.distinct(), offset, limit, visibleWidth()));
+                new MergeSpec.Tail(shape.distinct(), offset, limit, visibleWidth()), rollup && !groupKeys.isEmpty());
     }
 
     /**

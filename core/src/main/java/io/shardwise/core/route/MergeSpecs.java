@@ -21,7 +21,7 @@ public final class MergeSpecs {
             case MergeSpec.SortedMerge s -> new MergeSpec.SortedMerge(keys(s.keys(), starItem, extra), tail(s.tail(), extra));
             case MergeSpec.GroupedAggregate g -> new MergeSpec.GroupedAggregate(keys(g.groupKeys(), starItem, extra),
                     aggregates(g.aggregates(), starItem, extra), computed(g.computed(), starItem, extra), g.inputSortedByGroup(),
-                    expr(g.having(), starItem, extra), keys(g.order(), starItem, extra), tail(g.tail(), extra));
+                    expr(g.having(), starItem, extra), keys(g.order(), starItem, extra), tail(g.tail(), extra), g.rollup());
         };
     }
 

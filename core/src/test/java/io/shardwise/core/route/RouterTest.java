@@ -296,6 +296,19 @@ class RouterTest {
     }
 
     @Test
+    void withRollupGroupsPlainlyOnTheShardsAndTheMergeAddsTheSuperAggregates() {
+        RoutePlan plan = sql("select status, user_id % 2, count(*), avg(amount) from orders group by status, user_id % 2 with rollup"
+                + " having count(*) > ? limit 5", 1L).plan();
+        assertEquals("select status, user_id % 2, count(*), avg(amount), weight_string(rtrim(status)), weight_string(rtrim(user_id % 2)),"
+                + " sum(amount), count(amount) from orders_0 group by status, user_id % 2   ", plan.units().get(0).sql());
+        assertEquals("group by [#0~w#4, #1~w#5] aggregate [count(#2), avg(#3 sum#6 count#7)] with rollup (hashed) having (#2 GT 1) limit 5"
+                + " show 4", plan.merge().explain());
+        // with an ORDER BY the shards keep it, and refuse the statement as MySQL does (1221)
+        assertTrue(sql("select status, count(*) from orders group by status with rollup order by status").plan().units().get(0).sql()
+                .contains("group by status with rollup order by status"));
+    }
+
+    @Test
     void whatCannotBeMergedExactlyIsRefusedWith1235() {
         sql("select status from orders group by status having json_arrayagg(amount) = ?", "[1]").fails(ErrorCode.UNSUPPORTED,
                 "json_arrayagg(amount) in HAVING or ORDER BY");

@@ -633,6 +633,20 @@ final class HandCorpus {
         c.q("SELECT quantity, JSON_ARRAYAGG(price ORDER BY price, item_id), MAX(price) - MIN(price) FROM order_items GROUP BY quantity"
                 + " ORDER BY quantity");
 
+        // issue 12: GROUP BY ... WITH ROLLUP: the shards group plainly, the merge adds the super-aggregate rows in MySQL's
+        // order (MariaDB 11.4 has no GROUPING(); ORDER BY with ROLLUP is its error 1221 from the shards)
+        c.category("rollup");
+        c.q("SELECT user_id % 3, COUNT(*), SUM(amount), AVG(amount), MIN(amount), MAX(amount) FROM orders GROUP BY 1 WITH ROLLUP");
+        c.ci("SELECT status, user_id % 2, COUNT(*), SUM(amount) FROM orders GROUP BY status, user_id % 2 WITH ROLLUP");
+        c.q("SELECT YEAR(created_at) AS y, COUNT(DISTINCT user_id), COUNT(*) FROM orders GROUP BY y WITH ROLLUP");
+        c.q("SELECT quantity, COUNT(*), SUM(price) FROM order_items WHERE quantity < 5 GROUP BY quantity WITH ROLLUP LIMIT 3");
+        c.q("SELECT user_id % 4, quantity % 2, COUNT(*) FROM order_items GROUP BY 1, 2 WITH ROLLUP HAVING COUNT(*) > 10");
+        c.q("SELECT user_id % 3, VAR_POP(amount), BIT_OR(user_id) FROM orders GROUP BY 1 WITH ROLLUP");
+        c.q("SELECT user_id % 3, SUM(amount) / COUNT(*) FROM orders WHERE user_id < -100 GROUP BY 1 WITH ROLLUP");
+        c.p("SELECT user_id % ?, COUNT(*), MAX(order_id) FROM orders WHERE user_id > ? GROUP BY 1 WITH ROLLUP", 4, 3);
+        c.ci("SELECT status, COUNT(*) FROM orders GROUP BY status WITH ROLLUP ORDER BY status");
+        c.q("SELECT user_id % 3, GROUP_CONCAT(order_id ORDER BY order_id) FROM orders WHERE order_id < 100030 GROUP BY 1 WITH ROLLUP");
+
         // issue 12: GROUP_CONCAT from the shards' pieces, sorted and joined by the merger; always with an ORDER BY
         // that decides the whole order (without one MySQL's order is unspecified)
         c.category("group-concat");

@@ -95,6 +95,11 @@ final class SelectAnalyzer {
         }
         if (c.groupBy.present()) {
             out.put(Clause.Kind.GROUP_BY, new Clause(Clause.Kind.GROUP_BY, c.startOffset(c.groupBy), c.endOffset(c.groupBy)));
+            if (c.withRollup) {
+                // the two tokens right after the GROUP BY list (Clauses cut them off it)
+                out.put(Clause.Kind.ROLLUP, new Clause(Clause.Kind.ROLLUP, c.tokens.get(c.groupBy.last()).start(),
+                        c.tokens.get(c.groupBy.last() + 1).end()));
+            }
         }
         int groupPoint;
         if (c.groupBy.present()) {
