@@ -309,6 +309,13 @@ class RouterTest {
     }
 
     @Test
+    void absOverAggregatesIsEvaluatedAfterTheMergeAsMysqlsAbs() {
+        // ABS(x) is IF(x < 0, -x, x + 0): the argument's type and scale, a string read as a number
+        assertEquals("group by [#0~w#2] aggregate [sum(#3)] compute [#1=if(((#3 - 10) LT 0), -(#3 - 10), ((#3 - 10) + 0))] (hashed)"
+                + " show 2", sql("select status, abs(sum(amount) - ?) from orders group by status", 10L).plan().merge().explain());
+    }
+
+    @Test
     void whatCannotBeMergedExactlyIsRefusedWith1235() {
         sql("select status from orders group by status having json_arrayagg(amount) = ?", "[1]").fails(ErrorCode.UNSUPPORTED,
                 "json_arrayagg(amount) in HAVING or ORDER BY");

@@ -633,6 +633,16 @@ final class HandCorpus {
         c.q("SELECT quantity, JSON_ARRAYAGG(price ORDER BY price, item_id), MAX(price) - MIN(price) FROM order_items GROUP BY quantity"
                 + " ORDER BY quantity");
 
+        // issue 12: ABS over aggregates, evaluated after the merge as IF(x < 0, -x, x + 0)
+        c.category("functions-over-aggregates");
+        c.q("SELECT user_id % 5, ABS(SUM(amount) - 1000), ABS(MIN(amount) - MAX(amount)) FROM orders GROUP BY 1 ORDER BY 1");
+        c.q("SELECT ABS(SUM(quantity) - COUNT(*) * 5), ABS(AVG(price) - 50) FROM order_items");
+        c.q("SELECT quantity, ABS(AVG(price) - 20) AS d FROM order_items GROUP BY quantity ORDER BY d, quantity");
+        c.q("SELECT user_id % 4 FROM orders GROUP BY 1 HAVING ABS(SUM(amount) - 5000) > 100 ORDER BY ABS(COUNT(*) - 30), 1");
+        c.q("SELECT ABS(SUM(amount)), ABS(-COUNT(*)), ABS(MAX(user_id) - 7) FROM orders WHERE user_id < -100");
+        c.p("SELECT status, ABS(SUM(amount) - ?) FROM orders GROUP BY status ORDER BY 2, 1", 3000);
+        c.q("SELECT ABS(STDDEV(amount) - 100), ABS(MIN(user_id)) FROM orders");
+
         // issue 12: GROUP BY ... WITH ROLLUP: the shards group plainly, the merge adds the super-aggregate rows in MySQL's
         // order (MariaDB 11.4 has no GROUPING(); ORDER BY with ROLLUP is its error 1221 from the shards)
         c.category("rollup");
