@@ -44,6 +44,8 @@ import org.openjdk.jmh.infra.Blackhole;
  *   <li>{@link #groupedConcat}: {@code SELECT k, GROUP_CONCAT(id ORDER BY id) ... GROUP BY k}: each unit
  *       row a piece with its hidden key, 4 pieces per group per unit; the pieces sorted and joined per
  *       group (hashed grouping).
+ *   <li>{@link #groupedVariance}: {@code SELECT k, VARIANCE(id) ... GROUP BY k} streaming: each unit row
+ *       carries its group's hidden SUM, COUNT and unrounded VAR_POP, combined by Chan's formula.
  * </ul>
  * Values are text-protocol bytes as a MySQL server sends them; columns INT, BIGINT and DECIMAL.
  *
@@ -77,6 +79,10 @@ public class MergeBenchmark {
     private List<Column> concatColumns;
     private byte[][][][] concatRows;
     private MergeSpec concatGroups;
+    private static final int MYSQL_DOUBLE = 5;
+    private List<Column> varianceColumns;
+    private byte[][][][] varianceRows;
+    private MergeSpec varianceGroups;
 
     @Setup(Level.Trial)
     public void setUp() {
@@ -130,6 +136,22 @@ public class MergeBenchmark {
         if (drain(concatColumns, concatRows, concatGroups, null) != ROWS / 4) {
             throw new IllegalStateException("the GROUP_CONCAT merge lost groups");
         }
+        varianceColumns = List.of(column("k", MYSQL_LONG, 0), column("VARIANCE(id)", MYSQL_DOUBLE, 4),
+                column("sum(id)", MYSQL_NEWDECIMAL, 0), column("count(id)", MYSQL_LONGLONG, 0),
+                column("cast(var_pop(id) as double)", MYSQL_DOUBLE, 31));
+        varianceRows = new byte[UNITS][ROWS][][];
+        for (int u = 0; u < UNITS; u++) {
+            for (int r = 0; r < ROWS; r++) {
+                byte[][] g = groupRows[u][r];
+                byte[] variance = Double.toString(random.nextDouble() * 1e6).getBytes(StandardCharsets.US_ASCII);
+                varianceRows[u][r] = new byte[][] {g[0], variance, g[2], g[1], variance};
+            }
+        }
+        varianceGroups = new MergeSpec.GroupedAggregate(List.of(SortKey.ascending(0)), List.of(new AggregateSlot(AggregateSlot.Kind.VAR_POP,
+                1, 2, 3, -1, null, 4)), true, null, List.of(), all);
+        if (drain(varianceColumns, varianceRows, varianceGroups, null) != ROWS) {
+            throw new IllegalStateException("the VARIANCE merge lost groups");
+        }
         long merged = drain(rowColumns, sortedRows, ordered, null);
         long groups = drain(groupColumns, groupRows, streamingGroups, null);
         if (merged != (long) UNITS * ROWS || groups != ROWS || drain(groupColumns, groupRows, hashedGroups, null) != ROWS) {
@@ -165,6 +187,12 @@ public class MergeBenchmark {
     @OperationsPerInvocation(UNITS * ROWS)
     public long groupedConcat(Blackhole bh) {
         return drain(concatColumns, concatRows, concatGroups, bh);
+    }
+
+    @Benchmark
+    @OperationsPerInvocation(UNITS * ROWS)
+    public long groupedVariance(Blackhole bh) {
+        return drain(varianceColumns, varianceRows, varianceGroups, bh);
     }
 
     /** Merges the units and reads every cell of every merged row, as a face writing the result would. */

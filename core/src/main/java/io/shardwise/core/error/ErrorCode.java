@@ -62,8 +62,8 @@ public enum ErrorCode {
     BACKEND_ERROR(1105, "HY000", "%s"),
     /** A warning the merger raises where MySQL does: x / 0 over merged aggregates is NULL. */
     DIVISION_BY_ZERO(1365, "22012", "Division by 0"),
-    /** A warning the merger raises where MySQL does: a merged GROUP_CONCAT cut at group_concat_max_len. */
-    GROUP_CONCAT_CUT(1260, "HY000", "Row %s was cut by GROUP_CONCAT()"),
+    /** A warning the merger raises where MySQL does: a merged GROUP_CONCAT (or JSON_ARRAYAGG, which MariaDB cuts too) cut at group_concat_max_len. */
+    GROUP_CONCAT_CUT(1260, "HY000", "Row %s was cut by %s()"),
     /** An integer expression over merged aggregates beyond BIGINT, as MySQL refuses it. */
     BIGINT_OUT_OF_RANGE(1690, "22003", "BIGINT value is out of range in '%s'"),
     BUG(1105, "HY000", "[BUG] %s"),

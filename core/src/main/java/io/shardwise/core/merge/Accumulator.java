@@ -15,7 +15,7 @@ import java.util.Set;
  * COUNT 0, everything else NULL.
  */
 sealed interface Accumulator permits Accumulator.Count, Accumulator.Sum, Accumulator.Extreme, Accumulator.Average,
-        Accumulator.Distinct, BitAccumulator, ConcatAccumulator {
+        Accumulator.Distinct, BitAccumulator, ConcatAccumulator, VarianceAccumulator {
     void add(Row row);
 
     void writeTo(byte[][] out);
@@ -33,7 +33,8 @@ sealed interface Accumulator permits Accumulator.Count, Accumulator.Sum, Accumul
             case AVG -> new Average(slot, columns);
             case COUNT_DISTINCT, SUM_DISTINCT, AVG_DISTINCT -> new Distinct(slot, columns.get(slot.column()));
             case BIT_AND, BIT_OR, BIT_XOR -> new BitAccumulator(slot.kind(), slot.column());
-            case GROUP_CONCAT -> new ConcatAccumulator(slot, columns, warnings);
+            case GROUP_CONCAT, JSON_ARRAYAGG, JSON_OBJECTAGG -> new ConcatAccumulator(slot, columns, warnings);
+            case VAR_POP, VAR_SAMP, STDDEV_POP, STDDEV_SAMP -> new VarianceAccumulator(slot, columns);
         };
     }
 

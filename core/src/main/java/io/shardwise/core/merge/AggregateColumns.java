@@ -1,5 +1,7 @@
 package io.shardwise.core.merge;
 
+import io.shardwise.core.error.ErrorCode;
+import io.shardwise.core.error.ShardwiseException;
 import io.shardwise.core.execute.Column;
 import io.shardwise.core.route.AggregateSlot;
 import java.util.ArrayList;
@@ -34,7 +36,17 @@ final class AggregateColumns {
                         ? numeric(arg, DOUBLE, 23, Column.FLAG_BINARY, NumberText.NOT_FIXED_DECIMALS)
                         : numeric(arg, NEWDECIMAL, arg.length() + Accumulator.DIV_PRECISION_INCREMENT, Column.FLAG_BINARY,
                                 averageDecimals(arg.decimals())));
-                case COUNT, SUM, MIN, MAX, AVG, BIT_AND, BIT_OR, BIT_XOR -> {
+                case VAR_POP, VAR_SAMP, STDDEV_POP, STDDEV_SAMP -> {
+                    if (arg.decimals() <= 0 || arg.decimals() >= NumberText.NOT_FIXED_DECIMALS) {
+                        // a fixed scale is the argument's + 4, so never 0; 0 and 31/39 both come for "not
+                        // fixed". MySQL prints such a variance to 17 digits, whose last ones depend on the
+                        // order it read the rows in (Welford's recurrence): a merge cannot promise them.
+                        // With a fixed scale (integer and DECIMAL arguments) they are rounded away.
+                        throw new ShardwiseException(ErrorCode.UNSUPPORTED, arg.name()
+                                + " of a FLOAT, DOUBLE or string argument across shards (no fixed scale to round to)");
+                    }
+                }
+                case COUNT, SUM, MIN, MAX, AVG, BIT_AND, BIT_OR, BIT_XOR, GROUP_CONCAT, JSON_ARRAYAGG, JSON_OBJECTAGG -> {
                     // the units computed these themselves: their column definitions are already right
                 }
             }

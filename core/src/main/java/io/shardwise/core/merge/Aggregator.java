@@ -8,7 +8,7 @@ import java.util.List;
 /**
  * Builds merged group rows: the first row of a group supplies the non-aggregate columns, each
  * aggregate slot merges its column over all the group's rows, then each computed column is
- * evaluated over the merged ones, in order.
+ * evaluated over the merged ones, in order; last, a variance is rounded to the scale it shows at.
  */
 final class Aggregator {
     private final List<AggregateSlot> slots;
@@ -17,6 +17,7 @@ final class Aggregator {
     private final List<Column> inputColumns;
     private final int width;
     private final MergeWarnings warnings;
+    private final boolean settles;
 
     Aggregator(List<AggregateSlot> slots, List<Column> inputColumns) {
         this(slots, List.of(), null, inputColumns, MergeWarnings.NONE);
@@ -30,6 +31,11 @@ final class Aggregator {
         this.evaluator = evaluator;
         this.inputColumns = inputColumns;
         this.width = inputColumns.size();
+        boolean variance = false;
+        for (AggregateSlot slot : slots) {
+            variance |= slot.kind().isVariance();
+        }
+        this.settles = variance;
     }
 
     /** A group opened by {@code first}, which is already added. */
@@ -81,6 +87,14 @@ final class Aggregator {
             }
             for (MergeSpec.ComputedColumn c : aggregator.computed) {
                 aggregator.evaluator.compute(c, cells);
+            }
+            if (aggregator.settles) {
+                // a variance enters the expressions over it unrounded, as MySQL's DOUBLE does, and shows at its scale
+                for (Accumulator a : accumulators) {
+                    if (a instanceof VarianceAccumulator v) {
+                        v.settle(cells);
+                    }
+                }
             }
             return cells;
         }

@@ -22,9 +22,16 @@ import java.util.Set;
  * {@code @@group_concat_max_len} bytes (at a character boundary unless binary), with warning 1260;
  * MySQL's N in "Row N was cut" counts the group's rows, which pieces do not tell: here N is the piece
  * the cut falls in (the same when each piece is one row, as under an ORDER BY a unique key).
+ *
+ * <p>JSON_ARRAYAGG and JSON_OBJECTAGG merge the same way, each piece a unit's array (object) over its
+ * equal rows: the pieces' members are joined inside one pair of brackets (braces) with MariaDB's own
+ * separators, {@code [1,null,3]} and {@code {"a":1, "b":null}}, duplicate keys kept as MariaDB keeps
+ * them. JSON_ARRAYAGG's members are cut at group_concat_max_len before the closing bracket, as
+ * MariaDB cuts them (warning 1260 naming JSON_ARRAYAGG()).
  */
 final class ConcatAccumulator implements Accumulator {
     private static final byte[] DEFAULT_SEPARATOR = {','};
+    private static final byte[] OBJECT_SEPARATOR = {',', ' '};
 
     private final AggregateSlot slot;
     private final AggregateSlot.Concat concat;
@@ -33,6 +40,9 @@ final class ConcatAccumulator implements Accumulator {
     private final List<byte[][]> pieces = new ArrayList<>();
     private final boolean binary;
     private final MergeWarnings warnings;
+    /** For the JSON aggregates the brackets each piece is wrapped in and the result gets; 0 for GROUP_CONCAT. */
+    private final byte open;
+    private final byte close;
 
     ConcatAccumulator(AggregateSlot slot, List<Column> columns, MergeWarnings warnings) {
         this.slot = slot;
@@ -41,6 +51,8 @@ final class ConcatAccumulator implements Accumulator {
         this.concat = slot.concat();
         this.width = columns.size();
         this.order = concat.order().isEmpty() ? null : new RowOrder(concat.order(), columns);
+        this.open = slot.kind() == AggregateSlot.Kind.JSON_ARRAYAGG ? (byte) '[' : slot.kind() == AggregateSlot.Kind.JSON_OBJECTAGG ? (byte) '{' : 0;
+        this.close = open == '[' ? (byte) ']' : open == '{' ? (byte) '}' : 0;
     }
 
     @Override
@@ -60,15 +72,26 @@ final class ConcatAccumulator implements Accumulator {
         if (order != null) {
             kept.sort((a, b) -> order.compare(Row.of(a), Row.of(b)));
         }
-        byte[] separator = concat.separatorColumn() >= 0 ? pieces.get(0)[concat.separatorColumn()] : DEFAULT_SEPARATOR;
+        byte[] separator = concat.separatorColumn() >= 0 ? pieces.get(0)[concat.separatorColumn()]
+                : open == '{' ? OBJECT_SEPARATOR : DEFAULT_SEPARATOR;
         ByteArrayOutputStream joined = new ByteArrayOutputStream();
+        int strip = open == 0 ? 0 : 1;
         for (int i = 0; i < kept.size(); i++) {
             if (i > 0 && separator != null) {
                 joined.writeBytes(separator);
             }
-            joined.writeBytes(kept.get(i)[slot.column()]);
+            byte[] piece = kept.get(i)[slot.column()];
+            joined.write(piece, strip, piece.length - 2 * strip); // a JSON piece's members, without its brackets
         }
-        out[slot.column()] = cut(joined.toByteArray(), kept, separator == null ? 0 : separator.length);
+        byte[] value = cut(joined.toByteArray(), kept, separator == null ? 0 : separator.length);
+        if (open != 0) {
+            byte[] wrapped = new byte[value.length + 2];
+            wrapped[0] = open;
+            System.arraycopy(value, 0, wrapped, 1, value.length);
+            wrapped[wrapped.length - 1] = close;
+            value = wrapped;
+        }
+        out[slot.column()] = value;
     }
 
     /** The value within group_concat_max_len bytes, whole characters only (UTF-8 unless binary), warning when cut. */
@@ -89,7 +112,8 @@ final class ConcatAccumulator implements Accumulator {
         for (long length = 0; piece < kept.size() && length <= limit; piece++) {
             length += (piece > 0 ? separatorLength : 0) + kept.get(piece)[slot.column()].length;
         }
-        warnings.raise(new Condition(Condition.Level.WARNING, ErrorCode.GROUP_CONCAT_CUT.errno(), ErrorCode.GROUP_CONCAT_CUT.message(piece)));
+        warnings.raise(new Condition(Condition.Level.WARNING, ErrorCode.GROUP_CONCAT_CUT.errno(),
+                ErrorCode.GROUP_CONCAT_CUT.message(piece, open == 0 ? "GROUP_CONCAT" : "JSON_ARRAYAGG")));
         return java.util.Arrays.copyOf(value, end);
     }
 

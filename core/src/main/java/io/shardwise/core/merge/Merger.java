@@ -109,6 +109,15 @@ public final class Merger {
         // groups sort by the merged columns' types: a DISTINCT aggregate's unit column held its argument
         // (a string with a weight), the merged one is a number, which orders by value
         List<SortKey> order = Weights.keys(g.order(), outColumns);
+        if (g.rollup()) {
+            return new DeferredCursor(outColumns, () -> {
+                List<byte[][]> rows = RollupGrouping.groups(new ConcatCursor(inputs), g.groupKeys(), aggregator, outColumns);
+                if (having != null) {
+                    rows.removeIf(r -> !having.accepts(g.having(), Row.of(r)));
+                }
+                return new BufferedCursor(outColumns, rows, inputs);
+            }, inputs);
+        }
         if (g.inputSortedByGroup() || global) {
             ResultCursor source = global ? new ConcatCursor(inputs) : new SortedMergeCursor(inputs, groupOrder);
             ResultCursor groups = new SortedGroupCursor(source, groupOrder, aggregator, global, outColumns);

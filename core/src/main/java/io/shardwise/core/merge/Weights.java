@@ -24,7 +24,7 @@ final class Weights {
             case MergeSpec.SortedMerge s -> new MergeSpec.SortedMerge(keys(s.keys(), columns), s.tail());
             case MergeSpec.GroupedAggregate g -> new MergeSpec.GroupedAggregate(keys(g.groupKeys(), columns),
                     slots(g.aggregates(), columns), computed(g.computed(), columns), g.inputSortedByGroup(), expr(g.having(), columns),
-                    keys(g.order(), columns), g.tail());
+                    keys(g.order(), columns), g.tail(), g.rollup());
         };
     }
 
@@ -55,7 +55,7 @@ final class Weights {
             AggregateSlot.Concat c = s.concat();
             out.add(new AggregateSlot(s.kind(), s.column(), s.sumColumn(), s.countColumn(), weight(s.column(), s.weightColumn(), columns),
                     c == null ? null : new AggregateSlot.Concat(keys(c.order(), columns), keys(c.identity(), columns), c.distinct(),
-                            c.separatorColumn(), c.lengthColumn())));
+                            c.separatorColumn(), c.lengthColumn()), s.varianceColumn()));
         }
         return out;
     }

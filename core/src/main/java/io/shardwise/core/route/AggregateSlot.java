@@ -21,11 +21,32 @@ import java.util.List;
  *       {@code column} is the GROUP_CONCAT of rows equal in all of them (a piece); the merger sorts the
  *       pieces by {@link Concat#order}, for DISTINCT keeps the first piece per {@link Concat#identity},
  *       and joins them with the separator (see {@link Concat}).
+ *   <li>JSON_ARRAYAGG, JSON_OBJECTAGG: as GROUP_CONCAT, each piece a unit's JSON array (object) over rows
+ *       equal in the arguments and ORDER BY keys; the merger joins the pieces' members with MariaDB's
+ *       separators ({@code ,} in an array, {@code ", "} in an object) inside one pair of brackets (braces).
+ *   <li>VAR_POP, VAR_SAMP, STDDEV_POP, STDDEV_SAMP: per unit, {@code countColumn} = COUNT(x),
+ *       {@code sumColumn} = SUM(x) and {@code varianceColumn} = VAR_POP(x) as an unrounded DOUBLE,
+ *       combined with Chan, Golub and LeVeque's pairwise formula (stable, unlike a sum of squares);
+ *       NULL over no values, and for the sample kinds over one value.
  * </ul>
  * Unused indexes are -1; {@code concat} is set for GROUP_CONCAT only.
  */
-public record AggregateSlot(Kind kind, int column, int sumColumn, int countColumn, int weightColumn, Concat concat) {
-    public enum Kind { COUNT, SUM, MIN, MAX, AVG, COUNT_DISTINCT, SUM_DISTINCT, AVG_DISTINCT, BIT_AND, BIT_OR, BIT_XOR, GROUP_CONCAT }
+public record AggregateSlot(Kind kind, int column, int sumColumn, int countColumn, int weightColumn, Concat concat,
+                            int varianceColumn) {
+    public enum Kind {
+        COUNT, SUM, MIN, MAX, AVG, COUNT_DISTINCT, SUM_DISTINCT, AVG_DISTINCT, BIT_AND, BIT_OR, BIT_XOR, GROUP_CONCAT,
+        VAR_POP, VAR_SAMP, STDDEV_POP, STDDEV_SAMP, JSON_ARRAYAGG, JSON_OBJECTAGG;
+
+        /** Merged by joining the units' pieces with a {@link Concat}. */
+        public boolean isConcat() {
+            return this == GROUP_CONCAT || this == JSON_ARRAYAGG || this == JSON_OBJECTAGG;
+        }
+
+        /** One of the variance family, merged from COUNT, SUM and VAR_POP per unit. */
+        public boolean isVariance() {
+            return this == VAR_POP || this == VAR_SAMP || this == STDDEV_POP || this == STDDEV_SAMP;
+        }
+    }
 
     /**
      * How GROUP_CONCAT pieces merge: {@code order} sorts them (hidden columns of the ORDER BY keys, with
@@ -48,18 +69,25 @@ public record AggregateSlot(Kind kind, int column, int sumColumn, int countColum
     }
 
     public AggregateSlot(Kind kind, int column, int sumColumn, int countColumn, int weightColumn) {
-        this(kind, column, sumColumn, countColumn, weightColumn, null);
+        this(kind, column, sumColumn, countColumn, weightColumn, null, -1);
+    }
+
+    public AggregateSlot(Kind kind, int column, int sumColumn, int countColumn, int weightColumn, Concat concat) {
+        this(kind, column, sumColumn, countColumn, weightColumn, concat, -1);
     }
 
     public AggregateSlot {
-        if ((kind == Kind.GROUP_CONCAT) != (concat != null)) {
-            throw new IllegalArgumentException("GROUP_CONCAT needs its Concat, others none: " + kind);
+        if (kind.isConcat() != (concat != null)) {
+            throw new IllegalArgumentException("GROUP_CONCAT and the JSON aggregates need their Concat, others none: " + kind);
         }
         if (column < 0) {
             throw new IllegalArgumentException("aggregate column " + column);
         }
         if (kind == Kind.AVG && (sumColumn < 0 || countColumn < 0)) {
             throw new IllegalArgumentException("AVG needs hidden SUM and COUNT columns");
+        }
+        if (kind.isVariance() != (varianceColumn >= 0) || kind.isVariance() && (sumColumn < 0 || countColumn < 0)) {
+            throw new IllegalArgumentException(kind + ": the variance family, and only it, needs hidden COUNT, SUM and VAR_POP columns");
         }
     }
 
@@ -71,6 +99,7 @@ public record AggregateSlot(Kind kind, int column, int sumColumn, int countColum
     public String toString() {
         return kind.name().toLowerCase(java.util.Locale.ROOT) + "(#" + column
                 + (sumColumn >= 0 ? " sum#" + sumColumn + " count#" + countColumn : "")
-                + (weightColumn >= 0 ? " ~w#" + weightColumn : "") + (concat != null ? concat.toString() : "") + ")";
+                + (weightColumn >= 0 ? " ~w#" + weightColumn : "") + (concat != null ? concat.toString() : "")
+                + (varianceColumn >= 0 ? " var#" + varianceColumn : "") + ")";
     }
 }

@@ -30,7 +30,7 @@ final class DistinctArguments {
         return a != null && a.distinct() && switch (a.kind()) {
             case COUNT, SUM, AVG -> true;
             // MIN/MAX(DISTINCT x) is MIN/MAX(x); the others are never DISTINCT (the analyzer says OTHER)
-            case MIN, MAX, BIT_AND, BIT_OR, BIT_XOR, VAR_POP, VAR_SAMP, STDDEV_POP, STDDEV_SAMP, GROUP_CONCAT, OTHER -> false;
+            case MIN, MAX, BIT_AND, BIT_OR, BIT_XOR, VAR_POP, VAR_SAMP, STDDEV_POP, STDDEV_SAMP, GROUP_CONCAT, JSON_ARRAYAGG, JSON_OBJECTAGG, OTHER -> false;
         };
     }
 
@@ -40,7 +40,7 @@ final class DistinctArguments {
             case COUNT -> AggregateSlot.Kind.COUNT_DISTINCT;
             case SUM -> AggregateSlot.Kind.SUM_DISTINCT;
             case AVG -> AggregateSlot.Kind.AVG_DISTINCT;
-            case MIN, MAX, BIT_AND, BIT_OR, BIT_XOR, VAR_POP, VAR_SAMP, STDDEV_POP, STDDEV_SAMP, GROUP_CONCAT, OTHER ->
+            case MIN, MAX, BIT_AND, BIT_OR, BIT_XOR, VAR_POP, VAR_SAMP, STDDEV_POP, STDDEV_SAMP, GROUP_CONCAT, JSON_ARRAYAGG, JSON_OBJECTAGG, OTHER ->
                     throw new IllegalArgumentException("not a DISTINCT aggregate the nodes group by: " + a);
         };
     }
@@ -51,7 +51,8 @@ final class DistinctArguments {
             case COUNT_DISTINCT -> 1;
             case SUM_DISTINCT -> 2;
             case AVG_DISTINCT -> 3;
-            case COUNT, SUM, MIN, MAX, AVG, BIT_AND, BIT_OR, BIT_XOR, GROUP_CONCAT -> throw new IllegalArgumentException("not DISTINCT: " + kind);
+            case COUNT, SUM, MIN, MAX, AVG, BIT_AND, BIT_OR, BIT_XOR, GROUP_CONCAT, VAR_POP, VAR_SAMP, STDDEV_POP, STDDEV_SAMP, JSON_ARRAYAGG, JSON_OBJECTAGG ->
+                    throw new IllegalArgumentException("not DISTINCT: " + kind);
         };
     }
 

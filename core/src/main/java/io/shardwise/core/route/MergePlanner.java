@@ -85,6 +85,12 @@ final class MergePlanner {
             if (havingClause != null) {
                 edits.add(new Renderer.Edit(havingClause.start(), havingClause.end(), ""));
             }
+            Clause rollupClause = template.clause(Clause.Kind.ROLLUP);
+            if (rollupClause != null && shape.orderBy().isEmpty()) {
+                // the units group plainly; the merge adds the super-aggregate rows (with an ORDER BY the
+                // units keep it, and refuse the statement as MySQL does: 1221)
+                edits.add(new Renderer.Edit(rollupClause.start(), rollupClause.end(), ""));
+            }
         } else {
             MergeSpec.Tail tail = new MergeSpec.Tail(false, offset, limit, visibleWidth());
             if (shape.distinct() && wholeRows()) {
@@ -180,7 +186,7 @@ final class MergePlanner {
             case MergeSpec.Concat c -> new MergeSpec.Concat(all);
             case MergeSpec.SortedMerge s -> new MergeSpec.SortedMerge(s.keys(), all);
             case MergeSpec.GroupedAggregate g -> new MergeSpec.GroupedAggregate(g.groupKeys(), g.aggregates(), g.computed(),
-                    g.inputSortedByGroup(), g.having(), g.order(), all);
+                    g.inputSortedByGroup(), g.having(), g.order(), all, g.rollup());
         };
     }
 
@@ -189,10 +195,13 @@ final class MergePlanner {
             throw unsupported("this HAVING condition across shards: " + shape.having());
         }
         List<SortKey> groupKeys = new ArrayList<>();
+        boolean rollup = template.clause(Clause.Kind.ROLLUP) != null && shape.orderBy().isEmpty();
         for (SelectShape.Key key : shape.groupBy()) {
             int column = keyColumn(key);
             if (column >= 0) {
                 groupKeys.add(new SortKey(column, false, weight(keyExpr(key))));
+            } else if (rollup) {
+                throw unsupported("GROUP BY " + keyExpr(key).text() + " WITH ROLLUP across shards");
             }
         }
         List<AggregateSlot> aggregates = new ArrayList<>();
@@ -217,8 +226,8 @@ final class MergePlanner {
                 case AVG -> new AggregateSlot(AggregateSlot.Kind.AVG, i, hidden.add("sum(", argumentExpr(a), ")"),
                         hidden.add("count(", argumentExpr(a), ")"), -1);
                 case BIT_AND, BIT_OR, BIT_XOR, VAR_POP, VAR_SAMP, STDDEV_POP, STDDEV_SAMP ->
-                        PartialAggregates.slot(a.kind(), i, item.text());
-                case GROUP_CONCAT -> concatSlot(a, i);
+                        PartialAggregates.slot(a.kind(), i, argumentExpr(a), hidden);
+                case GROUP_CONCAT, JSON_ARRAYAGG, JSON_OBJECTAGG -> concatSlot(a, i);
                 case OTHER -> throw unsupported("aggregate " + item.text() + " across shards");
             });
         }
@@ -252,7 +261,7 @@ final class MergePlanner {
         }
         return new MergeSpec.GroupedAggregate(groupKeys, aggregates, computed, false, having, order,
                 // SELECT DISTINCT over groups (DISTINCT COUNT(*) ... GROUP BY): the merged groups' visible rows de-duplicated
-                new MergeSpec.Tail(shape.distinct(), offset, limit, visibleWidth()));
+                new MergeSpec.Tail(shape.distinct(), offset, limit, visibleWidth()), rollup && !groupKeys.isEmpty());
     }
 
     /**
@@ -277,9 +286,17 @@ final class MergePlanner {
             order.add(new SortKey(hidden.add("", expression, ""), key.descending(), weight(expression)));
         }
         int separator = parts.separator() == null ? -1 : hidden.add("", spanExpr(parts.separator()), "");
-        int maxLength = hidden.add("", new Expr("@@group_concat_max_len", -1, -1), "");
-        return new AggregateSlot(AggregateSlot.Kind.GROUP_CONCAT, column, -1, -1, -1,
-                new AggregateSlot.Concat(order, identity, a.distinct(), separator, maxLength));
+        // MariaDB cuts JSON_ARRAYAGG at group_concat_max_len as GROUP_CONCAT (then closes the array); never JSON_OBJECTAGG
+        int maxLength = a.kind() == SelectShape.AggregateKind.JSON_OBJECTAGG ? -1
+                : hidden.add("", new Expr("@@group_concat_max_len", -1, -1), "");
+        AggregateSlot.Kind kind = switch (a.kind()) {
+            case JSON_ARRAYAGG -> AggregateSlot.Kind.JSON_ARRAYAGG;
+            case JSON_OBJECTAGG -> AggregateSlot.Kind.JSON_OBJECTAGG;
+            case GROUP_CONCAT -> AggregateSlot.Kind.GROUP_CONCAT;
+            case COUNT, SUM, MIN, MAX, AVG, BIT_AND, BIT_OR, BIT_XOR, VAR_POP, VAR_SAMP, STDDEV_POP, STDDEV_SAMP, OTHER ->
+                    throw new IllegalArgumentException("not joined from pieces: " + a.kind());
+        };
+        return new AggregateSlot(kind, column, -1, -1, -1, new AggregateSlot.Concat(order, identity, a.distinct(), separator, maxLength));
     }
 
     private boolean isConcatItem(int column) {
@@ -287,7 +304,7 @@ final class MergePlanner {
             return false;
         }
         SelectShape.Aggregate a = shape.items().get(column).aggregate();
-        return a != null && a.kind() == SelectShape.AggregateKind.GROUP_CONCAT;
+        return a != null && a.kind().isConcat();
     }
 
     private Expr spanExpr(SelectShape.Span span) {
@@ -411,7 +428,7 @@ final class MergePlanner {
         if (DistinctArguments.groupsBy(wanted)) {
             return distinctColumn(wanted, aggregates);
         }
-        if (wanted.kind() == SelectShape.AggregateKind.GROUP_CONCAT) {
+        if (wanted.kind().isConcat()) {
             throw unsupported(ref.text() + " in HAVING or ORDER BY across shards (only as a select item)");
         }
         String name = wanted.kind().name().toLowerCase(Locale.ROOT) + "(";
@@ -430,8 +447,9 @@ final class MergePlanner {
             case AVG -> new AggregateSlot(AggregateSlot.Kind.AVG, column, hidden.add("sum(", argument, ")"),
                     hidden.add("count(", argument, ")"), -1);
             case BIT_AND, BIT_OR, BIT_XOR, VAR_POP, VAR_SAMP, STDDEV_POP, STDDEV_SAMP ->
-                    PartialAggregates.slot(wanted.kind(), column, ref.text());
-            case GROUP_CONCAT -> throw unsupported(ref.text() + " in HAVING or ORDER BY across shards (only as a select item)");
+                    PartialAggregates.slot(wanted.kind(), column, argument, hidden);
+            case GROUP_CONCAT, JSON_ARRAYAGG, JSON_OBJECTAGG ->
+                    throw unsupported(ref.text() + " in HAVING or ORDER BY across shards (only as a select item)");
             case OTHER -> throw unsupported("aggregate " + ref.text() + " in HAVING across shards");
         });
         return column;

@@ -66,15 +66,26 @@ public sealed interface MergeSpec
      * otherwise groups are hashed in memory. Then each of {@code computed} (expressions over the
      * merged aggregates, in order) overwrites its column, {@code having} filters groups, {@code order}
      * sorts them (empty: group-key order), and the tail applies.
+     * With {@code rollup} (GROUP BY ... WITH ROLLUP; requires: no {@code order}, not {@code inputSortedByGroup})
+     * each prefix of the group keys also gets its super-aggregate row, the keys after the prefix NULL,
+     * placed after its groups as MySQL places them, the grand total last; {@code having} filters those too.
      */
     record GroupedAggregate(List<SortKey> groupKeys, List<AggregateSlot> aggregates, List<ComputedColumn> computed,
-                            boolean inputSortedByGroup, RowExpr having, List<SortKey> order, Tail tail) implements MergeSpec {
+                            boolean inputSortedByGroup, RowExpr having, List<SortKey> order, Tail tail, boolean rollup) implements MergeSpec {
         public GroupedAggregate {
             groupKeys = List.copyOf(groupKeys);
             aggregates = List.copyOf(aggregates);
             computed = List.copyOf(computed);
             order = List.copyOf(order);
             Objects.requireNonNull(tail, "tail");
+            if (rollup && (inputSortedByGroup || !order.isEmpty() || groupKeys.isEmpty())) {
+                throw new IllegalArgumentException("WITH ROLLUP needs group keys, hashed grouping and no ORDER BY");
+            }
+        }
+
+        public GroupedAggregate(List<SortKey> groupKeys, List<AggregateSlot> aggregates, List<ComputedColumn> computed,
+                                boolean inputSortedByGroup, RowExpr having, List<SortKey> order, Tail tail) {
+            this(groupKeys, aggregates, computed, inputSortedByGroup, having, order, tail, false);
         }
 
         public GroupedAggregate(List<SortKey> groupKeys, List<AggregateSlot> aggregates, boolean inputSortedByGroup,
@@ -85,7 +96,7 @@ public sealed interface MergeSpec
         @Override
         public String explain() {
             return "group by " + groupKeys + " aggregate " + aggregates + (computed.isEmpty() ? "" : " compute " + computed)
-                    + (inputSortedByGroup ? " (streaming)" : " (hashed)")
+                    + (rollup ? " with rollup" : "") + (inputSortedByGroup ? " (streaming)" : " (hashed)")
                     + (having == null ? "" : " having " + having) + (order.isEmpty() ? "" : " order by " + order) + tail.explain();
         }
     }

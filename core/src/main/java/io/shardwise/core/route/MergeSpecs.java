@@ -21,7 +21,7 @@ public final class MergeSpecs {
             case MergeSpec.SortedMerge s -> new MergeSpec.SortedMerge(keys(s.keys(), starItem, extra), tail(s.tail(), extra));
             case MergeSpec.GroupedAggregate g -> new MergeSpec.GroupedAggregate(keys(g.groupKeys(), starItem, extra),
                     aggregates(g.aggregates(), starItem, extra), computed(g.computed(), starItem, extra), g.inputSortedByGroup(),
-                    expr(g.having(), starItem, extra), keys(g.order(), starItem, extra), tail(g.tail(), extra));
+                    expr(g.having(), starItem, extra), keys(g.order(), starItem, extra), tail(g.tail(), extra), g.rollup());
         };
     }
 
@@ -81,7 +81,12 @@ public final class MergeSpecs {
             out.add(new AggregateSlot(a.kind(), at(a.column(), starItem, extra),
                     a.sumColumn() < 0 ? -1 : at(a.sumColumn(), starItem, extra),
                     a.countColumn() < 0 ? -1 : at(a.countColumn(), starItem, extra),
-                    a.weightColumn() < 0 ? -1 : at(a.weightColumn(), starItem, extra)));
+                    a.weightColumn() < 0 ? -1 : at(a.weightColumn(), starItem, extra),
+                    a.concat() == null ? null : new AggregateSlot.Concat(keys(a.concat().order(), starItem, extra),
+                            keys(a.concat().identity(), starItem, extra), a.concat().distinct(),
+                            a.concat().separatorColumn() < 0 ? -1 : at(a.concat().separatorColumn(), starItem, extra),
+                            a.concat().lengthColumn() < 0 ? -1 : at(a.concat().lengthColumn(), starItem, extra)),
+                    a.varianceColumn() < 0 ? -1 : at(a.varianceColumn(), starItem, extra)));
         }
         return out;
     }

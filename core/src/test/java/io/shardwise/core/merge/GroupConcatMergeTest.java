@@ -73,4 +73,39 @@ class GroupConcatMergeTest {
         assertEquals(List.of(new io.shardwise.core.execute.Condition(io.shardwise.core.execute.Condition.Level.WARNING, 1260,
                 "Row 3 was cut by GROUP_CONCAT()")), warnings);
     }
+
+    @Test
+    void jsonArrayaggPiecesJoinInsideOneArrayAsMariadbPrintsItAndCutBeforeTheClosingBracket() {
+        List<Column> columns = List.of(Columns.bigint("user_id"), Columns.varchar("j"), Columns.integer("k"), Columns.bigint("max"));
+        java.util.function.Supplier<List<ResultCursor>> units = () -> List.of(
+                of(columns, row("1", "[1000,1000]", "1000", "1024"), row("1", "[null]", null, "1024")),
+                of(columns, row("1", "[\"q\\\"u\"]", "5", "1024"), row("2", "[3]", "3", "1024")));
+        MergeSpec spec = new MergeSpec.GroupedAggregate(List.of(new SortKey(0, false, -1)), List.of(new AggregateSlot(Kind.JSON_ARRAYAGG,
+                1, -1, -1, -1, new AggregateSlot.Concat(List.of(new SortKey(2, true, -1)), List.of(), false, -1, 3))), false, null,
+                List.of(new SortKey(0, false, -1)), SHOW_2);
+        // ORDER BY k DESC: 1000, 5, NULL (last descending); MariaDB: [1000,1000,"q\"u",null]
+        assertEquals(List.of(row("1", "[1000,1000,\"q\\\"u\",null]"), row("2", "[3]")), Drain.rows(Merger.merge(units.get(), spec)));
+        List<ResultCursor> cut = List.of(of(columns, row("1", "[1000]", "1", "8"), row("1", "[2000]", "2", "8")),
+                of(columns, row("1", "[3000]", "3", "8")));
+        List<io.shardwise.core.execute.Condition> warnings = new java.util.ArrayList<>();
+        MergeSpec ascending = new MergeSpec.GroupedAggregate(List.of(new SortKey(0, false, -1)), List.of(new AggregateSlot(Kind.JSON_ARRAYAGG,
+                1, -1, -1, -1, new AggregateSlot.Concat(List.of(new SortKey(2, false, -1)), List.of(), false, -1, 3))), false, null,
+                List.of(), SHOW_2);
+        // MariaDB, group_concat_max_len = 8: [1000,200] and "Row 2 was cut by JSON_ARRAYAGG()"
+        assertEquals(List.of(row("1", "[1000,200]")), Drain.rows(Merger.merge(cut, ascending, warnings::add)));
+        assertEquals(List.of(new io.shardwise.core.execute.Condition(io.shardwise.core.execute.Condition.Level.WARNING, 1260,
+                "Row 2 was cut by JSON_ARRAYAGG()")), warnings);
+    }
+
+    @Test
+    void jsonObjectaggMembersJoinWithACommaAndASpaceKeepingDuplicateKeysAndNullOverNoRows() {
+        List<Column> columns = List.of(Columns.bigint("user_id"), Columns.varchar("j"));
+        List<ResultCursor> units = List.of(of(columns, row("1", "{\"a\":1, \"b\":null}")), of(columns, row("1", "{\"a\":3}")), of(columns));
+        MergeSpec spec = new MergeSpec.GroupedAggregate(List.of(new SortKey(0, false, -1)), List.of(new AggregateSlot(Kind.JSON_OBJECTAGG,
+                1, -1, -1, -1, new AggregateSlot.Concat(List.of(), List.of(), false, -1, -1))), false, null, List.of(), SHOW_2);
+        assertEquals(List.of(row("1", "{\"a\":1, \"b\":null, \"a\":3}")), Drain.rows(Merger.merge(units, spec)));
+        MergeSpec global = new MergeSpec.GroupedAggregate(List.of(), List.of(new AggregateSlot(Kind.JSON_OBJECTAGG, 1, -1, -1, -1,
+                new AggregateSlot.Concat(List.of(), List.of(), false, -1, -1))), false, null, List.of(), SHOW_2);
+        assertEquals(List.of(row(null, null)), Drain.rows(Merger.merge(List.of(of(columns), of(columns)), global)));
+    }
 }

@@ -126,9 +126,10 @@ class MergeDifferentialTest {
     }
 
     /**
-     * Why VARIANCE and STDDEV stay refused across shards: MySQL computes them with Welford's recurrence
-     * in the order it reads the rows, so the same values read in another order give another DOUBLE (the
-     * binary protocol sends all its bits); no merge of per-shard partials can promise the backend's.
+     * Why a merged VARIANCE or STDDEV is compared within the oracle's float tolerance: MySQL computes
+     * them with Welford's recurrence in the order it reads the rows, so the same values read in another
+     * order give another DOUBLE (the binary protocol sends all its bits); no merge of per-shard
+     * partials can promise the backend's last bits, only its printed scale.
      */
     @Test
     void theBackendsOwnVarianceDependsOnTheOrderItReadsTheRows() throws SQLException {
@@ -142,6 +143,56 @@ class MergeDifferentialTest {
             double b = variance(s, "var_b");
             assertTrue(a != b, "the same fifty values in two scan orders: " + a + " and " + b);
             assertEquals(a, b, Math.abs(a) * 1e-12, "and both are the variance, to the last bits");
+        }
+    }
+
+    @Test
+    void varianceFamilyIsMergedFromCountSumAndVarPopPerUnit() {
+        check(sql("SELECT status, VAR_POP(amount), VAR_SAMP(amount), STDDEV_POP(amount), STDDEV_SAMP(quantity), COUNT(*)"
+                        + " FROM orders JOIN order_items USING (order_id, user_id) GROUP BY status ORDER BY status")
+                .shards("SELECT status, VAR_POP(amount), VAR_SAMP(amount), STDDEV_POP(amount), STDDEV_SAMP(quantity), COUNT(*),"
+                        + " SUM(amount), COUNT(amount), CAST(VAR_POP(amount) AS DOUBLE), SUM(quantity), COUNT(quantity),"
+                        + " CAST(VAR_POP(quantity) AS DOUBLE), WEIGHT_STRING(status)"
+                        + " FROM {orders} JOIN {order_items} USING (order_id, user_id) GROUP BY status ORDER BY status")
+                .spec(new MergeSpec.GroupedAggregate(List.of(new SortKey(0, false, 12)), List.of(
+                        new AggregateSlot(Kind.VAR_POP, 1, 6, 7, -1, null, 8), new AggregateSlot(Kind.VAR_SAMP, 2, 6, 7, -1, null, 8),
+                        new AggregateSlot(Kind.STDDEV_POP, 3, 6, 7, -1, null, 8),
+                        new AggregateSlot(Kind.STDDEV_SAMP, 4, 9, 10, -1, null, 11), AggregateSlot.of(Kind.COUNT, 5)),
+                        true, null, List.of(), show(6)))
+                .ordered().byWeight(0));
+        // small groups: one value (VAR_SAMP is NULL there), none on most units; and no rows at all
+        check(sql("SELECT user_id, VAR_POP(amount), VAR_SAMP(amount), STDDEV_POP(amount), STDDEV_SAMP(amount) FROM orders"
+                        + " WHERE order_id < 100040 GROUP BY user_id ORDER BY user_id")
+                .shards("SELECT user_id, VAR_POP(amount), VAR_SAMP(amount), STDDEV_POP(amount), STDDEV_SAMP(amount),"
+                        + " SUM(amount), COUNT(amount), CAST(VAR_POP(amount) AS DOUBLE) FROM {orders} WHERE order_id < 100040"
+                        + " GROUP BY user_id ORDER BY user_id")
+                .spec(new MergeSpec.GroupedAggregate(List.of(new SortKey(0, false, -1)), List.of(
+                        new AggregateSlot(Kind.VAR_POP, 1, 5, 6, -1, null, 7), new AggregateSlot(Kind.VAR_SAMP, 2, 5, 6, -1, null, 7),
+                        new AggregateSlot(Kind.STDDEV_POP, 3, 5, 6, -1, null, 7),
+                        new AggregateSlot(Kind.STDDEV_SAMP, 4, 5, 6, -1, null, 7)), true, null, List.of(), show(5)))
+                .ordered());
+        check(sql("SELECT VAR_SAMP(amount), STDDEV_POP(amount) FROM orders WHERE user_id < 0")
+                .shards("SELECT VAR_SAMP(amount), STDDEV_POP(amount), SUM(amount), COUNT(amount), CAST(VAR_POP(amount) AS DOUBLE)"
+                        + " FROM {orders} WHERE user_id < 0")
+                .spec(new MergeSpec.GroupedAggregate(List.of(), List.of(new AggregateSlot(Kind.VAR_SAMP, 0, 2, 3, -1, null, 4),
+                        new AggregateSlot(Kind.STDDEV_POP, 1, 2, 3, -1, null, 4)), false, null, List.of(), show(2)))
+                .ordered());
+    }
+
+    @Test
+    void varianceOfAFloatingArgumentIsRefusedItsLastDigitsDependOnRowOrder() {
+        List<JdbcCursor> units = new ArrayList<>();
+        for (DataNode node : rule.table("orders").nodes()) {
+            units.add(JdbcCursor.open(server, database(node.backend()), "SELECT VAR_POP(CAST(amount AS DOUBLE)),"
+                    + " SUM(CAST(amount AS DOUBLE)), COUNT(amount), CAST(VAR_POP(CAST(amount AS DOUBLE)) AS DOUBLE) FROM " + node.table()));
+        }
+        MergeSpec spec = new MergeSpec.GroupedAggregate(List.of(), List.of(new AggregateSlot(Kind.VAR_POP, 0, 1, 2, -1, null, 3)), false,
+                null, List.of(), show(1));
+        io.shardwise.core.error.ShardwiseException e = org.junit.jupiter.api.Assertions.assertThrows(
+                io.shardwise.core.error.ShardwiseException.class, () -> Merger.merge(List.copyOf(units), spec));
+        assertEquals(1235, e.code().errno());
+        for (JdbcCursor u : units) {
+            assertTrue(u.closed, "every unit is closed after the refusal");
         }
     }
 

@@ -271,14 +271,61 @@ class RouterTest {
     }
 
     @Test
+    void varianceAsksEachShardForCountSumAndAnUnroundedVarPop() {
+        RoutePlan plan = sql("select status, stddev_samp(amount) from orders group by status"
+                + " having variance(amount) > ? order by var_samp(amount)", 1L).plan();
+        // one COUNT, SUM and unrounded VAR_POP per argument, shared by the three aggregates over it
+        assertEquals("select status, stddev_samp(amount), weight_string(rtrim(status)), sum(amount), count(amount),"
+                + " cast(var_pop(amount) as double), var_pop(amount), var_samp(amount) from orders_0 group by status "
+                + " order by var_samp(amount)", plan.units().get(0).sql());
+        assertEquals("group by [#0~w#2] aggregate [stddev_samp(#1 sum#3 count#4 var#5), var_pop(#6 sum#3 count#4 var#5),"
+                + " var_samp(#7 sum#3 count#4 var#5)] (hashed) having (#6 GT 1) order by [#7] show 2", plan.merge().explain());
+    }
+
+    /** Calcite names these JSON_ARRAYAGG_ABSENT_ON_NULL etc.: once taken for plain columns, each shard's array came back as a row. */
+    @Test
+    void jsonAggregatesAreJoinedFromPiecesAsGroupConcatIs() {
+        RoutePlan plan = sql("select status, json_arrayagg(amount order by amount desc, order_id), json_objectagg(user_id, amount)"
+                + " from orders group by status").plan();
+        // each unit row's arrays hold rows equal in status and in every argument and key: the merge joins them
+        assertEquals("select status, json_arrayagg(amount order by amount desc, order_id), json_objectagg(user_id, amount),"
+                + " weight_string(rtrim(status)), amount, weight_string(rtrim(amount)), order_id, weight_string(rtrim(order_id)),"
+                + " @@group_concat_max_len from orders_0 group by status, amount, order_id, user_id", plan.units().get(0).sql());
+        assertEquals("group by [#0~w#3] aggregate [json_arrayagg(#1 order [#4~w#5 desc, #6~w#7] max#8), json_objectagg(#2)] (hashed)"
+                + " show 3", plan.merge().explain());
+    }
+
+    @Test
+    void withRollupGroupsPlainlyOnTheShardsAndTheMergeAddsTheSuperAggregates() {
+        RoutePlan plan = sql("select status, user_id % 2, count(*), avg(amount) from orders group by status, user_id % 2 with rollup"
+                + " having count(*) > ? limit 5", 1L).plan();
+        assertEquals("select status, user_id % 2, count(*), avg(amount), weight_string(rtrim(status)), weight_string(rtrim(user_id % 2)),"
+                + " sum(amount), count(amount) from orders_0 group by status, user_id % 2   ", plan.units().get(0).sql());
+        assertEquals("group by [#0~w#4, #1~w#5] aggregate [count(#2), avg(#3 sum#6 count#7)] with rollup (hashed) having (#2 GT 1) limit 5"
+                + " show 4", plan.merge().explain());
+        // with an ORDER BY the shards keep it, and refuse the statement as MySQL does (1221)
+        assertTrue(sql("select status, count(*) from orders group by status with rollup order by status").plan().units().get(0).sql()
+                .contains("group by status with rollup order by status"));
+    }
+
+    @Test
+    void absOverAggregatesIsEvaluatedAfterTheMergeAsMysqlsAbs() {
+        // ABS(x) is IF(x < 0, -x, x + 0): the argument's type and scale, a string read as a number
+        assertEquals("group by [#0~w#2] aggregate [sum(#3)] compute [#1=if(((#3 - 10) LT 0), -(#3 - 10), ((#3 - 10) + 0))] (hashed)"
+                + " show 2", sql("select status, abs(sum(amount) - ?) from orders group by status", 10L).plan().merge().explain());
+    }
+
+    @Test
     void whatCannotBeMergedExactlyIsRefusedWith1235() {
+        sql("select status from orders group by status having json_arrayagg(amount) = ?", "[1]").fails(ErrorCode.UNSUPPORTED,
+                "json_arrayagg(amount) in HAVING or ORDER BY");
+        sql("select status, json_objectagg(user_id, amount) j from orders group by status order by j").fails(ErrorCode.UNSUPPORTED,
+                "ORDER BY a GROUP_CONCAT item");
+        sql("select json_arrayagg(distinct amount) from orders").fails(ErrorCode.UNSUPPORTED, "this form of SELECT");
         sql("select status from orders group by status having group_concat(note) = ?", "x").fails(ErrorCode.UNSUPPORTED, "group_concat(note) in HAVING");
         sql("select status, group_concat(note) g from orders group by status order by g").fails(ErrorCode.UNSUPPORTED,
                 "ORDER BY a GROUP_CONCAT item");
         sql("select group_concat(note order by 1) from orders").fails(ErrorCode.UNSUPPORTED, "group_concat(note order by");
-        sql("select stddev(amount) from orders").fails(ErrorCode.UNSUPPORTED, "stddev(amount) across shards (a DOUBLE whose last bits");
-        sql("select status from orders group by status having var_samp(amount) > ?", 1L).fails(ErrorCode.UNSUPPORTED, "var_samp(amount)");
-        sql("select status from orders group by status order by variance(amount)").fails(ErrorCode.UNSUPPORTED, "variance(amount)");
         sql("select status, count(*) from orders group by status having count(*) > ? and group_concat(user_id) = ?", 3L, "1")
                 .fails(ErrorCode.UNSUPPORTED, "group_concat(user_id) in HAVING");
         sql("select * from orders where user_id in (select user_id from users)").fails(ErrorCode.UNSUPPORTED, "subquery");
@@ -442,8 +489,8 @@ class RouterTest {
                 .routes(INSERT_SELECT)
                 .rewritesTo("ds1: select country_code, max(name) from users_1 where user_id = 7 group by country_code");
         // a SELECT the merger cannot answer is refused as that SELECT would be
-        sql("insert into promotions (id, code, discount) select order_id, status, stddev(amount) from orders group by order_id, status")
-                .fails(ErrorCode.UNSUPPORTED, "stddev(amount) across shards");
+        sql("insert into promotions (id, code, discount) select order_id, status, max(amount) from orders group by order_id, status"
+                + " order by json_arrayagg(amount)").fails(ErrorCode.UNSUPPORTED, "json_arrayagg(amount) in HAVING or ORDER BY");
     }
 
     @Test

@@ -158,7 +158,7 @@ class JdbcWarningsIT {
     void anErrorIsThrownNotChained() throws SQLException {
         try (Connection c = f.shardwise(); Statement s = c.createStatement()) {
             try {
-                s.executeQuery("SELECT STDDEV(amount) FROM orders");
+                s.executeQuery("SELECT COUNT(*) FROM (SELECT user_id FROM orders) t");
             } catch (SQLException expected) {
                 assertEquals(1235, expected.getErrorCode());
             }

@@ -23,6 +23,11 @@ import java.util.regex.Pattern;
  * the unsharded database's name, the message too, read with that name as the logical schema's (a
  * client matching on MySQL's text must not see physical names). A report always shows the
  * statement, both outcomes and the first rows that differ: nothing passes silently.
+ *
+ * <p>Cells of FLOAT and DOUBLE columns compare within the float tolerance ({@link #sameDouble}): MySQL
+ * computes VARIANCE/STDDEV and floating sums in the order it reads the rows, so a merge of per-shard
+ * partials can differ in the last bits of a DOUBLE (and the backend differs from itself when its scan
+ * order changes). Every other cell compares byte for byte.
  */
 final class OracleComparator {
     /** Rows shown per side in a report. */
@@ -131,7 +136,11 @@ final class OracleComparator {
         }
         List<Row> sRows = c.collationEquivalent() ? fold(s.rows()) : s.rows();
         List<Row> dRows = c.collationEquivalent() ? fold(d.rows()) : d.rows();
+        boolean[] floating = floatingColumns(d.types());
         String unordered = multisetDifference(sRows, dRows);
+        if (unordered != null && sRows.size() == dRows.size() && sameWithinTolerance(sRows, dRows, floating)) {
+            unordered = null;
+        }
         if (!c.ordered()) {
             return unordered;
         }
@@ -139,7 +148,7 @@ final class OracleComparator {
             return unordered;
         }
         for (int i = 0; i < sRows.size(); i++) {
-            if (!sRows.get(i).equals(dRows.get(i))) {
+            if (!sameRow(sRows.get(i), dRows.get(i), floating)) {
                 StringBuilder sb = new StringBuilder("same rows in another order; first difference at row " + (i + 1) + ":");
                 for (int j = i; j < Math.min(sRows.size(), i + SHOWN_ROWS); j++) {
                     sb.append("\n      row ").append(j + 1).append(": shardwise ").append(s.rows().get(j))
@@ -149,6 +158,102 @@ final class OracleComparator {
             }
         }
         return null;
+    }
+
+    /** The columns whose protocol type (or JDBC type) is FLOAT or DOUBLE; null when there are none. */
+    static boolean[] floatingColumns(List<Integer> types) {
+        boolean[] out = new boolean[types.size()];
+        boolean any = false;
+        for (int i = 0; i < out.length; i++) {
+            int t = types.get(i);
+            out[i] = t == 4 || t == 5 || t == ConnectorJSide.jdbcType(java.sql.Types.DOUBLE)
+                    || t == ConnectorJSide.jdbcType(java.sql.Types.FLOAT) || t == ConnectorJSide.jdbcType(java.sql.Types.REAL);
+            any |= out[i];
+        }
+        return any ? out : null;
+    }
+
+    /** The same multiset when FLOAT/DOUBLE cells compare within the tolerance (rows paired greedily; the lists are small). */
+    private static boolean sameWithinTolerance(List<Row> sharded, List<Row> direct, boolean[] floating) {
+        if (floating == null) {
+            return false;
+        }
+        List<Row> left = new ArrayList<>(direct);
+        for (Row r : sharded) {
+            boolean found = false;
+            for (int i = 0; i < left.size(); i++) {
+                if (sameRow(r, left.get(i), floating)) {
+                    left.remove(i);
+                    found = true;
+                    break;
+                }
+            }
+            if (!found) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    static boolean sameRow(Row a, Row b, boolean[] floating) {
+        if (a.equals(b)) {
+            return true;
+        }
+        if (floating == null || a.width() != b.width()) {
+            return false;
+        }
+        for (int i = 0; i < a.width(); i++) {
+            String x = a.text(i);
+            String y = b.text(i);
+            if (!java.util.Objects.equals(x, y) && !(floating[i] && x != null && y != null
+                    && sameDouble(doubleText(a.bytes(i)), doubleText(b.bytes(i))))) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /**
+     * A FLOAT/DOUBLE cell as decimal text: text-protocol cells are that already; Connector/J hands a
+     * binary-protocol cell's IEEE bytes (little-endian, 8 for DOUBLE, 4 for FLOAT) to getBytes as they are.
+     */
+    static String doubleText(byte[] cell) {
+        String text = new String(cell, java.nio.charset.StandardCharsets.ISO_8859_1);
+        if (text.matches("\\s*[-+]?[0-9.]+([eE][-+]?[0-9]+)?\\s*")) {
+            return text;
+        }
+        java.nio.ByteBuffer le = java.nio.ByteBuffer.wrap(cell).order(java.nio.ByteOrder.LITTLE_ENDIAN);
+        return cell.length == 8 ? Double.toString(le.getDouble()) : cell.length == 4 ? Float.toString(le.getFloat()) : text;
+    }
+
+    /**
+     * The float tolerance: two DOUBLE texts agree when they are within 1e-12 of each other relatively
+     * (a few thousand units in the last place: summation and Welford-versus-Chan order), or when one
+     * side printed fewer decimals (a fixed scale such as VARIANCE's, argument's + 4, where the binary
+     * protocol carries all 17 digits) and the other rounds to it: within half a unit of its last
+     * digit, plus the relative tolerance. Texts of the same scale get no more than the relative
+     * tolerance, so '0.1' and '0.2' never agree.
+     */
+    static boolean sameDouble(String x, String y) {
+        java.math.BigDecimal a;
+        java.math.BigDecimal b;
+        try {
+            a = new java.math.BigDecimal(x.trim());
+            b = new java.math.BigDecimal(y.trim());
+        } catch (NumberFormatException e) {
+            return false;
+        }
+        java.math.BigDecimal diff = a.subtract(b).abs();
+        java.math.BigDecimal scale = a.abs().max(b.abs());
+        if (diff.compareTo(scale.multiply(new java.math.BigDecimal("1e-12"))) <= 0) {
+            return true;
+        }
+        int shorter = Math.min(Math.max(a.scale(), 0), Math.max(b.scale(), 0));
+        if (a.scale() == b.scale() || shorter == 0) {
+            return false; // the same printed precision (or an integer) must agree within the relative tolerance
+        }
+        java.math.BigDecimal halfUnit = new java.math.BigDecimal(5).movePointLeft(shorter + 1);
+        return diff.compareTo(halfUnit.add(scale.multiply(new java.math.BigDecimal("1e-12")))) <= 0;
     }
 
     /** Null when both hold the same rows the same number of times; else the rows only one side has. */

@@ -124,4 +124,29 @@ class OracleComparatorTest {
         assertInstanceOf(Verdict.Different.class, comparator.compare(ci, usual(Row.of("1", "Zoë")), usual(Row.of("1", "zoey"))));
         assertEquals("emile", OracleComparator.foldText("Émile"));
     }
+
+    @Test
+    void doublesAgreeWithinTheFloatToleranceAndOnlyDoubles() {
+        OracleCase c = new OracleCase("t", "SELECT id, VARIANCE(x) FROM t GROUP BY id ORDER BY id", null, false, false);
+        Outcome.Rows merged = new Outcome.Rows(List.of("id", "v"), List.of(8, 5), List.of(Row.of("1", "1234.5679"), Row.of("2", "0.1")));
+        Outcome.Rows binary = new Outcome.Rows(List.of("id", "v"), List.of(8, 5),
+                List.of(Row.of("1", "1234.567890123456"), Row.of("2", "0.10000000000000003")));
+        assertInstanceOf(Verdict.Identical.class, comparator.compare(c, merged, binary), "a fixed scale against all 17 digits");
+        assertInstanceOf(Verdict.Identical.class, comparator.compare(UNORDERED, new Outcome.Rows(List.of("id", "v"), List.of(8, 5),
+                List.of(Row.of("2", "0.1"), Row.of("1", "1234.5679"))), binary), "as multisets too");
+        assertTrue(OracleComparator.sameDouble("1.0000000000000002", "1"));
+        assertFalse(OracleComparator.sameDouble("1234.5678", "1234.5679"), "the same scale: only the relative tolerance");
+        assertFalse(OracleComparator.sameDouble("1234.5679", "1234.56796"), "does not round to it");
+        assertTrue(OracleComparator.sameDouble("1234.5679", "1234.56794"));
+        assertFalse(OracleComparator.sameDouble("12.3", "12.4"));
+        assertFalse(OracleComparator.sameDouble("12", "12.4"));
+        assertFalse(OracleComparator.sameDouble("1e-5", "-1e-5"));
+        byte[] ieee = java.nio.ByteBuffer.allocate(8).order(java.nio.ByteOrder.LITTLE_ENDIAN).putDouble(1234.567890123456).array();
+        assertEquals("1234.567890123456", OracleComparator.doubleText(ieee), "a binary-protocol DOUBLE as Connector/J's getBytes gives it");
+        assertEquals("1234.5679", OracleComparator.doubleText("1234.5679".getBytes(java.nio.charset.StandardCharsets.US_ASCII)));
+        Outcome.Rows decimals = new Outcome.Rows(List.of("id", "v"), List.of(8, 246), List.of(Row.of("1", "1234.5679"), Row.of("2", "0.1")));
+        Outcome.Rows longer = new Outcome.Rows(List.of("id", "v"), List.of(8, 246),
+                List.of(Row.of("1", "1234.56789"), Row.of("2", "0.1")));
+        assertInstanceOf(Verdict.Different.class, comparator.compare(c, decimals, longer), "a DECIMAL compares byte for byte");
+    }
 }

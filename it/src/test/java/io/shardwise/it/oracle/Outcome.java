@@ -54,6 +54,11 @@ sealed interface Outcome {
             return cells.length;
         }
 
+        /** The cell's bytes as the side read them (a binary-protocol DOUBLE: its 8 IEEE bytes), null for NULL. */
+        byte[] bytes(int i) {
+            return cells[i];
+        }
+
         /** The cell as UTF-8 text, null for NULL. */
         String text(int i) {
             return cells[i] == null ? null : new String(cells[i], StandardCharsets.UTF_8);

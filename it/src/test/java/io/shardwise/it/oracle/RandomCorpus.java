@@ -8,7 +8,7 @@ import java.util.Random;
 /**
  * Read statements drawn from a small SELECT grammar with a fixed seed, so every run generates the same
  * corpus: predicates on and off the sharding key (equality, IN, ranges, NULL tests, values of another
- * type than the column's), global and grouped aggregates (BIT_AND/OR/XOR too) and expressions over them, DISTINCT, ORDER BY
+ * type than the column's), global and grouped aggregates (BIT_AND/OR/XOR and the variance family too) and expressions over them, DISTINCT, ORDER BY
  * with the primary key as
  * the last key (no ties), LIMIT and OFFSET only under such an ORDER BY, and about one statement in
  * five prepared with its literals as parameters.
@@ -450,6 +450,14 @@ final class RandomCorpus {
         }
         if (r.nextInt(8) == 0) {
             return groupConcat(t, c, sql);
+        }
+        if (r.nextInt(8) == 0) {
+            // issue 12: the variance family, merged from each shard's COUNT, SUM and VAR_POP
+            Col n = numeric(t);
+            String argument = r.nextInt(4) == 0 ? n.name() + " % " + lit(pick(List.of(7, 10, 1000))) : n.name();
+            sql.append(pick(List.of("STD", "STDDEV", "STDDEV_POP", "STDDEV_SAMP", "VARIANCE", "VAR_POP", "VAR_SAMP")))
+                    .append('(').append(argument).append(')');
+            return false;
         }
         switch (r.nextInt(6)) {
             case 0 -> sql.append("COUNT(*)");

@@ -20,7 +20,9 @@ public record Clause(Kind kind, int start, int end) {
         /** The top-level {@code order by ...}. */
         ORDER_BY,
         /** Insertion point for an ORDER BY: after GROUP BY/HAVING, before LIMIT and locking clauses. */
-        ORDER_BY_POINT
+        ORDER_BY_POINT,
+        /** The top-level {@code with rollup} after the GROUP BY list. */
+        ROLLUP
     }
 
     public Clause {

@@ -79,11 +79,21 @@ final class HavingReader {
         }
     }
 
-    /** COALESCE, IFNULL and IF, which Calcite's parser leaves unresolved functions known only by name. */
+    /**
+     * COALESCE, IFNULL and IF, which Calcite's parser leaves unresolved functions known only by name;
+     * ABS(x) as IF(x < 0, -x, x + 0), which is MySQL's ABS exactly: the argument's type and scale for
+     * numbers (a BIGINT's minimum overflows as MySQL's does), a string or temporal value read as a number.
+     */
     private static HavingExpr function(ParsedText parsed, SqlCall call) {
         String name = call.getOperator() == null ? "" : call.getOperator().getName().toLowerCase(java.util.Locale.ROOT);
         if (name.equals("coalesce") && call.operandCount() > 0 || name.equals("ifnull") && call.operandCount() == 2) {
             return new HavingExpr.Coalesce(all(parsed, call));
+        }
+        if (name.equals("abs") && call.operandCount() == 1) {
+            HavingExpr x = expr(parsed, call.operand(0));
+            HavingExpr zero = new HavingExpr.Value(new ValueRef.Const(java.math.BigDecimal.ZERO));
+            return new HavingExpr.If(new HavingExpr.Binary(HavingExpr.Op.LT, x, zero), new HavingExpr.Negate(x),
+                    new HavingExpr.Binary(HavingExpr.Op.ADD, x, zero));
         }
         if (name.equals("if") && call.operandCount() == 3) {
             return new HavingExpr.If(expr(parsed, call.operand(0)), expr(parsed, call.operand(1)), expr(parsed, call.operand(2)));

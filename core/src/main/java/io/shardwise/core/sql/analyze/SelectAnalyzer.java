@@ -95,6 +95,11 @@ final class SelectAnalyzer {
         }
         if (c.groupBy.present()) {
             out.put(Clause.Kind.GROUP_BY, new Clause(Clause.Kind.GROUP_BY, c.startOffset(c.groupBy), c.endOffset(c.groupBy)));
+            if (c.withRollup) {
+                // the two tokens right after the GROUP BY list (Clauses cut them off it)
+                out.put(Clause.Kind.ROLLUP, new Clause(Clause.Kind.ROLLUP, c.tokens.get(c.groupBy.last()).start(),
+                        c.tokens.get(c.groupBy.last() + 1).end()));
+            }
         }
         int groupPoint;
         if (c.groupBy.present()) {
@@ -227,9 +232,12 @@ final class SelectAnalyzer {
         if (!(expr instanceof SqlCall call) || call.getOperator() == null) {
             return null;
         }
-        String name = call.getOperator().getName().toLowerCase(Locale.ROOT);
+        String name = aggregateName(call);
         if (!AGGREGATES.contains(name) || call.getKind() == SqlKind.OVER) {
             return null;
+        }
+        if (call.getKind() == SqlKind.WITHIN_GROUP || call.getKind() == SqlKind.JSON_ARRAYAGG || call.getKind() == SqlKind.JSON_OBJECTAGG) {
+            return json(call, parsed);
         }
         boolean distinct = call.getFunctionQuantifier() != null
                 && call.getFunctionQuantifier().getValue() == SqlSelectKeyword.DISTINCT;
@@ -253,7 +261,7 @@ final class SelectAnalyzer {
         };
         if (distinct) {
             kind = switch (kind) {
-                case COUNT, SUM, MIN, MAX, AVG, GROUP_CONCAT, OTHER -> kind;
+                case COUNT, SUM, MIN, MAX, AVG, GROUP_CONCAT, JSON_ARRAYAGG, JSON_OBJECTAGG, OTHER -> kind;
                 // not MySQL syntax: leave it to the backend's own error, never a merge
                 case BIT_AND, BIT_OR, BIT_XOR, VAR_POP, VAR_SAMP, STDDEV_POP, STDDEV_SAMP -> SelectShape.AggregateKind.OTHER;
             };
@@ -335,6 +343,50 @@ final class SelectAnalyzer {
     }
 
     /**
+     * JSON_ARRAYAGG(x [ORDER BY k [DESC], …]) and JSON_OBJECTAGG(k, v), as GROUP_CONCAT's parts: Calcite
+     * parses the ORDER BY into a WITHIN GROUP call around JSON_ARRAYAGG, whose other operands are the keys.
+     * (Calcite's core parser has no DISTINCT or LIMIT inside them: such a statement never gets here.)
+     */
+    private static SelectShape.Aggregate json(SqlCall call, ParsedText parsed) {
+        SqlCall inner = call.getKind() == SqlKind.WITHIN_GROUP ? (SqlCall) call.operand(0) : call;
+        SelectShape.AggregateKind kind = inner.getKind() == SqlKind.JSON_ARRAYAGG ? SelectShape.AggregateKind.JSON_ARRAYAGG
+                : inner.getKind() == SqlKind.JSON_OBJECTAGG ? SelectShape.AggregateKind.JSON_OBJECTAGG : SelectShape.AggregateKind.OTHER;
+        int[] span = argumentSpan(parsed, inner);
+        if (kind == SelectShape.AggregateKind.OTHER || span == null) {
+            return new SelectShape.Aggregate(SelectShape.AggregateKind.OTHER, false, call.toString());
+        }
+        boolean known = true;
+        List<SelectShape.Span> arguments = new ArrayList<>();
+        for (SqlNode operand : inner.getOperandList()) {
+            if (operand != null && !(operand instanceof SqlLiteral) && !(operand instanceof SqlDynamicParam)) {
+                arguments.add(ExpressionSpans.of(parsed, operand));
+            }
+        }
+        List<SelectShape.ConcatKey> order = new ArrayList<>();
+        if (call != inner) {
+            for (SqlNode keys : call.getOperandList().subList(1, call.operandCount())) {
+                for (SqlNode key : keys instanceof SqlNodeList list ? list : List.of(keys)) {
+                    boolean descending = key.getKind() == SqlKind.DESCENDING;
+                    SqlNode expr = descending ? ((SqlCall) key).operand(0) : key;
+                    known &= !(expr instanceof SqlLiteral) && !(expr instanceof SqlDynamicParam);
+                    order.add(new SelectShape.ConcatKey(ExpressionSpans.of(parsed, expr), descending));
+                }
+            }
+        }
+        for (SelectShape.Span s : arguments) {
+            known &= s.start() >= 0 && s.end() > s.start();
+        }
+        for (SelectShape.ConcatKey k : order) {
+            known &= k.span().start() >= 0 && k.span().end() > k.span().start();
+        }
+        if (!known) {
+            return new SelectShape.Aggregate(SelectShape.AggregateKind.OTHER, false, call.toString());
+        }
+        return new SelectShape.Aggregate(kind, false, parsed.sql.substring(span[0], span[1]), span[0], span[1], List.of(),
+                new SelectShape.GroupConcat(arguments, order, null));
+    }
+
+    /**
      * The span of the tokens between an aggregate call's parentheses, without DISTINCT or ALL; null
      * when not found. Found from the call's name (its position), not from the operand's: Calcite places
      * an infix call ({@code a * 2}) at its operator.
@@ -399,11 +451,25 @@ final class SelectAnalyzer {
         return Boolean.TRUE.equals(found);
     }
 
+    /**
+     * The call's function name as MySQL spells it. Calcite parses JSON_ARRAYAGG and JSON_OBJECTAGG into
+     * operators named by their NULL clause ({@code JSON_ARRAYAGG_ABSENT_ON_NULL}) and an ORDER BY inside
+     * into a WITHIN GROUP call around them; read by the raw name, they looked like no aggregate at all,
+     * and each shard's JSON array came back as a row of its own.
+     */
+    private static String aggregateName(SqlCall call) {
+        if (call.getKind() == SqlKind.WITHIN_GROUP && call.operand(0) instanceof SqlCall inner && inner.getOperator() != null) {
+            return aggregateName(inner);
+        }
+        String name = call.getOperator().getName().toLowerCase(Locale.ROOT);
+        return call.getKind() == SqlKind.JSON_ARRAYAGG ? "json_arrayagg" : call.getKind() == SqlKind.JSON_OBJECTAGG ? "json_objectagg" : name;
+    }
+
     static boolean containsAggregate(SqlNode expr) {
         Boolean found = expr.accept(new SqlBasicVisitor<>() {
             @Override
             public Boolean visit(SqlCall call) {
-                if (call.getOperator() != null && AGGREGATES.contains(call.getOperator().getName().toLowerCase(Locale.ROOT))) {
+                if (call.getOperator() != null && AGGREGATES.contains(aggregateName(call))) {
                     return true;
                 }
                 if (call instanceof SqlSelect) {

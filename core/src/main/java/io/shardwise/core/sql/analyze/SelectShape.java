@@ -57,10 +57,17 @@ public record SelectShape(List<Item> items, boolean star, boolean distinct, List
 
     /**
      * The aggregates a scatter can merge, and OTHER for the rest. STD and STDDEV are STDDEV_POP,
-     * VARIANCE is VAR_POP (MySQL's synonyms). A GROUP_CONCAT carries its parts in {@link Aggregate#concat}.
+     * VARIANCE is VAR_POP (MySQL's synonyms). A GROUP_CONCAT, JSON_ARRAYAGG or JSON_OBJECTAGG carries its
+     * parts in {@link Aggregate#concat} (the JSON ones: arguments and, for JSON_ARRAYAGG, ORDER BY keys).
      */
     public enum AggregateKind { COUNT, SUM, MIN, MAX, AVG, BIT_AND, BIT_OR, BIT_XOR, VAR_POP, VAR_SAMP, STDDEV_POP, STDDEV_SAMP,
-        GROUP_CONCAT, OTHER }
+        GROUP_CONCAT, JSON_ARRAYAGG, JSON_OBJECTAGG, OTHER;
+
+        /** Merged by joining the units' pieces (Concat): GROUP_CONCAT and the JSON aggregates. */
+        public boolean isConcat() {
+            return this == GROUP_CONCAT || this == JSON_ARRAYAGG || this == JSON_OBJECTAGG;
+        }
+    }
 
     /**
      * The parts of {@code GROUP_CONCAT([DISTINCT] a, b ORDER BY k DESC SEPARATOR 's')}: the arguments' spans,
@@ -86,7 +93,7 @@ public record SelectShape(List<Item> items, boolean star, boolean distinct, List
                             List<Span> arguments, GroupConcat concat) {
         public Aggregate {
             arguments = List.copyOf(arguments);
-            if ((kind == AggregateKind.GROUP_CONCAT) != (concat != null)) {
+            if (kind.isConcat() != (concat != null)) {
                 throw new IllegalArgumentException("GROUP_CONCAT parts with " + kind);
             }
         }
