@@ -3,10 +3,12 @@ package io.shardwise.core;
 import io.shardwise.core.error.ShardwiseException;
 import io.shardwise.core.execute.BackendPools;
 import io.shardwise.core.execute.ExecutorOptions;
+import io.shardwise.core.federate.Federation;
 import io.shardwise.core.route.Router;
 import io.shardwise.core.rule.ShardingRule;
 import io.shardwise.core.session.SessionHost;
 import io.shardwise.core.sql.analyze.Analyzer;
+import io.shardwise.core.sql.analyze.Select;
 import io.shardwise.core.sql.cache.PlanCache;
 import io.shardwise.core.sql.normalize.NormalizedSql;
 
@@ -26,6 +28,7 @@ public final class Engine implements AutoCloseable {
     private final Router router;
     private final PlanCache<CachedPlan> plans;
     private final Descriptions descriptions = new Descriptions();
+    private final long federationBudget;
 
     private Engine(ShardingRule rule, BackendPools pools, ExecutorOptions options) {
         this.rule = rule;
@@ -34,6 +37,7 @@ public final class Engine implements AutoCloseable {
         this.analyzer = new Analyzer(rule);
         this.router = new Router(rule);
         this.plans = new PlanCache<>(PLAN_CACHE_WEIGHT, CachedPlan::weight);
+        this.federationBudget = rule.config().federation().memoryBudget();
     }
 
     public static Engine start(ShardingRule rule) {
@@ -106,12 +110,21 @@ public final class Engine implements AutoCloseable {
     }
 
     CachedPlan plan(NormalizedSql statement) {
-        return plans.get(statement, s -> new CachedPlan(router.prepare(analyzer.analyze(s.digest())), s.digestTokenOffsets()));
+        return plans.get(statement, s -> {
+            Router.Prepared prepared = router.prepare(analyzer.analyze(s.digest()));
+            Federation.Decision federated = prepared.statement() instanceof Select select ? Federation.plan(select, rule) : null;
+            return new CachedPlan(prepared, s.digestTokenOffsets(), federated);
+        });
     }
 
     /** The cached plan of {@code statement}, or null: never analyzes (a caller on an event loop must not run Calcite). */
     CachedPlan cachedPlan(NormalizedSql statement) {
         return plans.ifCached(statement);
+    }
+
+    /** Bytes of rows one federated statement may hold in this process ({@link io.shardwise.core.federate.ShipBudget}). */
+    long federationBudget() {
+        return federationBudget;
     }
 
     Descriptions descriptions() {

@@ -7,6 +7,7 @@ import io.shardwise.core.execute.Diagnostics;
 import io.shardwise.core.execute.ExecutionSession;
 import io.shardwise.core.execute.ResultCursor;
 import io.shardwise.core.execute.UnitResult;
+import io.shardwise.core.federate.FederatedPlan;
 import io.shardwise.core.merge.Merger;
 import io.shardwise.core.rewrite.SourceText;
 import io.shardwise.core.route.ExecutionUnit;
@@ -44,11 +45,32 @@ final class PlanRunner {
     private final Engine engine;
     private final ExecutionSession execution;
     private final EngineSession session;
+    private final FederatedRunner federation;
 
     PlanRunner(Engine engine, ExecutionSession execution, EngineSession session) {
         this.engine = engine;
         this.execution = execution;
         this.session = session;
+        this.federation = new FederatedRunner(execution, session, engine.federationBudget());
+    }
+
+    /**
+     * A SELECT in the cheapest tier that answers it exactly: the route (fast path or streaming merger);
+     * when that refuses it with 1235, the federated plan ({@link FederatedRunner}) if the cached plan
+     * has one, else the refusal as it was. Only routing's refusal moves a statement: nothing the first
+     * two tiers answer ever reaches the third.
+     */
+    StatementResult select(Select select, NormalizedSql normalized, CachedPlan plan, List<Object> params) {
+        RoutePlan route;
+        try {
+            route = route(normalized, plan, params);
+        } catch (ShardwiseException refused) {
+            if (refused.code() != ErrorCode.UNSUPPORTED || !(plan.federated() instanceof FederatedPlan federated)) {
+                throw refused;
+            }
+            return federation.run(federated, select, normalized, plan, params);
+        }
+        return run(route);
     }
 
     StatementResult write(RoutePlan route) {
@@ -227,7 +249,15 @@ final class PlanRunner {
         // the mode is part of the key: with ANSI_QUOTES "a" is a column, without it a string
         return engine.descriptions().get(sql, execution.state().charsetKey() + ";" + normalized.lexicalMode(), () -> {
             List<Object> nulls = Arrays.asList(new Object[normalized.parameterCount()]);
-            RoutePlan route = route(normalized, plan, nulls);
+            RoutePlan route;
+            try {
+                route = route(normalized, plan, nulls);
+            } catch (ShardwiseException refused) {
+                if (refused.code() != ErrorCode.UNSUPPORTED || !(plan.federated() instanceof FederatedPlan federated)) {
+                    throw refused;
+                }
+                return execution.describe(federation.describeUnit(federated, (Select) plan.statement(), normalized, plan, nulls));
+            }
             List<Column> unit = execution.describe(route.units().get(0));
             if (unit.isEmpty() || route.merge() instanceof MergeSpec.PassThrough) {
                 return unit;

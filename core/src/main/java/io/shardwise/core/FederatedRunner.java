@@ -1,0 +1,117 @@
+package io.shardwise.core;
+
+import io.shardwise.core.config.DataNode;
+import io.shardwise.core.execute.Column;
+import io.shardwise.core.execute.Diagnostics;
+import io.shardwise.core.execute.ExecutionSession;
+import io.shardwise.core.execute.ResultCursor;
+import io.shardwise.core.execute.UnitResult;
+import io.shardwise.core.federate.CopyTexts;
+import io.shardwise.core.federate.FederatedPlan;
+import io.shardwise.core.federate.ShipBudget;
+import io.shardwise.core.rewrite.Renderer;
+import io.shardwise.core.rewrite.SourceText;
+import io.shardwise.core.route.ExecutionUnit;
+import io.shardwise.core.sql.analyze.Select;
+import io.shardwise.core.sql.normalize.NormalizedSql;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Runs a {@link FederatedPlan}: reads the remote nodes of each copied table (one after another, each
+ * read whole within the statement's {@link ShipBudget}), then on the coordinator, as one sequence on
+ * one connection (temporary tables live on a connection): drop stale copies, create the copies, fill
+ * them (local nodes there, shipped rows as INSERT batches), run the user's statement over them, drop
+ * them. In a transaction every read and the sequence use the transaction's connections, so the
+ * statement sees the transaction's own changes. Not thread-safe, as its session.
+ */
+final class FederatedRunner {
+    /** Rows per INSERT on the coordinator (as {@link InsertBatches#BATCH}: one round trip each, well under max_allowed_packet). */
+    private static final int BATCH = InsertBatches.BATCH;
+
+    private final ExecutionSession execution;
+    private final EngineSession session;
+    private final long budget;
+
+    FederatedRunner(ExecutionSession execution, EngineSession session, long budget) {
+        this.execution = execution;
+        this.session = session;
+        this.budget = budget;
+    }
+
+    StatementResult run(FederatedPlan plan, Select select, NormalizedSql normalized, CachedPlan cached, List<Object> params) {
+        ShipBudget ship = new ShipBudget(budget);
+        List<ExecutionUnit> units = new ArrayList<>();
+        for (FederatedPlan.Copy c : plan.copies()) {
+            units.add(unit(plan, CopyTexts.drop(c), List.of()));
+            units.add(unit(plan, CopyTexts.create(c), List.of()));
+            for (String local : c.local()) {
+                units.add(unit(plan, CopyTexts.copyLocal(c, local), List.of()));
+            }
+            for (DataNode remote : c.remote()) {
+                ship(plan, c, remote, ship, units);
+            }
+        }
+        int statement = units.size();
+        Renderer.Rendered r = Renderer.render(select.template(), SourceText.original(normalized, cached.digestTokenOffsets()),
+                plan.names(), new StatementBindings(normalized, params), List.of());
+        units.add(unit(plan, r.sql(), r.params()));
+        for (FederatedPlan.Copy c : plan.copies()) {
+            units.add(unit(plan, CopyTexts.drop(c), List.of()));
+        }
+        Diagnostics diagnostics = new Diagnostics(units.size());
+        session.diagnostics(diagnostics);
+        List<UnitResult> results = execution.executeSequence(units, diagnostics);
+        UnitResult.Results answer = (UnitResult.Results) results.get(statement);
+        return new StatementResult.Rows(((UnitResult.Rows) answer.results().get(0)).cursor());
+    }
+
+    /** The columns the statement returns: prepared on the coordinator over the tables its copies are made like. */
+    ExecutionUnit describeUnit(FederatedPlan plan, Select select, NormalizedSql normalized, CachedPlan cached, List<Object> params) {
+        Map<String, String> likes = new java.util.HashMap<>(plan.names());
+        Map<String, String> logical = new java.util.HashMap<>(plan.logical());
+        for (FederatedPlan.Copy c : plan.copies()) {
+            likes.put(c.table().toLowerCase(java.util.Locale.ROOT), c.like());
+            logical.put(c.like(), c.table());
+        }
+        Renderer.Rendered r = Renderer.render(select.template(), SourceText.original(normalized, cached.digestTokenOffsets()),
+                likes, new StatementBindings(normalized, params), List.of());
+        return new ExecutionUnit(plan.coordinator(), r.sql(), r.params(), logical);
+    }
+
+    /** One remote node's rows, read whole (its connection is then free), as INSERT batches into the copy. */
+    private void ship(FederatedPlan plan, FederatedPlan.Copy c, DataNode node, ShipBudget ship, List<ExecutionUnit> units) {
+        ExecutionUnit scan = new ExecutionUnit(node.backend(), CopyTexts.scan(node.table()), List.of(), Map.of(node.table(), c.table()));
+        List<Object[]> rows = new ArrayList<>();
+        int width;
+        try (ResultCursor cursor = ((UnitResult.Rows) execution.execute(List.of(scan)).get(0)).cursor()) {
+            List<Column> columns = cursor.columns();
+            width = columns.size();
+            while (cursor.next()) {
+                Object[] row = new Object[width];
+                long bytes = 0;
+                for (int i = 0; i < width; i++) {
+                    byte[] cell = cursor.get(i);
+                    bytes += cell == null ? 0 : cell.length;
+                    row[i] = InsertBatches.value(cell, columns.get(i));
+                }
+                ship.row(width, bytes);
+                rows.add(row);
+            }
+        }
+        for (int from = 0; from < rows.size(); from += BATCH) {
+            List<Object[]> batch = rows.subList(from, Math.min(rows.size(), from + BATCH));
+            List<Object> values = new ArrayList<>(batch.size() * width);
+            for (Object[] row : batch) {
+                values.addAll(Arrays.asList(row));
+            }
+            units.add(unit(plan, CopyTexts.insert(c, batch.size(), width), values));
+        }
+    }
+
+    private static ExecutionUnit unit(FederatedPlan plan, String sql, List<Object> params) {
+        return new ExecutionUnit(plan.coordinator(), sql, params, plan.logical());
+    }
+}
