@@ -29,6 +29,7 @@ public final class Engine implements AutoCloseable {
     private final PlanCache<CachedPlan> plans;
     private final Descriptions descriptions = new Descriptions();
     private final long federationBudget;
+    private final java.util.concurrent.atomic.LongAdder federated = new java.util.concurrent.atomic.LongAdder();
 
     private Engine(ShardingRule rule, BackendPools pools, ExecutorOptions options) {
         this.rule = rule;
@@ -125,6 +126,15 @@ public final class Engine implements AutoCloseable {
     /** Bytes of rows one federated statement may hold in this process ({@link io.shardwise.core.federate.ShipBudget}). */
     long federationBudget() {
         return federationBudget;
+    }
+
+    /** SELECTs run by the federated tier since start (the tier-choice tests read it). */
+    public long federatedStatements() {
+        return federated.sum();
+    }
+
+    void countFederated() {
+        federated.increment();
     }
 
     Descriptions descriptions() {

@@ -8,6 +8,7 @@ import io.shardwise.core.execute.ResultCursor;
 import io.shardwise.core.execute.UnitResult;
 import io.shardwise.core.federate.CopyTexts;
 import io.shardwise.core.federate.FederatedPlan;
+import io.shardwise.core.federate.Federation;
 import io.shardwise.core.federate.ShipBudget;
 import io.shardwise.core.rewrite.Renderer;
 import io.shardwise.core.rewrite.SourceText;
@@ -56,7 +57,7 @@ final class FederatedRunner {
         }
         int statement = units.size();
         Renderer.Rendered r = Renderer.render(select.template(), SourceText.original(normalized, cached.digestTokenOffsets()),
-                plan.names(), new StatementBindings(normalized, params), List.of());
+                plan.names(), new StatementBindings(normalized, params), labelEdits(plan.labels()));
         units.add(unit(plan, r.sql(), r.params()));
         for (FederatedPlan.Copy c : plan.copies()) {
             units.add(unit(plan, CopyTexts.drop(c), List.of()));
@@ -77,8 +78,17 @@ final class FederatedRunner {
             logical.put(c.like(), c.table());
         }
         Renderer.Rendered r = Renderer.render(select.template(), SourceText.original(normalized, cached.digestTokenOffsets()),
-                likes, new StatementBindings(normalized, params), List.of());
+                likes, new StatementBindings(normalized, params), labelEdits(Federation.labels(select, likes)));
         return new ExecutionUnit(plan.coordinator(), r.sql(), r.params(), logical);
+    }
+
+    /** Each item span ({@link FederatedPlan#labels}) rendered as itself, aliased with its own source text. */
+    private static List<Renderer.Edit> labelEdits(List<io.shardwise.core.sql.analyze.SelectShape.Span> labels) {
+        List<Renderer.Edit> edits = new ArrayList<>(labels.size());
+        for (io.shardwise.core.sql.analyze.SelectShape.Span s : labels) {
+            edits.add(new Renderer.Edit(s.start(), s.end(), List.of(new Renderer.Piece.Copy(s.start(), s.end())), true));
+        }
+        return edits;
     }
 
     /** One remote node's rows, read whole (its connection is then free), as INSERT batches into the copy. */

@@ -68,6 +68,7 @@ final class PlanRunner {
             if (refused.code() != ErrorCode.UNSUPPORTED || !(plan.federated() instanceof FederatedPlan federated)) {
                 throw refused;
             }
+            engine.countFederated();
             return federation.run(federated, select, normalized, plan, params);
         }
         return run(route);

@@ -6,7 +6,7 @@ package io.shardwise.core.config;
  * while it copies tables to the coordinator backend; beyond it the statement fails with MySQL's 3170.
  */
 public record FederationConfig(long memoryBudget) {
-    public static final long MIN_BUDGET = 1L << 20;
+    public static final long MIN_BUDGET = 1L << 10;
     public static final long MAX_BUDGET = 64L << 30;
     public static final FederationConfig DEFAULT = new FederationConfig(256L << 20);
 

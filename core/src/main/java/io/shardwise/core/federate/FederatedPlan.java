@@ -1,6 +1,7 @@
 package io.shardwise.core.federate;
 
 import io.shardwise.core.config.DataNode;
+import io.shardwise.core.sql.analyze.SelectShape;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -15,17 +16,20 @@ import java.util.Objects;
  *
  * <p>Invariant: {@code names} maps every logical table the statement names (lower case) to what the
  * coordinator reads for it, and {@code logical} maps those names back (result metadata and error
- * messages show logical names). Immutable; made once per cached plan, it holds no values.
+ * messages show logical names). {@code labels} are the select items whose text names a renamed
+ * copy and that have no alias: each is sent with its own text as alias, so its label stays the
+ * one MySQL derives from the user's text. Immutable; made once per cached plan, it holds no values.
  *
  * <p>Hazard: the copies are the tables' rows at the moment each node is read, as a scatter read of
  * the streaming merger sees them; rows shipped are held in memory up to the statement's budget
  * ({@link ShipBudget}).
  */
-public record FederatedPlan(String coordinator, List<Copy> copies, Map<String, String> names, Map<String, String> logical)
-        implements Federation.Decision {
+public record FederatedPlan(String coordinator, List<Copy> copies, Map<String, String> names, Map<String, String> logical,
+                            List<SelectShape.Span> labels) implements Federation.Decision {
     public FederatedPlan {
         Objects.requireNonNull(coordinator, "coordinator");
         copies = List.copyOf(copies);
+        labels = List.copyOf(labels);
         names = Map.copyOf(names);
         logical = Map.copyOf(logical);
     }

@@ -4,6 +4,8 @@ import io.shardwise.core.config.DataNode;
 import io.shardwise.core.rule.ShardingRule;
 import io.shardwise.core.rule.TableRule;
 import io.shardwise.core.sql.analyze.Select;
+import io.shardwise.core.sql.analyze.SelectShape;
+import io.shardwise.core.sql.analyze.Slot;
 import io.shardwise.core.sql.analyze.TableRef;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -29,6 +31,7 @@ public final class Federation {
     /** Temporary tables are named with this prefix: a copy left behind by a failed statement shadows no table. */
     static final String TEMP_PREFIX = "shardwise_fed_";
     private static final int MAX_NAME = 64;
+    private static final Pattern BARE_COLUMN = Pattern.compile("[`\\w$]+(\\s*\\.\\s*[`\\w$]+){0,2}");
     /** Locking reads must lock the rows they read on their own nodes; a copy locks nothing. */
     private static final Pattern LOCKING = Pattern.compile("\\b(for\\s+update|for\\s+share|lock\\s+in\\s+share\\s+mode)\\b",
             Pattern.CASE_INSENSITIVE);
@@ -102,7 +105,31 @@ public final class Federation {
         if (copies.isEmpty()) {
             return new Declined("no sharded table to copy");
         }
-        return new FederatedPlan(coordinator, List.copyOf(copies.values()), names, logical);
+        return new FederatedPlan(coordinator, List.copyOf(copies.values()), names, logical, labels(select, names));
+    }
+
+    /**
+     * Unaliased select items of the outermost query that are expressions (not a bare column, whose
+     * label is its name) and contain a table {@code names} renames: MySQL labels them with their text.
+     */
+    public static List<SelectShape.Span> labels(Select select, Map<String, String> names) {
+        if (names.isEmpty() || select.shape() == null) {
+            return List.of(); // a set operation's labels come from its first branch: not read yet
+        }
+        List<SelectShape.Span> out = new ArrayList<>();
+        for (SelectShape.Item item : select.shape().items()) {
+            if (item.alias() != null || item.isStar() || BARE_COLUMN.matcher(item.text()).matches()) {
+                continue;
+            }
+            for (Slot slot : select.template().slots()) {
+                if (slot instanceof Slot.Table t && t.start() >= item.start() && t.end() <= item.end()
+                        && names.containsKey(t.table().toLowerCase(Locale.ROOT))) {
+                    out.add(new SelectShape.Span(item.start(), item.end()));
+                    break;
+                }
+            }
+        }
+        return out;
     }
 
     /**

@@ -109,6 +109,20 @@ class FederationTest {
     }
 
     @Test
+    void anUnaliasedExpressionItemNamingARenamedCopyIsLabelledWithItsOwnText() {
+        String sql = "SELECT (SELECT COUNT(*) FROM sbtest1 WHERE sbtest1.k < 100), sbtest1.k + 1, sbtest1.k, k AS kk FROM sbtest1";
+        Select s = (Select) ANALYZER.analyze(sql);
+        FederatedPlan p = federated(sql);
+        assertEquals(2, p.labels().size());
+        List<Renderer.Edit> edits = p.labels().stream().map(l -> new Renderer.Edit(l.start(), l.end(),
+                List.<Renderer.Piece>of(new Renderer.Piece.Copy(l.start(), l.end())), true)).toList();
+        assertEquals("SELECT (SELECT COUNT(*) FROM shardwise_fed_sbtest1 WHERE shardwise_fed_sbtest1.k < 100)"
+                + " AS `(SELECT COUNT(*) FROM sbtest1 WHERE sbtest1.k < 100)`, shardwise_fed_sbtest1.k + 1 AS `sbtest1.k + 1`,"
+                + " shardwise_fed_sbtest1.k, k AS kk FROM shardwise_fed_sbtest1",
+                Renderer.render(s.template(), p.names(), Bindings.NONE, edits).sql());
+    }
+
+    @Test
     void copyStatementsTouchOnlyTheTemporaryTable() {
         FederatedPlan.Copy c = federated("SELECT COUNT(*) FROM (SELECT user_id FROM orders) t").copies().get(0);
         assertEquals("DROP TEMPORARY TABLE IF EXISTS `orders`", CopyTexts.drop(c));

@@ -920,7 +920,6 @@ final class HandCorpus {
         c.q("SELECT COUNT(*) FROM orders WHERE user_id < 50 HAVING STDDEV_POP(user_id) > 1");
         c.q("SELECT STDDEV(amount), VAR_SAMP(amount) FROM orders");
         c.q("SELECT user_id, VARIANCE(amount) FROM orders WHERE user_id < 30 GROUP BY user_id");
-        c.q("SELECT user_id, COUNT(*) FROM orders WHERE user_id < 6 GROUP BY user_id WITH ROLLUP");
         c.q("SELECT DISTINCT o.* FROM orders o WHERE o.user_id < 8");
         c.q("SELECT (SELECT COUNT(*) FROM sbtest1 WHERE sbtest1.k < 100), sbtest1.k + 1 FROM sbtest1 WHERE id < 3");
 
