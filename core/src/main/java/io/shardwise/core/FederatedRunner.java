@@ -69,6 +69,35 @@ final class FederatedRunner {
         return new StatementResult.Rows(((UnitResult.Rows) answer.results().get(0)).cursor());
     }
 
+    /**
+     * What {@link #run} would do, without running it (PREVIEW): each remote scan on its backend, then
+     * the coordinator's sequence, shipped rows shown as one INSERT per remote node.
+     */
+    List<ExecutionUnit> preview(FederatedPlan plan, Select select, NormalizedSql normalized, CachedPlan cached, List<Object> params) {
+        List<ExecutionUnit> scans = new ArrayList<>();
+        List<ExecutionUnit> sequence = new ArrayList<>();
+        for (FederatedPlan.Copy c : plan.copies()) {
+            sequence.add(unit(plan, CopyTexts.drop(c), List.of()));
+            sequence.add(unit(plan, CopyTexts.create(c), List.of()));
+            for (String local : c.local()) {
+                sequence.add(unit(plan, CopyTexts.copyLocal(c, local), List.of()));
+            }
+            for (DataNode remote : c.remote()) {
+                scans.add(new ExecutionUnit(remote.backend(), CopyTexts.scan(remote.table()), List.of(), Map.of()));
+                sequence.add(unit(plan, "INSERT INTO " + c.temp() + " VALUES /* the rows of " + remote.backend() + "." + remote.table()
+                        + ", in batches of " + BATCH + " */", List.of()));
+            }
+        }
+        Renderer.Rendered r = Renderer.render(select.template(), SourceText.original(normalized, cached.digestTokenOffsets()),
+                plan.names(), new StatementBindings(normalized, params), labelEdits(plan.labels()));
+        sequence.add(unit(plan, r.sql(), r.params()));
+        for (FederatedPlan.Copy c : plan.copies()) {
+            sequence.add(unit(plan, CopyTexts.drop(c), List.of()));
+        }
+        scans.addAll(sequence);
+        return scans;
+    }
+
     /** The columns the statement returns: prepared on the coordinator over the tables its copies are made like. */
     ExecutionUnit describeUnit(FederatedPlan plan, Select select, NormalizedSql normalized, CachedPlan cached, List<Object> params) {
         Map<String, String> likes = new java.util.HashMap<>(plan.names());

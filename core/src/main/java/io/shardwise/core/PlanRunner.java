@@ -274,7 +274,7 @@ final class PlanRunner {
         return switch (plan.statement()) {
             case SessionCommand c -> throw new ShardwiseException(ErrorCode.UNSUPPORTED, "PREVIEW of " + c.kind()
                     + " (it runs in the session, on no shard)");
-            case Select s -> route(normalized, plan, params);
+            case Select s -> previewSelect(s, normalized, plan, params);
             case Insert i -> route(normalized, plan, params);
             case Update u -> route(normalized, plan, params);
             case Delete d -> route(normalized, plan, params);
@@ -282,6 +282,19 @@ final class PlanRunner {
             case Passthrough p -> route(normalized, plan, params);
             case Call c -> route(normalized, plan, params);
         };
+    }
+
+    /** A SELECT's route, or the federated plan's steps where the route refuses it ({@link #select}). */
+    private RoutePlan previewSelect(Select select, NormalizedSql normalized, CachedPlan plan, List<Object> params) {
+        try {
+            return route(normalized, plan, params);
+        } catch (ShardwiseException refused) {
+            if (refused.code() != ErrorCode.UNSUPPORTED || !(plan.federated() instanceof FederatedPlan federated)) {
+                throw refused;
+            }
+            return new RoutePlan(RouteKind.FEDERATED, federation.preview(federated, select, normalized, plan, params),
+                    new MergeSpec.PassThrough());
+        }
     }
 
     RoutePlan route(NormalizedSql normalized, CachedPlan plan, List<Object> params) {

@@ -91,6 +91,25 @@ class FederatedTierTest {
     }
 
     @Test
+    void previewShowsTheScansTheCopiesAndTheStatementAsTheCoordinatorRunsIt() {
+        try (EngineSession s = engine.openSession()) {
+            io.shardwise.core.route.RoutePlan p = s.preview("SELECT COUNT(*) FROM (SELECT DISTINCT user_id FROM orders) t", List.of());
+            assertEquals(io.shardwise.core.route.RouteKind.FEDERATED, p.kind());
+            assertEquals(List.of(
+                    "ds1: SELECT * FROM `orders_0`",
+                    "ds1: SELECT * FROM `orders_1`",
+                    "ds0: DROP TEMPORARY TABLE IF EXISTS `orders`",
+                    "ds0: CREATE TEMPORARY TABLE `orders` LIKE `orders_0`",
+                    "ds0: INSERT INTO `orders` SELECT * FROM `orders_0`",
+                    "ds0: INSERT INTO `orders` SELECT * FROM `orders_1`",
+                    "ds0: INSERT INTO orders VALUES /* the rows of ds1.orders_0, in batches of 500 */",
+                    "ds0: INSERT INTO orders VALUES /* the rows of ds1.orders_1, in batches of 500 */",
+                    "ds0: SELECT COUNT(*) FROM (SELECT DISTINCT user_id FROM orders) t",
+                    "ds0: DROP TEMPORARY TABLE IF EXISTS `orders`"), p.units().stream().map(u -> u.explain()).toList());
+        }
+    }
+
+    @Test
     void aCacheHitRunsTheCachedFederatedPlan() {
         try (EngineSession s = engine.openSession()) {
             long misses = engine.planCacheStats().misses();
