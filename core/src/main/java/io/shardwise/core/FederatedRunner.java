@@ -1,6 +1,8 @@
 package io.shardwise.core;
 
 import io.shardwise.core.config.DataNode;
+import io.shardwise.core.error.ErrorCode;
+import io.shardwise.core.error.ShardwiseException;
 import io.shardwise.core.execute.Column;
 import io.shardwise.core.execute.Diagnostics;
 import io.shardwise.core.execute.ExecutionSession;
@@ -21,8 +23,8 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Runs a {@link FederatedPlan}: reads the remote nodes of each copied table (one after another, each
- * read whole within the statement's {@link ShipBudget}), then on the coordinator, as one sequence on
+ * Runs a {@link FederatedPlan}: reads the remote nodes of each copied table (each read whole within
+ * the statement's {@link ShipBudget}; see {@link #ship}), then on the coordinator, as one sequence on
  * one connection (temporary tables live on a connection): drop stale copies, create the copies, fill
  * them (local nodes there, shipped rows as INSERT batches), run the user's statement over them, drop
  * them. In a transaction every read and the sequence use the transaction's connections, so the
@@ -43,16 +45,18 @@ final class FederatedRunner {
     }
 
     StatementResult run(FederatedPlan plan, Select select, NormalizedSql normalized, CachedPlan cached, List<Object> params) {
-        ShipBudget ship = new ShipBudget(budget);
+        long cancels = execution.cancels();
+        List<List<Object[]>> shipped = ship(plan, new ShipBudget(budget), cancels);
         List<ExecutionUnit> units = new ArrayList<>();
+        int scan = 0;
         for (FederatedPlan.Copy c : plan.copies()) {
             units.add(unit(plan, CopyTexts.drop(c), List.of()));
             units.add(unit(plan, CopyTexts.create(c), List.of()));
             for (String local : c.local()) {
                 units.add(unit(plan, CopyTexts.copyLocal(c, local), List.of()));
             }
-            for (DataNode remote : c.remote()) {
-                ship(plan, c, remote, ship, units);
+            for (int i = 0; i < c.remote().size(); i++) {
+                inserts(plan, c, shipped.get(scan++), units);
             }
         }
         int statement = units.size();
@@ -64,9 +68,85 @@ final class FederatedRunner {
         }
         Diagnostics diagnostics = new Diagnostics(units.size());
         session.diagnostics(diagnostics);
+        notCancelled(cancels);
         List<UnitResult> results = execution.executeSequence(units, diagnostics);
         UnitResult.Results answer = (UnitResult.Results) results.get(statement);
         return new StatementResult.Rows(((UnitResult.Rows) answer.results().get(0)).cursor());
+    }
+
+    /**
+     * Every remote node's rows, in plan order. Outside a transaction the scans run in parallel, each on
+     * a pooled connection, and stream while the first are read; in one (or under LOCK TABLES) they run
+     * one after another on the session's connections, each read whole before the next starts, so the
+     * executor never buffers a unit beyond the budget's count.
+     */
+    private List<List<Object[]>> ship(FederatedPlan plan, ShipBudget ship, long cancels) {
+        List<ExecutionUnit> scans = new ArrayList<>();
+        for (FederatedPlan.Copy c : plan.copies()) {
+            for (DataNode remote : c.remote()) {
+                scans.add(new ExecutionUnit(remote.backend(), CopyTexts.scan(remote.table()), List.of(), Map.of(remote.table(), c.table())));
+            }
+        }
+        List<List<Object[]>> shipped = new ArrayList<>(scans.size());
+        if (scans.size() > 1 && execution.autocommit() && !execution.inTransaction() && !execution.holdsTableLocks()) {
+            List<UnitResult> results = execution.execute(scans);
+            try {
+                for (UnitResult u : results) {
+                    shipped.add(read(((UnitResult.Rows) u).cursor(), ship));
+                }
+            } finally {
+                for (UnitResult u : results) {
+                    ((UnitResult.Rows) u).cursor().close(); // idempotent; ends the siblings of a failed read
+                }
+            }
+            return shipped;
+        }
+        for (ExecutionUnit scan : scans) {
+            notCancelled(cancels);
+            try (ResultCursor cursor = ((UnitResult.Rows) execution.execute(List.of(scan)).get(0)).cursor()) {
+                shipped.add(read(cursor, ship));
+            }
+        }
+        return shipped;
+    }
+
+    /** KILL QUERY or Statement.cancel() between two of the statement's executions ends it as one during them would. */
+    private void notCancelled(long cancels) {
+        if (execution.cancels() != cancels) {
+            throw new ShardwiseException(ErrorCode.QUERY_INTERRUPTED);
+        }
+    }
+
+    /** A scan's rows as values to bind, each counted against the budget before it is kept. */
+    private static List<Object[]> read(ResultCursor cursor, ShipBudget ship) {
+        List<Column> columns = cursor.columns();
+        int width = columns.size();
+        List<Object[]> rows = new ArrayList<>();
+        while (cursor.next()) {
+            Object[] row = new Object[width];
+            long bytes = 0;
+            for (int i = 0; i < width; i++) {
+                byte[] cell = cursor.get(i);
+                bytes += cell == null ? 0 : cell.length;
+                row[i] = InsertBatches.value(cell, columns.get(i));
+            }
+            ship.row(width, bytes);
+            rows.add(row);
+        }
+        return rows;
+    }
+
+    /** Shipped rows as INSERT batches into the copy. */
+    private static void inserts(FederatedPlan plan, FederatedPlan.Copy c, List<Object[]> rows, List<ExecutionUnit> units) {
+        for (int from = 0; from < rows.size(); from += BATCH) {
+            List<Object[]> batch = rows.subList(from, Math.min(rows.size(), from + BATCH));
+            int width = batch.get(0).length;
+            List<Object> values = new ArrayList<>(batch.size() * width);
+            for (Object[] row : batch) {
+                values.addAll(Arrays.asList(row));
+            }
+            units.add(unit(plan, CopyTexts.insert(c, batch.size(), width), values));
+        }
     }
 
     /**
@@ -118,36 +198,6 @@ final class FederatedRunner {
             edits.add(new Renderer.Edit(s.start(), s.end(), List.of(new Renderer.Piece.Copy(s.start(), s.end())), true));
         }
         return edits;
-    }
-
-    /** One remote node's rows, read whole (its connection is then free), as INSERT batches into the copy. */
-    private void ship(FederatedPlan plan, FederatedPlan.Copy c, DataNode node, ShipBudget ship, List<ExecutionUnit> units) {
-        ExecutionUnit scan = new ExecutionUnit(node.backend(), CopyTexts.scan(node.table()), List.of(), Map.of(node.table(), c.table()));
-        List<Object[]> rows = new ArrayList<>();
-        int width;
-        try (ResultCursor cursor = ((UnitResult.Rows) execution.execute(List.of(scan)).get(0)).cursor()) {
-            List<Column> columns = cursor.columns();
-            width = columns.size();
-            while (cursor.next()) {
-                Object[] row = new Object[width];
-                long bytes = 0;
-                for (int i = 0; i < width; i++) {
-                    byte[] cell = cursor.get(i);
-                    bytes += cell == null ? 0 : cell.length;
-                    row[i] = InsertBatches.value(cell, columns.get(i));
-                }
-                ship.row(width, bytes);
-                rows.add(row);
-            }
-        }
-        for (int from = 0; from < rows.size(); from += BATCH) {
-            List<Object[]> batch = rows.subList(from, Math.min(rows.size(), from + BATCH));
-            List<Object> values = new ArrayList<>(batch.size() * width);
-            for (Object[] row : batch) {
-                values.addAll(Arrays.asList(row));
-            }
-            units.add(unit(plan, CopyTexts.insert(c, batch.size(), width), values));
-        }
     }
 
     private static ExecutionUnit unit(FederatedPlan plan, String sql, List<Object> params) {

@@ -875,11 +875,17 @@ final class HandCorpus {
         c.q("SELECT COUNT(*) FROM users u WHERE NOT EXISTS (SELECT 1 FROM order_items i WHERE i.order_id = u.user_id)");
         c.q("SELECT COUNT(*) FROM orders WHERE EXISTS (SELECT 1 FROM users WHERE name = 'nobody-has-this-name')");
 
+        c.q("SELECT COUNT(*) FROM users u WHERE u.country_code IN (SELECT code FROM countries) AND u.user_id IN (SELECT user_id FROM orders)");
+
         c.category("federated-scalar");
         c.q("SELECT order_id FROM orders WHERE amount > (SELECT AVG(amount) * 1.9 FROM orders) ORDER BY order_id");
         c.q("SELECT (SELECT MAX(amount) FROM orders) - (SELECT MIN(amount) FROM orders)");
         c.q("SELECT u.user_id, (SELECT COUNT(*) FROM orders o WHERE o.order_id = u.user_id) AS n FROM users u ORDER BY u.user_id LIMIT 20");
         c.q("SELECT status FROM orders GROUP BY status HAVING COUNT(*) > (SELECT COUNT(*) / 10 FROM orders) ORDER BY status");
+
+        c.q("SELECT o.user_id, COUNT(*) FROM orders o GROUP BY o.user_id HAVING COUNT(*) > (SELECT AVG(n) FROM"
+                + " (SELECT COUNT(*) n FROM orders GROUP BY user_id) per_user) ORDER BY o.user_id");
+        c.fails("SELECT order_id FROM orders WHERE amount = (SELECT amount FROM orders WHERE user_id < 100)");
 
         c.category("federated-union");
         c.q("SELECT user_id FROM orders UNION SELECT user_id FROM users");
@@ -887,6 +893,11 @@ final class HandCorpus {
         c.q("SELECT user_id FROM orders WHERE user_id < 10 UNION SELECT user_id FROM users WHERE user_id < 10 ORDER BY user_id DESC LIMIT 5");
         c.ci("SELECT name FROM users UNION SELECT name FROM countries");
         c.q("SELECT order_id AS id FROM orders WHERE user_id = 3 UNION ALL SELECT id FROM sbtest1 WHERE id < 5 ORDER BY id");
+
+        c.q("SELECT user_id FROM orders WHERE user_id < 20 INTERSECT SELECT user_id FROM users WHERE user_id > 5");
+        c.q("SELECT user_id FROM users EXCEPT SELECT user_id FROM orders");
+        c.q("(SELECT order_id FROM orders WHERE user_id < 10 ORDER BY order_id DESC LIMIT 3) UNION ALL"
+                + " (SELECT item_id FROM order_items ORDER BY item_id LIMIT 2) ORDER BY 1");
 
         c.category("federated-join");
         c.q("SELECT o.order_id FROM orders o JOIN sbtest1 s ON o.order_id = s.id");
@@ -897,6 +908,10 @@ final class HandCorpus {
         c.q("SELECT COUNT(*) FROM users u LEFT JOIN orders o ON o.order_id = u.user_id WHERE o.order_id IS NULL");
         c.q("SELECT p.code, COUNT(*) FROM orders o JOIN promotions p ON o.amount > p.discount * 100 GROUP BY p.code ORDER BY p.code");
 
+        c.q("SELECT u.user_id, o.cnt FROM users u JOIN (SELECT user_id, COUNT(*) cnt FROM orders GROUP BY user_id) o"
+                + " ON o.user_id = u.user_id WHERE u.user_id < 30 ORDER BY u.user_id");
+        c.q("SELECT COUNT(*) FROM order_items i JOIN sbtest1 s ON s.k = i.quantity JOIN small m ON m.id = s.id % 5");
+
         c.category("federated-window");
         c.q("SELECT order_id, ROW_NUMBER() OVER (ORDER BY order_id) FROM orders");
         c.q("SELECT user_id, order_id, RANK() OVER (PARTITION BY user_id ORDER BY amount DESC, order_id) r FROM orders WHERE user_id < 10");
@@ -905,6 +920,9 @@ final class HandCorpus {
         c.q("SELECT order_id, LAG(amount) OVER (ORDER BY order_id) prev_amount, LEAD(order_id, 2) OVER (ORDER BY order_id) nxt FROM orders"
                 + " WHERE user_id BETWEEN 5 AND 40");
         c.q("SELECT user_id, DENSE_RANK() OVER (ORDER BY cnt DESC) d FROM (SELECT user_id, COUNT(*) cnt FROM orders GROUP BY user_id) t");
+
+        c.q("SELECT user_id, NTILE(4) OVER (ORDER BY user_id) q, FIRST_VALUE(user_id) OVER (ORDER BY user_id DESC) f FROM users");
+        c.q("SELECT status, AVG(amount) OVER (PARTITION BY user_id) a, order_id FROM orders WHERE user_id BETWEEN 1 AND 12");
 
         c.category("federated-cte");
         c.q("WITH t AS (SELECT user_id, COUNT(*) n FROM orders GROUP BY user_id) SELECT MAX(n), COUNT(*) FROM t");
