@@ -3,12 +3,10 @@ package io.shardwise.core;
 import io.shardwise.core.error.ShardwiseException;
 import io.shardwise.core.execute.BackendPools;
 import io.shardwise.core.execute.ExecutorOptions;
-import io.shardwise.core.federate.Federation;
 import io.shardwise.core.route.Router;
 import io.shardwise.core.rule.ShardingRule;
 import io.shardwise.core.session.SessionHost;
 import io.shardwise.core.sql.analyze.Analyzer;
-import io.shardwise.core.sql.analyze.Select;
 import io.shardwise.core.sql.cache.PlanCache;
 import io.shardwise.core.sql.normalize.NormalizedSql;
 
@@ -111,11 +109,8 @@ public final class Engine implements AutoCloseable {
     }
 
     CachedPlan plan(NormalizedSql statement) {
-        return plans.get(statement, s -> {
-            Router.Prepared prepared = router.prepare(analyzer.analyze(s.digest()));
-            Federation.Decision federated = prepared.statement() instanceof Select select ? Federation.plan(select, rule) : null;
-            return new CachedPlan(prepared, s.digestTokenOffsets(), federated);
-        });
+        return plans.get(statement, s -> new CachedPlan(router.prepare(analyzer.analyze(s.digest())), s.digestTokenOffsets(),
+                new CachedPlan.FederationSlot()));
     }
 
     /** The cached plan of {@code statement}, or null: never analyzes (a caller on an event loop must not run Calcite). */

@@ -65,7 +65,7 @@ final class PlanRunner {
         try {
             route = route(normalized, plan, params);
         } catch (ShardwiseException refused) {
-            if (refused.code() != ErrorCode.UNSUPPORTED || !(plan.federated() instanceof FederatedPlan federated)) {
+            if (refused.code() != ErrorCode.UNSUPPORTED || !(plan.federated(engine.rule()) instanceof FederatedPlan federated)) {
                 throw refused;
             }
             engine.countFederated();
@@ -254,7 +254,7 @@ final class PlanRunner {
             try {
                 route = route(normalized, plan, nulls);
             } catch (ShardwiseException refused) {
-                if (refused.code() != ErrorCode.UNSUPPORTED || !(plan.federated() instanceof FederatedPlan federated)) {
+                if (refused.code() != ErrorCode.UNSUPPORTED || !(plan.federated(engine.rule()) instanceof FederatedPlan federated)) {
                     throw refused;
                 }
                 return execution.describe(federation.describeUnit(federated, (Select) plan.statement(), normalized, plan, nulls));
@@ -289,7 +289,7 @@ final class PlanRunner {
         try {
             return route(normalized, plan, params);
         } catch (ShardwiseException refused) {
-            if (refused.code() != ErrorCode.UNSUPPORTED || !(plan.federated() instanceof FederatedPlan federated)) {
+            if (refused.code() != ErrorCode.UNSUPPORTED || !(plan.federated(engine.rule()) instanceof FederatedPlan federated)) {
                 throw refused;
             }
             return new RoutePlan(RouteKind.FEDERATED, federation.preview(federated, select, normalized, plan, params),
