@@ -145,7 +145,7 @@ final class FederatedRunner {
             for (Object[] row : batch) {
                 values.addAll(Arrays.asList(row));
             }
-            units.add(unit(plan, CopyTexts.insert(c, batch.size(), width), values));
+            units.add(unit(plan, InsertBatches.text(CopyTexts.insertHead(c), batch.size(), width), values));
         }
     }
 

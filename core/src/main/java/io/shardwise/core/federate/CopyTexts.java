@@ -28,18 +28,9 @@ public final class CopyTexts {
         return "SELECT * FROM " + quote(node);
     }
 
-    /** {@code INSERT INTO temp VALUES (?, ..), ..} for {@code rows} rows of {@code width} values. */
-    public static String insert(FederatedPlan.Copy c, int rows, int width) {
-        StringBuilder sb = new StringBuilder(32 + c.temp().length() + rows * (width * 3 + 4)).append("INSERT INTO ")
-                .append(quote(c.temp())).append(" VALUES ");
-        for (int r = 0; r < rows; r++) {
-            sb.append(r == 0 ? "(" : ", (");
-            for (int i = 0; i < width; i++) {
-                sb.append(i == 0 ? "?" : ", ?");
-            }
-            sb.append(')');
-        }
-        return sb.toString();
+    /** The head of the INSERT batches that fill a copy with shipped rows (their VALUES as {@code InsertBatches} writes them). */
+    public static String insertHead(FederatedPlan.Copy c) {
+        return "INSERT INTO " + quote(c.temp());
     }
 
     static String quote(String name) {

@@ -128,7 +128,7 @@ class FederationTest {
         assertEquals("DROP TEMPORARY TABLE IF EXISTS `orders`", CopyTexts.drop(c));
         assertEquals("CREATE TEMPORARY TABLE `orders` LIKE `orders_0`", CopyTexts.create(c));
         assertEquals("INSERT INTO `orders` SELECT * FROM `orders_1`", CopyTexts.copyLocal(c, "orders_1"));
-        assertEquals("INSERT INTO `orders` VALUES (?, ?), (?, ?)", CopyTexts.insert(c, 2, 2));
+        assertEquals("INSERT INTO `orders`", CopyTexts.insertHead(c));
     }
 
     @Test
