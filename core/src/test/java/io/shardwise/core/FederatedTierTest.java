@@ -145,6 +145,20 @@ class FederatedTierTest {
     }
 
     @Test
+    void inAnXaTransactionTheCopiesLiveInTheCoordinatorsBranch(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir) {
+        String xa = "\ntransaction: { mode: xa, log: \"" + dir.resolve("xa.log").toString().replace("\\", "/")
+                + "\", recoveryInterval: 1h }\n";
+        try (Engine xaEngine = Engine.start(SampleData.rule(target, yaml -> yaml + xa)); EngineSession s = xaEngine.openSession()) {
+            String expected = rows(s, "SELECT COUNT(DISTINCT user_id) FROM orders").get(0);
+            s.execute("BEGIN");
+            rows(s, "SELECT COUNT(*) FROM orders WHERE user_id = 3"); // a branch on a shard before the copies
+            assertEquals(expected, rows(s, "SELECT COUNT(*) FROM (SELECT DISTINCT user_id FROM orders) t").get(0));
+            s.execute("COMMIT");
+            assertEquals(0, xaEngine.activeConnections());
+        }
+    }
+
+    @Test
     void inATransactionTheStatementSeesTheTransactionsOwnChanges() {
         try (EngineSession s = engine.openSession()) {
             s.execute("BEGIN");
