@@ -1,19 +1,52 @@
 package io.shardwise.core;
 
+import io.shardwise.core.federate.Federation;
 import io.shardwise.core.route.Router;
+import io.shardwise.core.rule.ShardingRule;
+import io.shardwise.core.sql.analyze.Select;
 import io.shardwise.core.sql.analyze.Statement;
 
 /**
- * What the plan cache keeps per digest: the analyzed statement prepared for routing, and its
- * digest's token layout (to render from each execution's own text).
+ * What the plan cache keeps per digest: the analyzed statement prepared for routing, its digest's
+ * token layout (to render from each execution's own text), and for a SELECT the third tier's
+ * decision, made the first time the first two tiers refuse it and kept from then on.
  */
-record CachedPlan(Router.Prepared prepared, int[] digestTokenOffsets) {
+record CachedPlan(Router.Prepared prepared, int[] digestTokenOffsets, FederationSlot federation) {
     Statement statement() {
         return prepared.statement();
     }
 
-    /** A rough size for the cache's weight bound: the text dominates. */
+    /**
+     * The third tier's decision (a {@link io.shardwise.core.federate.FederatedPlan} or why not); null
+     * for a statement other than a SELECT.
+     */
+    Federation.Decision federated(ShardingRule rule) {
+        return statement() instanceof Select select ? federation.get(select, rule) : null;
+    }
+
+    /**
+     * A rough size for the cache's weight bound: the text dominates (a federated plan, made later for
+     * the few statements that need one, is a few small maps).
+     */
     int weight() {
         return 64 + statement().template().text().length() * 4 + digestTokenOffsets.length * 4;
+    }
+
+    /**
+     * Holds the decision: computed on first need, not at every cache miss, so the statements of the
+     * hot path (which the first two tiers answer) never pay for it. Sessions racing to fill it compute
+     * equal values; either one may stay.
+     */
+    static final class FederationSlot {
+        private volatile Federation.Decision decision;
+
+        Federation.Decision get(Select select, ShardingRule rule) {
+            Federation.Decision d = decision;
+            if (d == null) {
+                d = Federation.plan(select, rule);
+                decision = d;
+            }
+            return d;
+        }
     }
 }

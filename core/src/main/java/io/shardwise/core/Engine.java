@@ -26,6 +26,8 @@ public final class Engine implements AutoCloseable {
     private final Router router;
     private final PlanCache<CachedPlan> plans;
     private final Descriptions descriptions = new Descriptions();
+    private final long federationBudget;
+    private final java.util.concurrent.atomic.LongAdder federated = new java.util.concurrent.atomic.LongAdder();
 
     private Engine(ShardingRule rule, BackendPools pools, ExecutorOptions options) {
         this.rule = rule;
@@ -34,6 +36,7 @@ public final class Engine implements AutoCloseable {
         this.analyzer = new Analyzer(rule);
         this.router = new Router(rule);
         this.plans = new PlanCache<>(PLAN_CACHE_WEIGHT, CachedPlan::weight);
+        this.federationBudget = rule.config().federation().memoryBudget();
     }
 
     public static Engine start(ShardingRule rule) {
@@ -106,12 +109,27 @@ public final class Engine implements AutoCloseable {
     }
 
     CachedPlan plan(NormalizedSql statement) {
-        return plans.get(statement, s -> new CachedPlan(router.prepare(analyzer.analyze(s.digest())), s.digestTokenOffsets()));
+        return plans.get(statement, s -> new CachedPlan(router.prepare(analyzer.analyze(s.digest())), s.digestTokenOffsets(),
+                new CachedPlan.FederationSlot()));
     }
 
     /** The cached plan of {@code statement}, or null: never analyzes (a caller on an event loop must not run Calcite). */
     CachedPlan cachedPlan(NormalizedSql statement) {
         return plans.ifCached(statement);
+    }
+
+    /** Bytes of rows one federated statement may hold in this process ({@link io.shardwise.core.federate.ShipBudget}). */
+    long federationBudget() {
+        return federationBudget;
+    }
+
+    /** SELECTs run by the federated tier since start (the tier-choice tests read it). */
+    public long federatedStatements() {
+        return federated.sum();
+    }
+
+    void countFederated() {
+        federated.increment();
     }
 
     Descriptions descriptions() {

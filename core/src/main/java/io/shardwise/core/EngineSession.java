@@ -351,7 +351,7 @@ public final class EngineSession implements AutoCloseable {
                     : plans.insertSelect(i, normalized, plan, params));
             case Update u -> wrote(plans.keyable(u, u.choice(), normalized, plan, params));
             case Delete d -> wrote(plans.keyable(d, d.choice(), normalized, plan, params));
-            case Select s -> plans.run(plans.route(normalized, plan, params));
+            case Select s -> plans.select(s, normalized, plan, params);
             case Ddl d -> plans.changingColumns(plans.run(plans.route(normalized, plan, params)));
             case Passthrough p -> plans.changingColumns(plans.run(plans.route(normalized, plan, params)));
             case Call c -> calls.call(c, plans.route(normalized, plan, params), out);

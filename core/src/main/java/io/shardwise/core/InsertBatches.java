@@ -114,7 +114,8 @@ final class InsertBatches {
         return params;
     }
 
-    private static Object value(byte[] bytes, Column c) {
+    /** One cell as a value to bind (also the federation's shipped rows). */
+    static Object value(byte[] bytes, Column c) {
         if (bytes == null) {
             return null;
         }

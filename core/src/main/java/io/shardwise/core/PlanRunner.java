@@ -7,6 +7,7 @@ import io.shardwise.core.execute.Diagnostics;
 import io.shardwise.core.execute.ExecutionSession;
 import io.shardwise.core.execute.ResultCursor;
 import io.shardwise.core.execute.UnitResult;
+import io.shardwise.core.federate.FederatedPlan;
 import io.shardwise.core.merge.Merger;
 import io.shardwise.core.rewrite.SourceText;
 import io.shardwise.core.route.ExecutionUnit;
@@ -44,11 +45,33 @@ final class PlanRunner {
     private final Engine engine;
     private final ExecutionSession execution;
     private final EngineSession session;
+    private final FederatedRunner federation;
 
     PlanRunner(Engine engine, ExecutionSession execution, EngineSession session) {
         this.engine = engine;
         this.execution = execution;
         this.session = session;
+        this.federation = new FederatedRunner(execution, session, engine.federationBudget());
+    }
+
+    /**
+     * A SELECT in the cheapest tier that answers it exactly: the route (fast path or streaming merger);
+     * when that refuses it with 1235, the federated plan ({@link FederatedRunner}) if the cached plan
+     * has one, else the refusal as it was. Only routing's refusal moves a statement: nothing the first
+     * two tiers answer ever reaches the third.
+     */
+    StatementResult select(Select select, NormalizedSql normalized, CachedPlan plan, List<Object> params) {
+        RoutePlan route;
+        try {
+            route = route(normalized, plan, params);
+        } catch (ShardwiseException refused) {
+            if (refused.code() != ErrorCode.UNSUPPORTED || !(plan.federated(engine.rule()) instanceof FederatedPlan federated)) {
+                throw refused;
+            }
+            engine.countFederated();
+            return federation.run(federated, select, normalized, plan, params);
+        }
+        return run(route);
     }
 
     StatementResult write(RoutePlan route) {
@@ -227,7 +250,15 @@ final class PlanRunner {
         // the mode is part of the key: with ANSI_QUOTES "a" is a column, without it a string
         return engine.descriptions().get(sql, execution.state().charsetKey() + ";" + normalized.lexicalMode(), () -> {
             List<Object> nulls = Arrays.asList(new Object[normalized.parameterCount()]);
-            RoutePlan route = route(normalized, plan, nulls);
+            RoutePlan route;
+            try {
+                route = route(normalized, plan, nulls);
+            } catch (ShardwiseException refused) {
+                if (refused.code() != ErrorCode.UNSUPPORTED || !(plan.federated(engine.rule()) instanceof FederatedPlan federated)) {
+                    throw refused;
+                }
+                return execution.describe(federation.describeUnit(federated, (Select) plan.statement(), normalized, plan, nulls));
+            }
             List<Column> unit = execution.describe(route.units().get(0));
             if (unit.isEmpty() || route.merge() instanceof MergeSpec.PassThrough) {
                 return unit;
@@ -243,7 +274,7 @@ final class PlanRunner {
         return switch (plan.statement()) {
             case SessionCommand c -> throw new ShardwiseException(ErrorCode.UNSUPPORTED, "PREVIEW of " + c.kind()
                     + " (it runs in the session, on no shard)");
-            case Select s -> route(normalized, plan, params);
+            case Select s -> previewSelect(s, normalized, plan, params);
             case Insert i -> route(normalized, plan, params);
             case Update u -> route(normalized, plan, params);
             case Delete d -> route(normalized, plan, params);
@@ -251,6 +282,19 @@ final class PlanRunner {
             case Passthrough p -> route(normalized, plan, params);
             case Call c -> route(normalized, plan, params);
         };
+    }
+
+    /** A SELECT's route, or the federated plan's steps where the route refuses it ({@link #select}). */
+    private RoutePlan previewSelect(Select select, NormalizedSql normalized, CachedPlan plan, List<Object> params) {
+        try {
+            return route(normalized, plan, params);
+        } catch (ShardwiseException refused) {
+            if (refused.code() != ErrorCode.UNSUPPORTED || !(plan.federated(engine.rule()) instanceof FederatedPlan federated)) {
+                throw refused;
+            }
+            return new RoutePlan(RouteKind.FEDERATED, federation.preview(federated, select, normalized, plan, params),
+                    new MergeSpec.PassThrough());
+        }
     }
 
     RoutePlan route(NormalizedSql normalized, CachedPlan plan, List<Object> params) {

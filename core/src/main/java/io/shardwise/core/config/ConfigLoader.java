@@ -21,7 +21,8 @@ import org.snakeyaml.engine.v2.nodes.Node;
  * are checked later, by the rule builder, which adds its problems to the same report.
  */
 public final class ConfigLoader {
-    static final Set<String> TOP_LEVEL_KEYS = Set.of("schema", "backends", "defaultBackend", "tables", "server", "transaction");
+    static final Set<String> TOP_LEVEL_KEYS = Set.of("schema", "backends", "defaultBackend", "tables", "server", "transaction",
+            "federation");
 
     private final EnvironmentReferences env;
 
@@ -124,7 +125,9 @@ public final class ConfigLoader {
         if (schema == null || backends.isEmpty() || defaultBackend == null) {
             return null;
         }
-        return new ShardwiseConfig(schema, backends, defaultBackend, tables, server, transaction);
+        FederationConfig federation = top.containsKey("federation") ? FederationConfig.parse(top.get("federation"))
+                : FederationConfig.DEFAULT;
+        return new ShardwiseConfig(schema, backends, defaultBackend, tables, server, transaction, federation);
     }
 
     private static String required(Map<String, ConfigNode> entries, String key, ConfigNode parent) {

@@ -74,12 +74,18 @@ final class ServerParser {
 
     /** Bytes, or a whole number with K, M or G (powers of 1024), as MySQL's max_allowed_packet. */
     private static Integer size(ConfigNode node) {
+        Long bytes = size(node, ServerConfig.MIN_PACKET_SIZE, ServerConfig.MAX_PACKET_SIZE, "1G", "64M");
+        return bytes == null ? null : (int) (long) bytes;
+    }
+
+    /** A size from {@code min} to {@code max} bytes (a number, or with unit K, M or G), or null after reporting the problem. */
+    static Long size(ConfigNode node, long min, long max, String maxText, String example) {
         String text = node.string();
         if (text == null) {
             return null;
         }
         Matcher m = SIZE.matcher(text.trim());
-        String range = "; expected bytes from " + ServerConfig.MIN_PACKET_SIZE + " to 1G, or a number with unit K, M or G (e.g. 64M)";
+        String range = "; expected bytes from " + min + " to " + maxText + ", or a number with unit K, M or G (e.g. " + example + ")";
         if (!m.matches()) {
             node.problem("'" + text + "' is not a size" + range);
             return null;
@@ -95,11 +101,11 @@ final class ServerParser {
         } catch (ArithmeticException | NumberFormatException e) {
             bytes = Long.MAX_VALUE;
         }
-        if (bytes < ServerConfig.MIN_PACKET_SIZE || bytes > ServerConfig.MAX_PACKET_SIZE) {
+        if (bytes < min || bytes > max) {
             node.problem("'" + text + "' is out of range" + range);
             return null;
         }
-        return (int) bytes;
+        return bytes;
     }
 
     private static TlsConfig tls(ConfigNode node) {

@@ -96,6 +96,8 @@ public enum ErrorCode {
     XA_RBROLLBACK(1402, "XA100", "XA_RBROLLBACK: Transaction branch was rolled back"),
     XA_RBTIMEOUT(1613, "XA106", "XA_RBTIMEOUT: Transaction branch was rolled back: took too long"),
     XA_RBDEADLOCK(1614, "XA102", "XA_RBDEADLOCK: Transaction branch was rolled back: deadlock was detected"),
+    /** MySQL's ER_CAPACITY_EXCEEDED (as range_optimizer_max_mem_size reports it): a federated statement's rows over its budget. */
+    CAPACITY_EXCEEDED(3170, "HY000", "Memory capacity of %s bytes for '%s' exceeded. %s"),
     UNSUPPORTED_PREPARED_STATEMENT(1295, "HY000", "This command is not supported in the prepared statement protocol yet");
 
     private final int errno;

@@ -56,6 +56,7 @@ public final class ExecutionSession implements AutoCloseable {
     private final boolean clientFoundRows;
     private final SessionState state = new SessionState();
     private final Set<StatementRun> runs = ConcurrentHashMap.newKeySet();
+    private final java.util.concurrent.atomic.AtomicLong cancels = new java.util.concurrent.atomic.AtomicLong();
     private final Set<StreamingCursor> openCursors = ConcurrentHashMap.newKeySet();
     private Duration statementTimeout;
     private boolean autocommit = true;
@@ -533,9 +534,18 @@ public final class ExecutionSession implements AutoCloseable {
      * with the backend's 1317, cursors still streaming fail on their next row. A transaction stays open.
      */
     public void cancel() {
+        cancels.incrementAndGet();
         for (StatementRun run : runs) {
             run.cancel();
         }
+    }
+
+    /**
+     * How many times {@link #cancel} was called: a statement made of several executions (the
+     * federated tier's) compares it between them, so a cancel that falls between two still ends it.
+     */
+    public long cancels() {
+        return cancels.get();
     }
 
     /** Cancels what runs, closes open cursors and rolls back an open transaction. Idempotent. */

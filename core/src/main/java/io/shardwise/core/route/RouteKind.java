@@ -27,5 +27,12 @@ public enum RouteKind {
      * (routed and merged as that SELECT alone); the session then inserts the rows in INSERT ... VALUES
      * batches routed by the target's rule, in one transaction with the SELECT.
      */
-    INSERT_SELECT
+    INSERT_SELECT,
+    /**
+     * Requires: a SELECT the fast path and the streaming merger refuse, that the federated tier takes
+     * ({@link io.shardwise.core.federate.FederatedPlan}). The units are, in order: each remote node's
+     * scan (its rows shipped), then the coordinator's sequence on one connection: the copies made and
+     * filled, the statement as written, the copies dropped.
+     */
+    FEDERATED
 }

@@ -17,7 +17,8 @@ public record RoutePlan(RouteKind kind, List<ExecutionUnit> units, MergeSpec mer
         units = List.copyOf(units);
         generatedKeys = List.copyOf(generatedKeys);
         Objects.requireNonNull(merge, "merge");
-        if (merge instanceof MergeSpec.PassThrough && units.size() != 1) {
+        // a federated plan's answer is its coordinator statement's own result: it passes through
+        if (merge instanceof MergeSpec.PassThrough && units.size() != 1 && kind != RouteKind.FEDERATED) {
             throw new IllegalArgumentException("pass-through needs exactly one unit, got " + units.size());
         }
     }

@@ -58,6 +58,8 @@ class OracleIT {
     static final int RANDOM_STATEMENTS = 240;
     /** Issue 12's other shapes (reads), and its writes (each followed by a read of its table). */
     static final int RANDOM_SHAPES = 60;
+    /** Issue 13's shapes, answered by the federated tier. */
+    static final int RANDOM_FEDERATED = 200;
     static final int RANDOM_WRITES = 60;
     /** Statements of the corpus the relay side must answer by relaying, at least. */
     static final int MIN_RELAYED = 150;
@@ -205,6 +207,7 @@ class OracleIT {
         corpus.addAll(HandCorpus.otherShapes());
         corpus.addAll(RandomCorpus.generateShapes(RANDOM_SHAPES));
         corpus.addAll(RandomCorpus.generate(RANDOM_STATEMENTS));
+        corpus.addAll(RandomCorpus.generateFederated(RANDOM_FEDERATED));
         corpus.addAll(HandCorpus.errors());
         corpus.addAll(HandCorpus.writes());
         corpus.addAll(HandCorpus.mysqlWrites());

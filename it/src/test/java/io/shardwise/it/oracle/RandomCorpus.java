@@ -137,6 +137,110 @@ final class RandomCorpus {
         return new OracleCase("random-shape", sql.toString(), params, false, false);
     }
 
+    static final long FEDERATED_SEED = 0x13_FED_2026L;
+
+    /**
+     * Issue 13's shapes, which only the federated tier answers across shards: derived tables, [NOT] IN
+     * subqueries (with NULLs on either side), [NOT] EXISTS correlated on a non-key column, scalar
+     * subqueries, UNION [ALL] inside a derived table, window functions ordered by the primary key last,
+     * and joins of sharded tables on columns that are not their keys. Results are counts, sums or rows
+     * whose order is fixed by the primary key, so exactly one answer is right.
+     */
+    static List<OracleCase> generateFederated(int count) {
+        RandomCorpus g = new RandomCorpus(FEDERATED_SEED);
+        List<OracleCase> out = new ArrayList<>(count);
+        for (int i = 0; i < count; i++) {
+            out.add(g.nextFederated());
+        }
+        return out;
+    }
+
+    private OracleCase nextFederated() {
+        Table t = TABLES.get(r.nextInt(TABLES.size()));
+        Table u = TABLES.get(r.nextInt(TABLES.size()));
+        params = r.nextInt(5) == 0 ? new ArrayList<>() : null;
+        StringBuilder sql = new StringBuilder();
+        Col ti = ofKind(t, Kind.INT);
+        Col ui = ofKind(u, Kind.INT);
+        switch (r.nextInt(7)) {
+            case 0 -> {
+                Col x = pick(t.cols());
+                sql.append("SELECT COUNT(*), COUNT(DISTINCT x) FROM (SELECT ").append(r.nextBoolean() ? "DISTINCT " : "")
+                        .append(x.name()).append(" x FROM ").append(t.name());
+                where(t, sql);
+                sql.append(") d");
+            }
+            case 1 -> {
+                sql.append("SELECT COUNT(*) FROM ").append(t.name()).append(" WHERE ").append(ti.name())
+                        .append(r.nextBoolean() ? " NOT IN" : " IN").append(" (SELECT ").append(ui.name()).append(" FROM ").append(u.name());
+                where(u, sql);
+                sql.append(")");
+            }
+            case 2 -> {
+                sql.append("SELECT COUNT(*) FROM ").append(t.name()).append(" a WHERE ").append(r.nextBoolean() ? "NOT " : "")
+                        .append("EXISTS (SELECT 1 FROM ").append(u.name()).append(" b WHERE b.").append(ui.name()).append(" = a.")
+                        .append(ti.name());
+                if (r.nextBoolean()) {
+                    sql.append(" AND b.").append(u.pk()).append(" > ").append(value(u.col(u.pk())));
+                }
+                sql.append(")");
+            }
+            case 3 -> {
+                Col n = ofKind(t, r.nextBoolean() ? Kind.DEC : Kind.INT);
+                Col m = ofKind(u, r.nextBoolean() ? Kind.DEC : Kind.INT);
+                sql.append("SELECT ").append(t.pk()).append(", ").append(n.name()).append(" FROM ").append(t.name()).append(" WHERE ")
+                        .append(n.name()).append(r.nextBoolean() ? " > " : " <= ").append("(SELECT AVG(").append(m.name()).append(") FROM ")
+                        .append(u.name()).append(")").append(" ORDER BY ").append(t.pk());
+                limit(sql);
+            }
+            case 4 -> {
+                sql.append("SELECT COUNT(*), SUM(v) FROM (SELECT ").append(ti.name()).append(" v FROM ").append(t.name());
+                where(t, sql);
+                sql.append(r.nextBoolean() ? " UNION ALL" : " UNION").append(" SELECT ").append(ui.name()).append(" FROM ").append(u.name());
+                where(u, sql);
+                sql.append(") x");
+            }
+            case 5 -> {
+                Col n = ofKind(t, r.nextBoolean() ? Kind.DEC : Kind.INT);
+                Col o = pick(t.cols());
+                String fn = switch (r.nextInt(4)) {
+                    case 0 -> "ROW_NUMBER()";
+                    case 1 -> "RANK()";
+                    case 2 -> "LAG(" + n.name() + ")";
+                    default -> "SUM(" + n.name() + ")";
+                };
+                sql.append("SELECT ").append(t.pk()).append(", ").append(fn).append(" OVER (")
+                        .append(r.nextBoolean() ? "PARTITION BY " + ti.name() + " " : "").append("ORDER BY ").append(o.name())
+                        .append(", ").append(t.pk()).append(") w FROM ").append(t.name());
+                where(t, sql);
+            }
+            default -> {
+                Col n = ofKind(t, r.nextBoolean() ? Kind.DEC : Kind.INT);
+                sql.append("SELECT COUNT(*), SUM(a.").append(n.name()).append(") FROM ").append(t.name()).append(" a ")
+                        .append(r.nextBoolean() ? "JOIN " : "LEFT JOIN ").append(u.name()).append(" b ON b.").append(ui.name())
+                        .append(" = a.").append(ti.name());
+                if (r.nextBoolean()) {
+                    sql.append(" WHERE a.").append(t.pk()).append(" < ").append(value(t.col(t.pk())));
+                }
+            }
+        }
+        return new OracleCase("random-federated", sql.toString(), params, false, false);
+    }
+
+    /** A column of that kind (INT or DEC), else any numeric one: every table has an integer key. */
+    private Col ofKind(Table t, Kind kind) {
+        List<Col> cols = new ArrayList<>();
+        for (Col c : t.cols()) {
+            if (c.kind() == kind) {
+                cols.add(c);
+            }
+        }
+        if (cols.isEmpty()) {
+            return t.col(t.pk());
+        }
+        return pick(cols);
+    }
+
     /**
      * Writes MySQL allows and a shard alone cannot answer, each followed by a read of the whole table:
      * UPDATE/DELETE ... ORDER BY (a column, then the primary key, so one set of rows is right) LIMIT n,

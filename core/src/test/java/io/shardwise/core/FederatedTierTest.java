@@ -1,0 +1,174 @@
+package io.shardwise.core;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.shardwise.core.error.ShardwiseException;
+import io.shardwise.core.execute.ResultCursor;
+import io.shardwise.core.rule.ShardingRule;
+import io.shardwise.core.sample.SampleData;
+import io.shardwise.core.sample.SampleTarget;
+import io.shardwise.testkit.MysqlServer;
+import io.shardwise.testkit.TestBackends;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/** The third tier on real backends: which statements reach it, its budget, and what it leaves behind. */
+class FederatedTierTest {
+    private static MysqlServer server;
+    private static SampleTarget target;
+    private static Engine engine;
+    private static Engine tight;
+
+    @BeforeAll
+    static void load() {
+        server = TestBackends.shared();
+        target = new SampleTarget(server.host(), server.port(), server.user(), server.password(), TestBackends.uniqueSchemaName("federated"));
+        ShardingRule rule = SampleData.rule(target);
+        SampleData.loadSharded(rule);
+        engine = Engine.start(rule);
+        tight = Engine.start(SampleData.rule(target, yaml -> yaml + "\nfederation: { memoryBudget: 2K }\n"));
+    }
+
+    @AfterAll
+    static void stop() {
+        engine.close();
+        tight.close();
+        server.dropSchema(target.databasePrefix() + "_0");
+        server.dropSchema(target.databasePrefix() + "_1");
+    }
+
+    @AfterEach
+    void nothingBorrowed() {
+        assertEquals(0, engine.activeConnections(), "every backend connection is back in its pool");
+        assertEquals(0, tight.activeConnections(), "every backend connection is back in its pool");
+    }
+
+    private static List<String> rows(EngineSession s, String sql) {
+        try (ResultCursor c = assertInstanceOf(StatementResult.Rows.class, s.execute(sql)).cursor()) {
+            List<String> out = new ArrayList<>();
+            while (c.next()) {
+                StringBuilder row = new StringBuilder();
+                for (int i = 0; i < c.columns().size(); i++) {
+                    byte[] v = c.get(i);
+                    row.append(v == null ? "NULL" : new String(v, StandardCharsets.UTF_8)).append('|');
+                }
+                out.add(row.toString());
+            }
+            return out;
+        }
+    }
+
+    @Test
+    void whatTheFastPathOrTheMergerAnswersNeverReachesTheFederatedTier() {
+        List<String> firstTiers = List.of(
+                "SELECT * FROM orders WHERE user_id = 7",
+                "SELECT COUNT(*), SUM(amount), AVG(amount) FROM orders",
+                "SELECT status, COUNT(DISTINCT user_id) FROM orders GROUP BY status ORDER BY status",
+                "SELECT o.order_id, i.sku FROM orders o JOIN order_items i ON o.user_id = i.user_id AND o.order_id = i.order_id"
+                        + " ORDER BY o.order_id, i.item_id LIMIT 5",
+                "SELECT * FROM orders WHERE user_id = 3 AND order_id IN (SELECT order_id FROM order_items WHERE user_id = 3)",
+                "SELECT u.name, c.name FROM users u JOIN countries c ON c.code = u.country_code ORDER BY u.user_id LIMIT 3",
+                "SELECT DISTINCT status FROM orders",
+                "SELECT * FROM promotions WHERE id IN (SELECT id FROM promotions)");
+        try (EngineSession s = engine.openSession()) {
+            long before = engine.federatedStatements();
+            for (String sql : firstTiers) {
+                rows(s, sql);
+            }
+            assertEquals(before, engine.federatedStatements());
+            assertEquals(List.of(rows(s, "SELECT COUNT(DISTINCT user_id) FROM orders").get(0)),
+                    rows(s, "SELECT COUNT(*) FROM (SELECT DISTINCT user_id FROM orders) t"));
+            assertEquals(before + 1, engine.federatedStatements());
+        }
+    }
+
+    @Test
+    void previewShowsTheScansTheCopiesAndTheStatementAsTheCoordinatorRunsIt() {
+        try (EngineSession s = engine.openSession()) {
+            io.shardwise.core.route.RoutePlan p = s.preview("SELECT COUNT(*) FROM (SELECT DISTINCT user_id FROM orders) t", List.of());
+            assertEquals(io.shardwise.core.route.RouteKind.FEDERATED, p.kind());
+            assertEquals(List.of(
+                    "ds1: SELECT * FROM `orders_0`",
+                    "ds1: SELECT * FROM `orders_1`",
+                    "ds0: DROP TEMPORARY TABLE IF EXISTS `orders`",
+                    "ds0: CREATE TEMPORARY TABLE `orders` LIKE `orders_0`",
+                    "ds0: INSERT INTO `orders` SELECT * FROM `orders_0`",
+                    "ds0: INSERT INTO `orders` SELECT * FROM `orders_1`",
+                    "ds0: INSERT INTO orders VALUES /* the rows of ds1.orders_0, in batches of 500 */",
+                    "ds0: INSERT INTO orders VALUES /* the rows of ds1.orders_1, in batches of 500 */",
+                    "ds0: SELECT COUNT(*) FROM (SELECT DISTINCT user_id FROM orders) t",
+                    "ds0: DROP TEMPORARY TABLE IF EXISTS `orders`"), p.units().stream().map(u -> u.explain()).toList());
+        }
+    }
+
+    @Test
+    void aCacheHitRunsTheCachedFederatedPlan() {
+        try (EngineSession s = engine.openSession()) {
+            long misses = engine.planCacheStats().misses();
+            List<String> first = rows(s, "SELECT COUNT(*) FROM orders WHERE user_id IN (SELECT user_id FROM users WHERE user_id < 10)");
+            List<String> second = rows(s, "SELECT COUNT(*) FROM orders WHERE user_id IN (SELECT user_id FROM users WHERE user_id < 20)");
+            assertEquals(misses + 1, engine.planCacheStats().misses());
+            assertTrue(Long.parseLong(first.get(0).replace("|", "")) <= Long.parseLong(second.get(0).replace("|", "")));
+        }
+    }
+
+    @Test
+    void rowsBeyondTheBudgetEndTheStatementWithMysqlCapacityErrorAndTheSessionGoesOn() {
+        try (EngineSession s = tight.openSession()) {
+            ShardwiseException e = assertThrows(ShardwiseException.class,
+                    () -> s.execute("SELECT COUNT(*) FROM (SELECT DISTINCT user_id FROM orders) t"));
+            assertEquals(3170, e.errno());
+            assertTrue(e.getMessage().contains("federation.memoryBudget"), e.getMessage());
+            assertEquals(1, rows(s, "SELECT COUNT(*) FROM orders").size());
+        }
+    }
+
+    @Test
+    void aFailedFederatedStatementLeavesNoCopyThatALaterStatementReads() {
+        try (EngineSession s = engine.openSession()) {
+            assertEquals(1054, assertThrows(ShardwiseException.class,
+                    () -> s.execute("SELECT nope FROM (SELECT DISTINCT user_id FROM orders) t")).errno());
+            String all = rows(s, "SELECT COUNT(*) FROM orders").get(0);
+            // later statements on the same pooled connections read the shards, never a stale copy
+            for (int i = 0; i < 4; i++) {
+                assertEquals(all, rows(s, "SELECT COUNT(*) FROM (SELECT order_id FROM orders) t").get(0));
+            }
+        }
+    }
+
+    @Test
+    void inAnXaTransactionTheCopiesLiveInTheCoordinatorsBranch(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir) {
+        String xa = "\ntransaction: { mode: xa, log: \"" + dir.resolve("xa.log").toString().replace("\\", "/")
+                + "\", recoveryInterval: 1h }\n";
+        try (Engine xaEngine = Engine.start(SampleData.rule(target, yaml -> yaml + xa)); EngineSession s = xaEngine.openSession()) {
+            String expected = rows(s, "SELECT COUNT(DISTINCT user_id) FROM orders").get(0);
+            s.execute("BEGIN");
+            rows(s, "SELECT COUNT(*) FROM orders WHERE user_id = 3"); // a branch on a shard before the copies
+            assertEquals(expected, rows(s, "SELECT COUNT(*) FROM (SELECT DISTINCT user_id FROM orders) t").get(0));
+            s.execute("COMMIT");
+            assertEquals(0, xaEngine.activeConnections());
+        }
+    }
+
+    @Test
+    void inATransactionTheStatementSeesTheTransactionsOwnChanges() {
+        try (EngineSession s = engine.openSession()) {
+            s.execute("BEGIN");
+            String before = rows(s, "SELECT COUNT(*) FROM (SELECT order_id FROM orders) t").get(0);
+            s.execute("INSERT INTO orders (order_id, user_id, status, amount, created_at) VALUES (990001, 5, 'tx', 1.00, '2025-01-01'),"
+                    + " (990002, 6, 'tx', 1.00, '2025-01-01')");
+            String after = rows(s, "SELECT COUNT(*) FROM (SELECT order_id FROM orders) t").get(0);
+            s.execute("ROLLBACK");
+            assertEquals(Long.parseLong(before.replace("|", "")) + 2, Long.parseLong(after.replace("|", "")));
+            assertEquals(before, rows(s, "SELECT COUNT(*) FROM (SELECT order_id FROM orders) t").get(0));
+        }
+    }
+}

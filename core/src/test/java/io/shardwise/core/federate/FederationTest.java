@@ -1,0 +1,143 @@
+package io.shardwise.core.federate;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.shardwise.core.error.ErrorCode;
+import io.shardwise.core.error.ShardwiseException;
+import io.shardwise.core.rewrite.Renderer;
+import io.shardwise.core.route.Bindings;
+import io.shardwise.core.rule.ShardingRule;
+import io.shardwise.core.sample.SampleData;
+import io.shardwise.core.sample.SampleTarget;
+import io.shardwise.core.sql.analyze.Analyzer;
+import io.shardwise.core.sql.analyze.Select;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class FederationTest {
+    private static final ShardingRule RULE = SampleData.rule(new SampleTarget("127.0.0.1", 3306, "root", "", "shop"));
+    private static final Analyzer ANALYZER = new Analyzer(RULE);
+
+    private static Federation.Decision plan(String sql) {
+        return Federation.plan((Select) ANALYZER.analyze(sql), RULE);
+    }
+
+    private static FederatedPlan federated(String sql) {
+        return assertInstanceOf(FederatedPlan.class, plan(sql));
+    }
+
+    @Test
+    void derivedTableCopiesTheShardedTableLocalNodesThereRemoteNodesShipped() {
+        assertEquals("""
+                FEDERATED on ds0
+                  copy orders -> orders (like orders_0)
+                    local orders_0
+                    local orders_1
+                    ship ds1.orders_0
+                    ship ds1.orders_1""", federated("SELECT COUNT(*) FROM (SELECT DISTINCT user_id FROM orders) t").explain());
+    }
+
+    @Test
+    void eachTableIsCopiedOnceHoweverOftenTheStatementNamesIt() {
+        FederatedPlan p = federated("SELECT * FROM orders WHERE user_id IN (SELECT user_id FROM orders o2 WHERE o2.amount > 5)"
+                + " UNION SELECT * FROM orders");
+        assertEquals(1, p.copies().size());
+    }
+
+    @Test
+    void broadcastTablesAreReadInPlaceAndCopiesTakeTheLogicalNameSoTheTextStaysTheUsers() {
+        FederatedPlan p = federated("SELECT name FROM users UNION SELECT name FROM countries");
+        assertEquals(List.of("users"), p.copies().stream().map(FederatedPlan.Copy::table).toList());
+        assertEquals("users", p.copies().get(0).temp());
+        assertEquals(java.util.Map.of(), p.names());
+        assertEquals("users", p.logical().get("users"));
+    }
+
+    @Test
+    void aTableWhoseNodeHasItsLogicalNameIsCopiedUnderAPrefixedName() {
+        FederatedPlan p = federated("SELECT s.id FROM sbtest1 s JOIN orders o ON o.order_id = s.k");
+        assertEquals("shardwise_fed_sbtest1", p.names().get("sbtest1"));
+        assertEquals("sbtest1", p.logical().get("shardwise_fed_sbtest1"));
+        assertEquals(null, p.names().get("orders"));
+    }
+
+    @Test
+    void aSchemaQualifiedNameIsRewritten() {
+        assertEquals("orders", federated("SELECT COUNT(*) FROM (SELECT DISTINCT user_id FROM shop.orders) t").names().get("orders"));
+    }
+
+    @Test
+    void aSingleTableMakesItsBackendTheCoordinator() {
+        FederatedPlan p = federated("SELECT p.code FROM orders o JOIN promotions p ON o.amount > p.discount");
+        assertEquals("ds1", p.coordinator());
+        FederatedPlan.Copy orders = p.copies().get(0);
+        assertEquals(List.of("orders_0", "orders_1"), orders.local());
+        assertEquals("ds0", orders.remote().get(0).backend());
+    }
+
+    @Test
+    void declinesALockingRead() {
+        assertInstanceOf(Federation.Declined.class, plan("SELECT * FROM orders WHERE user_id IN (SELECT user_id FROM users) FOR UPDATE"));
+    }
+
+    @Test
+    void declinesATableWithNoNodeOnTheCoordinator() {
+        Federation.Declined d = assertInstanceOf(Federation.Declined.class,
+                plan("SELECT e.id FROM events e JOIN promotions p ON p.id = e.id"));
+        assertTrue(d.reason().contains("events"), d.reason());
+    }
+
+    @Test
+    void declinesTablesOfOtherSchemas() {
+        assertInstanceOf(Federation.Declined.class,
+                plan("SELECT COUNT(*) FROM orders WHERE status IN (SELECT name FROM otherdb.statuses)"));
+    }
+
+    @Test
+    void theStatementRunsAsWrittenWithPrefixedCopiesAndTheirQualifiersRenamed() {
+        String sql = "SELECT sbtest1.k, (SELECT COUNT(*) FROM orders o WHERE o.order_id = sbtest1.id) n"
+                + " FROM sbtest1 WHERE c = c";
+        Select s = (Select) ANALYZER.analyze(sql);
+        FederatedPlan p = federated(sql);
+        String rendered = Renderer.render(s.template(), p.names(), Bindings.NONE, List.of()).sql();
+        // the user's own text: never a re-printed predicate (a Calcite federation's narrowing CAST)
+        assertEquals("SELECT shardwise_fed_sbtest1.k, (SELECT COUNT(*) FROM orders o WHERE o.order_id = shardwise_fed_sbtest1.id) n"
+                + " FROM shardwise_fed_sbtest1 WHERE c = c", rendered);
+    }
+
+    @Test
+    void anUnaliasedExpressionItemNamingARenamedCopyIsLabelledWithItsOwnText() {
+        String sql = "SELECT (SELECT COUNT(*) FROM sbtest1 WHERE sbtest1.k < 100), sbtest1.k + 1, sbtest1.k, k AS kk FROM sbtest1";
+        Select s = (Select) ANALYZER.analyze(sql);
+        FederatedPlan p = federated(sql);
+        assertEquals(2, p.labels().size());
+        List<Renderer.Edit> edits = p.labels().stream().map(l -> new Renderer.Edit(l.start(), l.end(),
+                List.<Renderer.Piece>of(new Renderer.Piece.Copy(l.start(), l.end())), true)).toList();
+        assertEquals("SELECT (SELECT COUNT(*) FROM shardwise_fed_sbtest1 WHERE shardwise_fed_sbtest1.k < 100)"
+                + " AS `(SELECT COUNT(*) FROM sbtest1 WHERE sbtest1.k < 100)`, shardwise_fed_sbtest1.k + 1 AS `sbtest1.k + 1`,"
+                + " shardwise_fed_sbtest1.k, k AS kk FROM shardwise_fed_sbtest1",
+                Renderer.render(s.template(), p.names(), Bindings.NONE, edits).sql());
+    }
+
+    @Test
+    void copyStatementsTouchOnlyTheTemporaryTable() {
+        FederatedPlan.Copy c = federated("SELECT COUNT(*) FROM (SELECT user_id FROM orders) t").copies().get(0);
+        assertEquals("DROP TEMPORARY TABLE IF EXISTS `orders`", CopyTexts.drop(c));
+        assertEquals("CREATE TEMPORARY TABLE `orders` LIKE `orders_0`", CopyTexts.create(c));
+        assertEquals("INSERT INTO `orders` SELECT * FROM `orders_1`", CopyTexts.copyLocal(c, "orders_1"));
+        assertEquals("INSERT INTO `orders`", CopyTexts.insertHead(c));
+    }
+
+    @Test
+    void theBudgetEndsTheStatementWithMysqlCapacityErrorNamingTheSetting() {
+        ShipBudget b = new ShipBudget(1000);
+        b.row(2, 100);
+        ShardwiseException e = assertThrows(ShardwiseException.class, () -> b.row(10, 1000));
+        assertEquals(ErrorCode.CAPACITY_EXCEEDED, e.code());
+        assertEquals(3170, e.errno());
+        assertTrue(e.getMessage().contains("'federation.memoryBudget'"), e.getMessage());
+    }
+}
