@@ -28,6 +28,8 @@ public enum ErrorCode {
     TABLE_ACCESS_DENIED(1142, "42000", "%s command denied to user '%s'@'%s' for table '%s'"),
     SPECIFIC_ACCESS_DENIED(1227, "42000", "Access denied; you need (at least one of) the %s privilege(s) for this operation"),
     UNKNOWN_CHARACTER_SET(1115, "42000", "Unknown character set: '%s'"),
+    /** A SET of a name that cannot be a system variable (no backend is asked: none has it). */
+    UNKNOWN_SYSTEM_VARIABLE(1193, "HY000", "Unknown system variable '%s'"),
     UNKNOWN_COLLATION(1273, "HY000", "Unknown collation: '%s'"),
     COLLATION_CHARSET_MISMATCH(1253, "42000", "COLLATION '%s' is not valid for CHARACTER SET '%s'"),
     WRONG_ARGUMENTS(1210, "HY000", "Incorrect arguments to %s"),
