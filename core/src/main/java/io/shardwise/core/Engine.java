@@ -36,8 +36,9 @@ public final class Engine implements AutoCloseable {
         this.plans = new PlanCache<>(PLAN_CACHE_WEIGHT, CachedPlan::weight);
     }
 
+    /** An engine with the configuration's {@code timeouts}. */
     public static Engine start(ShardingRule rule) {
-        return start(rule, ExecutorOptions.DEFAULT);
+        return start(rule, ExecutorOptions.of(rule.config().timeouts()));
     }
 
     public static Engine start(ShardingRule rule, ExecutorOptions options) {

@@ -21,7 +21,7 @@ import org.snakeyaml.engine.v2.nodes.Node;
  * are checked later, by the rule builder, which adds its problems to the same report.
  */
 public final class ConfigLoader {
-    static final Set<String> TOP_LEVEL_KEYS = Set.of("schema", "backends", "defaultBackend", "tables", "server", "transaction");
+    static final Set<String> TOP_LEVEL_KEYS = Set.of("schema", "backends", "defaultBackend", "tables", "server", "transaction", "timeouts");
 
     private final EnvironmentReferences env;
 
@@ -119,12 +119,13 @@ public final class ConfigLoader {
         ServerConfig server = top.containsKey("server") ? ServerParser.parse(top.get("server"), schema) : ServerConfig.DEFAULT;
         TransactionConfig transaction = top.containsKey("transaction") ? TransactionParser.parse(top.get("transaction"))
                 : TransactionConfig.DEFAULT;
+        TimeoutsConfig timeouts = top.containsKey("timeouts") ? TimeoutsParser.parse(top.get("timeouts")) : TimeoutsConfig.DEFAULT;
 
         ConfigValidator.validate(declared, defaultBackend, tables, backendsNode, top.get("tables"), problems);
         if (schema == null || backends.isEmpty() || defaultBackend == null) {
             return null;
         }
-        return new ShardwiseConfig(schema, backends, defaultBackend, tables, server, transaction);
+        return new ShardwiseConfig(schema, backends, defaultBackend, tables, server, transaction, timeouts);
     }
 
     private static String required(Map<String, ConfigNode> entries, String key, ConfigNode parent) {

@@ -11,7 +11,7 @@ import java.util.Objects;
  */
 public record ShardwiseConfig(String schema, Map<String, BackendConfig> backends, String defaultBackend,
                               Map<String, TableConfig> tables, ServerConfig server,
-                              TransactionConfig transaction) {
+                              TransactionConfig transaction, TimeoutsConfig timeouts) {
     public ShardwiseConfig {
         Objects.requireNonNull(schema, "schema");
         backends = java.util.Collections.unmodifiableMap(new java.util.LinkedHashMap<>(backends));
@@ -19,6 +19,13 @@ public record ShardwiseConfig(String schema, Map<String, BackendConfig> backends
         tables = java.util.Collections.unmodifiableMap(new java.util.LinkedHashMap<>(tables));
         Objects.requireNonNull(server, "server");
         Objects.requireNonNull(transaction, "transaction");
+        Objects.requireNonNull(timeouts, "timeouts");
+    }
+
+    /** A configuration with the default timeouts. */
+    public ShardwiseConfig(String schema, Map<String, BackendConfig> backends, String defaultBackend,
+                           Map<String, TableConfig> tables, ServerConfig server, TransactionConfig transaction) {
+        this(schema, backends, defaultBackend, tables, server, transaction, TimeoutsConfig.DEFAULT);
     }
 
     /** The configured table of that name, ignoring case, or null. */

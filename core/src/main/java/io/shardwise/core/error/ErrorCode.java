@@ -43,6 +43,8 @@ public enum ErrorCode {
     TOO_MANY_PREPARED_STATEMENTS(1461, "42000",
             "Can't create more than max_prepared_stmt_count statements (current value: %s)"),
     QUERY_INTERRUPTED(1317, "70100", "Query execution was interrupted"),
+    /** The configured statement timeout ended the statement: MySQL's error for max_execution_time (ER_QUERY_TIMEOUT). */
+    QUERY_TIMEOUT(3024, "HY000", "Query execution was interrupted, maximum statement execution time exceeded"),
     READ_ONLY_TRANSACTION(1792, "25006", "Cannot execute statement in a READ ONLY transaction."),
     SECURE_TRANSPORT_REQUIRED(3159, "HY000",
             "Connections using insecure transport are prohibited while --require_secure_transport=ON."),

@@ -162,7 +162,7 @@ public final class ExecutionSession implements AutoCloseable {
                 failure.addSuppressed(e);
             }
         }
-        throw failure;
+        throw run.explain(failure);
     }
 
     /**

@@ -1,5 +1,6 @@
 package io.shardwise.core.execute;
 
+import io.shardwise.core.error.ErrorCode;
 import io.shardwise.core.error.ShardwiseException;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -29,6 +30,8 @@ final class StatementRun {
     private Thread admissionWaiter;
     private Admission admission;
     private int heldSlots;
+    /** Set by the timer before it cancels: the run's 1317 is then the statement timeout's 3024. */
+    private volatile boolean timedOut;
 
     StatementRun(Set<StatementRun> registry, Duration timeout) {
         this.registry = registry;
@@ -39,6 +42,7 @@ final class StatementRun {
             } catch (InterruptedException e) {
                 return; // finished in time
             }
+            timedOut = true;
             cancel();
         });
     }
@@ -145,6 +149,16 @@ final class StatementRun {
         if (timedOut != null) {
             throw timedOut;
         }
+    }
+
+    /** {@code e} as the client should see it: the 1317 of a run the statement timeout cancelled is 3024, as MySQL's max_execution_time. */
+    ShardwiseException explain(ShardwiseException e) {
+        if (timedOut && e.errno() == ErrorCode.QUERY_INTERRUPTED.errno()) {
+            ShardwiseException timeout = new ShardwiseException(ErrorCode.QUERY_TIMEOUT);
+            timeout.addSuppressed(e);
+            return timeout;
+        }
+        return e;
     }
 
     void checkNotCancelled() {
