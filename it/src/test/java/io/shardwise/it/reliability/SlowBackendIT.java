@@ -70,8 +70,19 @@ class SlowBackendIT {
     }
 
     private static Connection client(ShardwiseServer s) throws SQLException {
-        return DriverManager.getConnection("jdbc:mysql://127.0.0.1:" + s.address().getPort()
-                + "/shop?user=app&password=app&sslMode=DISABLED&allowPublicKeyRetrieval=true");
+        String url = "jdbc:mysql://127.0.0.1:" + s.address().getPort()
+                // explicit: HikariCP's DriverDataSource sets DriverManager's JVM-wide login timeout, which
+                // Connector/J otherwise takes as its connect timeout (seconds, on a loaded machine)
+                + "/shop?user=app&password=app&sslMode=DISABLED&allowPublicKeyRetrieval=true&connectTimeout=30000";
+        try {
+            return DriverManager.getConnection(url);
+        } catch (SQLException first) {
+            // seen once on the shared machine: no greeting within a second after the frozen-backend test
+            // (login timeout " + DriverManager.getLoginTimeout() + " s); the second attempt is the check
+            System.err.println("SlowBackendIT: login retried after " + first + " (DriverManager login timeout "
+                    + DriverManager.getLoginTimeout() + " s)");
+            return DriverManager.getConnection(url);
+        }
     }
 
     /** A scatter that sleeps a second per row on every shard: it only ends when stopped. */
@@ -193,6 +204,43 @@ class SlowBackendIT {
             waiter.rollback();
             holder.createStatement().executeUpdate("UPDATE orders SET amount = amount WHERE user_id = 7");
             holder.rollback();
+        }
+    }
+
+    /**
+     * A backend whose network freezes mid-statement (the query sent, nothing ever comes back, no
+     * reset): the statement timeout's KILL QUERY cannot help (its answer would come over the frozen
+     * connection), so after a grace the connection itself is aborted; the statement ends with 3024,
+     * and the frozen connection leaves the pool instead of coming back to it.
+     */
+    @Test
+    void aStatementOnAFrozenConnectionEndsAtTheStatementTimeoutWith3024() throws Exception {
+        try (io.shardwise.testkit.FaultProxy proxy = io.shardwise.testkit.FaultProxy.to(data.server.host(), data.server.port())) {
+            Map<String, String> overrides = Map.of("timeouts.statement", "2s",
+                    "backends.ds1.url", "jdbc:mysql://" + proxy.host() + ":" + proxy.port() + "/" + data.target.databasePrefix()
+                            + "_1?sslMode=DISABLED&allowPublicKeyRetrieval=true");
+            try (Engine frozen = Engine.start(ShardingRule.load(data.configFile(), System::getenv, ConfigOverrides.of(overrides)));
+                 io.shardwise.core.EngineSession s = frozen.openSession()) {
+                proxy.arm("m_frozen", io.shardwise.testkit.FaultProxy.Fault.FREEZE);
+                io.shardwise.core.error.ShardwiseException e = assertThrows(io.shardwise.core.error.ShardwiseException.class, () -> {
+                    io.shardwise.core.StatementResult r = s.execute("SELECT order_id, SLEEP(1) AS m_frozen FROM orders WHERE user_id = 2");
+                    try (io.shardwise.core.execute.ResultCursor c = ((io.shardwise.core.StatementResult.Rows) r).cursor()) {
+                        while (c.next()) {
+                            c.get(0);
+                        }
+                    }
+                });
+                assertEquals(1, proxy.fired(), "the statement's connection froze");
+                assertEquals(3024, e.errno(), e.getMessage());
+                Await.until("the frozen connection is out of the pool", () -> frozen.activeConnections() == 0);
+                assertInstanceOfRows(s.execute("SELECT COUNT(*) FROM orders WHERE user_id = 2"));
+            }
+        }
+    }
+
+    private static void assertInstanceOfRows(io.shardwise.core.StatementResult r) {
+        try (io.shardwise.core.execute.ResultCursor c = ((io.shardwise.core.StatementResult.Rows) r).cursor()) {
+            assertTrue(c.next(), "ds1 answers again over a fresh connection");
         }
     }
 }
