@@ -39,8 +39,9 @@ public final class Engine implements AutoCloseable {
         this.federationBudget = rule.config().federation().memoryBudget();
     }
 
+    /** An engine with the configuration's {@code timeouts}. */
     public static Engine start(ShardingRule rule) {
-        return start(rule, ExecutorOptions.DEFAULT);
+        return start(rule, ExecutorOptions.of(rule.config().timeouts()));
     }
 
     public static Engine start(ShardingRule rule, ExecutorOptions options) {

@@ -130,29 +130,40 @@ public final class Main implements Callable<Integer> {
         out.println("  " + server.tls().describe());
         out.println("  Network: " + server.transport().name() + " transport, " + ShardwiseServer.eventLoops() + " event loops");
         out.flush();
+        java.time.Duration drain = rule.config().server().shutdownTimeout();
         return awaitShutdown(() -> {
-            server.close();
+            out.println("Shardwise stopping: no new connections; running statements and open transactions have "
+                    + drain.toMillis() + " ms to finish");
+            out.flush();
+            int cut = server.shutdown(drain);
             engine.close();
-            out.println("Shardwise stopped: every client disconnected, every backend connection closed.");
+            out.println("Shardwise stopped: " + (cut == 0 ? "every session drained" : cut + " session(s) still busy were cut off and rolled back")
+                    + ", every backend connection closed.");
             out.flush();
         }, !exitWhenReady);
     }
 
     /**
-     * Runs {@code stop} on SIGTERM or Ctrl-C (the JVM's shutdown hooks) after waiting forever, or at
-     * once when not {@code wait}.
+     * Runs {@code stop} on SIGTERM or Ctrl-C (SIGINT) and returns {@link #OK}, or at once when not
+     * {@code wait}. The signals are handled, not left to the JVM's shutdown hooks: after a hook the
+     * JVM exits with 143, and a drained, clean stop is a success (0) to whoever sent the signal
+     * (systemd, Kubernetes, a test).
      */
     static int awaitShutdown(Runnable stop, boolean wait) {
         if (!wait) {
             stop.run();
             return OK;
         }
-        Runtime.getRuntime().addShutdownHook(new Thread(stop, "shardwise-shutdown"));
+        CountDownLatch signalled = new CountDownLatch(1);
+        for (String name : new String[] {"TERM", "INT"}) {
+            sun.misc.Signal.handle(new sun.misc.Signal(name), signal -> signalled.countDown());
+        }
         try {
-            new CountDownLatch(1).await();
+            signalled.await();
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
+        stop.run();
         return OK;
     }
 

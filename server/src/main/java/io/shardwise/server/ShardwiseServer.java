@@ -249,10 +249,41 @@ public final class ShardwiseServer implements AutoCloseable {
      */
     @Override
     public void close() {
+        shutdown(Duration.ZERO);
+    }
+
+    /**
+     * Graceful shutdown (SIGTERM): stops accepting at once (a new connection is refused), closes each
+     * client as soon as it has no command under way and no transaction open, and lets the others
+     * finish theirs for up to {@code drain}; then closes whoever is left, which cancels their
+     * statements and rolls their transactions back, waits (up to 10 s) until every session has
+     * released its backend connections, and stops the event loops. The engine can close after this.
+     *
+     * @return the sessions still busy at the deadline, whose work was cut off (0: everything drained)
+     */
+    public int shutdown(Duration drain) {
+        listener.close().syncUninterruptibly();
+        long drainDeadline = System.nanoTime() + drain.toNanos();
+        int cut = 0;
+        if (!drain.isZero()) {
+            // polled, not signalled: a session's last command may end at any moment on its own thread
+            while (!sessions.isEmpty() && System.nanoTime() < drainDeadline) {
+                for (CommandDispatcher session : List.copyOf(sessions)) {
+                    session.closeIfDrained();
+                }
+                try {
+                    Thread.sleep(20);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    break;
+                }
+            }
+            cut = sessions.size();
+        }
+        // the relay's connections close only now: a relayed statement is one to drain too
         if (relays != null) {
             relays.close();
         }
-        listener.close().syncUninterruptibly();
         clients.close().awaitUninterruptibly(5, TimeUnit.SECONDS);
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
         for (CommandDispatcher session : List.copyOf(sessions)) {
@@ -266,6 +297,7 @@ public final class ShardwiseServer implements AutoCloseable {
             }
         }
         shutdownGroups();
+        return cut;
     }
 
     private void shutdownGroups() {

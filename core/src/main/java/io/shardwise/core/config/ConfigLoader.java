@@ -22,7 +22,7 @@ import org.snakeyaml.engine.v2.nodes.Node;
  */
 public final class ConfigLoader {
     static final Set<String> TOP_LEVEL_KEYS = Set.of("schema", "backends", "defaultBackend", "tables", "server", "transaction",
-            "federation");
+            "federation", "timeouts");
 
     private final EnvironmentReferences env;
 
@@ -120,6 +120,7 @@ public final class ConfigLoader {
         ServerConfig server = top.containsKey("server") ? ServerParser.parse(top.get("server"), schema) : ServerConfig.DEFAULT;
         TransactionConfig transaction = top.containsKey("transaction") ? TransactionParser.parse(top.get("transaction"))
                 : TransactionConfig.DEFAULT;
+        TimeoutsConfig timeouts = top.containsKey("timeouts") ? TimeoutsParser.parse(top.get("timeouts")) : TimeoutsConfig.DEFAULT;
 
         ConfigValidator.validate(declared, defaultBackend, tables, backendsNode, top.get("tables"), problems);
         if (schema == null || backends.isEmpty() || defaultBackend == null) {
@@ -127,7 +128,7 @@ public final class ConfigLoader {
         }
         FederationConfig federation = top.containsKey("federation") ? FederationConfig.parse(top.get("federation"))
                 : FederationConfig.DEFAULT;
-        return new ShardwiseConfig(schema, backends, defaultBackend, tables, server, transaction, federation);
+        return new ShardwiseConfig(schema, backends, defaultBackend, tables, server, transaction, federation, timeouts);
     }
 
     private static String required(Map<String, ConfigNode> entries, String key, ConfigNode parent) {

@@ -19,10 +19,12 @@ import java.util.Objects;
  * @param connectTimeout a client not authenticated this long after it connected is disconnected (MySQL's connect_timeout)
  * @param maxConnectErrors failed connection attempts in a row (wrong password, bad handshake, timeout) after which an
  *     address gets ERR 1129 until the server restarts (MySQL's max_connect_errors); a successful login resets the count
+ * @param shutdownTimeout how long a stopping server (SIGTERM) lets running statements and open transactions finish
+ *     before it closes the connections left, which rolls their transactions back
  */
 public record ServerConfig(String bind, int port, List<UserConfig> users, int maxConnections, Duration idleTimeout,
                            int maxPacketSize, TlsConfig tls, String defaultAuthPlugin, boolean relay, String version,
-                           Duration connectTimeout, int maxConnectErrors) {
+                           Duration connectTimeout, int maxConnectErrors, Duration shutdownTimeout) {
     public static final String NATIVE_PASSWORD = "mysql_native_password";
     public static final String CACHING_SHA2_PASSWORD = "caching_sha2_password";
     public static final List<String> AUTH_PLUGINS = List.of(NATIVE_PASSWORD, CACHING_SHA2_PASSWORD);
@@ -36,15 +38,19 @@ public record ServerConfig(String bind, int port, List<UserConfig> users, int ma
     /** MySQL's connect_timeout and max_connect_errors defaults. */
     public static final Duration DEFAULT_CONNECT_TIMEOUT = Duration.ofSeconds(10);
     public static final int DEFAULT_CONNECT_FAILURE_LIMIT = 100;
+    /** Long enough for the statements and short transactions of an OLTP application; within Kubernetes' default grace period (30 s). */
+    public static final Duration DEFAULT_SHUTDOWN_TIMEOUT = Duration.ofSeconds(20);
 
     public static final ServerConfig DEFAULT = new ServerConfig("127.0.0.1", 3307, List.of(), 1000, Duration.ZERO,
-            64 << 20, TlsConfig.GENERATED, NATIVE_PASSWORD, true, null, DEFAULT_CONNECT_TIMEOUT, DEFAULT_CONNECT_FAILURE_LIMIT);
+            64 << 20, TlsConfig.GENERATED, NATIVE_PASSWORD, true, null, DEFAULT_CONNECT_TIMEOUT, DEFAULT_CONNECT_FAILURE_LIMIT,
+            DEFAULT_SHUTDOWN_TIMEOUT);
 
     public ServerConfig {
         Objects.requireNonNull(bind, "bind");
         Objects.requireNonNull(idleTimeout, "idleTimeout");
         Objects.requireNonNull(tls, "tls");
         Objects.requireNonNull(connectTimeout, "connectTimeout");
+        Objects.requireNonNull(shutdownTimeout, "shutdownTimeout");
         users = List.copyOf(users);
         if (maxConnections < 1) {
             throw new IllegalArgumentException("maxConnections must be at least 1: " + maxConnections);
@@ -67,6 +73,17 @@ public record ServerConfig(String bind, int port, List<UserConfig> users, int ma
         if (maxConnectErrors < 1) {
             throw new IllegalArgumentException("maxConnectErrors must be at least 1: " + maxConnectErrors);
         }
+        if (shutdownTimeout.isNegative()) {
+            throw new IllegalArgumentException("shutdownTimeout must not be negative: " + shutdownTimeout);
+        }
+    }
+
+    /** The settings with the default shutdown timeout. */
+    public ServerConfig(String bind, int port, List<UserConfig> users, int maxConnections, Duration idleTimeout,
+                        int maxPacketSize, TlsConfig tls, String defaultAuthPlugin, boolean relay, String version,
+                        Duration connectTimeout, int maxConnectErrors) {
+        this(bind, port, users, maxConnections, idleTimeout, maxPacketSize, tls, defaultAuthPlugin, relay, version,
+                connectTimeout, maxConnectErrors, DEFAULT_SHUTDOWN_TIMEOUT);
     }
 
     /** The settings with MySQL's connect_timeout and max_connect_errors. */
@@ -89,23 +106,23 @@ public record ServerConfig(String bind, int port, List<UserConfig> users, int ma
     }
 
     public ServerConfig withRelay(boolean on) {
-        return new ServerConfig(bind, port, users, maxConnections, idleTimeout, maxPacketSize, tls, defaultAuthPlugin, on, version, connectTimeout, maxConnectErrors);
+        return new ServerConfig(bind, port, users, maxConnections, idleTimeout, maxPacketSize, tls, defaultAuthPlugin, on, version, connectTimeout, maxConnectErrors, shutdownTimeout);
     }
 
     public ServerConfig withUsers(List<UserConfig> newUsers) {
-        return new ServerConfig(bind, port, newUsers, maxConnections, idleTimeout, maxPacketSize, tls, defaultAuthPlugin, relay, version, connectTimeout, maxConnectErrors);
+        return new ServerConfig(bind, port, newUsers, maxConnections, idleTimeout, maxPacketSize, tls, defaultAuthPlugin, relay, version, connectTimeout, maxConnectErrors, shutdownTimeout);
     }
 
     public ServerConfig withLimits(int newMaxConnections, Duration newIdleTimeout, int newMaxPacketSize) {
-        return new ServerConfig(bind, port, users, newMaxConnections, newIdleTimeout, newMaxPacketSize, tls, defaultAuthPlugin, relay, version, connectTimeout, maxConnectErrors);
+        return new ServerConfig(bind, port, users, newMaxConnections, newIdleTimeout, newMaxPacketSize, tls, defaultAuthPlugin, relay, version, connectTimeout, maxConnectErrors, shutdownTimeout);
     }
 
     public ServerConfig withTls(TlsConfig newTls) {
-        return new ServerConfig(bind, port, users, maxConnections, idleTimeout, maxPacketSize, newTls, defaultAuthPlugin, relay, version, connectTimeout, maxConnectErrors);
+        return new ServerConfig(bind, port, users, maxConnections, idleTimeout, maxPacketSize, newTls, defaultAuthPlugin, relay, version, connectTimeout, maxConnectErrors, shutdownTimeout);
     }
 
     public ServerConfig withDefaultAuthPlugin(String plugin) {
-        return new ServerConfig(bind, port, users, maxConnections, idleTimeout, maxPacketSize, tls, plugin, relay, version, connectTimeout, maxConnectErrors);
+        return new ServerConfig(bind, port, users, maxConnections, idleTimeout, maxPacketSize, tls, plugin, relay, version, connectTimeout, maxConnectErrors, shutdownTimeout);
     }
 
     public ServerConfig withVersion(String newVersion) {
@@ -115,6 +132,11 @@ public record ServerConfig(String bind, int port, List<UserConfig> users, int ma
     /** The connection-phase guards: the handshake deadline and the failed attempts after which an address is blocked. */
     public ServerConfig withConnectGuards(Duration newConnectTimeout, int newMaxConnectErrors) {
         return new ServerConfig(bind, port, users, maxConnections, idleTimeout, maxPacketSize, tls, defaultAuthPlugin, relay, version,
-                newConnectTimeout, newMaxConnectErrors);
+                newConnectTimeout, newMaxConnectErrors, shutdownTimeout);
+    }
+
+    public ServerConfig withShutdownTimeout(Duration timeout) {
+        return new ServerConfig(bind, port, users, maxConnections, idleTimeout, maxPacketSize, tls, defaultAuthPlugin, relay, version,
+                connectTimeout, maxConnectErrors, timeout);
     }
 }

@@ -15,7 +15,7 @@ import java.util.regex.Pattern;
 /** Reads the {@code server} section (used by the server face only). */
 final class ServerParser {
     static final Set<String> SERVER_KEYS = Set.of("bind", "port", "users", "maxConnections", "idleTimeout", "maxPacketSize",
-            "tls", "auth", "relay", "version", "connectTimeout", "maxConnectErrors");
+            "tls", "auth", "relay", "version", "connectTimeout", "maxConnectErrors", "shutdownTimeout");
     static final Set<String> USER_KEYS = Set.of("name", "password", "schemas", "admin");
     static final Set<String> TLS_KEYS = Set.of("cert", "key", "required");
     static final Set<String> AUTH_KEYS = Set.of("defaultPlugin");
@@ -52,13 +52,14 @@ final class ServerParser {
         Duration connectTimeout = BackendsParser.duration(keys.get("connectTimeout"), d.connectTimeout(), Duration.ofMillis(1));
         Integer maxConnectErrors = keys.containsKey("maxConnectErrors") ? keys.get("maxConnectErrors").integer(1, Integer.MAX_VALUE)
                 : Integer.valueOf(d.maxConnectErrors());
+        Duration shutdownTimeout = BackendsParser.duration(keys.get("shutdownTimeout"), d.shutdownTimeout(), Duration.ZERO);
         if (bind == null || port == null || maxConnections == null || idleTimeout == null || maxPacketSize == null
                 || tls == null || plugin == null || relay == null || keys.containsKey("version") && version == null
-                || connectTimeout == null || maxConnectErrors == null) {
+                || connectTimeout == null || maxConnectErrors == null || shutdownTimeout == null) {
             return d;
         }
         return new ServerConfig(bind, port, users, maxConnections, idleTimeout, maxPacketSize, tls, plugin, relay, version,
-                connectTimeout, maxConnectErrors);
+                connectTimeout, maxConnectErrors, shutdownTimeout);
     }
 
     /** A server version to announce in place of the default backend's. */

@@ -11,7 +11,7 @@ import java.util.Objects;
  */
 public record ShardwiseConfig(String schema, Map<String, BackendConfig> backends, String defaultBackend,
                               Map<String, TableConfig> tables, ServerConfig server,
-                              TransactionConfig transaction, FederationConfig federation) {
+                              TransactionConfig transaction, FederationConfig federation, TimeoutsConfig timeouts) {
     public ShardwiseConfig {
         Objects.requireNonNull(schema, "schema");
         backends = java.util.Collections.unmodifiableMap(new java.util.LinkedHashMap<>(backends));
@@ -20,6 +20,13 @@ public record ShardwiseConfig(String schema, Map<String, BackendConfig> backends
         Objects.requireNonNull(server, "server");
         Objects.requireNonNull(transaction, "transaction");
         Objects.requireNonNull(federation, "federation");
+        Objects.requireNonNull(timeouts, "timeouts");
+    }
+
+    /** A configuration with the default federation settings and timeouts. */
+    public ShardwiseConfig(String schema, Map<String, BackendConfig> backends, String defaultBackend,
+                           Map<String, TableConfig> tables, ServerConfig server, TransactionConfig transaction) {
+        this(schema, backends, defaultBackend, tables, server, transaction, FederationConfig.DEFAULT, TimeoutsConfig.DEFAULT);
     }
 
     /** The configured table of that name, ignoring case, or null. */

@@ -35,6 +35,8 @@ public enum ErrorCode {
     TABLE_ACCESS_DENIED(1142, "42000", "%s command denied to user '%s'@'%s' for table '%s'"),
     SPECIFIC_ACCESS_DENIED(1227, "42000", "Access denied; you need (at least one of) the %s privilege(s) for this operation"),
     UNKNOWN_CHARACTER_SET(1115, "42000", "Unknown character set: '%s'"),
+    /** A SET of a name that cannot be a system variable (no backend is asked: none has it). */
+    UNKNOWN_SYSTEM_VARIABLE(1193, "HY000", "Unknown system variable '%s'"),
     UNKNOWN_COLLATION(1273, "HY000", "Unknown collation: '%s'"),
     COLLATION_CHARSET_MISMATCH(1253, "42000", "COLLATION '%s' is not valid for CHARACTER SET '%s'"),
     WRONG_ARGUMENTS(1210, "HY000", "Incorrect arguments to %s"),
@@ -48,6 +50,8 @@ public enum ErrorCode {
     TOO_MANY_PREPARED_STATEMENTS(1461, "42000",
             "Can't create more than max_prepared_stmt_count statements (current value: %s)"),
     QUERY_INTERRUPTED(1317, "70100", "Query execution was interrupted"),
+    /** The configured statement timeout ended the statement: MySQL's error for max_execution_time (ER_QUERY_TIMEOUT). */
+    QUERY_TIMEOUT(3024, "HY000", "Query execution was interrupted, maximum statement execution time exceeded"),
     READ_ONLY_TRANSACTION(1792, "25006", "Cannot execute statement in a READ ONLY transaction."),
     /** {@code SET TRANSACTION …} or {@code SET @@transaction_isolation} without a scope while a transaction is open. */
     TRANSACTION_CHARACTERISTICS_IN_PROGRESS(1568, "25001",

@@ -163,7 +163,7 @@ public final class ExecutionSession implements AutoCloseable {
                 failure.addSuppressed(e);
             }
         }
-        throw failure;
+        throw run.explain(failure);
     }
 
     /**

@@ -12,10 +12,11 @@ import java.util.Objects;
  *     the server's default 50 s. A session's own {@code SET SESSION innodb_lock_wait_timeout} wins.
  * @param statementTimeout default per-statement limit for new sessions, {@link Duration#ZERO} for
  *     none; it covers execution and the streaming of rows until every cursor is closed, and ends
- *     the statement with KILL QUERY (error 1317) on each backend still working.
+ *     the statement with KILL QUERY on each backend still working and error 3024 (MySQL's for
+ *     {@code max_execution_time}; a KILL QUERY or cancel by a client stays 1317).
  */
 public record ExecutorOptions(Duration lockWaitTimeout, Duration statementTimeout) {
-    public static final ExecutorOptions DEFAULT = new ExecutorOptions(Duration.ofSeconds(10), Duration.ZERO);
+    public static final ExecutorOptions DEFAULT = of(io.shardwise.core.config.TimeoutsConfig.DEFAULT);
 
     public ExecutorOptions {
         Objects.requireNonNull(lockWaitTimeout, "lockWaitTimeout");
@@ -26,6 +27,11 @@ public record ExecutorOptions(Duration lockWaitTimeout, Duration statementTimeou
         if (statementTimeout.isNegative()) {
             throw new IllegalArgumentException("statementTimeout must not be negative: " + statementTimeout);
         }
+    }
+
+    /** The configuration's {@code timeouts} section. */
+    public static ExecutorOptions of(io.shardwise.core.config.TimeoutsConfig timeouts) {
+        return new ExecutorOptions(timeouts.lockWait(), timeouts.statement());
     }
 
     public ExecutorOptions withLockWaitTimeout(Duration timeout) {

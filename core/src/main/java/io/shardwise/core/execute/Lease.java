@@ -25,6 +25,8 @@ final class Lease {
     private final JdbcConnection physical;
     private final ReentrantLock lock = new ReentrantLock();
     private boolean executing;
+    /** Statements started on this lease so far: tells a late abort which statement it was aimed at. */
+    private long executions;
     private volatile boolean broken;
     private boolean released;
     private volatile boolean pinned;
@@ -124,6 +126,7 @@ final class Lease {
         lock.lock();
         try {
             executing = true;
+            executions++;
         } finally {
             lock.unlock();
         }
@@ -147,6 +150,43 @@ final class Lease {
             }
         } finally {
             lock.unlock();
+        }
+    }
+
+    /** The current statement's number, for {@link #claimAbort}; -1 when idle. */
+    long execution() {
+        lock.lock();
+        try {
+            return executing ? executions : -1;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /**
+     * The last resort after a KILL QUERY that did not end statement {@code execution} (a backend or a
+     * network that no longer answers, so the kill never reached it or its answer never comes back):
+     * marks the connection broken, so it leaves its pool, and returns true when that statement still
+     * runs; then {@link #abortConnection} closes its socket, so the blocked read fails at once.
+     */
+    boolean claimAbort(long execution) {
+        lock.lock();
+        try {
+            if (!executing || executions != execution) {
+                return false;
+            }
+            broken = true;
+            return true;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    void abortConnection() {
+        try {
+            physical.abort(Runnable::run);
+        } catch (SQLException | RuntimeException ignored) {
+            // already closed: the read fails either way
         }
     }
 

@@ -1,5 +1,6 @@
 package io.shardwise.core.execute;
 
+import io.shardwise.core.error.ErrorCode;
 import io.shardwise.core.error.ShardwiseException;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -29,6 +30,17 @@ final class StatementRun {
     private Thread admissionWaiter;
     private Admission admission;
     private int heldSlots;
+    /** Set by the timer before it cancels: the run's 1317 is then the statement timeout's 3024. */
+    private volatile boolean timedOut;
+    /** Set when a statement of this run outlived its KILL QUERY by {@link #ABORT_GRACE} and its connection was aborted. */
+    private volatile boolean aborted;
+    private boolean abortScheduled;
+    /**
+     * How long a killed statement may take to end before its connection is aborted: a KILL QUERY ends
+     * a statement on a live backend in milliseconds, so only a backend or network that no longer
+     * answers needs this.
+     */
+    static final Duration ABORT_GRACE = Duration.ofSeconds(5);
 
     StatementRun(Set<StatementRun> registry, Duration timeout) {
         this.registry = registry;
@@ -39,6 +51,7 @@ final class StatementRun {
             } catch (InterruptedException e) {
                 return; // finished in time
             }
+            timedOut = true;
             cancel();
         });
     }
@@ -147,6 +160,22 @@ final class StatementRun {
         }
     }
 
+    /** {@code e} as the client should see it: the 1317 of a run the statement timeout cancelled is 3024, as MySQL's max_execution_time. */
+    ShardwiseException explain(ShardwiseException e) {
+        if (aborted && e.errno() != ErrorCode.QUERY_INTERRUPTED.errno()) {
+            // the connection error of an abort we did ourselves: the statement was interrupted
+            ShardwiseException interrupted = Errors.interrupted();
+            interrupted.addSuppressed(e);
+            e = interrupted;
+        }
+        if (timedOut && e.errno() == ErrorCode.QUERY_INTERRUPTED.errno()) {
+            ShardwiseException timeout = new ShardwiseException(ErrorCode.QUERY_TIMEOUT);
+            timeout.addSuppressed(e);
+            return timeout;
+        }
+        return e;
+    }
+
     void checkNotCancelled() {
         lock.lock();
         try {
@@ -185,6 +214,7 @@ final class StatementRun {
     /** KILL QUERY on every statement of this run still running, in parallel; returns when all kills are done. */
     void cancel() {
         List<Lease> victims;
+        boolean scheduleAbort;
         lock.lock();
         try {
             cancelled = true;
@@ -192,8 +222,13 @@ final class StatementRun {
                 admissionWaiter.interrupt();
             }
             victims = new ArrayList<>(executing);
+            scheduleAbort = !victims.isEmpty() && !abortScheduled;
+            abortScheduled |= scheduleAbort;
         } finally {
             lock.unlock();
+        }
+        if (scheduleAbort) {
+            abortStragglers(victims);
         }
         if (victims.size() == 1) {
             victims.getFirst().kill();
@@ -206,6 +241,35 @@ final class StatementRun {
         for (Thread t : kills) {
             joinUninterruptibly(t);
         }
+    }
+
+    /** After {@link #ABORT_GRACE}, aborts the connection of each victim still running the statement it was killed in. */
+    private void abortStragglers(List<Lease> victims) {
+        long[] executions = new long[victims.size()];
+        for (int i = 0; i < executions.length; i++) {
+            executions[i] = victims.get(i).execution();
+        }
+        Thread.ofVirtual().name("shardwise-kill-grace").start(() -> {
+            try {
+                Thread.sleep(ABORT_GRACE);
+            } catch (InterruptedException e) {
+                return;
+            }
+            for (int i = 0; i < executions.length; i++) {
+                Lease lease = victims.get(i);
+                boolean stillHere;
+                lock.lock();
+                try {
+                    stillHere = executing.contains(lease);
+                } finally {
+                    lock.unlock();
+                }
+                if (stillHere && executions[i] >= 0 && lease.claimAbort(executions[i])) {
+                    aborted = true; // before the abort: the failure it causes must be explained as an interruption
+                    lease.abortConnection();
+                }
+            }
+        });
     }
 
     private void finish() {

@@ -69,7 +69,7 @@ final class StreamingCursor implements ResultCursor {
             end(e, false);
             ShardwiseException failure = Errors.of(lease.pools(), lease.backend(), e);
             run.fail(failure); // the statement has failed: stop the sibling units as well
-            throw failure;
+            throw run.explain(failure);
         }
         end(null, true);
         return false;

@@ -21,6 +21,7 @@ import java.util.Locale;
  * PERSIST) and what is malformed fails here, before anything changes.
  */
 public record SetStatement(List<Assignment> assignments) {
+    private static final java.util.regex.Pattern SYSTEM_VARIABLE_NAME = java.util.regex.Pattern.compile("[a-z_][a-z0-9_]*");
     public SetStatement {
         assignments = List.copyOf(assignments);
     }
@@ -130,8 +131,8 @@ public record SetStatement(List<Assignment> assignments) {
                 if (v >= t.size()) {
                     throw new ShardwiseException(ErrorCode.PARSE_ERROR, "near '" + sql.substring(t.get(at).start()) + "'");
                 }
-                String collation = v + 2 < t.size() && word(sql, t.get(v + 1)).equals("collate") ? unquote(t.get(v + 2).text(sql)) : null;
-                return new Names(head.equals("names"), unquote(t.get(v).text(sql)), collation);
+                String collation = v + 2 < t.size() && word(sql, t.get(v + 1)).equals("collate") ? unquote(legible(sql, t.get(v + 2))) : null;
+                return new Names(head.equals("names"), unquote(legible(sql, t.get(v))), collation);
             }
             case "transaction" -> {
                 return transaction(sql, t.subList(at + 1, t.size()), at == 1);
@@ -153,7 +154,11 @@ public record SetStatement(List<Assignment> assignments) {
             }
             name = name.replaceFirst("^(session|local)\\.", "");
         } else {
-            name = nameToken.text(sql).toLowerCase(Locale.ROOT).replace("`", "");
+            name = legible(sql, nameToken).toLowerCase(Locale.ROOT).replace("`", "");
+        }
+        if (!user && !SYSTEM_VARIABLE_NAME.matcher(name).matches()) {
+            // every system variable is named in ASCII letters, digits and '_': no backend has this one
+            throw new ShardwiseException(ErrorCode.UNKNOWN_SYSTEM_VARIABLE, name);
         }
         int eq = at + 1;
         if (eq + 1 >= t.size() || !(t.get(eq).text(sql).equals("=") || t.get(eq).text(sql).equals(":="))) {
@@ -182,6 +187,23 @@ public record SetStatement(List<Assignment> assignments) {
             }
         }
         return new Variable(name, expression, literal);
+    }
+
+    /**
+     * The text of a name token; a control character outside a string literal is a syntax error in
+     * MySQL (its lexer takes it for no token), so it is 1064 near it here too, not a name.
+     */
+    private static String legible(String sql, Token token) {
+        String text = token.text(sql);
+        if (token.kind() != TokenKind.STRING) {
+            for (int i = 0; i < text.length(); i++) {
+                char c = text.charAt(i);
+                if (c < 0x20 || c == 0x7f) {
+                    throw new ShardwiseException(ErrorCode.PARSE_ERROR, "near '" + sql.substring(token.start() + i) + "'");
+                }
+            }
+        }
+        return text;
     }
 
     private static Transaction transaction(String sql, List<Token> t, boolean session) {

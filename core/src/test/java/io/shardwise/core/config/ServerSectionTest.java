@@ -43,6 +43,15 @@ class ServerSectionTest {
         assertEquals(true, s.relay());
         assertEquals(Duration.ofSeconds(10), s.connectTimeout());
         assertEquals(100, s.maxConnectErrors());
+        assertEquals(Duration.ofSeconds(20), s.shutdownTimeout());
+    }
+
+    @Test
+    void theShutdownTimeoutIsConfigurableAndValidated() {
+        assertEquals(Duration.ofSeconds(5), server("{ shutdownTimeout: 5s }").shutdownTimeout());
+        assertEquals(Duration.ZERO, server("{ shutdownTimeout: 0 }").shutdownTimeout());
+        assertOneProblem(BASE + "server: { shutdownTimeout: later }\n", "server.shutdownTimeout (line 8)", "'later' is not a duration");
+        assertThrows(IllegalArgumentException.class, () -> ServerConfig.DEFAULT.withShutdownTimeout(Duration.ofSeconds(-1)));
     }
 
     @Test

@@ -190,6 +190,25 @@ public final class CommandDispatcher extends ChannelInboundHandlerAdapter {
         }
     }
 
+    /**
+     * Graceful shutdown: closes the connection once no command is under way (nothing unanswered, no
+     * relay running) and no transaction is open; returns at once, the check runs on the event loop,
+     * where commands arrive, so none can slip in between the check and the close. The server calls
+     * it until the session has finished or its shutdown deadline passed.
+     */
+    public void closeIfDrained() {
+        ChannelHandlerContext ctx = context;
+        if (ctx == null) {
+            return;
+        }
+        ctx.channel().eventLoop().execute(() -> {
+            // the session thread wrote the transaction state before the answer whose last byte lowered unanswered
+            if (ctx.channel().isActive() && unanswered.get() == 0 && (relayer == null || !relayer.busy()) && !handler.inTransaction()) {
+                ctx.channel().close();
+            }
+        });
+    }
+
     /** Commands taken from the client and not yet answered to the last byte. */
     int unanswered() {
         return unanswered.get();

@@ -262,6 +262,11 @@ public final class CommandHandler implements AutoCloseable {
         return moreResults || callMore ? status.withMoreResults() : status;
     }
 
+    /** Whether a transaction is open (read by the event loop while no command runs: see CommandDispatcher#closeIfDrained). */
+    boolean inTransaction() {
+        return session.inTransaction();
+    }
+
     /** Cancels the running statement; safe from any thread. */
     void cancel() {
         session.cancel();
