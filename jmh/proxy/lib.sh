@@ -181,7 +181,8 @@ start_shardwise() { # name kind pool
   # shellcheck disable=SC2086
   local jfr=()
   [ -n "${JFR:-}" ] && jfr=("-XX:StartFlightRecording=filename=$WORK/$name-pool$3-$((++JFR_N)).jfr,settings=profile,dumponexit=true")
-  start_bg "$name" "$JAVA" $SHARDWISE_JVM_OPTS "${jfr[@]}" -jar "$SERVER_JAR" --config "$config" --port 0
+  # shellcheck disable=SC2086
+  start_bg "$name" "$JAVA" $SHARDWISE_JVM_OPTS ${SHARDWISE_EXTRA_OPTS:-} "${jfr[@]}" -jar "$SERVER_JAR" --config "$config" --port 0
   await_log "$name" "$LAST_PID" "Shardwise serves schema 'pb' on" 180
   SW_PORT[$name]=$(sed -n "s/.*Shardwise serves schema 'pb' on [0-9.]*:\([0-9]*\).*/\1/p" "$WORK/$name.log" | head -1)
   [ -n "${SW_PORT[$name]}" ] || { cat "$WORK/$name.log" >&2; die "$name: no port in its log"; }

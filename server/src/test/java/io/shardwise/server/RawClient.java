@@ -42,6 +42,42 @@ final class RawClient implements AutoCloseable {
         this.out = socket.getOutputStream();
     }
 
+    /**
+     * Connects over TLS (greeting, SSL request, handshake over {@code tls}'s client engine, which
+     * offers any session it cached for this server) and logs in with mysql_native_password.
+     * Returns the client, its TLS session and the login's reply.
+     */
+    static RawClient connectTls(int port, String user, String password, String database, javax.net.ssl.SSLContext tls)
+            throws IOException {
+        Socket plain = new Socket("127.0.0.1", port);
+        plain.setSoTimeout(30_000);
+        RawClient clear = new RawClient(plain);
+        HandshakeV10 hello = clear.read().as(HandshakeV10::decode);
+        ByteBuf request = new io.shardwise.server.protocol.SslRequest(Capabilities.SERVER, 1 << 24, 45).encode(ByteBufAllocator.DEFAULT);
+        try {
+            clear.send(1, ByteBufUtil.getBytes(request));
+        } finally {
+            request.release();
+        }
+        javax.net.ssl.SSLSocket secure = (javax.net.ssl.SSLSocket) tls.getSocketFactory().createSocket(plain, "127.0.0.1", port, true);
+        secure.startHandshake();
+        RawClient c = new RawClient(secure);
+        HandshakeResponse response = new HandshakeResponse(new Capabilities(Capabilities.SERVER.bits() | Capabilities.SSL), 1 << 24, 45,
+                user, NativePassword.scramble(hello.authSeed(), password), database, NativePassword.PLUGIN, Map.of());
+        ByteBuf buf = response.encode(ByteBufAllocator.DEFAULT);
+        try {
+            c.send(2, ByteBufUtil.getBytes(buf));
+        } finally {
+            buf.release();
+        }
+        c.loginReply = c.read(); // reading past the handshake also takes in a TLS 1.3 server's session tickets
+        return c;
+    }
+
+    javax.net.ssl.SSLSession tlsSession() {
+        return ((javax.net.ssl.SSLSocket) socket).getSession();
+    }
+
     /** Connects and authenticates with {@code plugin} proposed; returns the client and the final reply (OK or ERR). */
     static RawClient connect(int port, String user, String password, String database, String plugin) throws IOException {
         return connect(port, user, password, database, plugin, Capabilities.SERVER);

@@ -53,6 +53,18 @@ public final class SessionVariables {
 
     private record Value(String text, boolean numeric) {}
 
+    /** In {@link #changed}: set to an expression, so not answered here (compared by identity). */
+    private static final Value REMOVED = new Value(null, false);
+
+    /**
+     * The defaults built from one backend map and packet limit, which every session of a server
+     * shares: built once, not per connection (thousands of idle clients each held a copy).
+     */
+    private record Shared(Map<String, String> backend, int maxAllowedPacket, Map<String, Value> defaults) {}
+
+    /** The last defaults built; another engine in this JVM (tests) replaces it. */
+    private static volatile Shared shared;
+
     private static final String SQL_MODE = "ONLY_FULL_GROUP_BY,STRICT_TRANS_TABLES,NO_ZERO_IN_DATE,NO_ZERO_DATE,"
             + "ERROR_FOR_DIVISION_BY_ZERO,NO_ENGINE_SUBSTITUTION";
     private static final Map<String, Value> DEFAULTS = builtIn();
@@ -74,9 +86,17 @@ public final class SessionVariables {
     /** The engine's session isolation (its SessionState owns it; null while the backend's default). */
     private final Supplier<SessionState.Isolation> isolation;
     private final Client client;
-    /** Built on first use, on the session's thread: asking the backend must not happen where the session is opened. */
+    /**
+     * Shared by the sessions of one server (see {@link Shared}); taken on first use, on the session's
+     * thread: asking the backend must not happen where the session is opened.
+     */
     private Map<String, Value> defaults;
-    private Map<String, Value> values;
+    /**
+     * This session's values that differ from the defaults (SETs, the handshake's character set), or
+     * {@link #REMOVED} for a variable only a backend knows now; null while there are none. An idle
+     * session holds a few entries here, not a copy of every variable.
+     */
+    private Map<String, Value> changed;
     /** The session's user variables, which a select of variables reads too ({@code SELECT @x, @@y}). */
     UserVariables users = new UserVariables();
 
@@ -146,30 +166,60 @@ public final class SessionVariables {
             }
             default -> { }
         }
-        return values().get(name);
+        return lookup(name);
     }
 
-    private Map<String, Value> values() {
-        if (values == null) {
-            Map<String, String> own = backend.get();
-            Map<String, Value> d = new HashMap<>(DEFAULTS);
-            for (Map.Entry<String, Value> e : DEFAULTS.entrySet()) {
-                String value = own.get(e.getKey());
-                if (value != null && !SERVER_OWNED.contains(e.getKey())) {
-                    if (e.getValue().numeric()) {
-                        value = value.equalsIgnoreCase("ON") ? "1" : value.equalsIgnoreCase("OFF") ? "0" : value; // SHOW's booleans; SELECT reads 1/0
-                    }
-                    d.put(e.getKey(), new Value(value, e.getValue().numeric()));
-                }
-            }
-            d.put("max_allowed_packet", new Value(Integer.toString(client.maxAllowedPacket()), true));
-            defaults = Map.copyOf(d);
-            values = new HashMap<>(defaults);
-            if (interactive) {
-                startInteractive();
+    /** This session's value: its own change, else (wait_timeout of an interactive client) interactive_timeout's default, else the default. */
+    private Value lookup(String name) {
+        if (changed != null) {
+            Value v = changed.get(name);
+            if (v != null) {
+                return v == REMOVED ? null : v;
             }
         }
-        return values;
+        if (interactive && name.equals("wait_timeout")) {
+            Value v = defaults().get("interactive_timeout");
+            if (v != null) {
+                return v;
+            }
+        }
+        return defaults().get(name);
+    }
+
+    private Map<String, Value> changed() {
+        if (changed == null) {
+            changed = new HashMap<>(8);
+        }
+        return changed;
+    }
+
+    private Map<String, Value> defaults() {
+        if (defaults == null) {
+            Map<String, String> own = backend.get();
+            Shared known = shared;
+            if (known == null || known.maxAllowedPacket() != client.maxAllowedPacket()
+                    || (known.backend() != own && !known.backend().equals(own))) {
+                known = new Shared(own, client.maxAllowedPacket(), defaults(own, client.maxAllowedPacket()));
+                shared = known;
+            }
+            defaults = known.defaults();
+        }
+        return defaults;
+    }
+
+    private static Map<String, Value> defaults(Map<String, String> own, int maxAllowedPacket) {
+        Map<String, Value> d = new HashMap<>(DEFAULTS);
+        for (Map.Entry<String, Value> e : DEFAULTS.entrySet()) {
+            String value = own.get(e.getKey());
+            if (value != null && !SERVER_OWNED.contains(e.getKey())) {
+                if (e.getValue().numeric()) {
+                    value = value.equalsIgnoreCase("ON") ? "1" : value.equalsIgnoreCase("OFF") ? "0" : value; // SHOW's booleans; SELECT reads 1/0
+                }
+                d.put(e.getKey(), new Value(value, e.getValue().numeric()));
+            }
+        }
+        d.put("max_allowed_packet", new Value(Integer.toString(maxAllowedPacket), true));
+        return Map.copyOf(d);
     }
 
     private static Map<String, Value> builtIn() {
@@ -368,7 +418,7 @@ public final class SessionVariables {
             case "current_user" -> new Value(client.user() + "@%", false);
             case "connection_id" -> new Value(Integer.toString(client.connectionId()), true);
             case "last_insert_id" -> new Value(Long.toUnsignedString(lastInsertId.getAsLong()), true);
-            case "version" -> values().get("version");
+            case "version" -> lookup("version");
             default -> null;
         };
     }
@@ -377,17 +427,12 @@ public final class SessionVariables {
         this.lastInsertId = lastInsertId;
     }
 
+    /** From now on wait_timeout starts as interactive_timeout (as it stands now, if this session already changed it). */
     void interactive() {
         interactive = true;
-        if (values != null) {
-            startInteractive();
-        }
-    }
-
-    private void startInteractive() {
-        Value interactiveTimeout = values.get("interactive_timeout");
-        if (interactiveTimeout != null) {
-            values.put("wait_timeout", interactiveTimeout);
+        if (changed != null && changed.containsKey("interactive_timeout") && !changed.containsKey("wait_timeout")) {
+            Value interactiveTimeout = lookup("interactive_timeout");
+            changed.put("wait_timeout", interactiveTimeout == null ? REMOVED : interactiveTimeout);
         }
     }
 
@@ -397,13 +442,19 @@ public final class SessionVariables {
         return v == null ? null : v.text();
     }
 
+    /** Variables this session holds a value of its own for (what an idle session costs beyond the shared defaults). */
+    int ownValues() {
+        return changed == null ? 0 : changed.size();
+    }
+
+    /** Whether two sessions read one table of defaults (sessions of one server must not each build a copy). */
+    boolean sharesDefaultsWith(SessionVariables other) {
+        return defaults() == other.defaults();
+    }
+
     /** Back to the defaults (COM_RESET_CONNECTION). */
     void reset() {
-        values().clear();
-        values.putAll(defaults);
-        if (interactive) {
-            startInteractive();
-        }
+        changed = null;
     }
 
     /** Updates this session's values after {@code sql}, a SET statement read in the default mode, succeeded. */
@@ -470,21 +521,20 @@ public final class SessionVariables {
         }
         if (!v.literal()) {
             // an expression (CONCAT(@@sql_mode, ',X')): only a backend with the session's state knows its value
-            values().remove(name);
+            changed().put(name, REMOVED);
             return;
         }
         String value = v.plain();
         if (v.isDefault()) {
-            values();
-            Value initial = defaults.get(name);
+            Value initial = defaults().get(name);
             value = initial == null ? null : initial.text();
         }
         put(name, value == null || value.equalsIgnoreCase("null") ? null : value);
     }
 
     private void put(String name, String text) {
-        Value old = values().get(name);
-        values.put(name, new Value(text, old != null && old.numeric()));
+        Value old = lookup(name);
+        changed().put(name, new Value(text, old != null && old.numeric()));
     }
 
     private static Column column(String label, Value value) {

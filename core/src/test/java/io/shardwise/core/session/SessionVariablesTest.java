@@ -56,6 +56,38 @@ class SessionVariablesTest {
     }
 
     @Test
+    void sessionsOfOneServerShareTheDefaultsAndHoldOnlyWhatTheyChanged() {
+        java.util.Map<String, String> backend = java.util.Map.of("time_zone", "SYSTEM", "wait_timeout", "600");
+        SessionVariables first = new SessionVariables(CLIENT, () -> backend);
+        SessionVariables second = new SessionVariables(new SessionVariables.Client("other", "10.0.0.8", 13),
+                () -> new java.util.HashMap<>(backend)); // an equal map read again: still one table
+        assertEquals(List.of("@@version_comment", "Shardwise"), rows(first.answer("select @@version_comment limit 1", true, "shop")));
+        assertEquals("600", second.text("wait_timeout"));
+        assertTrue(first.sharesDefaultsWith(second));
+        assertEquals(0, first.ownValues(), "reading variables copies nothing");
+        first.recordSet("SET wait_timeout = 30");
+        assertEquals("30", first.text("wait_timeout"));
+        assertEquals("600", second.text("wait_timeout"), "one session's SET is its own");
+        assertEquals(1, first.ownValues());
+        first.reset();
+        assertEquals("600", first.text("wait_timeout"));
+        assertEquals(0, first.ownValues());
+    }
+
+    @Test
+    void anInteractiveClientsWaitTimeoutStartsAsInteractiveTimeoutUntilItSetsIt() {
+        SessionVariables interactive = new SessionVariables(CLIENT, () -> java.util.Map.of("interactive_timeout", "900", "wait_timeout", "600"));
+        interactive.interactive();
+        assertEquals("900", interactive.text("wait_timeout"));
+        interactive.recordSet("SET wait_timeout = 5");
+        assertEquals("5", interactive.text("wait_timeout"));
+        interactive.recordSet("SET @@session.wait_timeout = @@global.wait_timeout * 2");
+        assertEquals(null, interactive.text("wait_timeout"), "an expression only a backend can evaluate");
+        interactive.reset();
+        assertEquals("900", interactive.text("wait_timeout"));
+    }
+
+    @Test
     void theMysqlCliBannerQueryNamesShardwise() {
         assertEquals(List.of("@@version_comment", "Shardwise"), rows(variables.answer("select @@version_comment limit 1", true, "shop")));
         assertEquals(List.of("@@version"), rows(variables.answer("SELECT @@version LIMIT 0;", true, "shop")));

@@ -21,7 +21,7 @@ import java.util.Optional;
  * directory) into {@code docs/benchmarks/proxy-<experiment>.md} and its PNG charts. Only the part
  * between the generated markers is replaced, so notes written around it survive a rerun.
  *
- * <p>Usage: {@code ProxyReport hscale|kingshard|concurrency|profile WORK_DIR OUT_DIR COMMAND}. The work
+ * <p>Usage: {@code ProxyReport hscale|kingshard|concurrency|connect|profile WORK_DIR OUT_DIR COMMAND}. The work
  * directory holds {@code settings.properties} ({@code version.X} lines are the versions measured)
  * and {@code <experiment>.csv} (kingshard also {@code pool.csv}; profile also {@code profile.jfr}).
  */
@@ -33,7 +33,7 @@ public final class ProxyReport {
 
     public static void main(String[] args) {
         if (args.length != 4) {
-            System.err.println("usage: ProxyReport hscale|kingshard|concurrency|profile WORK_DIR OUT_DIR COMMAND");
+            System.err.println("usage: ProxyReport hscale|kingshard|concurrency|connect|profile WORK_DIR OUT_DIR COMMAND");
             System.exit(2);
         }
         String experiment = args[0];
@@ -76,6 +76,10 @@ public final class ProxyReport {
                 tables.add(SysbenchReport.peaks("Peak and collapse", runs, true));
                 yield "The concurrency sweep (sysbench oltp_read_only)";
             }
+            case "connect" -> {
+                tables.add(ConnectReport.table(Results.connect(work.resolve("connect.csv"))));
+                yield "Connection set-up (mysqlslap, fresh connections)";
+            }
             case "profile" -> {
                 List<SysbenchRun> runs = Results.sysbench(work.resolve("profile.csv"));
                 List<List<String>> rows = new ArrayList<>();
@@ -89,7 +93,7 @@ public final class ProxyReport {
                 yield "Where the server's time goes (JFR profile)";
             }
             default -> throw new IllegalArgumentException("unknown experiment '" + experiment
-                    + "'; expected hscale, kingshard, concurrency or profile");
+                    + "'; expected hscale, kingshard, concurrency, connect or profile");
         };
         Map<String, String> versions = new LinkedHashMap<>();
         settings.forEach((k, v) -> {

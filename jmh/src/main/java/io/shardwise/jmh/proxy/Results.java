@@ -34,6 +34,26 @@ final class Results {
         }
     }
 
+    /**
+     * One connection experiment run: mysqlslap's average seconds for {@code scenario} (e.g. {@code 40x1}: 40
+     * fresh clients running one query each), and the CPU the proxy process (HAProxy or Shardwise) spent per
+     * client connection during the run, in milliseconds (NaN for direct).
+     */
+    record ConnectRun(String scenario, String variant, double seconds, double cpuMsPerConnection, String status) {
+        boolean ok() {
+            return status.equals("ok");
+        }
+    }
+
+    static List<ConnectRun> connect(Path csv) {
+        List<ConnectRun> runs = new ArrayList<>();
+        for (Map<String, String> r : rows(csv)) {
+            runs.add(new ConnectRun(r.get("scenario"), r.get("variant"), number(r.get("seconds")), number(r.get("cpu_ms")),
+                    r.get("status")));
+        }
+        return runs;
+    }
+
     static List<SysbenchRun> sysbench(Path csv) {
         List<SysbenchRun> runs = new ArrayList<>();
         for (Map<String, String> r : rows(csv)) {

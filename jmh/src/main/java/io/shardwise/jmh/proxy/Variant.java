@@ -13,7 +13,9 @@ enum Variant {
     SW_NORULES("sw-norules", "Shardwise, no rules"),
     SW_UNPARTITIONED("sw-unpartitioned", "Shardwise, small unpartitioned"),
     SW_PARTITIONED("sw-partitioned", "Shardwise, small partitioned"),
-    SW_SHARDED("sw-sharded", "Shardwise, sbtest sharded");
+    SW_SHARDED("sw-sharded", "Shardwise, sbtest sharded"),
+    SW_TLS("sw-tls", "Shardwise, no rules, TLS (OpenSSL engine)"),
+    SW_TLS_JDK("sw-tls-jdk", "Shardwise, no rules, TLS (JDK engine)");
 
     final String id;
     final String label;

@@ -54,5 +54,6 @@ class GeneratedCertificateTest {
         ServerTls tls = ServerTls.of(new io.shardwise.core.config.TlsConfig(cert, key, true));
         assertTrue(tls.required());
         assertTrue(tls.describe().startsWith("TLS required, certificate " + cert + " (SHA-256 "), tls.describe());
+        assertTrue(tls.describe().endsWith(", " + tls.engineName() + ", session resumption on"), tls.describe());
     }
 }
