@@ -25,7 +25,7 @@ public final class BackendConnections {
         Properties p = driverProperties(config, true);
         p.setProperty("user", config.user());
         p.setProperty("password", config.password());
-        return DriverManager.getConnection(config.url(), p);
+        return connect(config.url(), p);
     }
 
     /**
@@ -41,7 +41,30 @@ public final class BackendConnections {
         p.remove("sessionVariables");
         p.setProperty("user", config.user());
         p.setProperty("password", config.password());
-        return DriverManager.getConnection(config.url(), p);
+        return connect(config.url(), p);
+    }
+
+    /**
+     * Connector/J's own driver, not {@link DriverManager}: the engine runs inside applications (the JDBC
+     * face), whose other drivers DriverManager would consult, and whose JVM-wide DriverManager state it
+     * must neither read nor change.
+     */
+    static Connection connect(String url, Properties properties) throws SQLException {
+        Connection c = DRIVER.connect(url, properties);
+        if (c == null) {
+            throw new SQLException("not a MySQL JDBC URL: " + url, "08001");
+        }
+        return c;
+    }
+
+    private static final java.sql.Driver DRIVER = newDriver();
+
+    private static java.sql.Driver newDriver() {
+        try {
+            return new com.mysql.cj.jdbc.Driver();
+        } catch (SQLException e) {
+            throw new ExceptionInInitializerError(e);
+        }
     }
 
     static Properties driverProperties(BackendConfig config, boolean foundRows) {

@@ -316,9 +316,13 @@ public final class BackendPools implements AutoCloseable {
         private HikariConfig hikariConfig() {
             HikariConfig h = new HikariConfig();
             h.setPoolName("shardwise-" + config.name() + (foundRows ? "" : "-changed-rows"));
-            h.setJdbcUrl(config.url());
-            h.setUsername(config.user());
-            h.setPassword(config.password());
+            Properties p = BackendConnections.driverProperties(config, foundRows);
+            p.setProperty("user", config.user());
+            p.setProperty("password", config.password());
+            // a DataSource of our own, not setJdbcUrl: with a URL HikariCP applies its connection timeout
+            // through DriverManager.setLoginTimeout, JVM-wide, which would cut every other connect in the
+            // application's JVM (the JDBC face runs inside it) to a second or so
+            h.setDataSource(new BackendDataSource(config.url(), p));
             h.setMaximumPoolSize(config.pool().max());
             // the changed-rows pool serves only the sessions that asked for it: keep nothing idle
             h.setMinimumIdle(foundRows ? config.pool().minIdle() : 0);
@@ -328,8 +332,6 @@ public final class BackendPools implements AutoCloseable {
             h.setMaxLifetime(config.pool().maxLifetime().toMillis());
             h.setInitializationFailTimeout(-1);
             h.setAutoCommit(true);
-            Properties p = BackendConnections.driverProperties(config, foundRows);
-            p.stringPropertyNames().forEach(k -> h.addDataSourceProperty(k, p.getProperty(k)));
             return h;
         }
 

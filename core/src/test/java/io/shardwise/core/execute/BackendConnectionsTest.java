@@ -8,6 +8,7 @@ import io.shardwise.core.config.PoolConfig;
 import io.shardwise.testkit.MysqlServer;
 import io.shardwise.testkit.TestBackends;
 import java.sql.Connection;
+import java.sql.DriverManager;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
@@ -41,6 +42,30 @@ class BackendConnectionsTest {
             assertTrue(rs.next());
             assertEquals(null, rs.getString(1), "results unconverted");
             assertEquals(rs.getInt(3), rs.getInt(2), "the server's net_write_timeout, not the pool's");
+        }
+    }
+
+    /**
+     * The engine runs inside applications (the JDBC face): opening its pools and side connections must
+     * leave the JVM-wide DriverManager login timeout as the application set it. HikariCP given a JDBC
+     * URL sets it to its own connection timeout (a second here), which cut every other connect in the JVM.
+     */
+    @Test
+    void poolsAndSideConnectionsLeaveTheApplicationsLoginTimeoutAlone() throws SQLException {
+        int before = DriverManager.getLoginTimeout();
+        DriverManager.setLoginTimeout(37); // the application's own
+        try (Shards shards = new Shards(1, new PoolConfig(2, 1, Duration.ofMillis(800), Duration.ofMinutes(1), Duration.ofMinutes(5)));
+             ExecutionSession s = shards.session()) {
+            assertEquals("1", Shards.single(s.execute(java.util.List.of(new io.shardwise.core.route.ExecutionUnit("ds0", "SELECT 1"))).getFirst()));
+            MysqlServer server = TestBackends.shared();
+            BackendConfig config = new BackendConfig("side", server.jdbcUrl(""), server.user(), server.password(),
+                    new PoolConfig(1, 0, Duration.ofMillis(800), Duration.ofMinutes(1), Duration.ofMinutes(5)));
+            try (Connection side = BackendConnections.openUnpooled(config)) {
+                assertTrue(side.isValid(5));
+            }
+            assertEquals(37, DriverManager.getLoginTimeout(), "the JVM-wide login timeout is the application's");
+        } finally {
+            DriverManager.setLoginTimeout(before);
         }
     }
 }
