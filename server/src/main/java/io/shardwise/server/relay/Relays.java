@@ -26,6 +26,9 @@ public final class Relays implements AutoCloseable {
     private final Map<String, AtomicInteger> budgets = new HashMap<>();
     private final Map<EventLoop, Map<Key, RelayPool>> pools = new ConcurrentHashMap<>();
     private final LongAdder relayed = new LongAdder();
+    private final LongAdder nativeRuns = new LongAdder();
+    /** Connections held by open native transactions ({@link PinnedTransaction}). */
+    private final AtomicInteger pinned = new AtomicInteger();
     private final Class<? extends SocketChannel> channelClass;
     private volatile boolean closed;
 
@@ -101,6 +104,24 @@ public final class Relays implements AutoCloseable {
 
     public long relayedStatements() {
         return relayed.sum();
+    }
+
+    /** Counts statements of native transactions the session ran through its executor ({@link PinnedTransaction}). */
+    void countNative() {
+        nativeRuns.increment();
+    }
+
+    public long nativeStatements() {
+        return nativeRuns.sum();
+    }
+
+    void pinned(int delta) {
+        pinned.addAndGet(delta);
+    }
+
+    /** Relay connections native transactions hold now; zero whenever no transaction is open. */
+    public int pinnedConnections() {
+        return pinned.get();
     }
 
     /** Idle connections close as their loops shut down; from now on nothing is pooled. */
