@@ -4,6 +4,7 @@ import io.shardwise.core.execute.Condition;
 import io.shardwise.core.execute.Diagnostics;
 import io.shardwise.core.execute.ExecutionSession;
 import io.shardwise.core.route.MergeSpec;
+import io.shardwise.core.route.RouteKind;
 import io.shardwise.core.route.RoutePlan;
 import io.shardwise.core.sql.analyze.Call;
 import io.shardwise.core.sql.analyze.Ddl;
@@ -59,8 +60,9 @@ final class EngineRelay implements RelaySession {
             }
             Boolean relayed = switch (plan.statement()) {
                 case Select s -> false;
-                // an INSERT naming no columns has them filled in by the session first (ImplicitColumns)
-                case Insert i -> i.columns().isEmpty() ? null : true;
+                // an INSERT naming no columns has them filled in by the session first (ImplicitColumns);
+                // INSERT ... SELECT reads, then inserts (PlanRunner.insertSelect)
+                case Insert i -> i.columns().isEmpty() || i.source() != null ? null : true;
                 case Update u -> true;
                 case Delete d -> true;
                 case SessionCommand c -> null;
@@ -81,8 +83,9 @@ final class EngineRelay implements RelaySession {
                 return null; // the session reports 1792
             }
             RoutePlan route = plans.route(normalized, plan, List.of());
-            if (write ? route.units().size() != 1 || !route.generatedKeys().isEmpty() || !(route.merge() instanceof MergeSpec.PassThrough)
-                    : !relayableRead(route)) {
+            // a keyed write's route is the SELECT that chooses its rows (PlanRunner.keyable)
+            if (write ? route.units().size() != 1 || !route.generatedKeys().isEmpty() || route.kind() == RouteKind.KEYED_WRITE
+                    || !(route.merge() instanceof MergeSpec.PassThrough) : !relayableRead(route)) {
                 return null;
             }
             session.accessChecked(plan.statement());

@@ -5,6 +5,9 @@ import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.shardwise.server.auth.NativePassword;
+import io.shardwise.server.protocol.ErrPacket;
+import io.shardwise.server.protocol.OkPacket;
 import io.shardwise.testkit.Await;
 import java.sql.Connection;
 import java.sql.ResultSet;
@@ -183,6 +186,128 @@ class NativeTransactionServerTest {
             victim.execute("COMMIT");
         }
         assertEquals(0, sample.server.pinnedConnections());
+    }
+
+    @Test
+    void preparedStatementsInsideANativeTransactionRunOnItsConnectionsWithTheirValues() throws Exception {
+        try (Connection c = sample.connect("app", "&useServerPrepStmts=true"); Statement s = c.createStatement()) {
+            warm(s);
+            s.execute("BEGIN");
+            long relayed = sample.server.relayedStatements();
+            assertEquals(1, rows(s, "SELECT k FROM sbtest1 WHERE id = 17").size());
+            assertEquals(relayed + 1, sample.server.relayedStatements(), "the transaction is native");
+            try (java.sql.PreparedStatement update = c.prepareStatement("UPDATE sbtest1 SET k = ?, c = ? WHERE id = ? AND k <> ?")) {
+                update.setInt(1, 1717);
+                update.setString(2, "it's a \\ ? 'quoted' value");
+                update.setLong(3, 17);
+                update.setDouble(4, -0.5);
+                assertEquals(1, update.executeUpdate());
+            }
+            try (java.sql.PreparedStatement read = c.prepareStatement("SELECT k, c FROM sbtest1 WHERE id = ? AND c LIKE ?")) {
+                read.setInt(1, 17);
+                read.setString(2, "it's%");
+                try (ResultSet rs = read.executeQuery()) {
+                    assertTrue(rs.next());
+                    assertEquals(1717, rs.getInt(1));
+                    assertEquals("it's a \\ ? 'quoted' value", rs.getString(2));
+                }
+            }
+            assertEquals(0, sample.engine.activeConnections(), "the executes ran on the transaction's connection");
+            s.execute("ROLLBACK");
+        }
+    }
+
+    @Test
+    void aCallInsideANativeTransactionReadsAllItsResultsOnThePinnedConnection() throws Exception {
+        try (Connection c = sample.connect("app", "&allowMultiQueries=false"); Statement s = c.createStatement()) {
+            warm(s);
+            s.execute("DROP PROCEDURE IF EXISTS native_two");
+            s.execute("CREATE PROCEDURE native_two() BEGIN SELECT 1 AS one; SELECT 2 AS two, 3 AS three; END");
+            s.execute("BEGIN");
+            long relayed = sample.server.relayedStatements();
+            assertEquals(1, rows(s, "SELECT k FROM sbtest1 WHERE id = 16").size());
+            assertEquals(relayed + 1, sample.server.relayedStatements(), "the transaction is native");
+            List<String> seen = new ArrayList<>();
+            for (boolean rows = s.execute("CALL native_two()"); rows || s.getUpdateCount() != -1; rows = s.getMoreResults()) {
+                if (rows) {
+                    try (ResultSet rs = s.getResultSet()) {
+                        while (rs.next()) {
+                            seen.add(rs.getMetaData().getColumnLabel(1) + "=" + rs.getString(1));
+                        }
+                    }
+                }
+            }
+            assertEquals(List.of("one=1", "two=2"), seen);
+            assertEquals(0, sample.engine.activeConnections(), "the CALL ran on the transaction's connection");
+            s.execute("COMMIT");
+            s.execute("DROP PROCEDURE native_two");
+        }
+    }
+
+    /**
+     * A relayed write's OK is its backend's (affected rows, insert id, warnings and MySQL's info text)
+     * with the session's status flags: compared with the same raw client on the unsharded copy, in
+     * autocommit mode and inside a transaction.
+     */
+    @Test
+    void relayedWritesAnswerWithTheOkPacketOneMysqlSends() throws Exception {
+        List<String> statements = List.of(
+                "UPDATE sbtest1 SET k = k WHERE id = 5",
+                "UPDATE sbtest1 SET k = k + 1 WHERE id = 5",
+                "UPDATE sbtest1 SET k = k + 1 WHERE id = 777777",
+                "INSERT INTO sbtest1 (id, k, c, pad) VALUES (6001, 1, 'a', 'b')",
+                "INSERT IGNORE INTO sbtest1 (id, k, c, pad) VALUES (6001, 1, 'a', 'b')",
+                "UPDATE sbtest1 SET c = REPEAT('x', 200) WHERE id = 6001",
+                "DELETE FROM sbtest1 WHERE id = 6001");
+        try (Connection c = sample.connect("app", ""); Statement s = c.createStatement()) {
+            warm(s);
+            for (String sql : statements) {
+                try {
+                    s.executeUpdate(sql);
+                } catch (SQLException e) {
+                    // warming the shape is all that counts
+                }
+            }
+            s.executeUpdate("DELETE FROM sbtest1 WHERE id = 6001");
+        }
+        for (boolean transaction : List.of(false, true)) {
+            List<String> expected;
+            try (RawClient c = RawClient.connect(sample.backend.port(), sample.backend.user(), sample.backend.password(), sample.whole,
+                    NativePassword.PLUGIN)) {
+                expected = oks(c, statements, transaction);
+            }
+            long relayed = sample.server.relayedStatements();
+            List<String> actual;
+            try (RawClient c = RawClient.connect(sample.server.address().getPort(), "app", "app", "shop", NativePassword.PLUGIN)) {
+                actual = oks(c, statements, transaction);
+            }
+            assertEquals(String.join("\n", expected), String.join("\n", actual), transaction ? "in a transaction" : "autocommit");
+            assertEquals(relayed + statements.size(), sample.server.relayedStatements(), "every write relayed");
+        }
+    }
+
+    private static List<String> oks(RawClient c, List<String> statements, boolean transaction) throws Exception {
+        List<String> out = new ArrayList<>();
+        if (transaction) {
+            c.command(0x03, "BEGIN");
+            c.read();
+        }
+        for (String sql : statements) {
+            c.command(0x03, sql);
+            RawClient.Reply r = c.read();
+            if (r.header() == 0xFF) {
+                out.add("ERR " + r.as(ErrPacket::decode).errno());
+                continue;
+            }
+            OkPacket ok = r.as(OkPacket::decode);
+            out.add("OK affected=" + ok.affectedRows() + " id=" + ok.lastInsertId() + " in_trans,autocommit=" + (ok.status().bits() & 3)
+                    + " warnings=" + ok.warnings() + " info=" + ok.info());
+        }
+        if (transaction) {
+            c.command(0x03, "ROLLBACK");
+            c.read();
+        }
+        return out;
     }
 
     private static void awaitLockWait() throws Exception {

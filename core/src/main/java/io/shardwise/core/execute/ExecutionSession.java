@@ -176,12 +176,8 @@ public final class ExecutionSession implements AutoCloseable {
 
     /** A statement of a native transaction; a deadlock (1213) ends the transaction, as on the JDBC path. */
     private List<UnitResult> executeNative(NativeTransaction on, List<ExecutionUnit> units, Diagnostics diagnostics, boolean allResults) {
-        if (allResults) {
-            // a CALL's several results are read by Connector/J only: the native reader takes one result per unit
-            throw new ShardwiseException(ErrorCode.UNSUPPORTED, "CALL inside a transaction that runs on the server's native connections");
-        }
         try {
-            return on.execute(units, diagnostics, transactionSetup());
+            return on.execute(InlineParameters.of(units, state.lexicalMode()), diagnostics, transactionSetup(), allResults);
         } catch (ShardwiseException failure) {
             if (isDeadlock(failure)) {
                 endNative().rollback();

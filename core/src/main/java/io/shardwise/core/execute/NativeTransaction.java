@@ -25,8 +25,10 @@ public interface NativeTransaction {
      *
      * @param settings the SET the session's connections must carry now (it may have changed since the
      *     transaction began: a connection that carries other settings runs it first)
+     * @param allResults each unit may return several results (CALL): each unit's result is then a
+     *     {@link UnitResult.Results}, as {@link ExecutionSession#executeAll} answers
      */
-    List<UnitResult> execute(List<ExecutionUnit> units, Diagnostics diagnostics, String settings);
+    List<UnitResult> execute(List<ExecutionUnit> units, Diagnostics diagnostics, String settings, boolean allResults);
 
     /** COMMIT on every joined backend, in join order; the connections go back to their pool. */
     void commit();

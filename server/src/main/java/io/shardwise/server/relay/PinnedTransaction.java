@@ -148,11 +148,12 @@ public final class PinnedTransaction implements NativeTransaction {
     }
 
     @Override
-    public List<UnitResult> execute(List<ExecutionUnit> units, Diagnostics diagnostics, String settings) {
-        return Arrays.asList(await(onLoop(done -> run(units, diagnostics, settings, done))));
+    public List<UnitResult> execute(List<ExecutionUnit> units, Diagnostics diagnostics, String settings, boolean allResults) {
+        return Arrays.asList(await(onLoop(done -> run(units, diagnostics, settings, allResults, done))));
     }
 
-    private void run(List<ExecutionUnit> units, Diagnostics diagnostics, String settings, CompletableFuture<UnitResult[]> done) {
+    private void run(List<ExecutionUnit> units, Diagnostics diagnostics, String settings, boolean allResults,
+                     CompletableFuture<UnitResult[]> done) {
         relays.countNative();
         if (!settings.equals(applied) && !settings.isEmpty()) {
             applied = settings; // joined connections run it before their next unit
@@ -189,21 +190,21 @@ public final class PinnedTransaction implements NativeTransaction {
             List<String> refresh = applied.equals(carried) ? List.of() : List.of(applied);
             runSteps(c, refresh, 0, () -> {
                 carries.put(backend, applied);
-                runUnits(c, units, indexes, 0, results, diagnostics, backendDone, fail);
+                runUnits(c, units, indexes, 0, allResults, results, diagnostics, backendDone, fail);
             }, fail);
         }));
     }
 
     /** One backend's units in order on its connection. */
-    private void runUnits(BackendConnection c, List<ExecutionUnit> units, List<Integer> indexes, int k, UnitResult[] results,
-                          Diagnostics diagnostics, Runnable finished, Consumer<Throwable> fail) {
+    private void runUnits(BackendConnection c, List<ExecutionUnit> units, List<Integer> indexes, int k, boolean allResults,
+                          UnitResult[] results, Diagnostics diagnostics, Runnable finished, Consumer<Throwable> fail) {
         if (k == indexes.size()) {
             finished.run();
             return;
         }
         int index = indexes.get(k);
         ExecutionUnit unit = units.get(index);
-        ResponseReader.run(c, unit.sql(), true).addListener(f -> {
+        ResponseReader.run(c, unit.sql(), true, allResults).addListener(f -> {
             if (!f.isSuccess()) {
                 fail.accept(lostError(c.backend(), f.cause()));
                 return;
@@ -220,10 +221,23 @@ public final class PinnedTransaction implements NativeTransaction {
                 }
                 diagnostics.unit(index, r.warnings(), logical);
             }
-            results[index] = r.ok() != null ? new UnitResult.Update(r.ok().affectedRows(), r.ok().lastInsertId(), r.warnings())
-                    : new UnitResult.Rows(new RowsCursor(columns(unit, r.columns()), r.rows()));
-            runUnits(c, units, indexes, k + 1, results, diagnostics, finished, fail);
+            UnitResult last = result(unit, r);
+            if (allResults) {
+                List<UnitResult> all = new ArrayList<>(r.earlier().size() + 1);
+                for (ResponseReader.Response e : r.earlier()) {
+                    all.add(result(unit, e));
+                }
+                all.add(last);
+                last = new UnitResult.Results(all);
+            }
+            results[index] = last;
+            runUnits(c, units, indexes, k + 1, allResults, results, diagnostics, finished, fail);
         });
+    }
+
+    private UnitResult result(ExecutionUnit unit, ResponseReader.Response r) {
+        return r.ok() != null ? new UnitResult.Update(r.ok().affectedRows(), r.ok().lastInsertId(), r.ok().warnings())
+                : new UnitResult.Rows(new RowsCursor(columns(unit, r.columns()), r.rows()));
     }
 
     private List<Column> columns(ExecutionUnit unit, List<ColumnDefinition> definitions) {

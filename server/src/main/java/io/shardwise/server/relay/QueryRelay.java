@@ -245,7 +245,8 @@ final class QueryRelay implements BackendConnection.Listener {
         ServerStatus status = status();
         ByteBuf out = client.alloc().ioBuffer(16);
         if (ok != null) {
-            new OkPacket(ok.affectedRows(), ok.lastInsertId(), status, okWarnings, "").writeTo(out, false);
+            // a write's info ("Rows matched: 1  Changed: 1  Warnings: 0") is its one backend's, as one MySQL words it
+            new OkPacket(ok.affectedRows(), ok.lastInsertId(), status, okWarnings, plan.write() ? ok.info() : "").writeTo(out, false);
         } else if (capabilities.endsResultsWithOk()) {
             new OkPacket(0, 0, status, session.warningCount(), "").writeTo(out, true);
         } else {
@@ -327,8 +328,19 @@ final class QueryRelay implements BackendConnection.Listener {
         }
     }
 
-    /** KILL QUERY: the backend connection closes (it may be mid-result) and the client gets 1317, as from a killed backend query. */
+    /**
+     * KILL QUERY: outside a transaction the backend connection closes (it may be mid-result) and the
+     * client gets 1317, as from a killed backend query.
+     */
     void kill() {
+        if (plan.transactional()) {
+            // a transaction's connection must survive (closing it would doom the transaction, which MySQL's KILL QUERY
+            // does not): the backend interrupts the statement and answers 1317 itself
+            if (current != null && current.running()) {
+                session.killQuery(current.backend(), current.threadId());
+            }
+            return;
+        }
         fail(ErrorCode.QUERY_INTERRUPTED, true);
     }
 

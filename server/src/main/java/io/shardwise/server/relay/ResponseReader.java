@@ -27,29 +27,38 @@ final class ResponseReader implements BackendConnection.Listener {
      * are those of a result set (empty otherwise).
      */
     record Response(OkPacket ok, ErrPacket err, List<ColumnDefinition> columns, List<byte[][]> rows, int warnings,
-                    List<Condition> conditions) {}
+                    List<Condition> conditions, List<Response> earlier) {}
 
     private enum Phase { HEADER, COLUMNS, COLUMNS_EOF, ROWS, WARNINGS_HEADER, WARNINGS_COLUMNS, WARNINGS_COLUMNS_EOF, WARNINGS_ROWS, DONE }
 
     private final Promise<Response> done;
     private final boolean fetchWarnings;
+    private final boolean allResults;
     private Phase phase = Phase.HEADER;
     private long columnsLeft;
     private OkPacket ok;
     private List<ColumnDefinition> columns;
-    private final List<byte[][]> rows = new ArrayList<>();
+    private List<byte[][]> rows = new ArrayList<>();
+    /** The results before the last, when the command returns several (a CALL). */
+    private final List<Response> earlier = new ArrayList<>();
     private int warnings;
     private List<Condition> conditions = List.of();
 
-    private ResponseReader(Promise<Response> done, boolean fetchWarnings) {
+    private ResponseReader(Promise<Response> done, boolean fetchWarnings, boolean allResults) {
         this.done = done;
         this.fetchWarnings = fetchWarnings;
+        this.allResults = allResults;
     }
 
     /** Sends {@code sql} on {@code connection}; the promise completes with its response, or fails when the connection breaks. */
     static Promise<Response> run(BackendConnection connection, String sql, boolean fetchWarnings) {
+        return run(connection, sql, fetchWarnings, false);
+    }
+
+    /** @param allResults several results may follow (a CALL): all but the last are in {@link Response#earlier} */
+    static Promise<Response> run(BackendConnection connection, String sql, boolean fetchWarnings, boolean allResults) {
         Promise<Response> done = connection.channel().eventLoop().newPromise();
-        connection.query(sql, new ResponseReader(done, fetchWarnings));
+        connection.query(sql, new ResponseReader(done, fetchWarnings, allResults));
         return done;
     }
 
@@ -142,11 +151,18 @@ final class ResponseReader implements BackendConnection.Listener {
 
     /** The response's last packet: SHOW WARNINGS next when it counted some. */
     private void ended(BackendConnection connection, int count, ServerStatus status) {
-        connection.responseEnded();
         if (status.moreResultsExist()) {
-            // one result per command is all this reader takes (no multi-statements, no CALL)
-            throw new IllegalStateException("backend " + connection.backend() + " announced more results");
+            if (!allResults) {
+                throw new IllegalStateException("backend " + connection.backend() + " announced more results");
+            }
+            earlier.add(new Response(ok, null, ok == null ? columns : null, rows, count, List.of(), List.of()));
+            ok = null;
+            columns = null;
+            rows = new ArrayList<>();
+            phase = Phase.HEADER; // the connection stays busy: the next result follows
+            return;
         }
+        connection.responseEnded();
         warnings = count;
         if (count > 0 && fetchWarnings) {
             conditions = new ArrayList<>();
@@ -164,7 +180,8 @@ final class ResponseReader implements BackendConnection.Listener {
 
     private void complete(BackendConnection connection, OkPacket okPacket, ErrPacket err) {
         phase = Phase.DONE;
-        done.trySuccess(new Response(err == null ? okPacket : null, err, err == null ? columns : null, rows, warnings, conditions));
+        done.trySuccess(new Response(err == null ? okPacket : null, err, err == null && okPacket == null ? columns : null, rows, warnings,
+                conditions, List.copyOf(earlier)));
     }
 
     @Override
