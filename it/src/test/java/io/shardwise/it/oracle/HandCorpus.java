@@ -857,7 +857,8 @@ final class HandCorpus {
         c.check("sbtest1", "id");
         c.q("START TRANSACTION READ ONLY");
         c.q("SELECT k FROM sbtest1 WHERE id = 3");
-        c.fails("UPDATE sbtest1 SET k = 0 WHERE id = 3");
+        c.failsWordedOtherwise("UPDATE sbtest1 SET k = 0 WHERE id = 3",
+                "Shardwise refuses it before routing with MySQL's text, which ends with a period; MariaDB's does not");
         c.q("COMMIT");
         return c.cases();
     }

@@ -90,10 +90,9 @@ public final class PinnedTransaction implements NativeTransaction {
         if (!lost.isEmpty()) {
             return loop.newFailedFuture(doomed());
         }
-        Future<BackendConnection> lease = relays.acquire(loop, backend, foundRows, setup);
+        Future<BackendConnection> lease = relays.acquire(loop, backend, foundRows, setup, true);
         if (lease == null) {
-            return loop.newFailedFuture(new ShardwiseException(ErrorCode.SHARD_UNAVAILABLE, backend,
-                    "every relay connection of the backend is in use (its pool.max)"));
+            return loop.newFailedFuture(new ShardwiseException(ErrorCode.SHARD_UNAVAILABLE, backend, "the server is closing"));
         }
         Promise<BackendConnection> ready = loop.newPromise();
         lease.addListener(f -> {
@@ -300,6 +299,7 @@ public final class PinnedTransaction implements NativeTransaction {
     private void finish(String sql, List<BackendConnection> left, int index, Throwable failure, CompletableFuture<?> done) {
         if (index == left.size()) {
             joined.clear();
+            relays.transactionEnded();
             if (failure == null) {
                 done.complete(null);
             } else {
@@ -308,7 +308,6 @@ public final class PinnedTransaction implements NativeTransaction {
             return;
         }
         BackendConnection c = left.get(index);
-        relays.pinned(-1);
         String now = failure == null ? sql : "ROLLBACK";
         ResponseReader.run(c, now, false).addListener(f -> {
             Throwable next = failure;
@@ -321,6 +320,7 @@ public final class PinnedTransaction implements NativeTransaction {
             } else {
                 c.channel().close();
             }
+            relays.pinned(-1);
             finish(sql, left, index + 1, next, done);
         });
     }

@@ -74,6 +74,9 @@ public final class RelayExecutor {
                 return false; // the session SET something inside the transaction: its thread applies it first
             }
             if (pinned == null) {
+                if (!relays.admitTransaction()) {
+                    return false; // as many native transactions as the smallest pool.max are open: the JDBC executor's admission waits
+                }
                 pinned = new PinnedTransaction(relays, loop, foundRows, plan.setup(), plan.begin(), session, plan.logicalSchema());
             }
         }
