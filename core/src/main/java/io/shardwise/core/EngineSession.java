@@ -370,7 +370,7 @@ public final class EngineSession implements AutoCloseable {
         }
         return switch (statement) {
             case SessionCommand command -> commands.run(command, normalized, params, previous);
-            case Insert i -> wrote(i.source() == null ? plans.write(plans.route(normalized, plan, params))
+            case Insert i -> wrote(i.source() == null ? plans.insertValues(plans.route(normalized, plan, params), i, normalized)
                     : plans.insertSelect(i, normalized, plan, params));
             case Update u -> wrote(plans.keyable(u, u.choice(), normalized, plan, params));
             case Delete d -> wrote(plans.keyable(d, d.choice(), normalized, plan, params));

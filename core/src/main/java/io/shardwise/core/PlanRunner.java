@@ -75,10 +75,19 @@ final class PlanRunner {
     }
 
     StatementResult write(RoutePlan route) {
+        return write(route, null);
+    }
+
+    /** An INSERT ... VALUES (or REPLACE): {@code rows} its rows, for the info string of one spread over shards. */
+    StatementResult insertValues(RoutePlan route, Insert insert, NormalizedSql normalized) {
+        return write(route, new WriteInfo.Rows(insert.rows().size(), WriteInfo.ignores(normalized)));
+    }
+
+    private StatementResult write(RoutePlan route, WriteInfo.Rows rows) {
         if (route.units().size() > 1 && execution.autocommit() && !execution.inTransaction()) {
-            return atomically(() -> run(route));
+            return atomically(() -> run(route, rows));
         }
-        return run(route);
+        return run(route, rows);
     }
 
     /** INSERT ... SELECT naming sharded or broadcast tables: its SELECT, then its rows inserted, in one transaction. */
@@ -309,6 +318,11 @@ final class PlanRunner {
     }
 
     StatementResult run(RoutePlan route) {
+        return run(route, null);
+    }
+
+    /** {@code rows}: the INSERT's rows when the statement is an INSERT ... VALUES, else null. */
+    private StatementResult run(RoutePlan route, WriteInfo.Rows rows) {
         Diagnostics diagnostics = new Diagnostics(route.units().size());
         session.diagnostics(diagnostics);
         List<UnitResult> results = execution.execute(route.units(), diagnostics);
@@ -334,11 +348,15 @@ final class PlanRunner {
             if (lastInsertId == 0) {
                 lastInsertId = u.lastInsertId();
             }
-            warnings += u.warnings();
+            // as the count: every copy warns of the same rows
+            warnings = route.kind() == RouteKind.BROADCAST_WRITE ? u.warnings() : warnings + u.warnings();
         }
         if (!route.generatedKeys().isEmpty() && route.generatedKeys().get(0) instanceof Long first) {
             lastInsertId = first;
         }
-        return new StatementResult.Update(affected, lastInsertId, route.generatedKeys(), warnings);
+        return new StatementResult.Update(affected, lastInsertId, route.generatedKeys(), warnings,
+                rows != null && rows.count() > 1 && results.size() > 1 && route.kind() != RouteKind.BROADCAST_WRITE
+                        ? WriteInfo.inserted(results, rows, warnings)
+                        : WriteInfo.merge(results, route.kind() == RouteKind.BROADCAST_WRITE));
     }
 }
