@@ -522,6 +522,7 @@ final class HandCorpus {
 
         // issue 12: ORDER BY a DISTINCT aggregate was ignored across shards (groups came back in group-key order)
         c.category("order-aggregate");
+        c.q("SELECT status, SUM(amount) AS value FROM orders GROUP BY status ORDER BY value DESC"); // an alias Calcite reserves
         c.q("SELECT user_id, COUNT(DISTINCT status) FROM orders GROUP BY user_id ORDER BY COUNT(DISTINCT status) DESC, user_id LIMIT 10");
         c.ci("SELECT status, COUNT(DISTINCT user_id), MAX(amount) FROM orders WHERE order_id > 100100 GROUP BY 1"
                 + " HAVING SUM(amount) > 0 ORDER BY 2 DESC, 3");

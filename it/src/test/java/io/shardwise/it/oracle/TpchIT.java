@@ -52,7 +52,7 @@ class TpchIT {
      * The queries every face must answer identically today. Add a query when it starts to pass (the
      * run prints which to add); removing one is a regression.
      */
-    static final Set<Integer> ANSWERED = Set.of(1, 6, 12);
+    static final Set<Integer> ANSWERED = Set.of(1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22);
 
     enum Face { ENGINE, DRIVER, SERVER, RELAY }
 

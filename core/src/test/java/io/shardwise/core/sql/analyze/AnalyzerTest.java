@@ -20,6 +20,14 @@ class AnalyzerTest {
                 .tables("orders").key("orders", "= ?0").star(true).nested(false);
     }
 
+    /** Words Calcite reserves and MySQL does not are names (TPC-H's Q11 orders by its alias {@code value}). */
+    @Test
+    void namesCalciteReservesButMySqlDoesNotAreRead() {
+        sql("SELECT status, SUM(amount) AS value FROM orders GROUP BY status ORDER BY value DESC").select()
+                .template("select status, sum(amount) as value from {orders} group by status order by value desc");
+        sql("SELECT o.amount AS prev FROM orders o WHERE o.user_id = 3 ORDER BY prev").select().key("o", "= ?0");
+    }
+
     @Test
     void commentsSpacingAndKeywordCaseDoNotReachTheTemplate() {
         sql("SELECT /* a */ c\n  FROM   sbtest1 -- tail\n WHERE id=7").select()
