@@ -138,6 +138,7 @@ class UserVariableAssignmentTest {
                 "SELECT @m + 0 AS plus",
                 "SELECT @m := MAX(amount) AS top, COUNT(*) FROM orders WHERE user_id = 3",
                 "SELECT @m * 2 AS twice, @m + 0.5 AS half",
+                "SELECT @m, @m + 0.5",
                 "SELECT @s := name FROM users WHERE user_id = 3",
                 "SELECT @s, CONCAT(@s, '!')",
                 "SET @cnt = NULL", // one never set is a constant NULL in MariaDB's statement; Shardwise sets it NULL (docs/server.md)
@@ -162,7 +163,8 @@ class UserVariableAssignmentTest {
 
     @Test
     void aWriteOnOneShardAssignsInOrOutOfATransaction() throws Exception {
-        same("UPDATE users SET name = (@n := CONCAT(name, '')) WHERE user_id = 4",
+        same("SET @k = 4",
+                "UPDATE users SET name = (@n := CONCAT(name, '')) WHERE user_id = @k",
                 "SELECT @n",
                 "START TRANSACTION",
                 "UPDATE users SET name = CONCAT(@old := name, '?') WHERE user_id = 3",

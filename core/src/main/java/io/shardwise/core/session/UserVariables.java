@@ -27,8 +27,10 @@ import java.util.Map;
  * the statement reads becomes a literal of its type, so {@code WHERE user_id = @x} routes as a
  * literal key does, the plan cache still hits (the literal is one of the digest's values) and no
  * backend needs the variable. A top-level select item keeps its label ({@code 5 AS `@x`}). Left as
- * written: assignment targets ({@code SET @x =}, {@code INTO @x}, {@code @x :=}) and a SELECT of
- * variables only, which the session answers itself with MySQL's metadata ({@link #column}).
+ * written: assignment targets ({@code SET @x =}, {@code INTO @x}), a SELECT of variables only, which
+ * the session answers itself with MySQL's metadata ({@link #column}), and a statement assigning a
+ * variable inside it ({@code @x :=}), which runs on one connection with the variables set there first
+ * and read back after ({@link #named}).
  *
  * <p>Hazard: a substituted string reads in the connection's character set (utf8mb4) with a
  * coercible collation, as a literal does; a variable's own collation (implicit in MySQL) is not kept.
@@ -164,8 +166,9 @@ public final class UserVariables {
 
     /**
      * {@code sql} with every user variable it reads replaced by its value's literal, or {@code sql}
-     * itself (the same instance) when it reads none. {@code @x := expr} inside a statement other than
-     * a plain SELECT of it is refused: its value would be computed per shard.
+     * itself (the same instance) when it reads none, or when it assigns one inside it ({@code @x :=}):
+     * that statement reads and assigns row by row on the one connection that runs it (the engine's
+     * AssigningRunner sets the variables there first and reads them back after).
      */
     public String substitute(String sql, LexicalMode mode) {
         if (sql.indexOf('@') < 0) {
@@ -190,14 +193,22 @@ public final class UserVariables {
                     + " user variables; the JDBC driver's CallableStatement reads OUT parameters)");
         }
         if (innerAssignment(sql, mode) != null) {
-            return sql; // read and assigned row by row on the one connection that runs it (see named)
+            // a variable it assigns is read and assigned row by row on the one connection that runs it
+            // (see named); one it only reads is constant there, so read as a literal it routes
+            java.util.Set<String> assigned = new java.util.HashSet<>();
+            for (int i = 0; i + 1 < t.size(); i++) {
+                if (t.get(i).kind() == TokenKind.USER_VARIABLE && t.get(i + 1).text(sql).equals(":=")) {
+                    assigned.add(name(t.get(i).text(sql)).toLowerCase(Locale.ROOT));
+                }
+            }
+            return replace(sql, t, mode, assigned);
         }
         if (first.equals("set") || isVariableSelect(sql, t)) {
             // SET reads its variables before it assigns any: SetStatement's caller substitutes each expression.
             // A SELECT of variables only the session answers itself (forSelect, when it cannot).
             return sql;
         }
-        return replace(sql, t, mode);
+        return replace(sql, t, mode, java.util.Set.of());
     }
 
     /**
@@ -209,10 +220,11 @@ public final class UserVariables {
             return sql;
         }
         List<Token> t = StatementTokens.of(sql, mode);
-        return t.isEmpty() ? sql : replace(sql, t, mode);
+        return t.isEmpty() ? sql : replace(sql, t, mode, java.util.Set.of());
     }
 
-    private String replace(String sql, List<Token> t, LexicalMode mode) {
+    /** {@code kept}: variables (lower case) left as written. */
+    private String replace(String sql, List<Token> t, LexicalMode mode, java.util.Set<String> kept) {
         StringBuilder out = new StringBuilder(sql.length() + 32);
         int copied = 0;
         int depth = 0;
@@ -254,12 +266,14 @@ public final class UserVariables {
                 itemAliased = false;
             }
             String next = i + 1 < t.size() ? t.get(i + 1).text(sql) : "";
-            if (kind == TokenKind.USER_VARIABLE && !into && !next.equals(":=")) {
+            if (kind == TokenKind.USER_VARIABLE && !into && !next.equals(":=")
+                    && (kept.isEmpty() || !kept.contains(name(token.text(sql)).toLowerCase(Locale.ROOT)))) {
                 String previous = i > 0 ? word(sql, t.get(i - 1)) : "";
                 Value value = get(name(token.text(sql)));
-                out.append(sql, copied, token.start()).append(value.literal(mode));
                 boolean item = depth == 0 && selectList && (previous.equals("select") || previous.equals(",") || previous.equals("distinct"))
                         && (next.isEmpty() || next.equals(",") || isClause(next));
+                // a lone item prints as SELECT @x does (a DECIMAL with its own scale); in an expression, as MariaDB reads it
+                out.append(sql, copied, token.start()).append(item ? value.value(mode) : value.literal(mode));
                 if (item) {
                     out.append(" AS `").append(token.text(sql).replace("`", "``")).append('`');
                 } else {
@@ -388,8 +402,8 @@ public final class UserVariables {
     }
 
     /**
-     * Whether a statement assigns a user variable inside it ({@code @x := expr}) — refused unless the
-     * session can compute it (a SET, or a SELECT of the assignment alone, evaluated like a SET).
+     * The first user variable a statement assigns inside it ({@code @x := expr}), or null (for a SET,
+     * which the session evaluates itself, too): such a statement runs whole on one connection.
      */
     public static String innerAssignment(String sql, LexicalMode mode) {
         if (sql.indexOf(":=") < 0) {

@@ -31,6 +31,9 @@ class UserVariablesTest {
         assertEquals("SELECT 7 + 1 AS `@i + 1`, CONCAT(7, '`') AS `CONCAT(@i, '``')`, 7 x, 7 + b, t.c FROM t",
                 vars().substitute("SELECT @i + 1, CONCAT(@i, '`'), @i x, @i + b AS y, t.c FROM t", LexicalMode.DEFAULT)
                         .replace(" AS y", ""), "an expression item is labelled by its text as written, unless aliased");
+        assertEquals("SELECT @r := @r + 7 AS `@r := @r + @i` FROM t WHERE k = 7",
+                vars().substitute("SELECT @r := @r + @i FROM t WHERE k = @i", LexicalMode.DEFAULT),
+                "a statement assigning @r reads it row by row; @i, only read, is constant there");
         assertEquals("SELECT DISTINCT (SELECT 7) AS `(SELECT @i)` FROM t WHERE a = 7",
                 vars().substitute("SELECT DISTINCT (SELECT @i) FROM t WHERE a = @i", LexicalMode.DEFAULT));
     }
