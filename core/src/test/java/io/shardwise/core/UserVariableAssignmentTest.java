@@ -139,6 +139,8 @@ class UserVariableAssignmentTest {
                 "SELECT @m := MAX(amount) AS top, COUNT(*) FROM orders WHERE user_id = 3",
                 "SELECT @m * 2 AS twice, @m + 0.5 AS half",
                 "SELECT @m, @m + 0.5",
+                "SET @copy = @m, @sum = @m + 1",
+                "SELECT @copy, @sum",
                 "SELECT @s := name FROM users WHERE user_id = 3",
                 "SELECT @s, CONCAT(@s, '!')",
                 "SET @cnt = NULL", // one never set is a constant NULL in MariaDB's statement; Shardwise sets it NULL (docs/server.md)

@@ -322,7 +322,8 @@ public final class UserVariables {
         for (int i = 0; i < t.size(); i++) {
             Token token = t.get(i);
             if (token.kind() == TokenKind.USER_VARIABLE && !(i + 1 < t.size() && t.get(i + 1).text(expression).equals(":="))) {
-                out.append(expression, copied, token.start()).append(get(name(token.text(expression))).literal(mode));
+                // as MariaDB's SET: a DECIMAL keeps its own scale (SET @e = @d + 1 of 1.50 is 2.50, where SELECT @d + 1 shows 38 places)
+                out.append(expression, copied, token.start()).append(get(name(token.text(expression))).value(mode));
                 copied = token.end();
             }
         }

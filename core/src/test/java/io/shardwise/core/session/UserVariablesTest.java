@@ -56,7 +56,7 @@ class UserVariablesTest {
 
     @Test
     void setExpressionsReadTheValuesOfTheirTurn() {
-        assertEquals("7 + CAST(1.50 AS DECIMAL(65,38))", vars().expression("@i + @d", LexicalMode.DEFAULT));
+        assertEquals("7 + 1.50", vars().expression("@i + @d", LexicalMode.DEFAULT));
         assertEquals(UserVariables.Type.INTEGER, UserVariables.literal("42", LexicalMode.DEFAULT).type());
         assertEquals(UserVariables.Value.NULL, UserVariables.literal("NULL", LexicalMode.DEFAULT));
         assertNull(UserVariables.literal("1.5e0", LexicalMode.DEFAULT), "a double's text is the server's to print");
