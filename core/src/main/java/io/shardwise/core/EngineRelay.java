@@ -15,6 +15,7 @@ import io.shardwise.core.sql.analyze.Insert;
 import io.shardwise.core.sql.analyze.Select;
 import io.shardwise.core.sql.analyze.Update;
 import io.shardwise.core.sql.analyze.TableRef;
+import io.shardwise.core.session.UserVariables;
 import io.shardwise.core.sql.normalize.NormalizedSql;
 import java.util.ArrayList;
 import java.util.List;
@@ -51,8 +52,9 @@ final class EngineRelay implements RelaySession {
         }
         try {
             NormalizedSql normalized = session.normalize(sql);
-            if (normalized.parameterCount() != 0) {
-                return null;
+            if (normalized.parameterCount() != 0
+                    || UserVariables.innerAssignment(normalized.sql(), normalized.lexicalMode()) != null) {
+                return null; // @x := ... runs with the session's variables set and read back (AssigningRunner)
             }
             CachedPlan plan = engine.cachedPlan(normalized);
             if (plan == null || plan.statement().tables().isEmpty()) {

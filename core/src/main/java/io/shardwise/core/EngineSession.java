@@ -63,6 +63,7 @@ public final class EngineSession implements AutoCloseable {
     private final SessionCommandRunner commands;
     private final RelaySession relay;
     private final LoadDataRunner loads;
+    private final AssigningRunner assigning;
     /** How this session's client sends LOAD DATA LOCAL files; null when it cannot (no CLIENT_LOCAL_FILES). */
     private LocalFiles localFiles;
     /**
@@ -89,6 +90,7 @@ public final class EngineSession implements AutoCloseable {
         this.commands = new SessionCommandRunner(engine, execution, this, plans, local, access, locks);
         this.relay = new EngineRelay(engine, execution, this, plans);
         this.loads = new LoadDataRunner(engine, execution, this);
+        this.assigning = new AssigningRunner(engine, execution, this, plans, plans.federation(), local.users());
     }
 
     /** The current database (MySQL's {@code DATABASE()}): the logical schema, or null when none is selected. */
@@ -349,9 +351,6 @@ public final class EngineSession implements AutoCloseable {
             return commands.selectInto(into, params);
         }
         String assigned = UserVariables.innerAssignment(normalized.sql(), normalized.lexicalMode());
-        if (assigned != null) {
-            throw UserVariables.assignmentRefused(assigned); // its value would be computed on each shard it reaches
-        }
         CachedPlan plan = plans.plan(normalized);
         Statement statement = plan.statement();
         plans.requireSchema(statement);
@@ -367,6 +366,9 @@ public final class EngineSession implements AutoCloseable {
             if (explicit != null) {
                 return run(normalize(explicit), params, out); // the router finds the sharding key among the named columns
             }
+        }
+        if (assigned != null) {
+            return wrote(assigning.run(assigned, statement, normalized, plan, params)); // whole on one connection
         }
         return switch (statement) {
             case SessionCommand command -> commands.run(command, normalized, params, previous);

@@ -45,9 +45,21 @@ final class FederatedRunner {
     }
 
     StatementResult run(FederatedPlan plan, Select select, NormalizedSql normalized, CachedPlan cached, List<Object> params) {
+        return run(plan, select, normalized, cached, params, null, null);
+    }
+
+    /**
+     * {@code wrap} (or null): the statement assigns user variables ({@link AssigningRunner}); the
+     * sequence sets them first and reads them back last, handing the read's result to {@code readBack}.
+     */
+    StatementResult run(FederatedPlan plan, Select select, NormalizedSql normalized, CachedPlan cached, List<Object> params,
+                        AssigningRunner.Wrap wrap, java.util.function.BiConsumer<AssigningRunner.Wrap, UnitResult> readBack) {
         long cancels = execution.cancels();
         List<List<Object[]>> shipped = ship(plan, new ShipBudget(budget), cancels);
         List<ExecutionUnit> units = new ArrayList<>();
+        if (wrap != null) {
+            units.add(wrap.before(plan.coordinator()));
+        }
         int scan = 0;
         for (FederatedPlan.Copy c : plan.copies()) {
             units.add(unit(plan, CopyTexts.drop(c), List.of()));
@@ -66,10 +78,17 @@ final class FederatedRunner {
         for (FederatedPlan.Copy c : plan.copies()) {
             units.add(unit(plan, CopyTexts.drop(c), List.of()));
         }
+        int read = units.size();
+        if (wrap != null) {
+            units.addAll(wrap.after(plan.coordinator()));
+        }
         Diagnostics diagnostics = new Diagnostics(units.size());
         session.diagnostics(diagnostics);
         notCancelled(cancels);
         List<UnitResult> results = execution.executeSequence(units, diagnostics);
+        if (wrap != null) {
+            readBack.accept(wrap, results.get(read));
+        }
         UnitResult.Results answer = (UnitResult.Results) results.get(statement);
         return new StatementResult.Rows(((UnitResult.Rows) answer.results().get(0)).cursor());
     }

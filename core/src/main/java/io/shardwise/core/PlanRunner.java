@@ -74,6 +74,11 @@ final class PlanRunner {
         return run(route);
     }
 
+    /** The third tier, for a statement that must run on one connection ({@link AssigningRunner}). */
+    FederatedRunner federation() {
+        return federation;
+    }
+
     StatementResult write(RoutePlan route) {
         return write(route, null);
     }

@@ -148,15 +148,6 @@ class UserVariablesAndLocksTest {
     }
 
     @Test
-    void anAssignmentInsideAStatementIsRefusedNamingIt() {
-        try (EngineSession s = engine.openSession()) {
-            ShardwiseException e = assertThrows(ShardwiseException.class, () -> s.execute("SELECT @r := user_id FROM orders"));
-            assertEquals(ErrorCode.UNSUPPORTED.errno(), e.errno());
-            assertTrue(e.getMessage().contains("@r"), e.getMessage());
-        }
-    }
-
-    @Test
     void lockTablesRefusesOtherTablesInLogicalNamesUntilUnlocked() {
         try (EngineSession s = engine.openSession()) {
             s.execute("LOCK TABLES countries AS c READ, events WRITE");

@@ -6,6 +6,7 @@ import static io.shardwise.core.sql.normalize.StatementTokens.word;
 import io.shardwise.core.error.ErrorCode;
 import io.shardwise.core.error.ShardwiseException;
 import io.shardwise.core.execute.Column;
+import io.shardwise.core.execute.ResultCursor;
 import io.shardwise.core.sql.normalize.LexicalMode;
 import io.shardwise.core.sql.normalize.StatementTokens;
 import io.shardwise.core.sql.normalize.Token;
@@ -26,8 +27,10 @@ import java.util.Map;
  * the statement reads becomes a literal of its type, so {@code WHERE user_id = @x} routes as a
  * literal key does, the plan cache still hits (the literal is one of the digest's values) and no
  * backend needs the variable. A top-level select item keeps its label ({@code 5 AS `@x`}). Left as
- * written: assignment targets ({@code SET @x =}, {@code INTO @x}, {@code @x :=}) and a SELECT of
- * variables only, which the session answers itself with MySQL's metadata ({@link #column}).
+ * written: assignment targets ({@code SET @x =}, {@code INTO @x}), a SELECT of variables only, which
+ * the session answers itself with MySQL's metadata ({@link #column}), and a statement assigning a
+ * variable inside it ({@code @x :=}), which runs on one connection with the variables set there first
+ * and read back after ({@link #named}).
  *
  * <p>Hazard: a substituted string reads in the connection's character set (utf8mb4) with a
  * coercible collation, as a literal does; a variable's own collation (implicit in MySQL) is not kept.
@@ -74,8 +77,23 @@ public final class UserVariables {
             return text == null ? null : text.getBytes(binary ? StandardCharsets.ISO_8859_1 : StandardCharsets.UTF_8);
         }
 
-        /** A literal of this value's type, read in {@code mode}. */
+        /**
+         * An expression of this value's type, read in {@code mode}. A DECIMAL reads with scale 38, as
+         * MariaDB reads a DECIMAL variable ({@code @m + 0} of 999.56 is 999.560...0, 38 places), where
+         * the value fits DECIMAL(65,38); a literal's own scale otherwise.
+         */
         String literal(LexicalMode mode) {
+            return type == Type.DECIMAL && text != null && fitsScale38(text) ? "CAST(" + text + " AS DECIMAL(65,38))" : value(mode);
+        }
+
+        private static boolean fitsScale38(String decimal) {
+            int dot = decimal.indexOf('.');
+            int integerDigits = (dot < 0 ? decimal.length() : dot) - (decimal.startsWith("-") ? 1 : 0);
+            return integerDigits <= 27 && (dot < 0 || decimal.length() - dot - 1 <= 38);
+        }
+
+        /** A literal of this value's type, as SET assigns it on a backend (a DECIMAL keeps its own scale there). */
+        String value(LexicalMode mode) {
             if (text == null) {
                 return "NULL";
             }
@@ -148,8 +166,9 @@ public final class UserVariables {
 
     /**
      * {@code sql} with every user variable it reads replaced by its value's literal, or {@code sql}
-     * itself (the same instance) when it reads none. {@code @x := expr} inside a statement other than
-     * a plain SELECT of it is refused: its value would be computed per shard.
+     * itself (the same instance) when it reads none, or when it assigns one inside it ({@code @x :=}):
+     * that statement reads and assigns row by row on the one connection that runs it (the engine's
+     * AssigningRunner sets the variables there first and reads them back after).
      */
     public String substitute(String sql, LexicalMode mode) {
         if (sql.indexOf('@') < 0) {
@@ -173,12 +192,23 @@ public final class UserVariables {
                     + " (an OUT argument is assigned on the backend running the procedure, while Shardwise keeps the session's"
                     + " user variables; the JDBC driver's CallableStatement reads OUT parameters)");
         }
+        if (innerAssignment(sql, mode) != null) {
+            // a variable it assigns is read and assigned row by row on the one connection that runs it
+            // (see named); one it only reads is constant there, so read as a literal it routes
+            java.util.Set<String> assigned = new java.util.HashSet<>();
+            for (int i = 0; i + 1 < t.size(); i++) {
+                if (t.get(i).kind() == TokenKind.USER_VARIABLE && t.get(i + 1).text(sql).equals(":=")) {
+                    assigned.add(name(t.get(i).text(sql)).toLowerCase(Locale.ROOT));
+                }
+            }
+            return replace(sql, t, mode, assigned);
+        }
         if (first.equals("set") || isVariableSelect(sql, t)) {
             // SET reads its variables before it assigns any: SetStatement's caller substitutes each expression.
             // A SELECT of variables only the session answers itself (forSelect, when it cannot).
             return sql;
         }
-        return replace(sql, t, mode);
+        return replace(sql, t, mode, java.util.Set.of());
     }
 
     /**
@@ -190,21 +220,26 @@ public final class UserVariables {
             return sql;
         }
         List<Token> t = StatementTokens.of(sql, mode);
-        return t.isEmpty() ? sql : replace(sql, t, mode);
+        return t.isEmpty() ? sql : replace(sql, t, mode, java.util.Set.of());
     }
 
-    private String replace(String sql, List<Token> t, LexicalMode mode) {
+    /** {@code kept}: variables (lower case) left as written. */
+    private String replace(String sql, List<Token> t, LexicalMode mode, java.util.Set<String> kept) {
         StringBuilder out = new StringBuilder(sql.length() + 32);
         int copied = 0;
         int depth = 0;
         boolean selectList = false;
         boolean into = false;
+        int itemStart = -1; // the first token of the top-level select item being read, or -1
+        boolean itemReads = false; // a variable read inside it, not the whole item: it must keep its label
+        boolean itemAliased = false;
         for (int i = 0; i < t.size(); i++) {
             Token token = t.get(i);
             TokenKind kind = token.kind();
             if (kind != TokenKind.USER_VARIABLE && kind != TokenKind.COMMA) {
                 into = false; // INTO's target list ends at the first token that is neither a variable nor a comma
             }
+            boolean startsItem = false;
             switch (kind) {
                 case LEFT_PAREN -> depth++;
                 case RIGHT_PAREN -> depth--;
@@ -212,31 +247,65 @@ public final class UserVariables {
                     String w = word(sql, token);
                     if (depth == 0 && w.equals("select")) {
                         selectList = true;
+                        startsItem = true;
                     } else if (depth == 0 && isClause(w)) {
                         selectList = false;
+                    } else if (depth == 0 && w.equals("as") && itemStart >= 0) {
+                        itemAliased = true;
+                    } else if (w.equals("distinct") && itemStart == i) {
+                        startsItem = true;
                     }
                     into = w.equals("into");
                 }
+                case COMMA -> startsItem = depth == 0 && selectList;
                 default -> { }
             }
-            if (kind != TokenKind.USER_VARIABLE) {
-                continue;
+            if (startsItem) {
+                itemStart = i + 1;
+                itemReads = false;
+                itemAliased = false;
             }
             String next = i + 1 < t.size() ? t.get(i + 1).text(sql) : "";
-            String previous = i > 0 ? word(sql, t.get(i - 1)) : "";
-            if (into || next.equals(":=")) {
-                continue; // assigned, not read
+            if (kind == TokenKind.USER_VARIABLE && !into && !next.equals(":=")
+                    && (kept.isEmpty() || !kept.contains(name(token.text(sql)).toLowerCase(Locale.ROOT)))) {
+                String previous = i > 0 ? word(sql, t.get(i - 1)) : "";
+                Value value = get(name(token.text(sql)));
+                boolean item = depth == 0 && selectList && (previous.equals("select") || previous.equals(",") || previous.equals("distinct"))
+                        && (next.isEmpty() || next.equals(",") || isClause(next));
+                // a lone item prints as SELECT @x does (a DECIMAL with its own scale); in an expression, as MariaDB reads it
+                out.append(sql, copied, token.start()).append(item ? value.value(mode) : value.literal(mode));
+                if (item) {
+                    out.append(" AS `").append(token.text(sql).replace("`", "``")).append('`');
+                } else {
+                    itemReads |= selectList && itemStart >= 0;
+                }
+                copied = token.end();
             }
-            Value value = get(name(token.text(sql)));
-            out.append(sql, copied, token.start()).append(value.literal(mode));
-            boolean item = depth == 0 && selectList && (previous.equals("select") || previous.equals(",") || previous.equals("distinct"))
-                    && (next.isEmpty() || next.equals(",") || isClause(next));
-            if (item) {
-                out.append(" AS `").append(token.text(sql).replace("`", "``")).append('`');
+            boolean endsItem = selectList && depth == 0 && itemStart >= 0 && i >= itemStart
+                    && (next.isEmpty() || next.equals(",") || next.equals(";") || isClause(next));
+            if (endsItem) {
+                if (itemReads && !itemAliased && !implicitAlias(t, itemStart, i)) {
+                    // MySQL labels an expression item by its text as written, variables included
+                    String label = sql.substring(t.get(itemStart).start(), token.end());
+                    out.append(sql, copied, token.end()).append(" AS `").append(label.replace("`", "``")).append('`');
+                    copied = token.end();
+                }
+                itemStart = -1;
             }
-            copied = token.end();
         }
         return out.append(sql, copied, sql.length()).toString();
+    }
+
+    /** {@code expr alias}: an item of several tokens whose last is a name or string after an operand. */
+    private static boolean implicitAlias(List<Token> t, int first, int last) {
+        if (last == first) {
+            return false;
+        }
+        TokenKind end = t.get(last).kind();
+        TokenKind before = t.get(last - 1).kind();
+        return (end == TokenKind.IDENTIFIER || end == TokenKind.QUOTED_IDENTIFIER || end == TokenKind.STRING)
+                && before != TokenKind.OPERATOR && before != TokenKind.LEFT_PAREN && before != TokenKind.COMMA && before != TokenKind.DOT
+                && before != TokenKind.KEYWORD;
     }
 
     /**
@@ -253,7 +322,8 @@ public final class UserVariables {
         for (int i = 0; i < t.size(); i++) {
             Token token = t.get(i);
             if (token.kind() == TokenKind.USER_VARIABLE && !(i + 1 < t.size() && t.get(i + 1).text(expression).equals(":="))) {
-                out.append(expression, copied, token.start()).append(get(name(token.text(expression))).literal(mode));
+                // as MariaDB's SET: a DECIMAL keeps its own scale (SET @e = @d + 1 of 1.50 is 2.50, where SELECT @d + 1 shows 38 places)
+                out.append(expression, copied, token.start()).append(get(name(token.text(expression))).value(mode));
                 copied = token.end();
             }
         }
@@ -333,8 +403,8 @@ public final class UserVariables {
     }
 
     /**
-     * Whether a statement assigns a user variable inside it ({@code @x := expr}) — refused unless the
-     * session can compute it (a SET, or a SELECT of the assignment alone, evaluated like a SET).
+     * The first user variable a statement assigns inside it ({@code @x := expr}), or null (for a SET,
+     * which the session evaluates itself, too): such a statement runs whole on one connection.
      */
     public static String innerAssignment(String sql, LexicalMode mode) {
         if (sql.indexOf(":=") < 0) {
@@ -388,9 +458,68 @@ public final class UserVariables {
         return i == t.size();
     }
 
-    /** 1235 for {@code @x := expr} where its value would be computed per shard. */
-    public static ShardwiseException assignmentRefused(String variable) {
+    /**
+     * The user variables a statement names (read or assigned), lower case, each once, in order of
+     * first mention: what a statement that assigns inside it ({@link #innerAssignment}) runs with
+     * on its backend connection ({@link #assignAll}) and brings back ({@link #readAll}).
+     */
+    public static List<String> named(String sql, LexicalMode mode) {
+        java.util.LinkedHashSet<String> names = new java.util.LinkedHashSet<>();
+        for (Token token : StatementTokens.of(sql, mode)) {
+            if (token.kind() == TokenKind.USER_VARIABLE) {
+                names.add(name(token.text(sql)).toLowerCase(Locale.ROOT));
+            }
+        }
+        return List.copyOf(names);
+    }
+
+    /** {@code SET @a = <value>, ...}: the session's current values of {@code names} on a backend connection (NULL if unset). */
+    public String assignAll(List<String> names, LexicalMode mode) {
+        StringBuilder b = new StringBuilder(16 + names.size() * 16).append("SET ");
+        for (int i = 0; i < names.size(); i++) {
+            b.append(i == 0 ? "" : ", ").append(variable(names.get(i))).append(" = ").append(get(names.get(i)).value(mode));
+        }
+        return b.toString();
+    }
+
+    /** {@code SET @a = NULL, ...}: leaves no value on a pooled connection that other sessions borrow. */
+    public static String clearAll(List<String> names) {
+        StringBuilder b = new StringBuilder(16 + names.size() * 16).append("SET ");
+        for (int i = 0; i < names.size(); i++) {
+            b.append(i == 0 ? "" : ", ").append(variable(names.get(i))).append(" = NULL");
+        }
+        return b.toString();
+    }
+
+    /** {@code SELECT @a, ...}: the values a backend connection holds, each typed by its column as MySQL types it. */
+    public static String readAll(List<String> names) {
+        StringBuilder b = new StringBuilder(16 + names.size() * 8).append("SELECT ");
+        for (int i = 0; i < names.size(); i++) {
+            b.append(i == 0 ? "" : ", ").append(variable(names.get(i)));
+        }
+        return b.toString();
+    }
+
+    /** The one row of {@link #readAll}{@code (names)} becomes the session's values of {@code names}. */
+    public void readBack(List<String> names, ResultCursor cursor) {
+        if (!cursor.next() || cursor.columns().size() != names.size()) {
+            throw new ShardwiseException(ErrorCode.BUG, "reading back user variables " + names + " returned no row of theirs");
+        }
+        for (int i = 0; i < names.size(); i++) {
+            set(names.get(i), Value.of(cursor.columns().get(i), cursor.get(i)));
+        }
+    }
+
+    private static String variable(String name) {
+        return "@`" + name.replace("`", "``") + "`";
+    }
+
+    /**
+     * 1235 for {@code @x := expr} in a statement that cannot run whole on one connection (its value
+     * would be computed per shard); {@code where} says what it spans.
+     */
+    public static ShardwiseException assignmentRefused(String variable, String where) {
         return new ShardwiseException(ErrorCode.UNSUPPORTED, "assigning the user variable " + variable
-                + " with := inside a statement through Shardwise (use SET " + variable + " = ... or SELECT ... INTO " + variable + ")");
+                + " with := inside " + where + " through Shardwise (use SET " + variable + " = ... or SELECT ... INTO " + variable + ")");
     }
 }

@@ -23,11 +23,19 @@ class UserVariablesTest {
 
     @Test
     void readsBecomeTypedLiteralsAndSelectItemsKeepTheirLabels() {
-        assertEquals("SELECT order_id, 7 AS `@i` FROM orders WHERE user_id = 7 AND amount > 1.50 AND r < 1.5e0",
+        assertEquals("SELECT order_id, 7 AS `@i` FROM orders WHERE user_id = 7 AND amount > CAST(1.50 AS DECIMAL(65,38)) AND r < 1.5e0",
                 vars().substitute("SELECT order_id, @i FROM orders WHERE user_id = @I AND amount > @d AND r < @f", LexicalMode.DEFAULT));
         assertEquals("INSERT INTO t VALUES ('it''s a \\\\ b', X'00ff', NULL)",
                 vars().substitute("INSERT INTO t VALUES (@s, @b, @never)", LexicalMode.DEFAULT));
         assertEquals("SELECT 'it''s a \\ b' AS `@s`, 1", vars().substitute("SELECT @s, 1", NO_BACKSLASH));
+        assertEquals("SELECT 7 + 1 AS `@i + 1`, CONCAT(7, '`') AS `CONCAT(@i, '``')`, 7 x, 7 + b, t.c FROM t",
+                vars().substitute("SELECT @i + 1, CONCAT(@i, '`'), @i x, @i + b AS y, t.c FROM t", LexicalMode.DEFAULT)
+                        .replace(" AS y", ""), "an expression item is labelled by its text as written, unless aliased");
+        assertEquals("SELECT @r := @r + 7 AS `@r := @r + @i` FROM t WHERE k = 7",
+                vars().substitute("SELECT @r := @r + @i FROM t WHERE k = @i", LexicalMode.DEFAULT),
+                "a statement assigning @r reads it row by row; @i, only read, is constant there");
+        assertEquals("SELECT DISTINCT (SELECT 7) AS `(SELECT @i)` FROM t WHERE a = 7",
+                vars().substitute("SELECT DISTINCT (SELECT @i) FROM t WHERE a = @i", LexicalMode.DEFAULT));
     }
 
     @Test

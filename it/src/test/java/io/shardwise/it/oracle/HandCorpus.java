@@ -180,6 +180,11 @@ final class HandCorpus {
         c.q("SELECT user_id, name FROM users ORDER BY LENGTH(name), user_id");
         c.q("SELECT order_id, user_id FROM orders ORDER BY order_id");
 
+        c.category("user variables assigned inside a select");
+        // initialized in a derived table, so each run starts alike: one pass over every row, in order
+        c.q("SELECT @hrn := @hrn + 1 AS rn, u.name FROM users u, (SELECT @hrn := 0) init ORDER BY u.user_id");
+        c.q("SELECT @hmax := MAX(amount) AS top, COUNT(*) FROM orders");
+
         c.category("limit");
         c.q("SELECT * FROM orders ORDER BY order_id LIMIT 10");
         c.q("SELECT * FROM orders ORDER BY order_id LIMIT 5, 10");

@@ -72,6 +72,14 @@ final class CalciteMasking {
                         case "||" -> m.replace(t.start(), t.end(), "or");
                         case "&&" -> m.replace(t.start(), t.end(), "and");
                         case "!" -> m.replace(t.start(), t.end(), "not ");
+                        case ":=" -> {
+                            if (prev != null && prev.kind() == Kind.VARIABLE) {
+                                // @x := expr (a user variable assigned inside a statement), unknown to Calcite:
+                                // read as an operator over the same operands, so the item's span stays whole;
+                                // the statement runs on one connection from the user's text (AssigningRunner)
+                                m.replace(t.start(), t.end(), "+");
+                            }
+                        }
                         default -> { }
                     }
                 }
