@@ -9,16 +9,12 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.shardwise.core.error.ShardwiseException;
 import io.shardwise.core.execute.Column;
 import io.shardwise.core.execute.ResultCursor;
-import io.shardwise.core.rule.ShardingRule;
-import io.shardwise.core.sample.SampleData;
 import io.shardwise.core.sample.SampleTarget;
 import io.shardwise.testkit.MysqlServer;
-import io.shardwise.testkit.TestBackends;
 import java.util.List;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * {@link EngineSession#describe}: the columns announced before a statement runs are exactly the
@@ -26,29 +22,17 @@ import org.junit.jupiter.api.Test;
  * every route shape, on real backends.
  */
 class DescribeTest {
+    @RegisterExtension
+    static final SampleEngine SAMPLE = SampleEngine.sharded("describe");
     private static MysqlServer server;
     private static SampleTarget target;
     private static Engine engine;
 
     @BeforeAll
     static void load() {
-        server = TestBackends.shared();
-        target = new SampleTarget(server.host(), server.port(), server.user(), server.password(), TestBackends.uniqueSchemaName("describe"));
-        ShardingRule rule = SampleData.rule(target);
-        SampleData.loadSharded(rule);
-        engine = Engine.start(rule);
-    }
-
-    @AfterAll
-    static void stop() {
-        engine.close();
-        server.dropSchema(target.databasePrefix() + "_0");
-        server.dropSchema(target.databasePrefix() + "_1");
-    }
-
-    @AfterEach
-    void nothingBorrowed() {
-        assertEquals(0, engine.activeConnections(), "every backend connection is back in its pool");
+        server = SAMPLE.server();
+        target = SAMPLE.target();
+        engine = SAMPLE.engine();
     }
 
     private static void describesAsItRuns(String sql, List<Object> params) {

@@ -7,11 +7,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.shardwise.core.error.ShardwiseException;
 import io.shardwise.core.execute.ResultCursor;
-import io.shardwise.core.rule.ShardingRule;
-import io.shardwise.core.sample.SampleData;
 import io.shardwise.core.sample.SampleTarget;
 import io.shardwise.testkit.MysqlServer;
-import io.shardwise.testkit.TestBackends;
 import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
 import java.sql.ResultSet;
@@ -19,13 +16,14 @@ import java.sql.ResultSetMetaData;
 import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** The engine end to end on real backends, each result compared with the unsharded copy of the data. */
 class EngineTest {
+    @RegisterExtension
+    static final SampleEngine SAMPLE = SampleEngine.withWhole("engine");
     private static MysqlServer server;
     private static SampleTarget target;
     private static String whole;
@@ -33,30 +31,14 @@ class EngineTest {
 
     @BeforeAll
     static void load() {
-        server = TestBackends.shared();
-        target = new SampleTarget(server.host(), server.port(), server.user(), server.password(), TestBackends.uniqueSchemaName("engine"));
-        ShardingRule rule = SampleData.rule(target);
-        SampleData.loadSharded(rule);
-        whole = target.databasePrefix() + "_whole";
-        SampleData.loadUnsharded(target, whole);
-        engine = Engine.start(rule);
+        server = SAMPLE.server();
+        target = SAMPLE.target();
+        whole = SAMPLE.whole();
+        engine = SAMPLE.engine();
     }
 
     static Engine engineForDebug() {
         return engine;
-    }
-
-    @AfterAll
-    static void stop() {
-        engine.close();
-        server.dropSchema(target.databasePrefix() + "_0");
-        server.dropSchema(target.databasePrefix() + "_1");
-        server.dropSchema(whole);
-    }
-
-    @AfterEach
-    void nothingBorrowed() {
-        assertEquals(0, engine.activeConnections(), "every backend connection is back in its pool");
     }
 
     /** Label row then data rows, as text. */

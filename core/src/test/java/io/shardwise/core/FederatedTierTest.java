@@ -7,11 +7,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.shardwise.core.error.ShardwiseException;
 import io.shardwise.core.execute.ResultCursor;
-import io.shardwise.core.rule.ShardingRule;
 import io.shardwise.core.sample.SampleData;
 import io.shardwise.core.sample.SampleTarget;
 import io.shardwise.testkit.MysqlServer;
-import io.shardwise.testkit.TestBackends;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
@@ -19,9 +17,12 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** The third tier on real backends: which statements reach it, its budget, and what it leaves behind. */
 class FederatedTierTest {
+    @RegisterExtension
+    static final SampleEngine SAMPLE = SampleEngine.sharded("federated");
     private static MysqlServer server;
     private static SampleTarget target;
     private static Engine engine;
@@ -29,25 +30,19 @@ class FederatedTierTest {
 
     @BeforeAll
     static void load() {
-        server = TestBackends.shared();
-        target = new SampleTarget(server.host(), server.port(), server.user(), server.password(), TestBackends.uniqueSchemaName("federated"));
-        ShardingRule rule = SampleData.rule(target);
-        SampleData.loadSharded(rule);
-        engine = Engine.start(rule);
+        server = SAMPLE.server();
+        target = SAMPLE.target();
+        engine = SAMPLE.engine();
         tight = Engine.start(SampleData.rule(target, yaml -> yaml + "\nfederation: { memoryBudget: 2K }\n"));
     }
 
     @AfterAll
     static void stop() {
-        engine.close();
         tight.close();
-        server.dropSchema(target.databasePrefix() + "_0");
-        server.dropSchema(target.databasePrefix() + "_1");
     }
 
     @AfterEach
     void nothingBorrowed() {
-        assertEquals(0, engine.activeConnections(), "every backend connection is back in its pool");
         assertEquals(0, tight.activeConnections(), "every backend connection is back in its pool");
     }
 

@@ -11,19 +11,15 @@ import io.shardwise.core.error.BackendException;
 import io.shardwise.core.error.ErrorCode;
 import io.shardwise.core.error.ShardwiseException;
 import io.shardwise.core.execute.ResultCursor;
-import io.shardwise.core.rule.ShardingRule;
-import io.shardwise.core.sample.SampleData;
 import io.shardwise.core.sample.SampleTarget;
 import io.shardwise.testkit.MysqlServer;
-import io.shardwise.testkit.TestBackends;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * What a client sees reads as one unsharded database: errors in logical names, 1046 with no
@@ -31,6 +27,8 @@ import org.junit.jupiter.api.Test;
  * error is checked against the same statement on an unsharded copy of the data.
  */
 class SingleDatabaseFaceTest {
+    @RegisterExtension
+    static final SampleEngine SAMPLE = SampleEngine.withWhole("face");
     private static MysqlServer server;
     private static SampleTarget target;
     private static String whole;
@@ -38,26 +36,10 @@ class SingleDatabaseFaceTest {
 
     @BeforeAll
     static void load() {
-        server = TestBackends.shared();
-        target = new SampleTarget(server.host(), server.port(), server.user(), server.password(), TestBackends.uniqueSchemaName("face"));
-        ShardingRule rule = SampleData.rule(target);
-        SampleData.loadSharded(rule);
-        whole = target.databasePrefix() + "_whole";
-        SampleData.loadUnsharded(target, whole);
-        engine = Engine.start(rule);
-    }
-
-    @AfterAll
-    static void stop() {
-        engine.close();
-        server.dropSchema(target.databasePrefix() + "_0");
-        server.dropSchema(target.databasePrefix() + "_1");
-        server.dropSchema(whole);
-    }
-
-    @AfterEach
-    void nothingBorrowed() {
-        assertEquals(0, engine.activeConnections(), "every backend connection is back in its pool");
+        server = SAMPLE.server();
+        target = SAMPLE.target();
+        whole = SAMPLE.whole();
+        engine = SAMPLE.engine();
     }
 
     /** The error of {@code sql} through the engine, message compared with the unsharded database's (named "shop" there). */

@@ -8,11 +8,8 @@ import io.shardwise.core.error.ErrorCode;
 import io.shardwise.core.error.ShardwiseException;
 import io.shardwise.core.execute.Column;
 import io.shardwise.core.execute.ResultCursor;
-import io.shardwise.core.rule.ShardingRule;
-import io.shardwise.core.sample.SampleData;
 import io.shardwise.core.sample.SampleTarget;
 import io.shardwise.testkit.MysqlServer;
-import io.shardwise.testkit.TestBackends;
 import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
 import java.sql.ResultSet;
@@ -20,10 +17,9 @@ import java.sql.ResultSetMetaData;
 import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * Issue 14 item 9: {@code @x := expr} inside a statement, with MySQL's semantics whichever shards
@@ -32,6 +28,8 @@ import org.junit.jupiter.api.Test;
  * counts) must be the same.
  */
 class UserVariableAssignmentTest {
+    @RegisterExtension
+    static final SampleEngine SAMPLE = SampleEngine.withWhole("uassign");
     private static MysqlServer server;
     private static SampleTarget target;
     private static Engine engine;
@@ -39,26 +37,10 @@ class UserVariableAssignmentTest {
 
     @BeforeAll
     static void load() {
-        server = TestBackends.shared();
-        target = new SampleTarget(server.host(), server.port(), server.user(), server.password(), TestBackends.uniqueSchemaName("uassign"));
-        ShardingRule rule = SampleData.rule(target);
-        SampleData.loadSharded(rule);
-        whole = target.databasePrefix() + "_whole";
-        SampleData.loadUnsharded(target, whole);
-        engine = Engine.start(rule);
-    }
-
-    @AfterAll
-    static void stop() {
-        engine.close();
-        server.dropSchema(target.databasePrefix() + "_0");
-        server.dropSchema(target.databasePrefix() + "_1");
-        server.dropSchema(whole);
-    }
-
-    @AfterEach
-    void nothingBorrowed() {
-        assertEquals(0, engine.activeConnections(), "every backend connection is back in its pool");
+        server = SAMPLE.server();
+        target = SAMPLE.target();
+        whole = SAMPLE.whole();
+        engine = SAMPLE.engine();
     }
 
     /** A statement's answer: its labels then its rows, or its affected-row count. */

@@ -12,18 +12,14 @@ import io.shardwise.core.execute.Column;
 import io.shardwise.core.execute.ResultCursor;
 import io.shardwise.core.route.RouteKind;
 import io.shardwise.core.route.RoutePlan;
-import io.shardwise.core.rule.ShardingRule;
-import io.shardwise.core.sample.SampleData;
 import io.shardwise.core.sample.SampleTarget;
 import io.shardwise.testkit.MysqlServer;
-import io.shardwise.testkit.TestBackends;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * Issue 14 items 9 and 12 in the engine: user variables live in the session whichever shards a
@@ -32,29 +28,17 @@ import org.junit.jupiter.api.Test;
  * tables, refusing others with 1100 in logical names until UNLOCK TABLES or START TRANSACTION.
  */
 class UserVariablesAndLocksTest {
+    @RegisterExtension
+    static final SampleEngine SAMPLE = SampleEngine.sharded("uvars");
     private static MysqlServer server;
     private static SampleTarget target;
     private static Engine engine;
 
     @BeforeAll
     static void load() {
-        server = TestBackends.shared();
-        target = new SampleTarget(server.host(), server.port(), server.user(), server.password(), TestBackends.uniqueSchemaName("uvars"));
-        ShardingRule rule = SampleData.rule(target);
-        SampleData.loadSharded(rule);
-        engine = Engine.start(rule);
-    }
-
-    @AfterAll
-    static void stop() {
-        engine.close();
-        server.dropSchema(target.databasePrefix() + "_0");
-        server.dropSchema(target.databasePrefix() + "_1");
-    }
-
-    @AfterEach
-    void nothingBorrowed() {
-        assertEquals(0, engine.activeConnections(), "every backend connection is back in its pool");
+        server = SAMPLE.server();
+        target = SAMPLE.target();
+        engine = SAMPLE.engine();
     }
 
     /** The rows of a result as "v|v|..." lines, and its columns as "label:type" first. */
