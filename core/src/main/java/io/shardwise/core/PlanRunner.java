@@ -248,8 +248,14 @@ final class PlanRunner {
         CachedPlan plan = plan(normalized);
         requireSchema(plan.statement());
         return switch (plan.statement()) {
-            case SessionCommand c -> c.kind() == SessionCommand.Kind.PREVIEW
-                    ? ValuesCursor.text(SessionCommands.PREVIEW_LABELS, List.of()).columns() : List.of();
+            case SessionCommand c -> switch (c.kind()) {
+                case PREVIEW -> ValuesCursor.text(SessionCommands.PREVIEW_LABELS, List.of()).columns();
+                case EXPLAIN, DESCRIBE -> {
+                    ExplainStatement explain = ExplainStatement.parse(normalized.sql(), normalized.lexicalMode());
+                    yield explain == null ? List.of() : session.explains().columns(explain, normalized.parameterCount());
+                }
+                default -> List.of();
+            };
             case Insert i -> List.of();
             case Update u -> List.of();
             case Delete d -> List.of();
