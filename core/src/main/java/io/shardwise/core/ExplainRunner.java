@@ -9,6 +9,9 @@ import io.shardwise.core.route.ExecutionUnit;
 import io.shardwise.core.route.MergeSpec;
 import io.shardwise.core.route.RouteKind;
 import io.shardwise.core.route.RoutePlan;
+import io.shardwise.core.rule.TableRule;
+import io.shardwise.core.session.UserVariables;
+import io.shardwise.core.sql.analyze.Insert;
 import io.shardwise.core.sql.analyze.SessionCommand;
 import io.shardwise.core.sql.analyze.Statement;
 import io.shardwise.core.sql.normalize.NormalizedSql;
@@ -80,8 +83,22 @@ final class ExplainRunner {
             throw new ShardwiseException(ErrorCode.BUG, "EXPLAIN's statement has " + inner.parameterCount() + " ? markers but "
                     + params.size() + " values were given");
         }
+        UserVariables.Into into = UserVariables.into(inner.sql(), inner.lexicalMode());
+        if (into != null) {
+            inner = session.normalize(into.select()); // SELECT ... INTO @x runs as its SELECT: that is its plan
+        }
         CachedPlan plan = plans.plan(inner);
         Statement statement = plan.statement();
+        if (statement instanceof Insert i && i.columns().isEmpty() && !i.tables().isEmpty()
+                && engine.rule().table(i.table().name()) instanceof TableRule.Sharded sharded) {
+            // as the session runs it: the table's columns named, so the router finds the sharding key among them
+            String explicit = ImplicitColumns.withColumns(inner.sql(), inner.lexicalMode(), execution, sharded.nodes().get(0));
+            if (explicit != null) {
+                inner = session.normalize(explicit);
+                plan = plans.plan(inner);
+                statement = plan.statement();
+            }
+        }
         if (statement instanceof SessionCommand c) {
             return switch (c.kind()) {
                 // a select of variables or of information_schema reads no logical table: the default backend's plan is its plan

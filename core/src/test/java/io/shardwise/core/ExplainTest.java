@@ -277,6 +277,21 @@ class ExplainTest {
         }
     }
 
+    @Test
+    void explainReadsTheStatementAsTheSessionRunsIt() {
+        List<List<String>> before = everything();
+        try (EngineSession s = engine.openSession()) {
+            Answer into = answer(s, "EXPLAIN SELECT name INTO @n FROM users WHERE user_id = 1");
+            assertEquals("users", into.rows().get(0).get(2), "the plan of its SELECT");
+            assertEquals(java.util.Arrays.asList((String) null), answer(s, "SELECT @n").rows().get(0), "no variable assigned");
+            Answer implicit = answer(s, "EXPLAIN INSERT INTO orders VALUES (99002, 8, 'new', 1.00, '2025-01-01 00:00:00')");
+            assertEquals("orders", implicit.rows().get(0).get(2), "routed by the key among the table's columns, to one node");
+            assertEquals(1, answer(s, "EXPLAIN (SELECT 1)").rows().size());
+            assertEquals("<derived2>", answer(s, "EXPLAIN WITH x AS (SELECT 1) SELECT * FROM x").rows().get(0).get(2));
+        }
+        assertEquals(before, everything(), "nothing changed");
+    }
+
     private static List<String> labels(Answer a) {
         return a.columns().stream().map(Column::name).toList();
     }
