@@ -84,7 +84,7 @@ record OwnPlan(String tier, RouteKind route, List<Step> steps) {
                         steps.add(new Step(1, "write", u.backend(), u.sql(), u.params(), null));
                     }
                 }
-                yield read ? (units.size() > 1 ? "merger" : "fast path") : "write";
+                yield read ? "merger" : "write"; // a read of one unit is the backend's own EXPLAIN, never this plan
             }
         };
         return new OwnPlan(tier, route.kind(), steps);
