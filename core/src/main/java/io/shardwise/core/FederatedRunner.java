@@ -137,7 +137,7 @@ final class FederatedRunner {
     }
 
     /** A scan's rows as values to bind, each counted against the budget before it is kept. */
-    private static List<Object[]> read(ResultCursor cursor, ShipBudget ship) {
+    static List<Object[]> read(ResultCursor cursor, ShipBudget ship) {
         List<Column> columns = cursor.columns();
         int width = columns.size();
         List<Object[]> rows = new ArrayList<>();

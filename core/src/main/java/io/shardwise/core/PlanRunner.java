@@ -8,6 +8,7 @@ import io.shardwise.core.execute.ExecutionSession;
 import io.shardwise.core.execute.ResultCursor;
 import io.shardwise.core.execute.UnitResult;
 import io.shardwise.core.federate.FederatedPlan;
+import io.shardwise.core.federate.FederatedWrite;
 import io.shardwise.core.merge.Merger;
 import io.shardwise.core.rewrite.SourceText;
 import io.shardwise.core.route.ExecutionUnit;
@@ -46,12 +47,14 @@ final class PlanRunner {
     private final ExecutionSession execution;
     private final EngineSession session;
     private final FederatedRunner federation;
+    private final FederatedWriteRunner federatedWrites;
 
     PlanRunner(Engine engine, ExecutionSession execution, EngineSession session) {
         this.engine = engine;
         this.execution = execution;
         this.session = session;
         this.federation = new FederatedRunner(execution, session, engine.federationBudget());
+        this.federatedWrites = new FederatedWriteRunner(execution, session, engine.federationBudget());
     }
 
     /**
@@ -140,7 +143,21 @@ final class PlanRunner {
 
     /** An UPDATE or DELETE; one with ORDER BY / LIMIT over several nodes chooses its rows first ({@link KeyedWrites}). */
     StatementResult keyable(Statement statement, RowChoice choice, NormalizedSql normalized, CachedPlan plan, List<Object> params) {
-        RoutePlan route = route(normalized, plan, params);
+        RoutePlan route;
+        try {
+            route = route(normalized, plan, params);
+        } catch (ShardwiseException refused) {
+            // subqueries over other shards: the third tier, in a transaction as every multi-shard write (LOCK TABLES keeps the refusal)
+            if (refused.code() != ErrorCode.UNSUPPORTED || execution.holdsTableLocks()
+                    || !(plan.federatedWrite(engine.rule()) instanceof FederatedWrite federated)) {
+                throw refused;
+            }
+            engine.countFederated();
+            if (execution.autocommit() && !execution.inTransaction()) {
+                return atomically(() -> federatedWrites.run(federated, statement, normalized, plan, params, refused));
+            }
+            return federatedWrites.run(federated, statement, normalized, plan, params, refused);
+        }
         if (route.kind() != RouteKind.KEYED_WRITE) {
             return write(route);
         }

@@ -44,7 +44,7 @@ public final class Federation {
      * with no node on the coordinator to copy its definition from). Only a statement the first two
      * tiers refuse ever runs it.
      */
-    public sealed interface Decision permits FederatedPlan, Declined {}
+    public sealed interface Decision permits FederatedPlan, FederatedWrite, Declined {}
 
     /** The statement stays refused with the second tier's 1235; {@code reason} says why the third declined too. */
     public record Declined(String reason) implements Decision {}
@@ -74,7 +74,7 @@ public final class Federation {
                     case TableRule.Broadcast b -> read = here.table();
                     case TableRule.Single s -> read = here.table();
                     case TableRule.Sharded s -> {
-                        read = tempName(s, coordinator);
+                        read = tempName(s);
                         if (read.length() > MAX_NAME) {
                             return new Declined("table name '" + t.name() + "' too long for a temporary copy");
                         }
@@ -153,7 +153,7 @@ public final class Federation {
      * a backend connection, so a copy a failed statement leaves behind misleads no other tier; the next
      * federated statement drops it first.
      */
-    private static String tempName(TableRule.Sharded s, String coordinator) {
+    static String tempName(TableRule.Sharded s) {
         for (DataNode n : s.nodes()) {
             if (n.table().equalsIgnoreCase(s.name())) {
                 return TEMP_PREFIX + s.name().toLowerCase(Locale.ROOT);
@@ -162,7 +162,7 @@ public final class Federation {
         return s.name();
     }
 
-    private static DataNode nodeOn(TableRule r, String backend) {
+    static DataNode nodeOn(TableRule r, String backend) {
         for (DataNode n : r.nodes()) {
             if (n.backend().equals(backend)) {
                 return n;
