@@ -176,4 +176,54 @@ class FederatedWriteTest {
             assertEquals(ErrorCode.UNSUPPORTED, e.code());
         }
     }
+
+    private static final String LOCKING_READ =
+            "SELECT COUNT(*) FROM orders WHERE user_id IN (SELECT user_id FROM users WHERE name IS NOT NULL)";
+
+    @Test
+    void aFederatedLockingReadInATransactionLocksTheRowsItReadOnTheirNodes() {
+        for (String clause : List.of(" FOR UPDATE", " LOCK IN SHARE MODE")) {
+            try (EngineSession reader = engine.openSession(); EngineSession writer = engine.openSession()) {
+                writer.execute("SET SESSION innodb_lock_wait_timeout = 1");
+                List<String> expected = rows(writer, LOCKING_READ);
+                long before = engine.federatedStatements();
+                reader.execute("BEGIN");
+                assertEquals(expected, rows(reader, LOCKING_READ + clause));
+                assertEquals(before + 1, engine.federatedStatements(), "the third tier answered");
+                for (String write : List.of("UPDATE orders SET status = status WHERE user_id = 5", // a node on the coordinator
+                        "UPDATE orders SET status = status WHERE user_id = 6", // a node shipped from ds1
+                        "UPDATE users SET name = name WHERE user_id = 7")) {
+                    ShardwiseException blocked = assertThrows(ShardwiseException.class, () -> writer.execute(write), write + clause);
+                    assertEquals(ErrorCode.LOCK_WAIT_TIMEOUT.errno(), blocked.errno(), write + clause);
+                }
+                reader.execute("ROLLBACK");
+                assertInstanceOf(StatementResult.Update.class, writer.execute("UPDATE orders SET status = status WHERE user_id = 6"));
+            }
+        }
+    }
+
+    @Test
+    void anAutocommitLockingReadLocksNothingAsInMysql() {
+        try (EngineSession reader = engine.openSession(); EngineSession writer = engine.openSession()) {
+            writer.execute("SET SESSION innodb_lock_wait_timeout = 1");
+            assertEquals(rows(writer, LOCKING_READ), rows(reader, LOCKING_READ + " FOR UPDATE"));
+            assertInstanceOf(StatementResult.Update.class, writer.execute("UPDATE orders SET status = status WHERE user_id = 6"));
+        }
+    }
+
+    @Test
+    void aFederatedWriteHoldsItsTargetRowsAndSharesTheRowsItsSubqueriesReadUntilTheTransactionEnds() {
+        try (EngineSession first = engine.openSession(); EngineSession second = engine.openSession()) {
+            second.execute("SET SESSION innodb_lock_wait_timeout = 1");
+            first.execute("BEGIN");
+            first.execute("UPDATE users SET email = email WHERE user_id IN (SELECT user_id FROM orders WHERE amount > 0)");
+            ShardwiseException blocked = assertThrows(ShardwiseException.class,
+                    () -> second.execute("UPDATE orders SET status = status WHERE user_id = 6"));
+            assertEquals(ErrorCode.LOCK_WAIT_TIMEOUT.errno(), blocked.errno());
+            assertEquals(rows(first, "SELECT COUNT(*) FROM orders WHERE user_id = 6"), rows(second, "SELECT COUNT(*) FROM orders WHERE user_id = 6"),
+                    "shared locks: plain reads go on");
+            first.execute("COMMIT");
+            assertInstanceOf(StatementResult.Update.class, second.execute("UPDATE orders SET status = status WHERE user_id = 6"));
+        }
+    }
 }
