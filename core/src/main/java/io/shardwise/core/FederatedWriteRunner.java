@@ -50,29 +50,32 @@ final class FederatedWriteRunner {
 
     /**
      * The write's result, summed over its target nodes as a multi-shard write's is (a broadcast table's
-     * copies counted once). {@code refused}: the router's refusal, thrown as it was when an ORDER BY or
-     * LIMIT would apply per node (more than one target node).
+     * copies counted once). An ORDER BY or LIMIT is refused when the write reaches several nodes: each
+     * would apply its own.
      */
-    StatementResult run(FederatedWrite plan, Statement write, NormalizedSql normalized, CachedPlan cached, List<Object> params,
-                        ShardwiseException refused) {
+    StatementResult run(FederatedWrite plan, Statement write, NormalizedSql normalized, CachedPlan cached, List<Object> params) {
         if (!execution.inTransaction() && execution.autocommit()) { // autocommit off: the first statement opens one
             throw new ShardwiseException(ErrorCode.BUG, "a federated write outside a transaction");
         }
         StatementBindings bindings = new StatementBindings(normalized, params);
         List<DataNode> targets = plan.targets(bindings);
         if (plan.limited() && targets.size() > 1) {
-            throw refused;
+            throw new ShardwiseException(ErrorCode.UNSUPPORTED, "ORDER BY or LIMIT in a write to table '" + plan.target().name()
+                    + "' with subqueries, spanning shards");
         }
         Map<String, List<DataNode>> bySite = new LinkedHashMap<>();
         for (DataNode n : targets) {
             bySite.computeIfAbsent(n.backend(), b -> new ArrayList<>()).add(n);
+        }
+        SourceText source = SourceText.original(normalized, cached.digestTokenOffsets());
+        if (!plan.selfReads().isEmpty()) {
+            refusesSelfRead(plan, write, source, bindings, targets.get(0));
         }
         long cancels = execution.cancels();
         Map<DataNode, List<Object[]>> shipped = ship(plan, bySite.keySet(), new ShipBudget(budget), cancels);
         List<ExecutionUnit> made = new ArrayList<>();
         List<ExecutionUnit> drops = new ArrayList<>();
         List<ExecutionUnit> writes = new ArrayList<>();
-        SourceText source = SourceText.original(normalized, cached.digestTokenOffsets());
         String target = plan.target().name().toLowerCase(Locale.ROOT);
         for (Map.Entry<String, List<DataNode>> e : bySite.entrySet()) {
             FederatedWrite.Site site = plan.sites().get(e.getKey());
@@ -90,7 +93,7 @@ final class FederatedWriteRunner {
             for (DataNode node : e.getValue()) {
                 Map<String, String> names = new HashMap<>(site.names());
                 names.put(target, node.table());
-                Renderer.Rendered r = Renderer.render(write.template(), source, names, bindings, List.of());
+                Renderer.Rendered r = Renderer.render(write.template(), source, names, bindings, plan.selfReads());
                 writes.add(unit(site, r.sql(), r.params()));
             }
         }
@@ -108,6 +111,27 @@ final class FederatedWriteRunner {
         }
         drop(drops, null);
         return sum(results, plan.broadcast());
+    }
+
+    /**
+     * A subquery reading the target itself: MySQL refuses the statement (1093, at prepare) where MariaDB
+     * reads the table as it was before the write, which the target's copy gives. So the backend is asked
+     * first, by preparing (never running) the statement over the real tables of one target node's
+     * backend: its 1093 is the one MySQL would give.
+     */
+    private void refusesSelfRead(FederatedWrite plan, Statement write, SourceText source, StatementBindings bindings, DataNode node) {
+        FederatedWrite.Site site = plan.sites().get(node.backend());
+        Map<String, String> names = new HashMap<>(site.names());
+        for (FederatedPlan.Copy c : site.copies()) {
+            names.put(c.table().toLowerCase(Locale.ROOT), c.like());
+        }
+        names.put(plan.target().name().toLowerCase(Locale.ROOT), node.table());
+        Renderer.Rendered r = Renderer.render(write.template(), source, names, bindings, List.of());
+        Map<String, String> logical = new HashMap<>(site.logical());
+        for (FederatedPlan.Copy c : site.copies()) {
+            logical.put(c.like(), c.table());
+        }
+        execution.describe(new ExecutionUnit(site.backend(), r.sql(), r.params(), logical));
     }
 
     /** Removes the copies on the transaction's connections; after a failure, what fails here is added to it. */

@@ -143,20 +143,20 @@ final class PlanRunner {
 
     /** An UPDATE or DELETE; one with ORDER BY / LIMIT over several nodes chooses its rows first ({@link KeyedWrites}). */
     StatementResult keyable(Statement statement, RowChoice choice, NormalizedSql normalized, CachedPlan plan, List<Object> params) {
+        // subqueries over sharded tables: the third tier, even for a write routed to one node (FederatedWrite#readsShards)
+        if (!execution.holdsTableLocks() && plan.federatedWrite(engine.rule()) instanceof FederatedWrite federated && federated.readsShards()) {
+            return federatedWrite(federated, statement, normalized, plan, params);
+        }
         RoutePlan route;
         try {
             route = route(normalized, plan, params);
         } catch (ShardwiseException refused) {
-            // subqueries over other shards: the third tier, in a transaction as every multi-shard write (LOCK TABLES keeps the refusal)
+            // subqueries over single or broadcast tables elsewhere (LOCK TABLES keeps the refusal)
             if (refused.code() != ErrorCode.UNSUPPORTED || execution.holdsTableLocks()
                     || !(plan.federatedWrite(engine.rule()) instanceof FederatedWrite federated)) {
                 throw refused;
             }
-            engine.countFederated();
-            if (execution.autocommit() && !execution.inTransaction()) {
-                return atomically(() -> federatedWrites.run(federated, statement, normalized, plan, params, refused));
-            }
-            return federatedWrites.run(federated, statement, normalized, plan, params, refused);
+            return federatedWrite(federated, statement, normalized, plan, params);
         }
         if (route.kind() != RouteKind.KEYED_WRITE) {
             return write(route);
@@ -165,6 +165,16 @@ final class PlanRunner {
             return atomically(() -> keyed(statement, choice, normalized, plan, params, route));
         }
         return keyed(statement, choice, normalized, plan, params, route);
+    }
+
+    /** The third tier's write, in a transaction as every multi-shard write ({@link FederatedWriteRunner}). */
+    private StatementResult federatedWrite(FederatedWrite federated, Statement statement, NormalizedSql normalized, CachedPlan plan,
+                                           List<Object> params) {
+        engine.countFederated();
+        if (execution.autocommit() && !execution.inTransaction()) {
+            return atomically(() -> federatedWrites.run(federated, statement, normalized, plan, params));
+        }
+        return federatedWrites.run(federated, statement, normalized, plan, params);
     }
 
     /** Chooses the rows (the route's SELECT, which locks them), then writes them by key in the same transaction. */

@@ -136,6 +136,15 @@ class FederatedWriteTest {
     }
 
     @Test
+    void aWriteRoutedToOneNodeStillReadsItsSubqueriesTablesWhole() throws SQLException {
+        long before = engine.federatedStatements();
+        assertTrue(affected(same("UPDATE orders SET amount = (SELECT COUNT(*) FROM order_items) WHERE user_id = 3", "orders", "order_id")) > 0,
+                "the node of user 3 holds a part of order_items only");
+        same("DELETE FROM users WHERE user_id = 2 AND user_id IN (SELECT o.user_id FROM orders o WHERE o.amount > 100)", "users", "user_id");
+        assertEquals(before + 2, engine.federatedStatements());
+    }
+
+    @Test
     void singleAndBroadcastTargetsReadShardedSubqueries() throws SQLException {
         same("UPDATE promotions SET discount = discount + 1 WHERE id <= (SELECT COUNT(*) FROM orders WHERE amount > 450)",
                 "promotions", "id");
@@ -169,12 +178,27 @@ class FederatedWriteTest {
     }
 
     @Test
-    void aSubqueryReadingTheTargetItselfIsRefused() {
+    void aSubqueryReadingTheTargetItselfReadsItAsItWasBeforeTheWriteAsMariadbDoes() throws SQLException {
+        assertTrue(affected(same("UPDATE orders SET amount = 0 WHERE order_id IN (SELECT order_id FROM orders WHERE amount > 480)",
+                "orders", "order_id")) > 0);
+        assertTrue(affected(same("DELETE FROM orders WHERE amount > (SELECT AVG(amount) * 2 FROM orders o2 WHERE o2.status = orders.status)",
+                "orders", "order_id")) > 0, "an unaliased target, an aliased subquery reference: orders.status is the target's");
+        assertTrue(affected(same("UPDATE users u SET name = CONCAT(name, '^') WHERE EXISTS (SELECT 1 FROM users WHERE users.user_id"
+                + " = u.user_id - 1)", "users", "user_id")) > 0, "an aliased target: users.user_id is the subquery's");
+        same("UPDATE orders o SET amount = (SELECT MAX(amount) FROM orders WHERE orders.user_id = o.user_id) WHERE o.user_id < 30",
+                "orders", "order_id");
         try (EngineSession s = engine.openSession()) {
             ShardwiseException e = assertThrows(ShardwiseException.class,
-                    () -> s.execute("UPDATE orders SET amount = 0 WHERE order_id IN (SELECT order_id FROM orders WHERE amount > 499)"));
-            assertEquals(ErrorCode.UNSUPPORTED, e.code());
+                    () -> s.execute("UPDATE orders SET amount = 0 WHERE order_id IN (SELECT order_id FROM orders WHERE orders.amount > 1)"));
+            assertEquals(ErrorCode.UNSUPPORTED, e.code(), "orders.amount could be either reference");
         }
+    }
+
+    /** {@code <order id> AND user_id = <its user>} of an order on node {@code node} (user_id mod 4) whose user has a name. */
+    private static String orderOn(EngineSession s, int node) {
+        String[] row = rows(s, "SELECT o.order_id, o.user_id FROM orders o WHERE o.user_id IN (SELECT user_id FROM users WHERE name IS NOT NULL"
+                + " AND MOD(user_id, 4) = " + node + ") ORDER BY o.order_id LIMIT 1").get(0).split("\\|");
+        return row[0] + " AND user_id = " + row[1];
     }
 
     private static final String LOCKING_READ =
@@ -186,18 +210,22 @@ class FederatedWriteTest {
             try (EngineSession reader = engine.openSession(); EngineSession writer = engine.openSession()) {
                 writer.execute("SET SESSION innodb_lock_wait_timeout = 1");
                 List<String> expected = rows(writer, LOCKING_READ);
+                String coordinatorOrder = orderOn(writer, 1);
+                String shippedOrder = orderOn(writer, 2);
+                String user = orderOn(writer, 3).split(" AND ")[1].replace("user_id = ", "");
                 long before = engine.federatedStatements();
                 reader.execute("BEGIN");
                 assertEquals(expected, rows(reader, LOCKING_READ + clause));
                 assertEquals(before + 1, engine.federatedStatements(), "the third tier answered");
-                for (String write : List.of("UPDATE orders SET status = status WHERE user_id = 5", // a node on the coordinator
-                        "UPDATE orders SET status = status WHERE user_id = 6", // a node shipped from ds1
-                        "UPDATE users SET name = name WHERE user_id = 7")) {
+                for (String write : List.of("UPDATE orders SET status = status WHERE order_id = " + coordinatorOrder,
+                        "UPDATE orders SET status = status WHERE order_id = " + shippedOrder, // a node shipped from ds1
+                        "UPDATE users SET name = name WHERE user_id = " + user)) {
                     ShardwiseException blocked = assertThrows(ShardwiseException.class, () -> writer.execute(write), write + clause);
                     assertEquals(ErrorCode.LOCK_WAIT_TIMEOUT.errno(), blocked.errno(), write + clause);
                 }
                 reader.execute("ROLLBACK");
-                assertInstanceOf(StatementResult.Update.class, writer.execute("UPDATE orders SET status = status WHERE user_id = 6"));
+                assertInstanceOf(StatementResult.Update.class, writer.execute("UPDATE orders SET status = status WHERE order_id = "
+                        + shippedOrder));
             }
         }
     }
@@ -206,8 +234,9 @@ class FederatedWriteTest {
     void anAutocommitLockingReadLocksNothingAsInMysql() {
         try (EngineSession reader = engine.openSession(); EngineSession writer = engine.openSession()) {
             writer.execute("SET SESSION innodb_lock_wait_timeout = 1");
+            String order = orderOn(writer, 2);
             assertEquals(rows(writer, LOCKING_READ), rows(reader, LOCKING_READ + " FOR UPDATE"));
-            assertInstanceOf(StatementResult.Update.class, writer.execute("UPDATE orders SET status = status WHERE user_id = 6"));
+            assertInstanceOf(StatementResult.Update.class, writer.execute("UPDATE orders SET status = status WHERE order_id = " + order));
         }
     }
 
@@ -216,14 +245,15 @@ class FederatedWriteTest {
         try (EngineSession first = engine.openSession(); EngineSession second = engine.openSession()) {
             second.execute("SET SESSION innodb_lock_wait_timeout = 1");
             first.execute("BEGIN");
-            first.execute("UPDATE users SET email = email WHERE user_id IN (SELECT user_id FROM orders WHERE amount > 0)");
+            String order = orderOn(second, 2);
+            first.execute("UPDATE users SET email = email WHERE user_id IN (SELECT user_id FROM orders)");
             ShardwiseException blocked = assertThrows(ShardwiseException.class,
-                    () -> second.execute("UPDATE orders SET status = status WHERE user_id = 6"));
+                    () -> second.execute("UPDATE orders SET status = status WHERE order_id = " + order));
             assertEquals(ErrorCode.LOCK_WAIT_TIMEOUT.errno(), blocked.errno());
-            assertEquals(rows(first, "SELECT COUNT(*) FROM orders WHERE user_id = 6"), rows(second, "SELECT COUNT(*) FROM orders WHERE user_id = 6"),
-                    "shared locks: plain reads go on");
+            String count = "SELECT COUNT(*) FROM orders WHERE order_id = " + order;
+            assertEquals(rows(first, count), rows(second, count), "shared locks: plain reads go on");
             first.execute("COMMIT");
-            assertInstanceOf(StatementResult.Update.class, second.execute("UPDATE orders SET status = status WHERE user_id = 6"));
+            assertInstanceOf(StatementResult.Update.class, second.execute("UPDATE orders SET status = status WHERE order_id = " + order));
         }
     }
 }

@@ -1,12 +1,14 @@
 package io.shardwise.core.federate;
 
 import io.shardwise.core.config.DataNode;
+import io.shardwise.core.rewrite.Renderer;
 import io.shardwise.core.route.Bindings;
 import io.shardwise.core.route.NodeSelector;
 import io.shardwise.core.rule.ShardingRule;
 import io.shardwise.core.rule.TableRule;
 import io.shardwise.core.sql.analyze.Delete;
 import io.shardwise.core.sql.analyze.KeyCondition;
+import io.shardwise.core.sql.analyze.Slot;
 import io.shardwise.core.sql.analyze.Statement;
 import io.shardwise.core.sql.analyze.TableRef;
 import io.shardwise.core.sql.analyze.Update;
@@ -34,13 +36,18 @@ import java.util.Objects;
  * cached plan, it holds no values: the target nodes are chosen per execution ({@link #targets}),
  * pruned by the write's own key conditions as the router prunes them.
  *
+ * <p>{@code readsShards}: a subquery reads a sharded table. Such a write runs here even when the router
+ * would send it to one node: there the subquery would read that node's rows only, not the table's
+ * (a wrong answer whenever the subquery is not confined to that node, which the analyzer cannot tell).
+ *
  * <p>Hazard: a site copies every subquery table whole, once per statement, whichever nodes it writes.
  */
 public record FederatedWrite(TableRef target, TableRule targetRule, KeyCondition condition, boolean limited,
-                             Map<String, Site> sites) implements Federation.Decision {
+                             Map<String, Site> sites, List<Renderer.Edit> selfReads, boolean readsShards) implements Federation.Decision {
     public FederatedWrite {
         Objects.requireNonNull(target, "target");
         sites = Map.copyOf(sites);
+        selfReads = List.copyOf(selfReads);
     }
 
     /**
@@ -84,13 +91,11 @@ public record FederatedWrite(TableRef target, TableRule targetRule, KeyCondition
         };
     }
 
-    /** The statement's read of the target table itself in a subquery (not the same rows on one node: see {@link #plan}). */
-    static final String SELF_READ = "a subquery reading the write's own target table";
 
     /**
      * The plan of a write the router refused, or why the tier declines it too: not a write with
      * subqueries, a write that moves rows (of its sharding column), a subquery reading the target
-     * itself, a table of another schema, a single table on another backend than a site, or a sharded
+     * itself under a name its outer references share ({@link #selfReads}), a table of another schema, a single table on another backend than a site, or a sharded
      * table with no node on a site to copy its definition from.
      */
     public static Federation.Decision plan(Statement statement, ShardingRule rule) {
@@ -150,10 +155,17 @@ public record FederatedWrite(TableRef target, TableRule targetRule, KeyCondition
                     logical.put(n.table(), targetRule.name());
                 }
             }
+            boolean selfCopied = false;
             for (TableRef t : tables.subList(1, tables.size())) {
                 String key = t.name().toLowerCase(Locale.ROOT);
                 if (key.equals(targetKey)) {
-                    return new Federation.Declined(SELF_READ);
+                    if (!selfCopied) {
+                        // the subqueries read the target as it was before the write (MariaDB's order; MySQL refuses, see the runner)
+                        copies.add(copy(targetRule, backend));
+                        logical.put(selfName(targetRule), targetRule.name());
+                        selfCopied = true;
+                    }
+                    continue;
                 }
                 if (names.containsKey(key)) {
                     continue;
@@ -167,18 +179,9 @@ public record FederatedWrite(TableRef target, TableRule targetRule, KeyCondition
                     case TableRule.Broadcast b -> here.table();
                     case TableRule.Single s -> here.table();
                     case TableRule.Sharded s -> {
-                        String temp = Federation.tempName(s);
-                        List<String> local = new ArrayList<>();
-                        List<DataNode> remote = new ArrayList<>();
-                        for (DataNode n : s.nodes()) {
-                            if (n.backend().equals(backend)) {
-                                local.add(n.table());
-                            } else {
-                                remote.add(n);
-                            }
-                        }
-                        copies.add(new FederatedPlan.Copy(t.name(), temp, here.table(), local, remote));
-                        yield temp;
+                        FederatedPlan.Copy c = copy(s, backend);
+                        copies.add(c);
+                        yield c.temp();
                     }
                 };
                 if (logical.containsKey(read)) {
@@ -189,7 +192,89 @@ public record FederatedWrite(TableRef target, TableRule targetRule, KeyCondition
             }
             sites.put(backend, new Site(backend, copies, names, logical));
         }
-        return new FederatedWrite(target, targetRule, conditions.getOrDefault(target, KeyCondition.ANY), limited, sites);
+        List<Renderer.Edit> selfReads = selfReads(statement, target, tables, selfName(targetRule));
+        if (selfReads == null) {
+            return new Federation.Declined("a column qualified by the write's target table name where a subquery reads that table without an alias too");
+        }
+        boolean readsShards = false;
+        for (TableRef t : tables.subList(1, tables.size())) {
+            readsShards |= rule.logicalTables().served(t.name()) instanceof TableRule.Sharded;
+        }
+        return new FederatedWrite(target, targetRule, conditions.getOrDefault(target, KeyCondition.ANY), limited, sites, selfReads,
+                readsShards);
+    }
+
+    /** A copy of {@code table} on {@code backend}: like its node there, filled from its nodes there and shipped from the others. */
+    private static FederatedPlan.Copy copy(TableRule table, String backend) {
+        List<String> local = new ArrayList<>();
+        List<DataNode> remote = new ArrayList<>();
+        for (DataNode n : table.nodes()) {
+            if (n.backend().equals(backend)) {
+                local.add(n.table());
+            } else {
+                remote.add(n);
+            }
+        }
+        return new FederatedPlan.Copy(table.name(), selfName(table), Federation.nodeOn(table, backend).table(), local, remote);
+    }
+
+    /** A sharded table's copy name ({@link Federation#tempName}); a single or broadcast target's copy is always prefixed. */
+    private static String selfName(TableRule table) {
+        return table instanceof TableRule.Sharded s ? Federation.tempName(s) : Federation.TEMP_PREFIX + table.name().toLowerCase(Locale.ROOT);
+    }
+
+    /**
+     * The edits that point the subqueries' references to the target table at its copy, while the
+     * outer ones keep naming the node being written: empty when no subquery names the target; null
+     * when a {@code target.column} qualifier could mean either (the target and a subquery's reference
+     * to it both without an alias, and a qualifier using that name), which needs scopes the analyzer
+     * does not keep.
+     *
+     * <p>The target's table references come first in the text (UPDATE t, DELETE FROM t, DELETE t
+     * FROM t), so the first of its name slots that are table names are the outer ones; a qualifier
+     * slot is one followed by a dot. With an aliased target, every {@code target.column} qualifier
+     * belongs to a subquery's unaliased reference; with an unaliased target and aliased subquery
+     * references, every one belongs to the target.
+     */
+    private static List<Renderer.Edit> selfReads(Statement statement, TableRef target, List<TableRef> tables, String copy) {
+        int inner = 0;
+        boolean innerUnaliased = false;
+        for (TableRef t : tables.subList(1, tables.size())) {
+            if (t.name().equalsIgnoreCase(target.name())) {
+                inner++;
+                innerUnaliased |= t.alias() == null;
+            }
+        }
+        if (inner == 0) {
+            return List.of();
+        }
+        String text = statement.template().text();
+        List<Slot.Table> names = new ArrayList<>();
+        List<Slot.Table> qualifiers = new ArrayList<>();
+        for (Slot slot : statement.template().slots()) {
+            if (slot instanceof Slot.Table t && t.table().equalsIgnoreCase(target.name())) {
+                int at = t.end();
+                while (at < text.length() && Character.isWhitespace(text.charAt(at))) {
+                    at++;
+                }
+                (at < text.length() && text.charAt(at) == '.' ? qualifiers : names).add(t);
+            }
+        }
+        if (target.alias() == null && innerUnaliased && !qualifiers.isEmpty()) {
+            return null;
+        }
+        List<Renderer.Edit> edits = new ArrayList<>();
+        String quoted = CopyTexts.quote(copy);
+        for (Slot.Table t : names.subList(Math.max(0, names.size() - inner), names.size())) {
+            edits.add(new Renderer.Edit(t.start(), t.end(), quoted));
+        }
+        if (target.alias() != null) {
+            for (Slot.Table t : qualifiers) {
+                edits.add(new Renderer.Edit(t.start(), t.end(), quoted));
+            }
+        }
+        edits.sort(java.util.Comparator.comparingInt(Renderer.Edit::start));
+        return edits;
     }
 
     /** A stable one-line-per-step description (golden tests). */

@@ -513,6 +513,15 @@ final class HandCorpus {
         c.write("DELETE FROM order_items WHERE NOT EXISTS (SELECT 1 FROM orders o WHERE o.order_id = order_items.order_id"
                 + " AND o.amount < 200)", "order_items", "item_id");
         c.write("DELETE FROM sbtest1 WHERE id IN (SELECT item_id FROM order_items WHERE quantity = 1)", "sbtest1", "id");
+        // routed to one node, yet the subquery reads every node's rows
+        c.write("UPDATE orders SET amount = (SELECT COUNT(*) FROM order_items) WHERE user_id = 3", "orders", "order_id");
+        c.write("DELETE FROM order_items WHERE user_id = 2 AND price < (SELECT AVG(price) FROM order_items)", "order_items", "item_id");
+        // subqueries reading the target itself read it as it was before the write (MariaDB's order; MySQL refuses with 1093)
+        c.write("UPDATE orders SET amount = 0 WHERE order_id IN (SELECT order_id FROM orders WHERE amount > 480)", "orders", "order_id");
+        c.write("DELETE FROM orders WHERE amount > (SELECT AVG(amount) * 2 FROM orders o2 WHERE o2.status = orders.status)",
+                "orders", "order_id");
+        c.write("UPDATE orders o SET amount = (SELECT MAX(amount) FROM orders WHERE orders.user_id = o.user_id) WHERE o.user_id < 30",
+                "orders", "order_id");
         c.failingWrite("UPDATE users SET name = (SELECT status FROM orders WHERE amount > 1) WHERE user_id > 2", "users", "user_id");
         c.failingWrite("DELETE FROM orders WHERE nope IN (SELECT user_id FROM users)", "orders", "order_id");
 
@@ -1047,8 +1056,8 @@ final class HandCorpus {
 
     /** Statements Shardwise refuses by design with 1235; they are not oracle statements. */
     static final List<String> UNSUPPORTED = List.of(
-            // a subquery reading the write's own target across shards: MariaDB reads it before writing, MySQL refuses (1093)
-            "UPDATE orders SET amount = 0 WHERE order_id IN (SELECT order_id FROM orders WHERE amount > 499)",
+            // orders has nodes on ds0, promotions lives on ds1 only: the ds0 nodes' subquery has no copy to read
+            "UPDATE orders SET status = 'big' WHERE amount > (SELECT MAX(discount) * 40 FROM promotions)",
             // events lives on ds0 only, promotions on ds1: no backend can hold both as the coordinator
             "SELECT e.id FROM events e JOIN promotions p ON p.id = e.id");
 }
