@@ -161,6 +161,21 @@ class FederatedWriteTest {
     }
 
     @Test
+    void theCopiesAreDroppedAlsoWhenTheWriteFails() {
+        try (EngineSession s = engine.openSession()) {
+            s.execute("BEGIN");
+            // sbtest1's nodes carry its logical name, so its copy is shardwise_fed_sbtest1: a name the session can read back
+            ShardwiseException e = assertThrows(ShardwiseException.class,
+                    () -> s.execute("UPDATE users SET name = (SELECT c FROM sbtest1) WHERE user_id > 0"));
+            assertEquals(ErrorCode.SUBQUERY_MORE_THAN_ONE_ROW.errno(), e.errno());
+            ShardwiseException gone = assertThrows(ShardwiseException.class, () -> s.execute("SELECT COUNT(*) FROM shardwise_fed_sbtest1"),
+                    "the copy on the transaction's connection is gone");
+            assertEquals(ErrorCode.NO_SUCH_TABLE.errno(), gone.errno());
+            s.execute("ROLLBACK");
+        }
+    }
+
+    @Test
     void insideATransactionTheWriteIsTheTransactionsAndRollsBackWithIt() throws SQLException {
         String read = "SELECT user_id, name FROM users ORDER BY user_id";
         try (EngineSession s = engine.openSession()) {
