@@ -55,7 +55,9 @@ final class FederatedRunner {
     StatementResult run(FederatedPlan plan, Select select, NormalizedSql normalized, CachedPlan cached, List<Object> params,
                         AssigningRunner.Wrap wrap, java.util.function.BiConsumer<AssigningRunner.Wrap, UnitResult> readBack) {
         long cancels = execution.cancels();
-        List<List<Object[]>> shipped = ship(plan, new ShipBudget(budget), cancels);
+        // a locking read in a transaction locks what the copies read, on their nodes; in autocommit it locks nothing
+        String lock = execution.inTransaction() || !execution.autocommit() ? Federation.lockClause(select.template().text()) : "";
+        List<List<Object[]>> shipped = ship(plan, new ShipBudget(budget), cancels, lock);
         List<ExecutionUnit> units = new ArrayList<>();
         if (wrap != null) {
             units.add(wrap.before(plan.coordinator()));
@@ -65,7 +67,7 @@ final class FederatedRunner {
             units.add(unit(plan, CopyTexts.drop(c), List.of()));
             units.add(unit(plan, CopyTexts.create(c), List.of()));
             for (String local : c.local()) {
-                units.add(unit(plan, CopyTexts.copyLocal(c, local), List.of()));
+                units.add(unit(plan, CopyTexts.copyLocal(c, local) + lock, List.of()));
             }
             for (int i = 0; i < c.remote().size(); i++) {
                 inserts(plan, c, shipped.get(scan++), units);
@@ -99,11 +101,12 @@ final class FederatedRunner {
      * one after another on the session's connections, each read whole before the next starts, so the
      * executor never buffers a unit beyond the budget's count.
      */
-    private List<List<Object[]>> ship(FederatedPlan plan, ShipBudget ship, long cancels) {
+    private List<List<Object[]>> ship(FederatedPlan plan, ShipBudget ship, long cancels, String lock) {
         List<ExecutionUnit> scans = new ArrayList<>();
         for (FederatedPlan.Copy c : plan.copies()) {
             for (DataNode remote : c.remote()) {
-                scans.add(new ExecutionUnit(remote.backend(), CopyTexts.scan(remote.table()), List.of(), Map.of(remote.table(), c.table())));
+                scans.add(new ExecutionUnit(remote.backend(), CopyTexts.scan(remote.table()) + lock, List.of(),
+                        Map.of(remote.table(), c.table())));
             }
         }
         List<List<Object[]>> shipped = new ArrayList<>(scans.size());
@@ -137,7 +140,7 @@ final class FederatedRunner {
     }
 
     /** A scan's rows as values to bind, each counted against the budget before it is kept. */
-    private static List<Object[]> read(ResultCursor cursor, ShipBudget ship) {
+    static List<Object[]> read(ResultCursor cursor, ShipBudget ship) {
         List<Column> columns = cursor.columns();
         int width = columns.size();
         List<Object[]> rows = new ArrayList<>();

@@ -8,6 +8,7 @@ import io.shardwise.core.execute.ExecutionSession;
 import io.shardwise.core.execute.ResultCursor;
 import io.shardwise.core.execute.UnitResult;
 import io.shardwise.core.federate.FederatedPlan;
+import io.shardwise.core.federate.FederatedWrite;
 import io.shardwise.core.merge.Merger;
 import io.shardwise.core.rewrite.SourceText;
 import io.shardwise.core.route.ExecutionUnit;
@@ -46,12 +47,14 @@ final class PlanRunner {
     private final ExecutionSession execution;
     private final EngineSession session;
     private final FederatedRunner federation;
+    private final FederatedWriteRunner federatedWrites;
 
     PlanRunner(Engine engine, ExecutionSession execution, EngineSession session) {
         this.engine = engine;
         this.execution = execution;
         this.session = session;
         this.federation = new FederatedRunner(execution, session, engine.federationBudget());
+        this.federatedWrites = new FederatedWriteRunner(execution, session, engine.federationBudget());
     }
 
     /**
@@ -140,7 +143,21 @@ final class PlanRunner {
 
     /** An UPDATE or DELETE; one with ORDER BY / LIMIT over several nodes chooses its rows first ({@link KeyedWrites}). */
     StatementResult keyable(Statement statement, RowChoice choice, NormalizedSql normalized, CachedPlan plan, List<Object> params) {
-        RoutePlan route = route(normalized, plan, params);
+        // subqueries over sharded tables: the third tier, even for a write routed to one node (FederatedWrite#readsShards)
+        if (!execution.holdsTableLocks() && plan.federatedWrite(engine.rule()) instanceof FederatedWrite federated && federated.readsShards()) {
+            return federatedWrite(federated, statement, normalized, plan, params);
+        }
+        RoutePlan route;
+        try {
+            route = route(normalized, plan, params);
+        } catch (ShardwiseException refused) {
+            // subqueries over single or broadcast tables elsewhere (LOCK TABLES keeps the refusal)
+            if (refused.code() != ErrorCode.UNSUPPORTED || execution.holdsTableLocks()
+                    || !(plan.federatedWrite(engine.rule()) instanceof FederatedWrite federated)) {
+                throw refused;
+            }
+            return federatedWrite(federated, statement, normalized, plan, params);
+        }
         if (route.kind() != RouteKind.KEYED_WRITE) {
             return write(route);
         }
@@ -148,6 +165,16 @@ final class PlanRunner {
             return atomically(() -> keyed(statement, choice, normalized, plan, params, route));
         }
         return keyed(statement, choice, normalized, plan, params, route);
+    }
+
+    /** The third tier's write, in a transaction as every multi-shard write ({@link FederatedWriteRunner}). */
+    private StatementResult federatedWrite(FederatedWrite federated, Statement statement, NormalizedSql normalized, CachedPlan plan,
+                                           List<Object> params) {
+        engine.countFederated();
+        if (execution.autocommit() && !execution.inTransaction()) {
+            return atomically(() -> federatedWrites.run(federated, statement, normalized, plan, params));
+        }
+        return federatedWrites.run(federated, statement, normalized, plan, params);
     }
 
     /** Chooses the rows (the route's SELECT, which locks them), then writes them by key in the same transaction. */

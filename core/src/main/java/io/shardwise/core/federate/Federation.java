@@ -32,9 +32,9 @@ public final class Federation {
     static final String TEMP_PREFIX = "shardwise_fed_";
     private static final int MAX_NAME = 64;
     private static final Pattern BARE_COLUMN = Pattern.compile("[`\\w$]+(\\s*\\.\\s*[`\\w$]+){0,2}");
-    /** Locking reads must lock the rows they read on their own nodes; a copy locks nothing. */
-    private static final Pattern LOCKING = Pattern.compile("\\b(for\\s+update|for\\s+share|lock\\s+in\\s+share\\s+mode)\\b",
-            Pattern.CASE_INSENSITIVE);
+    /** A locking read's clause; the copies' source reads repeat it ({@link #lockClause}). */
+    private static final Pattern LOCKING = Pattern.compile("\\b(for\\s+update|for\\s+share|lock\\s+in\\s+share\\s+mode)\\b"
+            + "(\\s+of\\b)?(\\s+(nowait|skip\\s+locked))?", Pattern.CASE_INSENSITIVE);
 
     private Federation() {}
 
@@ -44,15 +44,18 @@ public final class Federation {
      * with no node on the coordinator to copy its definition from). Only a statement the first two
      * tiers refuse ever runs it.
      */
-    public sealed interface Decision permits FederatedPlan, Declined {}
+    public sealed interface Decision permits FederatedPlan, FederatedWrite, Declined {}
 
     /** The statement stays refused with the second tier's 1235; {@code reason} says why the third declined too. */
     public record Declined(String reason) implements Decision {}
 
     public static Decision plan(Select select, ShardingRule rule) {
         String coordinator = coordinator(select, rule);
-        if (LOCKING.matcher(select.template().text()).find()) {
-            return new Declined("a locking read cannot run on copies");
+        java.util.regex.Matcher locking = LOCKING.matcher(select.template().text());
+        while (locking.find()) {
+            if (locking.group(2) != null) {
+                return new Declined("a locking read naming its tables (FOR UPDATE OF)");
+            }
         }
         Map<String, FederatedPlan.Copy> copies = new LinkedHashMap<>();
         Map<String, String> names = new HashMap<>();
@@ -74,7 +77,7 @@ public final class Federation {
                     case TableRule.Broadcast b -> read = here.table();
                     case TableRule.Single s -> read = here.table();
                     case TableRule.Sharded s -> {
-                        read = tempName(s, coordinator);
+                        read = tempName(s);
                         if (read.length() > MAX_NAME) {
                             return new Declined("table name '" + t.name() + "' too long for a temporary copy");
                         }
@@ -106,6 +109,27 @@ public final class Federation {
             return new Declined("no sharded table to copy");
         }
         return new FederatedPlan(coordinator, List.copyOf(copies.values()), names, logical, labels(select, names));
+    }
+
+    /**
+     * What each read of a copy's source repeats so that a locking read locks the rows it reads on their
+     * own nodes: {@code " FOR UPDATE"} when the statement has a FOR UPDATE anywhere, else
+     * {@code " LOCK IN SHARE MODE"} for FOR SHARE / LOCK IN SHARE MODE (the spelling MySQL and MariaDB
+     * both read), each with its NOWAIT or SKIP LOCKED; "" for a statement that locks nothing. Every
+     * copied table's rows are locked, whichever part of the statement names the clause: a superset of
+     * what MySQL locks.
+     */
+    public static String lockClause(String text) {
+        java.util.regex.Matcher m = LOCKING.matcher(text);
+        String clause = "";
+        while (m.find()) {
+            String kind = m.group(1).toLowerCase(Locale.ROOT).startsWith("for update") ? " FOR UPDATE" : " LOCK IN SHARE MODE";
+            String option = m.group(4) == null ? "" : m.group(4).toLowerCase(Locale.ROOT).startsWith("nowait") ? " NOWAIT" : " SKIP LOCKED";
+            if (clause.isEmpty() || kind.equals(" FOR UPDATE")) {
+                clause = kind + option;
+            }
+        }
+        return clause;
     }
 
     /**
@@ -153,7 +177,7 @@ public final class Federation {
      * a backend connection, so a copy a failed statement leaves behind misleads no other tier; the next
      * federated statement drops it first.
      */
-    private static String tempName(TableRule.Sharded s, String coordinator) {
+    static String tempName(TableRule.Sharded s) {
         for (DataNode n : s.nodes()) {
             if (n.table().equalsIgnoreCase(s.name())) {
                 return TEMP_PREFIX + s.name().toLowerCase(Locale.ROOT);
@@ -162,7 +186,7 @@ public final class Federation {
         return s.name();
     }
 
-    private static DataNode nodeOn(TableRule r, String backend) {
+    static DataNode nodeOn(TableRule r, String backend) {
         for (DataNode n : r.nodes()) {
             if (n.backend().equals(backend)) {
                 return n;

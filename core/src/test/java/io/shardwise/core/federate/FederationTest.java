@@ -79,8 +79,14 @@ class FederationTest {
     }
 
     @Test
-    void declinesALockingRead() {
-        assertInstanceOf(Federation.Declined.class, plan("SELECT * FROM orders WHERE user_id IN (SELECT user_id FROM users) FOR UPDATE"));
+    void aLockingReadIsPlannedAndItsCopiesRepeatItsClause() {
+        federated("SELECT * FROM orders WHERE user_id IN (SELECT user_id FROM users) FOR UPDATE");
+        assertEquals(" FOR UPDATE", Federation.lockClause("select * from orders where user_id in (select user_id from users) for update"));
+        assertEquals(" LOCK IN SHARE MODE", Federation.lockClause("select * from t for share"));
+        assertEquals(" LOCK IN SHARE MODE SKIP LOCKED", Federation.lockClause("select * from t lock in share mode skip locked"));
+        assertEquals(" FOR UPDATE NOWAIT", Federation.lockClause("select * from (select * from t for share) d for update nowait"));
+        assertEquals("", Federation.lockClause("select * from t"));
+        assertInstanceOf(Federation.Declined.class, plan("SELECT * FROM orders o WHERE user_id IN (SELECT user_id FROM users) FOR UPDATE OF o"));
     }
 
     @Test

@@ -493,6 +493,38 @@ final class HandCorpus {
         c.pwrite("DELETE FROM users WHERE user_id = ?", "users", "user_id", -5000L);
         c.write("DELETE FROM users WHERE user_id = '1001'", "users", "user_id");
 
+        // the third tier's writes: subqueries over other shards, run on each target node over copies
+        c.category("federated-write");
+        c.write("UPDATE users SET name = CONCAT(name, '!') WHERE user_id IN (SELECT user_id FROM orders WHERE amount > 300)",
+                "users", "user_id");
+        c.write("UPDATE orders o SET amount = amount + 1 WHERE EXISTS (SELECT 1 FROM order_items i WHERE i.order_id = o.order_id"
+                + " AND i.quantity > 3)", "orders", "order_id");
+        c.write("UPDATE orders SET amount = (SELECT MAX(price) FROM order_items i WHERE i.order_id = orders.order_id)"
+                + " WHERE status = 'paid'", "orders", "order_id");
+        c.write("UPDATE users u SET email = (SELECT COUNT(*) FROM orders o WHERE o.user_id = u.user_id) WHERE u.user_id < 40",
+                "users", "user_id");
+        c.write("UPDATE sbtest1 SET k = k + 1 WHERE k IN (SELECT quantity FROM order_items WHERE price > 50)", "sbtest1", "id");
+        c.write("UPDATE promotions SET discount = discount + 1 WHERE id <= (SELECT COUNT(*) FROM orders WHERE amount > 450)",
+                "promotions", "id");
+        c.write("UPDATE countries SET name = CONCAT(name, '*') WHERE code IN (SELECT country_code FROM users WHERE user_id < 100)",
+                "countries", "code");
+        c.pwrite("DELETE FROM users WHERE user_id IN (?, ?, ?) AND user_id NOT IN (SELECT user_id FROM orders WHERE status = ?)",
+                "users", "user_id", 7L, 8L, 9L, "paid");
+        c.write("DELETE FROM order_items WHERE NOT EXISTS (SELECT 1 FROM orders o WHERE o.order_id = order_items.order_id"
+                + " AND o.amount < 200)", "order_items", "item_id");
+        c.write("DELETE FROM sbtest1 WHERE id IN (SELECT item_id FROM order_items WHERE quantity = 1)", "sbtest1", "id");
+        // routed to one node, yet the subquery reads every node's rows
+        c.write("UPDATE orders SET amount = (SELECT COUNT(*) FROM order_items) WHERE user_id = 3", "orders", "order_id");
+        c.write("DELETE FROM order_items WHERE user_id = 2 AND price < (SELECT AVG(price) FROM order_items)", "order_items", "item_id");
+        // subqueries reading the target itself read it as it was before the write (MariaDB's order; MySQL refuses with 1093)
+        c.write("UPDATE orders SET amount = 0 WHERE order_id IN (SELECT order_id FROM orders WHERE amount > 480)", "orders", "order_id");
+        c.write("DELETE FROM orders WHERE amount > (SELECT AVG(amount) * 2 FROM orders o2 WHERE o2.status = orders.status)",
+                "orders", "order_id");
+        c.write("UPDATE orders o SET amount = (SELECT MAX(amount) FROM orders WHERE orders.user_id = o.user_id) WHERE o.user_id < 30",
+                "orders", "order_id");
+        c.failingWrite("UPDATE users SET name = (SELECT status FROM orders WHERE amount > 1) WHERE user_id > 2", "users", "user_id");
+        c.failingWrite("DELETE FROM orders WHERE nope IN (SELECT user_id FROM users)", "orders", "order_id");
+
         // last: a multi-row INSERT that fails on one shard must change nothing (MySQL's statement atomicity)
         c.category("insert");
         c.failingWrite("INSERT INTO users (user_id, name) VALUES (2000, 'ok'), (42, 'duplicate')", "users", "user_id");
@@ -1014,13 +1046,18 @@ final class HandCorpus {
         c.q("BEGIN");
         c.q("SELECT COUNT(*) FROM (SELECT DISTINCT user_id FROM orders) t");
         c.q("SELECT COUNT(*) FROM users WHERE user_id IN (SELECT user_id FROM orders WHERE amount > 500)");
+        c.q("SELECT * FROM orders WHERE user_id IN (SELECT user_id FROM users WHERE name = 'bob') FOR UPDATE");
+        c.q("SELECT u.name, COUNT(*) FROM users u JOIN orders o ON o.amount > u.user_id WHERE u.user_id < 5 GROUP BY u.name"
+                + " ORDER BY u.name LOCK IN SHARE MODE");
         c.q("COMMIT");
+        c.category("federated-locking-autocommit");
+        c.q("SELECT COUNT(*) FROM orders WHERE user_id IN (SELECT user_id FROM users WHERE name LIKE 'a%') FOR UPDATE");
     }
 
     /** Statements Shardwise refuses by design with 1235; they are not oracle statements. */
     static final List<String> UNSUPPORTED = List.of(
-            // a locking read must lock rows on their own nodes: the federated tier (copies) cannot
-            "SELECT * FROM orders WHERE user_id IN (SELECT user_id FROM users WHERE name = 'bob') FOR UPDATE",
+            // orders has nodes on ds0, promotions lives on ds1 only: the ds0 nodes' subquery has no copy to read
+            "UPDATE orders SET status = 'big' WHERE amount > (SELECT MAX(discount) * 40 FROM promotions)",
             // events lives on ds0 only, promotions on ds1: no backend can hold both as the coordinator
             "SELECT e.id FROM events e JOIN promotions p ON p.id = e.id");
 }
