@@ -145,6 +145,9 @@ public final class Router {
             throw MergePlanner.unsupported("a subquery, derived table, UNION or window function over sharded table '"
                     + placement.sharded().get(0).name() + "' spanning " + selection.nodes.cardinality() + " shards");
         }
+        if (s.nested()) {
+            innerOnSameNode(s, selection.nodes, bindings);
+        }
         List<Renderer.Edit> edits = List.of();
         MergeSpec merge = PASS_THROUGH;
         int starItem = -1;
@@ -166,6 +169,36 @@ public final class Router {
         }
         List<ExecutionUnit> units = units(s.template(), source, prepared, selection, bindings, edits);
         return new RoutePlan(selection.kind, units, merge, starItem, width, List.of());
+    }
+
+    /**
+     * A nested statement routed to one node is right only if every subquery reads there all the rows it
+     * would read on one database: its sharded tables' own WHERE pins them to that node, or equates their key
+     * with an outer table's (each outer row's matches live beside it). Otherwise (e.g. {@code WHERE user_id = 3
+     * AND amount > (SELECT AVG(amount) FROM orders)}) one node's rows would answer for all: a routing 1235
+     * hands the statement to the third tier, which reads every node.
+     */
+    private void innerOnSameNode(Select s, BitSet nodes, Bindings bindings) {
+        boolean outerSharded = false;
+        for (TableRef t : s.topTables()) {
+            outerSharded |= ruleOf(t) instanceof TableRule.Sharded;
+        }
+        for (Select.Inner inner : s.inner()) {
+            if (!(ruleOf(inner.table()) instanceof TableRule.Sharded r) || (inner.followsOuter() && outerSharded)) {
+                continue;
+            }
+            BitSet reads = NodeSelector.nodes(inner.condition(), r.algorithm(), r.nodes().size(), bindings);
+            reads.andNot(nodes);
+            if (!reads.isEmpty()) {
+                throw MergePlanner.unsupported("a subquery over sharded table '" + r.name()
+                        + "' reading other shards than the statement's");
+            }
+        }
+    }
+
+    /** The rule of a reference to the logical schema (null for other schemas' tables). */
+    private TableRule ruleOf(TableRef t) {
+        return t.schema() == null || t.schema().equalsIgnoreCase(rule.schema()) ? rule.table(t.name()) : null;
     }
 
     private RoutePlan write(SqlTemplate template, Prepared prepared, List<TableRef> tables,
