@@ -51,7 +51,7 @@ final class PlanRunner {
         this.engine = engine;
         this.execution = execution;
         this.session = session;
-        this.federation = new FederatedRunner(execution, session, engine.federationBudget());
+        this.federation = new FederatedRunner(execution, session, engine.federationBudget(), engine.copyDefinitions());
     }
 
     /**
@@ -178,6 +178,7 @@ final class PlanRunner {
             case StatementResult.Rows rows -> rows;
             case StatementResult.Update update -> {
                 engine.descriptions().invalidateAll();
+                engine.copyDefinitions().invalidateAll();
                 yield update;
             }
             case StatementResult.Results results -> results; // only a CALL returns these; it invalidates itself
@@ -271,7 +272,8 @@ final class PlanRunner {
                 if (refused.code() != ErrorCode.UNSUPPORTED || !(plan.federated(engine.rule()) instanceof FederatedPlan federated)) {
                     throw refused;
                 }
-                return execution.describe(federation.describeUnit(federated, (Select) plan.statement(), normalized, plan, nulls));
+                ExecutionUnit described = federation.describeUnit(federated, (Select) plan.statement(), normalized, plan, nulls);
+                return described == null ? List.of() : execution.describe(described);
             }
             List<Column> unit = execution.describe(route.units().get(0));
             if (unit.isEmpty() || route.merge() instanceof MergeSpec.PassThrough) {

@@ -36,13 +36,23 @@ public record FederatedPlan(String coordinator, List<Copy> copies, Map<String, S
 
     /**
      * One logical table copied into temporary table {@code temp} on the coordinator: created like
-     * {@code like} (a node of it there), filled from {@code local} (its nodes there) and {@code remote}
-     * (its nodes elsewhere, read whole and shipped).
+     * {@code like} (a node of it there), or, when it has none there ({@code like} null), from the
+     * definition of node {@code definition} elsewhere ({@link CopyTexts#createFrom}); filled from
+     * {@code local} (its nodes there) and {@code remote} (its nodes elsewhere, read whole and shipped).
      */
-    public record Copy(String table, String temp, String like, List<String> local, List<DataNode> remote) {
+    public record Copy(String table, String temp, String like, List<String> local, List<DataNode> remote, DataNode definition) {
         public Copy {
             local = List.copyOf(local);
             remote = List.copyOf(remote);
+            if ((like == null) == (definition == null)) {
+                throw new IllegalArgumentException("a copy is made like a node on the coordinator or from another node's definition: "
+                        + like + ", " + definition);
+            }
+        }
+
+        /** As made LIKE a node on the coordinator. */
+        public Copy(String table, String temp, String like, List<String> local, List<DataNode> remote) {
+            this(table, temp, like, local, remote, null);
         }
     }
 
@@ -50,7 +60,8 @@ public record FederatedPlan(String coordinator, List<Copy> copies, Map<String, S
     public String explain() {
         StringBuilder sb = new StringBuilder("FEDERATED on ").append(coordinator);
         for (Copy c : copies) {
-            sb.append("\n  copy ").append(c.table()).append(" -> ").append(c.temp()).append(" (like ").append(c.like()).append(')');
+            sb.append("\n  copy ").append(c.table()).append(" -> ").append(c.temp())
+                    .append(c.like() != null ? " (like " + c.like() + ')' : " (as " + c.definition() + ')');
             for (String l : c.local()) {
                 sb.append("\n    local ").append(l);
             }
