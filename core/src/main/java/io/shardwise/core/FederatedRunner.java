@@ -24,12 +24,16 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Runs a {@link FederatedPlan}: reads the remote nodes of each copied table (each read whole within
+ * Runs a {@link FederatedPlan}: reads the definitions of copies with no node on the coordinator
+ * ({@link CopyDefinitions}, cached) and the remote nodes of each copied table (each read whole within
  * the statement's {@link ShipBudget}; see {@link #ship}), then on the coordinator, as one sequence on
  * one connection (temporary tables live on a connection): drop stale copies, create the copies, fill
- * them (local nodes there, shipped rows as INSERT batches), run the user's statement over them, drop
- * them. In a transaction every read and the sequence use the transaction's connections, so the
- * statement sees the transaction's own changes. Not thread-safe, as its session.
+ * them (local nodes there, shipped rows as INSERT batches), run the user's statement over them. Its
+ * rows stream to the client; the copies are dropped on that connection when the cursor ends, however
+ * it ends, and only then does the connection go back to its pool
+ * ({@link ExecutionSession#executeSequenceStreaming}). In a transaction every read and the sequence
+ * use the transaction's connections, so the statement sees the transaction's own changes. Not
+ * thread-safe, as its session.
  */
 final class FederatedRunner {
     /** Rows per INSERT on the coordinator (as {@link InsertBatches#BATCH}: one round trip each, well under max_allowed_packet). */

@@ -12,7 +12,9 @@ import java.util.Objects;
  * sharded table becomes one temporary table on the coordinator made {@code LIKE} its coordinator
  * node (so every column keeps its type, length, collation and indexes), filled from the coordinator's
  * own nodes by {@code INSERT ... SELECT} there and from the other nodes' rows shipped through
- * Shardwise; broadcast tables and single tables of the coordinator are read where they are.
+ * Shardwise; broadcast tables and single tables of the coordinator are read where they are. A table
+ * with no node on the coordinator (sharded, single or broadcast) is copied from another backend's
+ * definition of one of its nodes.
  *
  * <p>Invariant: {@code names} maps every logical table the statement names (lower case) to what the
  * coordinator reads for it, and {@code logical} maps those names back (result metadata and error
