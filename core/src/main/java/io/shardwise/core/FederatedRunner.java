@@ -8,6 +8,7 @@ import io.shardwise.core.execute.Diagnostics;
 import io.shardwise.core.execute.ExecutionSession;
 import io.shardwise.core.execute.ResultCursor;
 import io.shardwise.core.execute.UnitResult;
+import io.shardwise.core.federate.CopyDefinitions;
 import io.shardwise.core.federate.CopyTexts;
 import io.shardwise.core.federate.FederatedPlan;
 import io.shardwise.core.federate.Federation;
@@ -23,12 +24,16 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Runs a {@link FederatedPlan}: reads the remote nodes of each copied table (each read whole within
+ * Runs a {@link FederatedPlan}: reads the definitions of copies with no node on the coordinator
+ * ({@link CopyDefinitions}, cached) and the remote nodes of each copied table (each read whole within
  * the statement's {@link ShipBudget}; see {@link #ship}), then on the coordinator, as one sequence on
  * one connection (temporary tables live on a connection): drop stale copies, create the copies, fill
- * them (local nodes there, shipped rows as INSERT batches), run the user's statement over them, drop
- * them. In a transaction every read and the sequence use the transaction's connections, so the
- * statement sees the transaction's own changes. Not thread-safe, as its session.
+ * them (local nodes there, shipped rows as INSERT batches), run the user's statement over them. Its
+ * rows stream to the client; the copies are dropped on that connection when the cursor ends, however
+ * it ends, and only then does the connection go back to its pool
+ * ({@link ExecutionSession#executeSequenceStreaming}). In a transaction every read and the sequence
+ * use the transaction's connections, so the statement sees the transaction's own changes. Not
+ * thread-safe, as its session.
  */
 final class FederatedRunner {
     /** Rows per INSERT on the coordinator (as {@link InsertBatches#BATCH}: one round trip each, well under max_allowed_packet). */
@@ -37,11 +42,13 @@ final class FederatedRunner {
     private final ExecutionSession execution;
     private final EngineSession session;
     private final long budget;
+    private final CopyDefinitions definitions;
 
-    FederatedRunner(ExecutionSession execution, EngineSession session, long budget) {
+    FederatedRunner(ExecutionSession execution, EngineSession session, long budget, CopyDefinitions definitions) {
         this.execution = execution;
         this.session = session;
         this.budget = budget;
+        this.definitions = definitions;
     }
 
     StatementResult run(FederatedPlan plan, Select select, NormalizedSql normalized, CachedPlan cached, List<Object> params) {
@@ -57,15 +64,21 @@ final class FederatedRunner {
         long cancels = execution.cancels();
         // a locking read in a transaction locks what the copies read, on their nodes; in autocommit it locks nothing
         String lock = execution.inTransaction() || !execution.autocommit() ? Federation.lockClause(select.template().text()) : "";
+        List<String> creates = new ArrayList<>(plan.copies().size());
+        for (FederatedPlan.Copy c : plan.copies()) {
+            creates.add(c.like() != null ? CopyTexts.create(c) : CopyTexts.createFrom(c, definitions.get(c.definition(), this::definition)));
+        }
+        notCancelled(cancels);
         List<List<Object[]>> shipped = ship(plan, new ShipBudget(budget), cancels, lock);
         List<ExecutionUnit> units = new ArrayList<>();
         if (wrap != null) {
             units.add(wrap.before(plan.coordinator()));
         }
         int scan = 0;
-        for (FederatedPlan.Copy c : plan.copies()) {
+        for (int k = 0; k < plan.copies().size(); k++) {
+            FederatedPlan.Copy c = plan.copies().get(k);
             units.add(unit(plan, CopyTexts.drop(c), List.of()));
-            units.add(unit(plan, CopyTexts.create(c), List.of()));
+            units.add(unit(plan, creates.get(k), List.of()));
             for (String local : c.local()) {
                 units.add(unit(plan, CopyTexts.copyLocal(c, local) + lock, List.of()));
             }
@@ -80,19 +93,36 @@ final class FederatedRunner {
         for (FederatedPlan.Copy c : plan.copies()) {
             units.add(unit(plan, CopyTexts.drop(c), List.of()));
         }
-        int read = units.size();
-        if (wrap != null) {
-            units.addAll(wrap.after(plan.coordinator()));
+        if (wrap == null) {
+            // the copies' drops leave the sequence: they run once the client's cursor ends (see executeSequenceStreaming)
+            List<String> drops = new ArrayList<>(plan.copies().size());
+            for (FederatedPlan.Copy c : plan.copies()) {
+                drops.add(CopyTexts.drop(c));
+            }
+            List<ExecutionUnit> sequence = units.subList(0, statement + 1);
+            Diagnostics diagnostics = new Diagnostics(sequence.size());
+            session.diagnostics(diagnostics);
+            notCancelled(cancels);
+            return answer(execution.executeSequenceStreaming(sequence, drops, diagnostics).get(statement));
         }
+        int read = units.size();
+        units.addAll(wrap.after(plan.coordinator()));
         Diagnostics diagnostics = new Diagnostics(units.size());
         session.diagnostics(diagnostics);
         notCancelled(cancels);
+        // assigning statements read their variables back after the rows: the rows are read whole first
         List<UnitResult> results = execution.executeSequence(units, diagnostics);
-        if (wrap != null) {
-            readBack.accept(wrap, results.get(read));
-        }
-        UnitResult.Results answer = (UnitResult.Results) results.get(statement);
-        return new StatementResult.Rows(((UnitResult.Rows) answer.results().get(0)).cursor());
+        readBack.accept(wrap, results.get(read));
+        return answer(((UnitResult.Results) results.get(statement)).results().get(0));
+    }
+
+    /** The coordinator's answer: rows, or (SELECT ... INTO) an update count. */
+    private static StatementResult answer(UnitResult result) {
+        return switch (result) {
+            case UnitResult.Rows rows -> new StatementResult.Rows(rows.cursor());
+            case UnitResult.Update u -> new StatementResult.Update(u.affectedRows(), u.lastInsertId(), List.of(), u.warnings(), u.info());
+            case UnitResult.Results r -> answer(r.results().get(0));
+        };
     }
 
     /**
@@ -130,6 +160,17 @@ final class FederatedRunner {
             }
         }
         return shipped;
+    }
+
+    /** A node's {@code SHOW CREATE TABLE} text, for a copy with no node on the coordinator. */
+    private String definition(DataNode node) {
+        ExecutionUnit show = new ExecutionUnit(node.backend(), CopyTexts.showCreate(node), List.of(), Map.of());
+        try (ResultCursor cursor = ((UnitResult.Rows) execution.execute(List.of(show)).get(0)).cursor()) {
+            if (!cursor.next()) {
+                throw new ShardwiseException(ErrorCode.BUG, "SHOW CREATE TABLE returned no row for " + node);
+            }
+            return new String(cursor.get(1), java.nio.charset.StandardCharsets.UTF_8);
+        }
     }
 
     /** KILL QUERY or Statement.cancel() between two of the statement's executions ends it as one during them would. */
@@ -180,7 +221,8 @@ final class FederatedRunner {
         List<ExecutionUnit> sequence = new ArrayList<>();
         for (FederatedPlan.Copy c : plan.copies()) {
             sequence.add(unit(plan, CopyTexts.drop(c), List.of()));
-            sequence.add(unit(plan, CopyTexts.create(c), List.of()));
+            sequence.add(unit(plan, c.like() != null ? CopyTexts.create(c)
+                    : "CREATE TEMPORARY TABLE " + c.temp() + " /* as SHOW CREATE TABLE of " + c.definition() + " */", List.of()));
             for (String local : c.local()) {
                 sequence.add(unit(plan, CopyTexts.copyLocal(c, local), List.of()));
             }
@@ -200,11 +242,17 @@ final class FederatedRunner {
         return scans;
     }
 
-    /** The columns the statement returns: prepared on the coordinator over the tables its copies are made like. */
+    /**
+     * The columns the statement returns: prepared on the coordinator over the tables its copies are made
+     * like; null when a copy is made from another backend's node (only running can tell then).
+     */
     ExecutionUnit describeUnit(FederatedPlan plan, Select select, NormalizedSql normalized, CachedPlan cached, List<Object> params) {
         Map<String, String> likes = new java.util.HashMap<>(plan.names());
         Map<String, String> logical = new java.util.HashMap<>(plan.logical());
         for (FederatedPlan.Copy c : plan.copies()) {
+            if (c.like() == null) {
+                return null;
+            }
             likes.put(c.table().toLowerCase(java.util.Locale.ROOT), c.like());
             logical.put(c.like(), c.table());
         }

@@ -53,7 +53,7 @@ final class PlanRunner {
         this.engine = engine;
         this.execution = execution;
         this.session = session;
-        this.federation = new FederatedRunner(execution, session, engine.federationBudget());
+        this.federation = new FederatedRunner(execution, session, engine.federationBudget(), engine.copyDefinitions());
         this.federatedWrites = new FederatedWriteRunner(execution, session, engine.federationBudget());
     }
 
@@ -205,6 +205,7 @@ final class PlanRunner {
             case StatementResult.Rows rows -> rows;
             case StatementResult.Update update -> {
                 engine.descriptions().invalidateAll();
+                engine.copyDefinitions().invalidateAll();
                 yield update;
             }
             case StatementResult.Results results -> results; // only a CALL returns these; it invalidates itself
@@ -304,7 +305,8 @@ final class PlanRunner {
                 if (refused.code() != ErrorCode.UNSUPPORTED || !(plan.federated(engine.rule()) instanceof FederatedPlan federated)) {
                     throw refused;
                 }
-                return execution.describe(federation.describeUnit(federated, (Select) plan.statement(), normalized, plan, nulls));
+                ExecutionUnit described = federation.describeUnit(federated, (Select) plan.statement(), normalized, plan, nulls);
+                return described == null ? List.of() : execution.describe(described);
             }
             List<Column> unit = execution.describe(route.units().get(0));
             if (unit.isEmpty() || route.merge() instanceof MergeSpec.PassThrough) {

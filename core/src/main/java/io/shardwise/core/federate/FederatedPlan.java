@@ -12,7 +12,9 @@ import java.util.Objects;
  * sharded table becomes one temporary table on the coordinator made {@code LIKE} its coordinator
  * node (so every column keeps its type, length, collation and indexes), filled from the coordinator's
  * own nodes by {@code INSERT ... SELECT} there and from the other nodes' rows shipped through
- * Shardwise; broadcast tables and single tables of the coordinator are read where they are.
+ * Shardwise; broadcast tables and single tables of the coordinator are read where they are. A table
+ * with no node on the coordinator (sharded, single or broadcast) is copied from another backend's
+ * definition of one of its nodes.
  *
  * <p>Invariant: {@code names} maps every logical table the statement names (lower case) to what the
  * coordinator reads for it, and {@code logical} maps those names back (result metadata and error
@@ -36,13 +38,23 @@ public record FederatedPlan(String coordinator, List<Copy> copies, Map<String, S
 
     /**
      * One logical table copied into temporary table {@code temp} on the coordinator: created like
-     * {@code like} (a node of it there), filled from {@code local} (its nodes there) and {@code remote}
-     * (its nodes elsewhere, read whole and shipped).
+     * {@code like} (a node of it there), or, when it has none there ({@code like} null), from the
+     * definition of node {@code definition} elsewhere ({@link CopyTexts#createFrom}); filled from
+     * {@code local} (its nodes there) and {@code remote} (its nodes elsewhere, read whole and shipped).
      */
-    public record Copy(String table, String temp, String like, List<String> local, List<DataNode> remote) {
+    public record Copy(String table, String temp, String like, List<String> local, List<DataNode> remote, DataNode definition) {
         public Copy {
             local = List.copyOf(local);
             remote = List.copyOf(remote);
+            if ((like == null) == (definition == null)) {
+                throw new IllegalArgumentException("a copy is made like a node on the coordinator or from another node's definition: "
+                        + like + ", " + definition);
+            }
+        }
+
+        /** As made LIKE a node on the coordinator. */
+        public Copy(String table, String temp, String like, List<String> local, List<DataNode> remote) {
+            this(table, temp, like, local, remote, null);
         }
     }
 
@@ -50,7 +62,8 @@ public record FederatedPlan(String coordinator, List<Copy> copies, Map<String, S
     public String explain() {
         StringBuilder sb = new StringBuilder("FEDERATED on ").append(coordinator);
         for (Copy c : copies) {
-            sb.append("\n  copy ").append(c.table()).append(" -> ").append(c.temp()).append(" (like ").append(c.like()).append(')');
+            sb.append("\n  copy ").append(c.table()).append(" -> ").append(c.temp())
+                    .append(c.like() != null ? " (like " + c.like() + ')' : " (as " + c.definition() + ')');
             for (String l : c.local()) {
                 sb.append("\n    local ").append(l);
             }

@@ -59,10 +59,13 @@ public final class Router {
         private final RenderedTexts texts;
         /** The prepared SELECT whose rows a write needs first: a limited write's choice ({@link RowChoice}), an INSERT's source; or null. */
         private final Prepared inner;
+        /** A SELECT no route answers ({@link Placement#refusal}), refused when routed (the federated tier may answer it); or null. */
+        private final String refused;
 
-        private Prepared(Statement statement, Placement placement, Prepared inner) {
+        private Prepared(Statement statement, Placement placement, Prepared inner, String refused) {
             this.statement = statement;
             this.placement = placement;
+            this.refused = refused;
             this.texts = new RenderedTexts(placement == null ? 0 : placement.nodeCount());
             this.inner = inner;
         }
@@ -78,7 +81,8 @@ public final class Router {
 
     /** Prepares a statement for routing (fails, as routing would, on tables it can never combine). */
     public Prepared prepare(Statement statement) {
-        Placement placement = switch (statement) {
+        String refused = statement instanceof Select s ? Placement.refusal(s.tables(), rule) : null;
+        Placement placement = refused != null ? null : switch (statement) {
             case Select s -> Placement.of(s.tables(), rule);
             case Update u -> Placement.of(u.tables(), rule);
             case Delete d -> Placement.of(d.tables(), rule);
@@ -98,7 +102,7 @@ public final class Router {
             case Ddl d -> null;
             case SessionCommand c -> null;
         };
-        return new Prepared(statement, placement, inner == null ? null : prepare(inner));
+        return new Prepared(statement, placement, inner == null ? null : prepare(inner), refused);
     }
 
     public RoutePlan route(Prepared prepared, Bindings bindings, SourceText source) {
@@ -133,6 +137,9 @@ public final class Router {
     }
 
     private RoutePlan select(Select s, Prepared prepared, Bindings bindings, SourceText source) {
+        if (prepared.refused != null) {
+            throw new ShardwiseException(ErrorCode.UNSUPPORTED, prepared.refused);
+        }
         Placement placement = prepared.placement;
         if (placement.sharded().isEmpty()) {
             String backend = placement.readBackend(rule);

@@ -158,7 +158,7 @@ class JdbcWarningsIT {
     void anErrorIsThrownNotChained() throws SQLException {
         try (Connection c = f.shardwise(); Statement s = c.createStatement()) {
             try {
-                s.executeQuery("SELECT e.id FROM events e JOIN promotions p ON p.id = e.id"); // still refused: no backend holds both
+                s.executeQuery("SELECT * FROM orders WHERE user_id IN (SELECT user_id FROM users WHERE name = 'bob') FOR UPDATE"); // refused: a copy locks nothing
             } catch (SQLException expected) {
                 assertEquals(1235, expected.getErrorCode());
             }

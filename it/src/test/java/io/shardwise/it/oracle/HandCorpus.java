@@ -1042,6 +1042,22 @@ final class HandCorpus {
         c.q("SELECT DISTINCT o.* FROM orders o WHERE o.user_id < 8");
         c.q("SELECT (SELECT COUNT(*) FROM sbtest1 WHERE sbtest1.k < 100), sbtest1.k + 1 FROM sbtest1 WHERE id < 3");
 
+        // events lives on ds0 only, promotions on ds1: the coordinator (ds1, promotions' backend) gets a copy of
+        // events made from the definition of one of its nodes (SHOW CREATE TABLE on ds0)
+        c.category("federated-spread");
+        c.q("SELECT e.id FROM events e JOIN promotions p ON p.id = e.id");
+        c.q("SELECT p.code, COUNT(e.id) FROM promotions p LEFT JOIN events e ON e.id % 10 = p.id GROUP BY p.code ORDER BY p.code");
+        c.q("SELECT COUNT(*), COUNT(DISTINCT kind) FROM events WHERE id IN (SELECT id * 7 FROM promotions)");
+        c.q("SELECT p.id, e.created_at, ROW_NUMBER() OVER (ORDER BY e.created_at DESC, e.id) rn FROM promotions p"
+                + " JOIN events e ON e.id = p.id * 3");
+        c.p("SELECT e.id, p.code FROM events e JOIN promotions p ON p.id = e.id WHERE e.id < ? ORDER BY e.id", 5L);
+        c.q("SELECT p.code FROM promotions p WHERE EXISTS (SELECT 1 FROM events e WHERE e.id = p.id AND e.created_at >= '2025-01-01')"
+                + " ORDER BY p.code");
+        // a result far larger than the copies: it streams from the coordinator
+        c.q("SELECT o.order_id, o.user_id, i.item_id, i.sku, i.quantity FROM orders o JOIN order_items i ON i.order_id = o.order_id");
+        // one engine serves one logical schema; another schema is the default backend's, as the first tiers read it
+        c.fails("SELECT COUNT(*) FROM orders WHERE user_id IN (SELECT user_id FROM no_such_schema_13.users)");
+
         c.category("federated-transaction");
         c.q("BEGIN");
         c.q("SELECT COUNT(*) FROM (SELECT DISTINCT user_id FROM orders) t");
@@ -1057,7 +1073,5 @@ final class HandCorpus {
     /** Statements Shardwise refuses by design with 1235; they are not oracle statements. */
     static final List<String> UNSUPPORTED = List.of(
             // orders has nodes on ds0, promotions lives on ds1 only: the ds0 nodes' subquery has no copy to read
-            "UPDATE orders SET status = 'big' WHERE amount > (SELECT MAX(discount) * 40 FROM promotions)",
-            // events lives on ds0 only, promotions on ds1: no backend can hold both as the coordinator
-            "SELECT e.id FROM events e JOIN promotions p ON p.id = e.id");
+            "UPDATE orders SET status = 'big' WHERE amount > (SELECT MAX(discount) * 40 FROM promotions)");
 }
