@@ -169,4 +169,9 @@ final class EngineRelay implements RelaySession {
     public boolean autocommit() {
         return session.autocommit();
     }
+
+    @Override
+    public boolean noBackslashEscapes() {
+        return session.lexicalMode().noBackslashEscapes();
+    }
 }

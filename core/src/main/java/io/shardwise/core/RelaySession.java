@@ -58,6 +58,13 @@ public interface RelaySession {
     boolean autocommit();
 
     /**
+     * The session's sql_mode has NO_BACKSLASH_ESCAPES: every OK and EOF a relay sends carries
+     * SERVER_STATUS_NO_BACKSLASH_ESCAPES then, as one MySQL's, because clients that escape values
+     * themselves (go-sql-driver's interpolateParams, PyMySQL) choose how by the last status they read.
+     */
+    boolean noBackslashEscapes();
+
+    /**
      * Asks {@code backend} to KILL QUERY its connection {@code threadId} (a relay connection whose
      * statement was abandoned); returns at once, the kill runs on a thread of its own.
      */

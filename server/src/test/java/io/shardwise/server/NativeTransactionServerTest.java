@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.shardwise.server.auth.NativePassword;
 import io.shardwise.server.protocol.ErrPacket;
 import io.shardwise.server.protocol.OkPacket;
+import io.shardwise.server.protocol.ServerStatus;
 import io.shardwise.testkit.Await;
 import java.sql.Connection;
 import java.sql.ResultSet;
@@ -284,6 +285,123 @@ class NativeTransactionServerTest {
             assertEquals(String.join("\n", expected), String.join("\n", actual), transaction ? "in a transaction" : "autocommit");
             assertEquals(relayed + statements.size(), sample.server.relayedStatements(), "every write relayed");
         }
+    }
+
+    /**
+     * Issue 14's data safety on the relay: a client that escapes values itself (go-sql-driver with
+     * interpolateParams, PyMySQL) reads SERVER_STATUS_NO_BACKSLASH_ESCAPES from every OK and EOF, so a
+     * relayed write's or read's status must carry it as one MySQL's does — else the client's next
+     * value ending in a backslash is escaped the wrong way and the backend fails it with 1064, or
+     * worse, reads it as more SQL. Raw bytes inside {@code _binary'…'} and such a value, relayed in
+     * autocommit mode and inside a transaction, are stored as one MySQL stores them.
+     */
+    @Test
+    void writesCarryingRawBytesUnderNoBackslashEscapesStoreWhatTheClientSent() throws Exception {
+        byte[] raw = {0x00, (byte) 0xFF, (byte) 0x80};
+        String injection = "\u00e9'' OR 1=1 -- \\"; // é' OR 1=1 -- \ with the quote doubled, as the client escapes it
+        List<List<String>> answers = new ArrayList<>();
+        for (boolean viaServer : List.of(false, true)) {
+            try (RawClient c = viaServer ? RawClient.connect(sample.server.address().getPort(), "app", "app", "shop", NativePassword.PLUGIN)
+                    : RawClient.connect(sample.backend.port(), sample.backend.user(), sample.backend.password(), sample.whole,
+                            NativePassword.PLUGIN)) {
+                List<String> out = new ArrayList<>();
+                ok(c, "DROP TABLE IF EXISTS native_bytes");
+                ok(c, "CREATE TABLE native_bytes (id INT PRIMARY KEY, v VARBINARY(64), s VARCHAR(64)) DEFAULT CHARSET utf8mb4");
+                ok(c, "SET sql_mode = CONCAT(@@sql_mode, ',NO_BACKSLASH_ESCAPES')");
+                long relayed = sample.server.relayedStatements();
+                for (int id = 1; id <= 6; id++) {
+                    if (id == 4) {
+                        ok(c, "BEGIN");
+                    }
+                    java.io.ByteArrayOutputStream q = new java.io.ByteArrayOutputStream();
+                    q.write(0x03);
+                    q.writeBytes(("INSERT INTO native_bytes (id, v, s) VALUES (" + id + ",_binary'").getBytes(java.nio.charset.StandardCharsets.UTF_8));
+                    q.writeBytes(raw);
+                    q.writeBytes(("','" + injection + "')").getBytes(java.nio.charset.StandardCharsets.UTF_8));
+                    c.send(0, q.toByteArray());
+                    out.add(reply(c));
+                    // the same shape with the raw bytes in an UPDATE's WHERE and SET
+                    q.reset();
+                    q.write(0x03);
+                    q.writeBytes("UPDATE native_bytes SET v = CONCAT(v, _binary'".getBytes(java.nio.charset.StandardCharsets.UTF_8));
+                    q.writeBytes(raw);
+                    q.writeBytes(("') WHERE id = " + id + " AND s = '" + injection + "'").getBytes(java.nio.charset.StandardCharsets.UTF_8));
+                    c.send(0, q.toByteArray());
+                    out.add(reply(c));
+                }
+                ok(c, "COMMIT");
+                for (int run = 0; run < 2; run++) { // the second run of the SELECT relays
+                    c.command(0x03, "SELECT id, HEX(v) FROM native_bytes WHERE s = '" + injection + "' ORDER BY id");
+                    out.addAll(textRows(c));
+                }
+                if (viaServer) {
+                    assertTrue(sample.server.relayedStatements() >= relayed + 10, "the writes' and the read's later runs relayed");
+                }
+                ok(c, "SET sql_mode = DEFAULT");
+                c.command(0x03, "SELECT id, HEX(v), HEX(s) FROM native_bytes ORDER BY id");
+                out.addAll(textRows(c));
+                ok(c, "DROP TABLE native_bytes");
+                answers.add(out);
+            }
+        }
+        assertEquals(6, answers.get(0).stream().filter(r -> r.endsWith("|00FF8000FF80|C3A927204F5220313D31202D2D205C")).count(),
+                answers.get(0)::toString);
+        assertEquals(String.join("\n", answers.get(0)), String.join("\n", answers.get(1)));
+    }
+
+    private static void ok(RawClient c, String sql) throws Exception {
+        c.command(0x03, sql);
+        String r = reply(c);
+        assertTrue(r.startsWith("OK"), () -> sql + ": " + r);
+    }
+
+    private static String reply(RawClient c) throws Exception {
+        RawClient.Reply r = c.read();
+        if (r.header() == 0xFF) {
+            ErrPacket e = r.as(ErrPacket::decode);
+            return "ERR " + e.errno() + " " + e.message();
+        }
+        OkPacket ok = r.as(OkPacket::decode);
+        return "OK affected=" + ok.affectedRows() + " warnings=" + ok.warnings() + " " + status(ok);
+    }
+
+    /** The status bits a client acts on: in transaction, autocommit, NO_BACKSLASH_ESCAPES. */
+    private static String status(OkPacket ok) {
+        return "status=0x" + Integer.toHexString(ok.status().bits() & (ServerStatus.IN_TRANSACTION | ServerStatus.AUTOCOMMIT
+                | ServerStatus.NO_BACKSLASH_ESCAPES));
+    }
+
+    /** A text result set's rows as {@code a|b|c} (short values only: one-byte lengths), NULL as "NULL". */
+    private static List<String> textRows(RawClient c) throws Exception {
+        RawClient.Reply first = c.read();
+        if (first.header() == 0xFF) {
+            throw new AssertionError(first.as(ErrPacket::decode).message());
+        }
+        int columns = first.payload()[0] & 0xFF;
+        for (int i = 0; i < columns; i++) {
+            c.read();
+        }
+        List<String> rows = new ArrayList<>();
+        // CLIENT_DEPRECATE_EOF: no EOF after the columns, an OK (header 0xFE) after the rows
+        RawClient.Reply r = c.read();
+        for (; r.header() != 0xFE; r = c.read()) {
+            byte[] p = r.payload();
+            StringBuilder row = new StringBuilder();
+            int at = 0;
+            for (int i = 0; i < columns; i++) {
+                row.append(i > 0 ? "|" : "");
+                int len = p[at++] & 0xFF;
+                if (len == 0xFB) {
+                    row.append("NULL");
+                    continue;
+                }
+                row.append(new String(p, at, len, java.nio.charset.StandardCharsets.UTF_8));
+                at += len;
+            }
+            rows.add(row.toString());
+        }
+        rows.add("end " + status(r.as(OkPacket::decode)));
+        return rows;
     }
 
     private static List<String> oks(RawClient c, List<String> statements, boolean transaction) throws Exception {

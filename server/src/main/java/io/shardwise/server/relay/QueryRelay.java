@@ -292,9 +292,10 @@ final class QueryRelay implements BackendConnection.Listener {
         return failedWith;
     }
 
-    /** Never inside a multi-statement: the session's own status (in a transaction, or autocommit). */
+    /** Never inside a multi-statement: the session's own status (in a transaction, autocommit, NO_BACKSLASH_ESCAPES). */
     private ServerStatus status() {
-        return ServerStatus.of(session.inTransaction(), session.autocommit());
+        ServerStatus status = ServerStatus.of(session.inTransaction(), session.autocommit());
+        return session.noBackslashEscapes() ? status.with(ServerStatus.NO_BACKSLASH_ESCAPES) : status;
     }
 
     private void forward(ByteBuf payload) {

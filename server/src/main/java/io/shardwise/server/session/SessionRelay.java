@@ -106,6 +106,11 @@ final class SessionRelay implements RelaySession {
     }
 
     @Override
+    public boolean noBackslashEscapes() {
+        return core.noBackslashEscapes();
+    }
+
+    @Override
     public void wrote(long affectedRows, long lastInsertId) {
         core.wrote(affectedRows, lastInsertId);
     }

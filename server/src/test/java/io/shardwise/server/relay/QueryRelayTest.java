@@ -104,6 +104,11 @@ class QueryRelayTest {
         }
 
         @Override
+        public boolean noBackslashEscapes() {
+            return false;
+        }
+
+        @Override
         public void killQuery(String backend, long threadId) {
             calls.add("killQuery " + backend);
         }
