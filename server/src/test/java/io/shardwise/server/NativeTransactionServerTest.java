@@ -288,6 +288,109 @@ class NativeTransactionServerTest {
     }
 
     /**
+     * A backend lost inside a transaction, on the native path as on the JDBC path (a server with the
+     * relay off over the same engine, the same client steps): first its connections cut mid-transaction
+     * (the transaction is doomed: its statements and COMMIT fail, ROLLBACK ends it), then the backend
+     * gone for good (joining it fails the statement; the transaction goes on and rolls back). Every
+     * error is 1105 as the JDBC path's, never a [BUG] or a Java exception; the client's connection
+     * serves on; nothing is left pinned or borrowed; nothing of the transactions stays written.
+     */
+    @Test
+    void aBackendLostInsideANativeTransactionFailsAsOnTheJdbcPathAndLeaksNothing() throws Exception {
+        io.shardwise.testkit.MysqlServer backend = sample.backend;
+        String prefix = io.shardwise.testkit.TestBackends.uniqueSchemaName("nativelost");
+        io.shardwise.core.sample.SampleTarget target = new io.shardwise.core.sample.SampleTarget(backend.host(), backend.port(),
+                backend.user(), backend.password(), prefix);
+        try (io.shardwise.testkit.FaultProxy ds1 = io.shardwise.testkit.FaultProxy.to(backend.host(), backend.port())) {
+            io.shardwise.core.rule.ShardingRule rule = io.shardwise.core.sample.SampleData.rule(target, yaml -> yaml
+                    .replace("${env:SHARDWISE_SAMPLE_HOST:-127.0.0.1}:${env:SHARDWISE_SAMPLE_PORT:-3306}/${env:SHARDWISE_SAMPLE_DB:-shop}_1",
+                            ds1.host() + ":" + ds1.port() + "/" + prefix + "_1")
+                    .replace("    password: \"${env:SHARDWISE_SAMPLE_PASSWORD:-}\"\n",
+                            "    password: \"${env:SHARDWISE_SAMPLE_PASSWORD:-}\"\n    pool: { max: 4, connectionTimeout: 2s }\n"));
+            io.shardwise.core.sample.SampleData.loadSharded(rule);
+            try (io.shardwise.core.Engine engine = io.shardwise.core.Engine.start(rule);
+                 ShardwiseServer relayOn = ShardwiseServer.start(engine, "127.0.0.1", 0);
+                 ShardwiseServer relayOff = ShardwiseServer.start(engine, engine.rule().config().server().withRelay(false), 0)) {
+                List<List<String>> cut = new ArrayList<>();
+                for (ShardwiseServer server : List.of(relayOff, relayOn)) {
+                    cut.add(loseBackendInTransaction(server, ds1, 7_000_000_001L + cut.size() * 10, false));
+                }
+                assertEquals(cut.get(0), cut.get(1), "connections cut mid-transaction: relay off, then on");
+                ds1.close(); // the backend is gone: connections to it are refused
+                List<List<String>> gone = new ArrayList<>();
+                for (ShardwiseServer server : List.of(relayOff, relayOn)) {
+                    gone.add(loseBackendInTransaction(server, ds1, 7_000_000_101L + gone.size() * 10, true));
+                }
+                assertEquals(gone.get(0), gone.get(1), "the backend gone: relay off, then on");
+                Await.until("the native transactions gave their connections back", () -> relayOn.pinnedConnections() == 0);
+                assertEquals(0, engine.activeConnections());
+            }
+        } finally {
+            backend.dropSchema(prefix + "_0");
+            backend.dropSchema(prefix + "_1");
+        }
+    }
+
+    /**
+     * One client's transaction writing on ds0 then ds1 (order ids from {@code id}), its ds1
+     * connections cut (or ds1 gone) between the two writes: what each later step answered, as
+     * {@code errno} or {@code ok}. The connection must still serve and keep nothing of the transaction.
+     */
+    private static List<String> loseBackendInTransaction(ShardwiseServer server, io.shardwise.testkit.FaultProxy ds1, long id, boolean gone)
+            throws Exception {
+        List<String> steps = new ArrayList<>();
+        try (Connection c = java.sql.DriverManager.getConnection("jdbc:mysql://127.0.0.1:" + server.address().getPort()
+                + "/shop?user=app&password=app&sslMode=DISABLED&allowPublicKeyRetrieval=true"); Statement s = c.createStatement()) {
+            if (!gone) { // the shapes into the plan cache (only a hit relays)
+                s.executeUpdate(orderInsert(id + 5, 1));
+                s.executeUpdate(orderInsert(id + 6, 3));
+                s.executeUpdate("DELETE FROM orders WHERE order_id IN (" + (id + 5) + ", " + (id + 6) + ")");
+            }
+            long relayed = server.relayedStatements();
+            c.setAutoCommit(false);
+            s.executeUpdate(orderInsert(id, 1)); // user 1: ds0
+            if (!gone) {
+                s.executeUpdate(orderInsert(id + 1, 3)); // user 3: ds1
+                if (server.pinnedConnections() > 0) {
+                    assertTrue(server.relayedStatements() >= relayed + 2, "the transaction's writes relayed");
+                }
+                ds1.cutAll();
+            }
+            steps.add(step(() -> s.executeUpdate(orderInsert(id + 2, 3)), c));
+            steps.add(step(() -> s.executeUpdate(orderInsert(id + 3, 1)), c));
+            steps.add(step(c::commit, c));
+            steps.add(step(c::rollback, c));
+            c.setAutoCommit(true);
+            try (ResultSet rs = s.executeQuery("SELECT COUNT(*) FROM orders WHERE user_id = 1 AND order_id BETWEEN " + id + " AND " + (id + 9))) {
+                rs.next();
+                steps.add("ds0 rows " + rs.getLong(1));
+            }
+        }
+        return steps;
+    }
+
+    private interface SqlStep {
+        void run() throws SQLException;
+    }
+
+    private static String step(SqlStep step, Connection c) throws SQLException {
+        try {
+            step.run();
+            return "ok";
+        } catch (SQLException e) {
+            String m = String.valueOf(e.getMessage());
+            assertTrue(e.getErrorCode() >= 1000 && !m.contains("[BUG]") && !m.contains("Exception") && !c.isClosed(),
+                    () -> "a MySQL error on a connection that serves on: " + e.getErrorCode() + " " + e.getSQLState() + " " + m);
+            return Integer.toString(e.getErrorCode());
+        }
+    }
+
+    private static String orderInsert(long id, int user) {
+        return "INSERT INTO orders (order_id, user_id, status, amount, created_at) VALUES (" + id + ", " + user
+                + ", 'lost', 1.00, '2026-11-26 12:00:00')";
+    }
+
+    /**
      * Issue 14's data safety on the relay: a client that escapes values itself (go-sql-driver with
      * interpolateParams, PyMySQL) reads SERVER_STATUS_NO_BACKSLASH_ESCAPES from every OK and EOF, so a
      * relayed write's or read's status must carry it as one MySQL's does — else the client's next

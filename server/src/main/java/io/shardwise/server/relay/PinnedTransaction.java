@@ -83,21 +83,24 @@ public final class PinnedTransaction implements NativeTransaction {
 
     /** The transaction's connection of {@code backend}, joining it at first touch. On the loop. */
     Future<BackendConnection> join(String backend) {
+        if (!lost.isEmpty()) {
+            return loop.newFailedFuture(doomed()); // on the backends still joined too, as the JDBC executor's doomed transaction
+        }
         BackendConnection c = joined.get(backend);
         if (c != null) {
             return loop.newSucceededFuture(c);
         }
-        if (!lost.isEmpty()) {
-            return loop.newFailedFuture(doomed());
-        }
         Future<BackendConnection> lease = relays.acquire(loop, backend, foundRows, setup, true);
         if (lease == null) {
-            return loop.newFailedFuture(new ShardwiseException(ErrorCode.SHARD_UNAVAILABLE, backend, "the server is closing"));
+            return loop.newFailedFuture(new ShardwiseException(ErrorCode.SHARD_UNAVAILABLE, backend,
+                    relays.closed() ? "the server is closing" : "its relay connections are refused"));
         }
         Promise<BackendConnection> ready = loop.newPromise();
         lease.addListener(f -> {
             if (!f.isSuccess()) {
-                ready.tryFailure(f.cause());
+                // unreachable, or its login failed: the statement fails as the JDBC executor's borrow fails (1105),
+                // and the transaction goes on (nothing of it was on that backend)
+                ready.tryFailure(lostError(backend, f.cause()));
                 return;
             }
             BackendConnection fresh = lease.getNow();
@@ -181,7 +184,7 @@ public final class PinnedTransaction implements NativeTransaction {
         };
         byBackend.forEach((backend, indexes) -> join(backend).addListener(f -> {
             if (!f.isSuccess()) {
-                fail.accept(f.cause());
+                fail.accept(lostError(backend, f.cause()));
                 return;
             }
             BackendConnection c = (BackendConnection) f.getNow();
@@ -261,6 +264,28 @@ public final class PinnedTransaction implements NativeTransaction {
         }));
     }
 
+    /**
+     * The error of a COMMIT that failed on {@code failed}, worded as the JDBC executor's
+     * ({@code Transaction.commit}): what committed before it, and what was rolled back after it.
+     */
+    private ShardwiseException commitFailed(String failed, Throwable cause, List<BackendConnection> all, int index) {
+        List<String> committed = new ArrayList<>();
+        List<String> notCommitted = new ArrayList<>();
+        for (int i = 0; i < all.size(); i++) {
+            (i < index ? committed : notCommitted).add(all.get(i).backend());
+        }
+        String note = committed.isEmpty()
+                ? " (commit failed; nothing committed; rolled back on " + String.join(", ", notCommitted) + ")"
+                : " (commit is partial: committed on " + String.join(", ", committed) + "; not committed on "
+                        + String.join(", ", notCommitted) + ")";
+        if (cause instanceof BackendException b) {
+            return new BackendException(failed, new SQLException(b.getCause().getMessage() + note, b.sqlState(), b.errno()),
+                    b.getMessage() + note);
+        }
+        String reason = cause instanceof ShardwiseException s ? s.getMessage() : reason(cause);
+        return new ShardwiseException(cause, ErrorCode.SHARD_UNAVAILABLE, failed, reason + note);
+    }
+
     @Override
     public void rollback() {
         if (loop.inEventLoop()) {
@@ -313,7 +338,8 @@ public final class PinnedTransaction implements NativeTransaction {
             Throwable next = failure;
             boolean clean = f.isSuccess() && ((ResponseReader.Response) f.getNow()).err() == null;
             if (!clean && next == null && now.equals("COMMIT")) {
-                next = f.isSuccess() ? error(c.backend(), ((ResponseReader.Response) f.getNow()).err()) : lostError(c.backend(), f.cause());
+                next = commitFailed(c.backend(), f.isSuccess() ? error(c.backend(), ((ResponseReader.Response) f.getNow()).err())
+                        : f.cause(), left, index);
             }
             if (clean && setup.equals(carries.get(c.backend()))) {
                 relays.release(loop, c, foundRows, setup);
@@ -413,9 +439,18 @@ public final class PinnedTransaction implements NativeTransaction {
                 session.translate(backend, err.errno(), err.message()));
     }
 
+    /**
+     * A backend connection that broke, could not be opened or logged into: 1105 as the relay's and
+     * the JDBC executor's lost or unreachable backend (never a Java exception's name or [BUG]).
+     */
     private static ShardwiseException lostError(String backend, Throwable cause) {
-        return cause instanceof ShardwiseException s ? s
-                : new ShardwiseException(ErrorCode.SHARD_UNAVAILABLE, backend, String.valueOf(cause.getMessage()));
+        return cause instanceof ShardwiseException s ? s : new ShardwiseException(cause, ErrorCode.SHARD_UNAVAILABLE, backend, reason(cause));
+    }
+
+    /** What went wrong in words: a closed channel's exception has no message. */
+    private static String reason(Throwable cause) {
+        String message = cause.getMessage();
+        return message == null || message.isBlank() ? "the connection was lost" : message;
     }
 
     static String quote(String identifier) {

@@ -50,7 +50,11 @@ final class ResponseReader implements BackendConnection.Listener {
         this.allResults = allResults;
     }
 
-    /** Sends {@code sql} on {@code connection}; the promise completes with its response, or fails when the connection breaks. */
+    /**
+     * Sends {@code sql} on {@code connection}; the promise completes with its response, or fails when
+     * the connection breaks — or broke already: a transaction's connection may close between two of
+     * its statements (its backend died), and that must fail the statement, not throw on the loop.
+     */
     static Promise<Response> run(BackendConnection connection, String sql, boolean fetchWarnings) {
         return run(connection, sql, fetchWarnings, false);
     }
@@ -58,6 +62,9 @@ final class ResponseReader implements BackendConnection.Listener {
     /** @param allResults several results may follow (a CALL): all but the last are in {@link Response#earlier} */
     static Promise<Response> run(BackendConnection connection, String sql, boolean fetchWarnings, boolean allResults) {
         Promise<Response> done = connection.channel().eventLoop().newPromise();
+        if (!connection.usable()) {
+            return done.setFailure(new IllegalStateException("backend " + connection.backend() + " closed the connection"));
+        }
         connection.query(sql, new ResponseReader(done, fetchWarnings, allResults));
         return done;
     }
