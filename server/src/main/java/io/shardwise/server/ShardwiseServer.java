@@ -238,6 +238,16 @@ public final class ShardwiseServer implements AutoCloseable {
         return relays == null ? 0 : relays.relayedStatements();
     }
 
+    /** Statements of native transactions that ran through the session's executor on relay connections. */
+    public long nativeStatements() {
+        return relays == null ? 0 : relays.nativeStatements();
+    }
+
+    /** Relay connections held by open native transactions. */
+    public int pinnedConnections() {
+        return relays == null ? 0 : relays.pinnedConnections();
+    }
+
     /** Connected clients (after the handshake or during it). */
     public int clientCount() {
         return clients.size();
