@@ -3,6 +3,7 @@ package io.shardwise.core;
 import io.shardwise.core.execute.Condition;
 import io.shardwise.core.execute.Diagnostics;
 import io.shardwise.core.execute.ExecutionSession;
+import io.shardwise.core.route.ExecutionUnit;
 import io.shardwise.core.route.MergeSpec;
 import io.shardwise.core.route.RoutePlan;
 import io.shardwise.core.sql.analyze.Select;
@@ -63,6 +64,54 @@ final class EngineRelay implements RelaySession {
             return new RelayPlan(route.units(), engine.rule().schema(), setup);
         } catch (RuntimeException e) {
             return null; // a lexer or routing error included: execute reports it
+        }
+    }
+
+    /**
+     * As {@link #plan}, for one execution of a prepared statement: a single unit passed through,
+     * whose parameters are the very values bound, in their order (so the unit's SQL has the
+     * statement's markers, only names changed: no value was inlined, dropped or repeated); and not
+     * under NO_BACKSLASH_ESCAPES, whose status bit the relay's end packet does not carry.
+     */
+    @Override
+    public RelayPlan prepared(String sql, List<Object> params) {
+        String schema = session.schema();
+        String setup = schema == null || session.handshakePending() ? null : execution.relaySetup();
+        if (setup == null || session.lexicalMode().noBackslashEscapes()) {
+            return null;
+        }
+        try {
+            NormalizedSql normalized = session.normalize(sql);
+            if (normalized.parameterCount() != params.size()
+                    || UserVariables.innerAssignment(normalized.sql(), normalized.lexicalMode()) != null) {
+                return null;
+            }
+            CachedPlan plan = engine.cachedPlan(normalized);
+            if (plan == null || !(plan.statement() instanceof Select select) || select.tables().isEmpty()) {
+                return null;
+            }
+            for (TableRef t : select.tables()) {
+                if (t.schema() != null && !t.schema().equalsIgnoreCase(schema)) {
+                    return null;
+                }
+            }
+            RoutePlan route = plans.route(normalized, plan, params);
+            if (!(route.merge() instanceof MergeSpec.PassThrough) || route.units().size() != 1) {
+                return null;
+            }
+            ExecutionUnit unit = route.units().get(0);
+            if (unit.params().size() != params.size()) {
+                return null;
+            }
+            for (int i = 0; i < params.size(); i++) {
+                if (unit.params().get(i) != params.get(i)) {
+                    return null; // identity: the router passes the values on, so a different object was made or moved
+                }
+            }
+            return new RelayPlan(List.of(new ExecutionUnit(unit.backend(), unit.sql(), List.of(), unit.logicalTables())),
+                    engine.rule().schema(), setup);
+        } catch (RuntimeException e) {
+            return null;
         }
     }
 

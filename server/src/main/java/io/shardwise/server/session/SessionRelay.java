@@ -36,13 +36,25 @@ final class SessionRelay implements RelaySession {
      */
     @Override
     public RelayPlan plan(String sql) {
+        String s = selectOnly(sql);
+        return s == null ? null : core.plan(s);
+    }
+
+    /** A prepared statement's execution, under the same rule. */
+    @Override
+    public RelayPlan prepared(String sql, List<Object> params) {
+        String s = selectOnly(sql);
+        return s == null ? null : core.prepared(s, params);
+    }
+
+    private static String selectOnly(String sql) {
         String s = QueryStatements.strip(sql);
         if (s.length() < 8 || !s.regionMatches(true, 0, "select", 0, 6) || Character.isLetterOrDigit(s.charAt(6))
                 || s.indexOf(';') >= 0 || s.indexOf("@@") >= 0 || s.indexOf(":=") >= 0 || s.indexOf("()") >= 0
                 || SessionStatements.mentionsInformationSchema(s) || containsIgnoreCase(s, "into")) {
             return null;
         }
-        return core.plan(s);
+        return s;
     }
 
     private static boolean containsIgnoreCase(String text, String lowerWord) {
