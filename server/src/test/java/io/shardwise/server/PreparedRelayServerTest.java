@@ -180,6 +180,11 @@ class PreparedRelayServerTest {
                 + "&cachePrepStmts=true&allowPublicKeyRetrieval=true");
     }
 
+    @Test
+    void theMariaDbConnectorWithServerSidePreparedStatementsSeesTheSameRowsThroughTheRelay() throws Exception {
+        checkDriver("jdbc:mariadb://127.0.0.1:%d/shop?user=app&password=app&useServerPrepStmts=true");
+    }
+
     private static void checkDriver(String urlFormat) throws Exception {
         try (Connection viaEngine = DriverManager.getConnection(urlFormat.formatted(plain.address().getPort()));
              Connection viaRelay = DriverManager.getConnection(urlFormat.formatted(sample.server.address().getPort()))) {
@@ -251,7 +256,8 @@ class PreparedRelayServerTest {
                 out.add(row.toString());
             }
         } catch (SQLException e) {
-            out.add("error " + e.getErrorCode() + " " + e.getSQLState() + " " + e.getMessage());
+            // the MariaDB connector names its connection's id in messages: (conn=12)
+            out.add("error " + e.getErrorCode() + " " + e.getSQLState() + " " + e.getMessage().replaceFirst("^\\(conn=\\d+\\) ", ""));
         }
         return out;
     }
