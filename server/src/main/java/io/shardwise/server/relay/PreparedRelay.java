@@ -2,6 +2,7 @@ package io.shardwise.server.relay;
 
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
+import io.shardwise.core.error.ErrorCode;
 import io.shardwise.core.route.ExecutionUnit;
 import io.shardwise.server.protocol.ErrPacket;
 import io.shardwise.server.protocol.Packet;
@@ -19,7 +20,7 @@ import io.shardwise.server.protocol.StmtCommand;
  * <p>Buffer lifetime: holds the execute payload (statement id left 0) until {@link #release}.
  */
 final class PreparedRelay implements QueryRelay.Request, BackendConnection.Listener {
-    static final int UNKNOWN_STATEMENT = 1243;
+    private static final int UNKNOWN_STATEMENT = ErrorCode.UNKNOWN_STATEMENT_HANDLER.errno();
 
     private final ByteBuf payload;
     private final int parameters;
