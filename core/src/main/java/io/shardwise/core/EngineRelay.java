@@ -36,29 +36,14 @@ final class EngineRelay implements RelaySession {
 
     @Override
     public RelayPlan plan(String sql) {
-        String schema = session.schema();
-        String setup = schema == null || session.handshakePending() ? null : execution.relaySetup();
+        String setup = setup();
         if (setup == null) {
             return null;
         }
         try {
-            NormalizedSql normalized = session.normalize(sql);
-            if (normalized.parameterCount() != 0
-                    || UserVariables.innerAssignment(normalized.sql(), normalized.lexicalMode()) != null) {
-                return null; // @x := ... runs with the session's variables set and read back (AssigningRunner)
-            }
-            CachedPlan plan = engine.cachedPlan(normalized);
-            if (plan == null || !(plan.statement() instanceof Select select) || select.tables().isEmpty()) {
-                return null;
-            }
-            for (TableRef t : select.tables()) {
-                if (t.schema() != null && !t.schema().equalsIgnoreCase(schema)) {
-                    return null;
-                }
-            }
-            RoutePlan route = plans.route(normalized, plan, List.of());
-            boolean concat = route.merge() instanceof MergeSpec.Concat c && c.tail().equals(MergeSpec.Tail.NONE);
-            if (!(route.merge() instanceof MergeSpec.PassThrough) && !concat) {
+            RoutePlan route = route(sql, List.of());
+            boolean concat = route != null && route.merge() instanceof MergeSpec.Concat c && c.tail().equals(MergeSpec.Tail.NONE);
+            if (route == null || !(route.merge() instanceof MergeSpec.PassThrough) && !concat) {
                 return null;
             }
             return new RelayPlan(route.units(), engine.rule().schema(), setup);
@@ -75,28 +60,16 @@ final class EngineRelay implements RelaySession {
      */
     @Override
     public RelayPlan prepared(String sql, List<Object> params) {
-        String schema = session.schema();
-        String setup = schema == null || session.handshakePending() ? null : execution.relaySetup();
+        String setup = setup();
         if (setup == null || session.lexicalMode().noBackslashEscapes()) {
             return null;
         }
         try {
-            NormalizedSql normalized = session.normalize(sql);
-            if (normalized.parameterCount() != params.size()
-                    || UserVariables.innerAssignment(normalized.sql(), normalized.lexicalMode()) != null) {
+            if (!markersOnlyInWhere(session.normalize(sql))) {
                 return null;
             }
-            CachedPlan plan = engine.cachedPlan(normalized);
-            if (plan == null || !(plan.statement() instanceof Select select) || select.tables().isEmpty()) {
-                return null;
-            }
-            for (TableRef t : select.tables()) {
-                if (t.schema() != null && !t.schema().equalsIgnoreCase(schema)) {
-                    return null;
-                }
-            }
-            RoutePlan route = plans.route(normalized, plan, params);
-            if (!(route.merge() instanceof MergeSpec.PassThrough) || route.units().size() != 1) {
+            RoutePlan route = route(sql, params);
+            if (route == null || !(route.merge() instanceof MergeSpec.PassThrough) || route.units().size() != 1) {
                 return null;
             }
             ExecutionUnit unit = route.units().get(0);
@@ -113,6 +86,71 @@ final class EngineRelay implements RelaySession {
         } catch (RuntimeException e) {
             return null;
         }
+    }
+
+    /** Clauses of a SELECT that end its WHERE clause (at parenthesis depth 0). */
+    private static final List<String> AFTER_WHERE = List.of("group", "having", "window", "order", "limit", "union", "intersect",
+            "except", "for", "lock", "into", "procedure");
+
+    /**
+     * Whether every {@code ?} marker of the statement lies in its WHERE clause. A marker elsewhere
+     * (the select list, ORDER BY, LIMIT) makes the result's column types or order depend on how the
+     * value is typed: bound on the backend it is a typed parameter, on the executor's path a literal
+     * (Connector/J's client-side prepare), so the bytes would differ ({@code ? AS tag}, {@code amount * ?}).
+     */
+    static boolean markersOnlyInWhere(NormalizedSql normalized) {
+        String sql = normalized.sql();
+        int depth = 0;
+        boolean inWhere = false;
+        for (int i = 0; i < normalized.tokenCount(); i++) {
+            int start = normalized.tokenStart(i);
+            int length = normalized.tokenEnd(i) - start;
+            char c = sql.charAt(start);
+            if (length == 1 && c == '?' && !inWhere) {
+                return false;
+            } else if (length == 1 && c == '(') {
+                depth++;
+            } else if (length == 1 && c == ')') {
+                depth--;
+            } else if (depth == 0 && length == 5 && sql.regionMatches(true, start, "where", 0, 5)) {
+                inWhere = true;
+            } else if (depth == 0 && inWhere && Character.isLetter(c)) {
+                for (String keyword : AFTER_WHERE) {
+                    if (keyword.length() == length && sql.regionMatches(true, start, keyword, 0, length)) {
+                        inWhere = false;
+                    }
+                }
+            }
+        }
+        return true;
+    }
+
+    /** The session's settings for a relay connection, or null when nothing may be relayed now. */
+    private String setup() {
+        String schema = session.schema();
+        return schema == null || session.handshakePending() ? null : execution.relaySetup();
+    }
+
+    /**
+     * The route of {@code sql} with {@code params} for its markers when it is a SELECT over the
+     * session's schema whose plan is cached; else null. May throw (a lexer or routing error).
+     */
+    private RoutePlan route(String sql, List<Object> params) {
+        NormalizedSql normalized = session.normalize(sql);
+        if (normalized.parameterCount() != params.size()
+                || UserVariables.innerAssignment(normalized.sql(), normalized.lexicalMode()) != null) {
+            return null; // @x := ... runs with the session's variables set and read back (AssigningRunner)
+        }
+        CachedPlan plan = engine.cachedPlan(normalized);
+        if (plan == null || !(plan.statement() instanceof Select select) || select.tables().isEmpty()) {
+            return null;
+        }
+        for (TableRef t : select.tables()) {
+            if (t.schema() != null && !t.schema().equalsIgnoreCase(session.schema())) {
+                return null;
+            }
+        }
+        return plans.route(normalized, plan, params);
     }
 
     @Override

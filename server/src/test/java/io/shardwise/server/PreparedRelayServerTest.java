@@ -119,17 +119,22 @@ class PreparedRelayServerTest {
             new Case("SELECT * FROM users WHERE user_id = ? AND name <> ?", true, Param.longlong(3), Param.varchar("Zoë 日本 😀")),
             new Case("SELECT * FROM users WHERE user_id = ? AND name <> ?", true, Param.longlong(3), Param.blob((byte) 0xFF, (byte) 0, (byte) 'a')),
             new Case("SELECT * FROM users WHERE user_id = ? AND name <> ?", true, Param.longlong(3), Param.nul()),
-            new Case("SELECT * FROM events WHERE created_at = ?", true, Param.datetime(2025, 3, 1, 0, 0, 0)),
+            new Case("SELECT * FROM events WHERE created_at = ?", false, Param.datetime(2025, 3, 1, 0, 0, 0)),
             new Case("SELECT id, kind FROM events WHERE created_at >= ? AND created_at < ?", false, Param.date(2025, 1, 1),
                     Param.datetime(2025, 6, 1, 12, 30, 0)),
             new Case("SELECT id, k, c FROM sbtest1 WHERE id = ?", true, Param.longlong(5)),
-            new Case("SELECT order_id, amount, status FROM orders WHERE user_id = ? AND amount > ?", true, Param.longlong(7), Param.dbl(1.5)),
+            new Case("SELECT order_id, amount, status FROM orders WHERE user_id = ? AND amount > ?", false, Param.longlong(7), Param.dbl(1.5)),
             new Case("SELECT order_id, amount, status FROM orders WHERE user_id = ? AND amount > ?", true, Param.longlong(7),
                     Param.decimal("10.50")),
             new Case("SELECT order_id FROM orders WHERE user_id = ? AND order_id = ?", true, Param.longlong(7), Param.varchar("1x")),
-            new Case("SELECT order_id, amount * ? FROM orders WHERE user_id = ?", true, Param.decimal("2.5"), Param.longlong(7)),
+            new Case("SELECT order_id, amount * ? FROM orders WHERE user_id = ?", false, Param.decimal("2.5"), Param.longlong(7)),
+            new Case("SELECT order_id, ? AS tag FROM orders WHERE user_id = ?", false, Param.varchar("abc"), Param.longlong(7)),
+            new Case("SELECT order_id, ? AS tag FROM orders WHERE user_id = ?", false, Param.longlong(5), Param.longlong(7)),
+            new Case("SELECT order_id, ? AS tag FROM orders WHERE user_id = ?", false, Param.nul(), Param.longlong(7)),
             new Case("SELECT * FROM countries WHERE code = ?", true, Param.varchar("DE")),
-            new Case("SELECT * FROM promotions WHERE discount > ?", true, Param.dbl(0.5)));
+            new Case("SELECT * FROM promotions WHERE discount > ?", false, Param.dbl(0.5)),
+            new Case("SELECT * FROM promotions WHERE discount > ?", true, Param.decimal("0.5")),
+            new Case("SELECT order_id FROM orders WHERE user_id = ? ORDER BY order_id LIMIT ?", false, Param.longlong(7), Param.longlong(2)));
 
     @Test
     void relayedExecutionsAreByteForByteThoseOfTheEnginePath() throws Exception {
@@ -228,7 +233,8 @@ class PreparedRelayServerTest {
                     }
                 }
                 if (round == 1) {
-                    assertTrue(sample.server.relayedStatements() >= before + 20, "relayed "
+                    // per connection 28 executions, of which the 24 over users and the DECIMAL one bind relayable types
+                    assertTrue(sample.server.relayedStatements() >= before + 16, "relayed "
                             + (sample.server.relayedStatements() - before) + " executions");
                 }
             }

@@ -111,13 +111,29 @@ final class PreparedStatements {
             boolean bound = payload.getByte(start + offset) == 1;
             offset += 1 + (bound ? 2 * p.parameterCount : 0);
             for (int i = 0; i < p.parameterCount; i++) {
-                if (request.values().get(i) instanceof byte[] && !BinaryType.isBlob(request.types()[i] & 0xFF)) {
+                int type = request.types()[i] & 0xFF;
+                if (!sameBoundAsInlined(type) || request.values().get(i) instanceof byte[] && !BinaryType.isBlob(type)) {
                     return null; // text bytes that are no UTF-8: the executor binds them as bytes
                 }
             }
         }
         p.boundTypes = request.types();
         return new RelayableExecute(p.sql, request.values(), request.types(), offset);
+    }
+
+    /**
+     * Whether a value of this type compares alike bound on the backend and written as a literal, as
+     * the executor's Connector/J writes it (client-side prepare): integers, decimals, text, bytes and
+     * NULL do; a FLOAT bound is not the decimal its text reads as, a DOUBLE or a date is typed where
+     * the literal would be a decimal or a string.
+     */
+    private static boolean sameBoundAsInlined(int type) {
+        return switch (type) {
+            case BinaryType.NULL, BinaryType.TINY, BinaryType.SHORT, BinaryType.LONG, BinaryType.INT24, BinaryType.LONGLONG,
+                 BinaryType.DECIMAL, BinaryType.NEWDECIMAL, BinaryType.VARCHAR, BinaryType.VAR_STRING, BinaryType.STRING,
+                 BinaryType.TINY_BLOB, BinaryType.MEDIUM_BLOB, BinaryType.LONG_BLOB, BinaryType.BLOB -> true;
+            default -> false;
+        };
     }
 
     /** Forgets every statement and closes their cursors (COM_RESET_CONNECTION does, as in MySQL, and the connection's end). */
