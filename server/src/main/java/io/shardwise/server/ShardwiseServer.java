@@ -95,6 +95,8 @@ public final class ShardwiseServer implements AutoCloseable {
     private final Transport transport = Transport.best();
     /** The packet relay's connections; null when {@code server.relay} is off. */
     private final Relays relays;
+    /** Session threads started: one per connection that ran a command the event loop does not answer. */
+    private final java.util.concurrent.atomic.LongAdder sessionThreads = new java.util.concurrent.atomic.LongAdder();
 
     private ShardwiseServer(Engine engine, ServerConfig settings, String bind, int port, Limits limits) {
         AtomicInteger connected = new AtomicInteger();
@@ -117,7 +119,7 @@ public final class ShardwiseServer implements AutoCloseable {
             CommandDispatcher session = new CommandDispatcher(
                     CommandHandler.open(engine, client, HandshakeHandler.host(channel.remoteAddress()), id, capabilities, registry,
                             limits.maxPacketSize(), collation),
-                    capabilities, relays).serverIdleTimeout(limits.idleTimeout().toMillis());
+                    capabilities, relays).serverIdleTimeout(limits.idleTimeout().toMillis()).countThreads(sessionThreads);
             sessions.add(session);
             Runnable leave = registry.register(id, client.user(), session::cancelRunning, channel::close);
             session.finished().whenComplete((done, failure) -> {
@@ -246,6 +248,14 @@ public final class ShardwiseServer implements AutoCloseable {
     /** Relay connections held by open native transactions. */
     public int pinnedConnections() {
         return relays == null ? 0 : relays.pinnedConnections();
+    }
+
+    /**
+     * Session threads started since the start: a connection gets one with its first command that is
+     * not relayed (nor COM_QUIT), so clients that only run relayed statements cost none.
+     */
+    public long sessionThreads() {
+        return sessionThreads.sum();
     }
 
     /** Connected clients (after the handshake or during it). */

@@ -175,6 +175,11 @@ final class RawClient implements AutoCloseable {
         return r.as(ErrPacket::decode);
     }
 
+    /** Whether the server closed the connection: the next read finds the end of the stream, not a byte. */
+    boolean closedByServer() throws IOException {
+        return in.read() == -1;
+    }
+
     @Override
     public void close() throws IOException {
         socket.close();

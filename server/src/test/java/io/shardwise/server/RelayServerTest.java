@@ -123,6 +123,40 @@ class RelayServerTest {
         }
     }
 
+    /**
+     * A client that logs in, runs relayed statements and quits is served on the event loop alone:
+     * no session thread starts for it (connection set-up for clients that connect per request), and
+     * its session is still closed and unregistered when it leaves.
+     */
+    @Test
+    void aClientThatOnlyRunsRelayedStatementsAndQuitsStartsNoSessionThread() throws Exception {
+        String sql = "SELECT * FROM orders WHERE user_id = 7";
+        try (RawClient viaJdbc = RawClient.connect(plain.address().getPort(), "app", "app", "shop", NativePassword.PLUGIN)) {
+            exchange(viaJdbc, sql); // now a plan-cache hit, which the relay takes
+        }
+        int clientsBefore = sample.server.clientCount();
+        long threadsBefore = sample.server.sessionThreads();
+        long relayedBefore = sample.server.relayedStatements();
+        for (int i = 0; i < 3; i++) {
+            try (RawClient client = RawClient.connect(sample.server.address().getPort(), "app", "app", "shop", NativePassword.PLUGIN)) {
+                exchange(client, sql);
+                exchange(client, sql);
+                client.command(0x01, ""); // COM_QUIT: the server closes without a word
+                assertTrue(client.closedByServer(), "closed after COM_QUIT");
+            }
+        }
+        assertEquals(relayedBefore + 6, sample.server.relayedStatements());
+        assertEquals(threadsBefore, sample.server.sessionThreads(), "no session thread for relayed statements and COM_QUIT");
+        Await.until("the clients are gone", () -> sample.server.clientCount() == clientsBefore);
+        // a command the relay does not take starts the thread, once per connection
+        try (RawClient client = RawClient.connect(sample.server.address().getPort(), "app", "app", "shop", NativePassword.PLUGIN)) {
+            exchange(client, sql);
+            exchange(client, "SELECT @@version_comment");
+            exchange(client, "SELECT DATABASE()");
+            assertEquals(threadsBefore + 1, sample.server.sessionThreads());
+        }
+    }
+
     private static int firstHeader(List<String> packets) {
         String hex = packets.get(0).substring(packets.get(0).indexOf(':') + 1);
         return Integer.parseInt(hex.substring(0, 2), 16);

@@ -1,5 +1,7 @@
 package io.shardwise.jmh.proxy;
 
+import io.shardwise.core.config.PemFiles;
+import io.shardwise.server.tls.GeneratedCertificate;
 import io.shardwise.testkit.MysqlServer;
 import io.shardwise.testkit.TestBackends;
 import java.io.IOException;
@@ -43,13 +45,41 @@ public final class ProxyBackends {
             System.err.println("usage: ProxyBackends ENV_FILE");
             System.exit(2);
         }
-        MysqlServer server = TestBackends.shared();
-        Runtime.getRuntime().addShutdownHook(new Thread(() -> dropAll(server), "proxy-backends-cleanup"));
+        boolean tls = Boolean.getBoolean("proxy.backend.tls");
+        MysqlServer server = tls ? withTls() : TestBackends.shared();
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            dropAll(server);
+            if (tls) {
+                server.close(); // a dedicated server: this JVM owns it (the shared one stops with its own hook)
+            }
+        }, "proxy-backends-cleanup"));
         layOut(server);
         writeEnv(Path.of(args[0]), server);
         System.out.println("[proxy-backends] ready: " + server.describe());
         exitWithParent();
         new CountDownLatch(1).await(); // until SIGTERM runs the shutdown hooks
+    }
+
+    /**
+     * An embedded MariaDB that also offers TLS ({@code -Dproxy.backend.tls=true}): the baseline of
+     * TLS on both sides, a client's TLS through the relay to the backend. Its certificate is made as
+     * Shardwise makes its own when none is configured (same key type, so both sides sign alike);
+     * clients that pass {@code --skip-ssl} stay in plaintext.
+     */
+    private static MysqlServer withTls() throws IOException {
+        GeneratedCertificate generated = GeneratedCertificate.generate(java.time.Instant.now());
+        Path dir = Files.createTempDirectory("proxy-backend-tls");
+        Path cert = Files.writeString(dir.resolve("cert.pem"), PemFiles.pem("CERTIFICATE", encoded(generated)));
+        Path key = Files.writeString(dir.resolve("key.pem"), PemFiles.pem("PRIVATE KEY", generated.key().getEncoded()));
+        return TestBackends.dedicatedWithTls(cert, key);
+    }
+
+    private static byte[] encoded(GeneratedCertificate generated) {
+        try {
+            return generated.certificate().getEncoded();
+        } catch (java.security.cert.CertificateEncodingException e) {
+            throw new IllegalStateException(e);
+        }
     }
 
     /**

@@ -10,12 +10,15 @@ import java.util.List;
 enum Variant {
     DIRECT("direct", "direct MariaDB"),
     RELAY("relay", "relay (HAProxy mode tcp)"),
+    RELAY_TLS("relay-tls", "relay (HAProxy mode tcp), TLS to the backend"),
     SW_NORULES("sw-norules", "Shardwise, no rules"),
     SW_UNPARTITIONED("sw-unpartitioned", "Shardwise, small unpartitioned"),
     SW_PARTITIONED("sw-partitioned", "Shardwise, small partitioned"),
     SW_SHARDED("sw-sharded", "Shardwise, sbtest sharded"),
     SW_TLS("sw-tls", "Shardwise, no rules, TLS (OpenSSL engine)"),
-    SW_TLS_JDK("sw-tls-jdk", "Shardwise, no rules, TLS (JDK engine)");
+    SW_TLS_JDK("sw-tls-jdk", "Shardwise, no rules, TLS (JDK engine)"),
+    SW_BASE("sw-base", "Shardwise baseline build (SHARDWISE_BASELINE_JAR), no rules"),
+    SW_BASE_TLS("sw-base-tls", "Shardwise baseline build (SHARDWISE_BASELINE_JAR), no rules, TLS (OpenSSL engine)");
 
     final String id;
     final String label;

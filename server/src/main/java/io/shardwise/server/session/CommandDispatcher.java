@@ -32,6 +32,12 @@ import java.util.concurrent.atomic.AtomicInteger;
  * thread per connection takes them in order and runs each through the {@link CommandHandler}, so
  * commands of a connection run serially and backend work never blocks an event loop.
  *
+ * <p>The session thread starts with the first command that needs it, not at login: a client that
+ * connects, runs relayed statements and quits (PHP, CLI jobs, mysqlslap) costs no thread, no
+ * hand-off between threads and no wake-up of one. COM_QUIT on an idle connection closes it on the
+ * event loop, and the session of a connection whose thread never started is closed there too
+ * (nothing ran on it that could block: no transaction, cursor or JDBC connection).
+ *
  * <p>Hazard: when the client goes away, the running statement is cancelled (on a virtual thread of
  * its own: cancelling may block) and the worker closes the session, which closes any open cursor
  * and releases its backend connections. Queued packets are released, never leaked.
@@ -51,8 +57,14 @@ public final class CommandDispatcher extends ChannelInboundHandlerAdapter {
     private final ArrayDeque<Object> held = new ArrayDeque<>();
     private ChannelHandlerContext context;
     private final BlockingQueue<Object> inbox = new LinkedBlockingQueue<>();
-    /** Set once the session thread has stopped taking from the inbox. */
+    /** Set once the session thread has stopped taking from the inbox (or, when it never started, the session closed). */
     private volatile boolean ended;
+    /** The session thread was started (or will never be: the connection closed first); event loop only. */
+    private boolean started;
+    /** COM_QUIT was taken on the event loop; event loop only. */
+    private boolean quit;
+    /** Counts the session threads started (the server's {@code sessionThreads()}); null: not counted. */
+    private java.util.concurrent.atomic.LongAdder threadsStarted;
     private final AtomicBoolean busy = new AtomicBoolean();
     /**
      * Commands handed to the session thread and not yet answered: raised by the event loop before it
@@ -85,6 +97,12 @@ public final class CommandDispatcher extends ChannelInboundHandlerAdapter {
         this.relays = relays;
     }
 
+    /** Counts into {@code counter} each session thread this connection starts (at most one). */
+    public CommandDispatcher countThreads(java.util.concurrent.atomic.LongAdder counter) {
+        threadsStarted = counter;
+        return this;
+    }
+
     /** The server's configured idleTimeout, which a client's wait_timeout cannot exceed. */
     public CommandDispatcher serverIdleTimeout(long millis) {
         serverIdleMillis = millis;
@@ -114,6 +132,14 @@ public final class CommandDispatcher extends ChannelInboundHandlerAdapter {
                 }
             }
         });
+    }
+
+    /** The session thread, for the first command the event loop cannot answer itself. */
+    private void startSessionThread(ChannelHandlerContext ctx) {
+        started = true;
+        if (threadsStarted != null) {
+            threadsStarted.increment();
+        }
         Thread.ofVirtual().name("shardwise-session-" + ctx.channel().id().asShortText()).start(() -> serve(ctx));
     }
 
@@ -242,7 +268,7 @@ public final class CommandDispatcher extends ChannelInboundHandlerAdapter {
 
     @Override
     public void channelRead(ChannelHandlerContext ctx, Object msg) {
-        if (!ctx.channel().isActive()) {
+        if (!ctx.channel().isActive() || quit) { // what a client sends behind its COM_QUIT is never run
             ReferenceCountUtil.release(msg);
             return;
         }
@@ -254,12 +280,32 @@ public final class CommandDispatcher extends ChannelInboundHandlerAdapter {
         if (relayer != null && unanswered.get() == 0 && msg instanceof Packet packet && tryRelay(ctx, packet)) {
             return;
         }
+        // COM_QUIT with nothing under way: MySQL closes without a word, no thread needs to wake for it
+        if (unanswered.get() == 0 && msg instanceof Packet packet && isQuit(packet)) {
+            packet.release();
+            quit = true;
+            if (started) {
+                inbox.add(CLOSED); // the idle session thread closes the session and ends
+            } else {
+                closeWithoutThread();
+            }
+            ctx.channel().close();
+            return;
+        }
         toSession(msg);
+    }
+
+    private static boolean isQuit(Packet packet) {
+        ByteBuf content = packet.content();
+        return content.readableBytes() == 1 && content.getByte(content.readerIndex()) == Command.COM_QUIT;
     }
 
     private void toSession(Object msg) {
         unanswered.incrementAndGet();
         inbox.add(msg);
+        if (!started) {
+            startSessionThread(context);
+        }
         if (receiving && inbox.size() >= MAX_QUEUED) {
             context.channel().config().setAutoRead(false); // the session thread reads on once it caught up
         }
@@ -351,8 +397,28 @@ public final class CommandDispatcher extends ChannelInboundHandlerAdapter {
         if (busy.get()) {
             Thread.ofVirtual().start(handler::cancel);
         }
-        inbox.add(CLOSED);
+        if (!started) {
+            closeWithoutThread();
+        } else if (!quit) {
+            inbox.add(CLOSED);
+        }
         ctx.fireChannelInactive();
+    }
+
+    /**
+     * The client left before any command needed the session thread: only relayed statements (which
+     * leave no transaction, cursor or JDBC connection behind) and the login touched the session, so
+     * closing it cannot block and happens here, on the event loop, without starting a thread for it.
+     */
+    private void closeWithoutThread() {
+        started = true; // nothing may start a thread for this connection any more
+        try {
+            handler.close();
+        } finally {
+            ended = true;
+            releaseInbox();
+            finished.complete(null);
+        }
     }
 
     /** The idle timeout (an {@link IdleStateEvent} from the server's IdleStateHandler): only a client with no command running is idle. */

@@ -8,14 +8,18 @@ import java.security.PrivateKey;
 import java.security.SecureRandom;
 import java.security.Signature;
 import java.security.cert.CertificateFactory;
+import java.security.spec.ECGenParameterSpec;
 import java.security.cert.X509Certificate;
 import java.io.ByteArrayInputStream;
 import java.time.Duration;
 import java.time.Instant;
 
 /**
- * A self-signed RSA certificate made at start when no certificate is configured, as MySQL 8 does
- * (its auto_generate_certs), so that clients can always negotiate TLS. It encrypts but proves no
+ * A self-signed certificate made at start when no certificate is configured, as MySQL 8 does
+ * (its auto_generate_certs), so that clients can always negotiate TLS. Its key is ECDSA P-256, not
+ * MySQL's RSA-2048: every full handshake signs with it, and a P-256 signature costs the server a
+ * small fraction of an RSA-2048 one (connection set-up, see docs/benchmarks/proxy-profile.md); every
+ * TLS 1.2/1.3 client this server serves (OpenSSL, GnuTLS, the JDK, Go, Python) accepts it. It encrypts but proves no
  * identity: clients that verify the server (Connector/J VERIFY_CA, mariadb --ssl-verify-server-cert)
  * need a configured certificate or this one exported. Written with the JDK alone (DER by hand, no
  * BouncyCastle), and read back through the JDK's parser, which checks it.
@@ -27,7 +31,7 @@ public record GeneratedCertificate(X509Certificate certificate, PrivateKey key) 
     public static final String COMMON_NAME = "Shardwise_Auto_Generated_Server_Certificate";
     private static final SecureRandom RANDOM = new SecureRandom();
 
-    /** One per JVM, made on first use: RSA key generation takes tens of milliseconds or more. */
+    /** One per JVM, made on first use: key generation is kept off the connections' path. */
     private static final class Shared {
         static final GeneratedCertificate INSTANCE = generate(Instant.now());
     }
@@ -38,10 +42,10 @@ public record GeneratedCertificate(X509Certificate certificate, PrivateKey key) 
 
     public static GeneratedCertificate generate(Instant now) {
         try {
-            KeyPairGenerator generator = KeyPairGenerator.getInstance("RSA");
-            generator.initialize(2048, RANDOM);
+            KeyPairGenerator generator = KeyPairGenerator.getInstance("EC");
+            generator.initialize(new ECGenParameterSpec("secp256r1"), RANDOM);
             KeyPair pair = generator.generateKeyPair();
-            byte[] sha256WithRsa = Der.sequence(Der.oid("1.2.840.113549.1.1.11"), Der.nul());
+            byte[] ecdsaWithSha256 = Der.sequence(Der.oid("1.2.840.10045.4.3.2")); // RFC 5758: no parameters
             byte[] name = Der.sequence(Der.set(Der.sequence(Der.oid("2.5.4.3"), Der.utf8(COMMON_NAME))));
             byte[] basicConstraints = Der.sequence(Der.oid("2.5.29.19"), Der.bool(true),
                     Der.octetString(Der.sequence(Der.bool(true))));
@@ -51,16 +55,16 @@ public record GeneratedCertificate(X509Certificate certificate, PrivateKey key) 
             byte[] tbs = Der.sequence(
                     Der.explicit(0, Der.integer(BigInteger.TWO)), // v3
                     Der.integer(new BigInteger(63, RANDOM).add(BigInteger.ONE)),
-                    sha256WithRsa,
+                    ecdsaWithSha256,
                     name,
                     Der.sequence(Der.time(now.minus(Duration.ofDays(1))), Der.time(now.plus(Duration.ofDays(3650)))),
                     name,
                     pair.getPublic().getEncoded(), // already a SubjectPublicKeyInfo
                     Der.explicit(3, Der.sequence(basicConstraints, subjectAltName)));
-            Signature signer = Signature.getInstance("SHA256withRSA");
+            Signature signer = Signature.getInstance("SHA256withECDSA");
             signer.initSign(pair.getPrivate());
             signer.update(tbs);
-            byte[] der = Der.sequence(tbs, sha256WithRsa, Der.bitString(signer.sign()));
+            byte[] der = Der.sequence(tbs, ecdsaWithSha256, Der.bitString(signer.sign()));
             X509Certificate certificate = (X509Certificate) CertificateFactory.getInstance("X.509")
                     .generateCertificate(new ByteArrayInputStream(der));
             certificate.verify(pair.getPublic());

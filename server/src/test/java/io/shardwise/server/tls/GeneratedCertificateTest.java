@@ -40,7 +40,10 @@ class GeneratedCertificateTest {
         c.checkValidity(java.util.Date.from(now.plusSeconds(86400L * 365 * 9)));
         assertEquals(Integer.MAX_VALUE, c.getBasicConstraints(), "CA:TRUE without a path length");
         assertEquals(List.of(List.of(2, "localhost"), List.of(7, "127.0.0.1")), c.getSubjectAlternativeNames().stream().toList());
-        assertEquals("SHA256withRSA", c.getSigAlgName());
+        // P-256, not RSA-2048: a full handshake's signature is the bulk of its CPU
+        assertEquals("SHA256withECDSA", c.getSigAlgName());
+        assertEquals("EC", c.getPublicKey().getAlgorithm());
+        assertEquals(256, ((java.security.interfaces.ECPublicKey) c.getPublicKey()).getParams().getCurve().getField().getFieldSize());
         PemFiles.checkPair(c, g.key());
     }
 
