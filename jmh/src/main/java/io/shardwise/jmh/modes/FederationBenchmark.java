@@ -120,7 +120,7 @@ public class FederationBenchmark {
         try {
             actual = rows(target.pool(), sql);
         } catch (SQLException | RuntimeException e) {
-            return new Verdict(false, "refused: " + firstLine(e));
+            return new Verdict(false, "refused: " + reason(e));
         } finally {
             thread.setContextClassLoader(previous);
         }
@@ -140,12 +140,11 @@ public class FederationBenchmark {
         return new Verdict(false, "wrong answer: " + actual.size() + " rows for " + expected.size());
     }
 
-    private static String firstLine(Throwable e) {
-        String m = e.getMessage() == null ? e.getClass().getName() : e.getMessage();
-        int nl = m.indexOf('\n');
-        String line = nl < 0 ? m : m.substring(0, nl);
+    private static String reason(Throwable e) {
+        // ShardingSphere puts the reason on the lines after the first ("More details: ..."): keep them
+        String line = (e.getMessage() == null ? e.getClass().getName() : e.getMessage()).replaceAll("\\s*\n\\s*", " ");
         String code = e instanceof SQLException s && s.getErrorCode() != 0 ? " (" + s.getErrorCode() + ")" : "";
-        return (line.length() > 200 ? line.substring(0, 200) + "…" : line) + code;
+        return (line.length() > 400 ? line.substring(0, 400) + "…" : line) + code;
     }
 
     static List<List<String>> rows(HikariDataSource pool, String sql) throws SQLException {

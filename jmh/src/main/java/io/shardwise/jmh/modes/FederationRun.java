@@ -39,7 +39,7 @@ public final class FederationRun {
     record Settings(int forks, int warmups, int iterations, double seconds, Path doc, Path results) {
         String command() {
             return String.format(Locale.ROOT, "java -cp jmh/target/benchmarks.jar io.shardwise.jmh.modes.FederationRun -f %d -wi %d -i %d -r %s",
-                    forks, warmups, iterations, seconds);
+                    forks, warmups, iterations, java.math.BigDecimal.valueOf(seconds).stripTrailingZeros().toPlainString());
         }
     }
 
