@@ -18,8 +18,8 @@ import java.util.List;
  *   <li>{@link #whole}: every sample table in one database (the direct baseline);
  *   <li>{@link #sharded}: Shardwise's layout, {@code prefix_0} and {@code prefix_1} as the sample
  *       configuration places rows;
- *   <li>{@link #modSharded}: {@code sbtest1} split over two databases by {@code id % 2}, for the peer,
- *       whose algorithms cannot express Shardwise's hash.
+ *   <li>{@link #modSharded}: {@code sbtest1} and {@code sbtest2} split over two databases by {@code id % 2},
+ *       for the peer, whose algorithms cannot express Shardwise's hash.
  * </ul>
  */
 final class Layouts {
@@ -85,7 +85,7 @@ final class Layouts {
         return target;
     }
 
-    /** Two databases holding the rows of {@code sbtest1} with even and with odd ids. */
+    /** Two databases holding the rows of {@code sbtest1} and {@code sbtest2} with even and with odd ids. */
     static synchronized List<String> modSharded() {
         if (mod == null) {
             String source = whole();
@@ -96,11 +96,13 @@ final class Layouts {
                     CREATED.add(db);
                     s.execute("DROP DATABASE IF EXISTS `" + db + "`");
                     s.execute("CREATE DATABASE `" + db + "`");
-                    s.execute("CREATE TABLE `" + db + "`.sbtest1 LIKE `" + source + "`.sbtest1");
-                    s.execute("INSERT INTO `" + db + "`.sbtest1 SELECT * FROM `" + source + "`.sbtest1 WHERE id % 2 = " + i);
+                    for (String table : List.of("sbtest1", "sbtest2")) { // sbtest2: the cross-shard join (FederationBenchmark)
+                        s.execute("CREATE TABLE `" + db + "`." + table + " LIKE `" + source + "`." + table);
+                        s.execute("INSERT INTO `" + db + "`." + table + " SELECT * FROM `" + source + "`." + table + " WHERE id % 2 = " + i);
+                    }
                 }
             } catch (SQLException e) {
-                throw new IllegalStateException("cannot lay out sbtest1 by id % 2 on " + target.host() + ":" + target.port(), e);
+                throw new IllegalStateException("cannot lay out sbtest1 and sbtest2 by id % 2 on " + target.host() + ":" + target.port(), e);
             }
             mod = names;
         }

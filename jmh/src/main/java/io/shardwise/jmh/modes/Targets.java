@@ -103,9 +103,9 @@ final class Targets {
                 config.setUsername("app");
                 config.setPassword("app");
             }
-            case "shardingsphere-jdbc" -> {
+            case "shardingsphere-jdbc", FederationBenchmark.SHARDINGSPHERE_FEDERATION -> {
                 URLClassLoader loader = PeerClassLoader.shardingSphere();
-                DataSource peer = ShardingSphereJdbc.open(loader, poolSize);
+                DataSource peer = ShardingSphereJdbc.open(loader, poolSize, !target.equals("shardingsphere-jdbc"));
                 behind = List.of((AutoCloseable) peer, loader);
                 contextLoader = loader;
                 config.setDataSource(peer);

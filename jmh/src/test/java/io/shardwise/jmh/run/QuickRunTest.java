@@ -23,7 +23,9 @@ class QuickRunTest {
     /** Superseded by ModesBenchmark (direct and shardwise-jdbc, same statements); kept for the driver's own tuning runs. */
     private static final Set<String> OUTSIDE_SUITES = Set.of("io.shardwise.jmh.JdbcBenchmark.pointSelect",
             "io.shardwise.jmh.JdbcBenchmark.pointUpdate", "io.shardwise.jmh.JdbcBenchmark.pointSelect8",
-            "io.shardwise.jmh.JdbcBenchmark.pointUpdate8");
+            "io.shardwise.jmh.JdbcBenchmark.pointUpdate8",
+            // timed by its own runner (modes.FederationRun), which checks every target's answer before timing it
+            "io.shardwise.jmh.modes.FederationBenchmark.run");
 
     @Test
     void quickRunRunsEverySuiteAndWritesARowPerBenchmark(@TempDir Path dir) throws Exception {
