@@ -149,6 +149,14 @@ class EngineTest {
         assertEquals(before + elsewhere.size(), engine.federatedStatements(), "pinned or key-correlated: one node");
     }
 
+    /** An unaliased item is labelled by its own text, as the user wrote it: never with a node's physical name. */
+    @Test
+    void itemsNamingARenamedTableKeepTheUsersText() throws Exception {
+        same("SELECT COUNT(orders.order_id), orders.amount + 1 FROM orders WHERE user_id = 3 GROUP BY orders.amount ORDER BY 2", true);
+        same("SELECT u.name, (SELECT COUNT(*) FROM orders o WHERE o.user_id = u.user_id) FROM users u WHERE u.user_id = 3", true);
+        same("SELECT (SELECT MAX(amount) FROM orders WHERE orders.user_id = 3) FROM users WHERE user_id = 3", true);
+    }
+
     @Test
     void pointSelectsKeepTheUsersLabelsAndValues() throws Exception {
         same("SELECT order_id, user_id, Status, amount, created_at FROM orders WHERE user_id = 42 ORDER BY order_id", true);

@@ -174,7 +174,7 @@ public final class Router {
                 }
             }
         }
-        List<ExecutionUnit> units = units(s.template(), source, prepared, selection, bindings, edits);
+        List<ExecutionUnit> units = units(s.template(), source, prepared, selection, bindings, edits, s);
         return new RoutePlan(selection.kind, units, merge, starItem, width, List.of());
     }
 
@@ -252,7 +252,7 @@ public final class Router {
                     SourceText.of(chooser.template().text()));
             return new RoutePlan(RouteKind.KEYED_WRITE, rows.units(), rows.merge(), rows.starItem(), rows.assumedWidth(), List.of());
         }
-        List<ExecutionUnit> units = units(template, source, prepared, selection, bindings, List.of());
+        List<ExecutionUnit> units = units(template, source, prepared, selection, bindings, List.of(), null);
         return new RoutePlan(selection.kind, units, units.size() == 1 ? PASS_THROUGH : new MergeSpec.Concat(MergeSpec.Tail.NONE));
     }
 
@@ -371,16 +371,66 @@ public final class Router {
     }
 
     private List<ExecutionUnit> units(SqlTemplate template, SourceText source, Prepared prepared, Selection selection,
-                                      Bindings bindings, List<Renderer.Edit> edits) {
+                                      Bindings bindings, List<Renderer.Edit> edits, Select select) {
         Placement placement = prepared.placement;
         List<ExecutionUnit> units = new ArrayList<>(selection.nodes.cardinality());
         for (int i = selection.nodes.nextSetBit(0); i >= 0; i = selection.nodes.nextSetBit(i + 1)) {
             Map<String, String> names = placement.namesAt(i);
-            Renderer.Rendered r = render(prepared, template, source, RenderedTexts.nodeSlot(i), names, bindings, edits);
+            List<Renderer.Edit> all = select == null ? edits : withLabels(select, names, edits);
+            Renderer.Rendered r = render(prepared, template, source, RenderedTexts.nodeSlot(i), names, bindings, all);
             String backend = placement.backendAt(i);
             units.add(unit(backend, r, placement.logicalAt(i)));
         }
         return units;
+    }
+
+    private static final java.util.regex.Pattern BARE_COLUMN = java.util.regex.Pattern.compile("[`\\w$]+(\\s*\\.\\s*[`\\w$]+){0,2}");
+
+    /**
+     * {@code edits} plus, for each unaliased select item (not a bare column, not a star, not already
+     * edited) whose text names a table this node renames ({@code orders.amount + 1}, a subquery), an
+     * alias of its own source text: MySQL labels such an item by the text the user wrote, the backend
+     * would label it by the physical name it received.
+     */
+    private static List<Renderer.Edit> withLabels(Select select, Map<String, String> names, List<Renderer.Edit> edits) {
+        if (select.shape() == null) {
+            return edits; // a set operation: its labels come from its first branch, not read here
+        }
+        List<Renderer.Edit> out = null;
+        for (io.shardwise.core.sql.analyze.SelectShape.Item item : select.shape().items()) {
+            if (item.alias() != null || item.isStar() || BARE_COLUMN.matcher(item.text()).matches() || overlaps(edits, item)) {
+                continue;
+            }
+            for (io.shardwise.core.sql.analyze.Slot slot : select.template().slots()) {
+                if (slot instanceof io.shardwise.core.sql.analyze.Slot.Table t && t.start() >= item.start() && t.end() <= item.end()
+                        && renamed(names, t.table())) {
+                    if (out == null) {
+                        out = new ArrayList<>(edits);
+                    }
+                    out.add(new Renderer.Edit(item.start(), item.end(), List.of(new Renderer.Piece.Copy(item.start(), item.end())), true));
+                    break;
+                }
+            }
+        }
+        if (out == null) {
+            return edits;
+        }
+        out.sort(java.util.Comparator.comparingInt(Renderer.Edit::start));
+        return out;
+    }
+
+    private static boolean renamed(Map<String, String> names, String table) {
+        String physical = names.get(table.toLowerCase(java.util.Locale.ROOT));
+        return physical != null && !physical.equals(table);
+    }
+
+    private static boolean overlaps(List<Renderer.Edit> edits, io.shardwise.core.sql.analyze.SelectShape.Item item) {
+        for (Renderer.Edit e : edits) {
+            if (e.start() < item.end() && item.start() < e.end() || e.start() == e.end() && e.start() > item.start() && e.start() < item.end()) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /**

@@ -75,6 +75,23 @@ final class HandCorpus {
 
         federated(c);
 
+        // a point-routed statement whose subquery reads other nodes (was answered from one node's rows)
+        c.category("point-subquery");
+        c.q("SELECT order_id FROM orders WHERE user_id = 3 AND amount > (SELECT AVG(amount) FROM orders) ORDER BY order_id");
+        c.q("SELECT order_id, (SELECT COUNT(*) FROM order_items) AS n FROM orders WHERE user_id = 3 ORDER BY order_id");
+        c.q("SELECT order_id FROM orders WHERE user_id = 3 AND order_id IN (SELECT order_id FROM order_items WHERE user_id = 4)");
+        c.q("SELECT COUNT(*) FROM orders o WHERE o.user_id = 3 AND EXISTS (SELECT 1 FROM order_items i WHERE i.user_id = o.user_id)");
+        c.q("SELECT u.name, (SELECT SUM(amount) FROM orders o WHERE o.user_id = u.user_id) AS s FROM users u WHERE u.user_id = 5");
+        c.q("SELECT COUNT(*) FROM users WHERE user_id = 9 AND user_id NOT IN (SELECT user_id FROM orders WHERE amount > 500)");
+
+        // an unaliased item naming a table is labelled by the user's text, never by a node's physical name
+        c.category("labels-renamed");
+        c.q("SELECT COUNT(orders.order_id), MAX(orders.amount) FROM orders WHERE user_id = 3");
+        c.q("SELECT orders.amount + 1, orders.order_id FROM orders WHERE user_id = 3 ORDER BY orders.order_id");
+        c.q("SELECT orders.amount * 2 FROM orders WHERE user_id IN (1, 2, 3) ORDER BY orders.order_id LIMIT 5");
+        c.q("SELECT u.name, (SELECT COUNT(*) FROM orders o WHERE o.user_id = u.user_id) FROM users u WHERE u.user_id = 3");
+        c.q("SELECT COUNT(orders.order_id) FROM orders");
+
         c.category("scatter");
         c.q("SELECT * FROM orders");
         c.q("SELECT * FROM order_items");
