@@ -8,6 +8,7 @@ import io.shardwise.core.execute.Diagnostics;
 import io.shardwise.core.execute.ExecutionSession;
 import io.shardwise.core.execute.ResultCursor;
 import io.shardwise.core.execute.UnitResult;
+import io.shardwise.core.federate.CopyScans;
 import io.shardwise.core.federate.CopyTexts;
 import io.shardwise.core.federate.FederatedPlan;
 import io.shardwise.core.federate.Federation;
@@ -55,20 +56,24 @@ final class FederatedRunner {
     StatementResult run(FederatedPlan plan, Select select, NormalizedSql normalized, CachedPlan cached, List<Object> params,
                         AssigningRunner.Wrap wrap, java.util.function.BiConsumer<AssigningRunner.Wrap, UnitResult> readBack) {
         long cancels = execution.cancels();
-        List<List<Object[]>> shipped = ship(plan, new ShipBudget(budget), cancels);
+        StatementBindings bindings = new StatementBindings(normalized, params);
+        SourceText source = SourceText.original(normalized, cached.digestTokenOffsets());
+        List<Scan> scans = bind(plan, select, source, bindings);
+        List<List<Object[]>> shipped = ship(plan, scans, new ShipBudget(budget), cancels);
         List<ExecutionUnit> units = new ArrayList<>();
         if (wrap != null) {
             units.add(wrap.before(plan.coordinator()));
         }
         int scan = 0;
-        for (FederatedPlan.Copy c : plan.copies()) {
-            units.add(unit(plan, CopyTexts.drop(c), List.of()));
-            units.add(unit(plan, CopyTexts.create(c), List.of()));
-            for (String local : c.local()) {
-                units.add(unit(plan, CopyTexts.copyLocal(c, local), List.of()));
+        for (Scan s : scans) {
+            CopyScans.Bound b = s.bound();
+            units.add(unit(plan, CopyTexts.drop(b.copy()), List.of()));
+            units.add(unit(plan, CopyTexts.create(b), List.of()));
+            for (String local : b.local()) {
+                units.add(unit(plan, CopyTexts.copyLocal(b, local, s.where()), s.params()));
             }
-            for (int i = 0; i < c.remote().size(); i++) {
-                inserts(plan, c, shipped.get(scan++), units);
+            for (int i = 0; i < b.remote().size(); i++) {
+                inserts(plan, b, shipped.get(scan++), units);
             }
         }
         int statement = units.size();
@@ -99,11 +104,12 @@ final class FederatedRunner {
      * one after another on the session's connections, each read whole before the next starts, so the
      * executor never buffers a unit beyond the budget's count.
      */
-    private List<List<Object[]>> ship(FederatedPlan plan, ShipBudget ship, long cancels) {
+    private List<List<Object[]>> ship(FederatedPlan plan, List<Scan> bound, ShipBudget ship, long cancels) {
         List<ExecutionUnit> scans = new ArrayList<>();
-        for (FederatedPlan.Copy c : plan.copies()) {
-            for (DataNode remote : c.remote()) {
-                scans.add(new ExecutionUnit(remote.backend(), CopyTexts.scan(remote.table()), List.of(), Map.of(remote.table(), c.table())));
+        for (Scan s : bound) {
+            for (DataNode remote : s.bound().remote()) {
+                scans.add(new ExecutionUnit(remote.backend(), CopyTexts.scan(s.bound(), remote.table(), s.where()), s.params(),
+                        Map.of(remote.table(), s.bound().copy().table())));
             }
         }
         List<List<Object[]>> shipped = new ArrayList<>(scans.size());
@@ -156,7 +162,7 @@ final class FederatedRunner {
     }
 
     /** Shipped rows as INSERT batches into the copy. */
-    private static void inserts(FederatedPlan plan, FederatedPlan.Copy c, List<Object[]> rows, List<ExecutionUnit> units) {
+    private static void inserts(FederatedPlan plan, CopyScans.Bound c, List<Object[]> rows, List<ExecutionUnit> units) {
         for (int from = 0; from < rows.size(); from += BATCH) {
             List<Object[]> batch = rows.subList(from, Math.min(rows.size(), from + BATCH));
             int width = batch.get(0).length;
@@ -175,15 +181,17 @@ final class FederatedRunner {
     List<ExecutionUnit> preview(FederatedPlan plan, Select select, NormalizedSql normalized, CachedPlan cached, List<Object> params) {
         List<ExecutionUnit> scans = new ArrayList<>();
         List<ExecutionUnit> sequence = new ArrayList<>();
-        for (FederatedPlan.Copy c : plan.copies()) {
-            sequence.add(unit(plan, CopyTexts.drop(c), List.of()));
-            sequence.add(unit(plan, CopyTexts.create(c), List.of()));
-            for (String local : c.local()) {
-                sequence.add(unit(plan, CopyTexts.copyLocal(c, local), List.of()));
+        SourceText source = SourceText.original(normalized, cached.digestTokenOffsets());
+        for (Scan s : bind(plan, select, source, new StatementBindings(normalized, params))) {
+            CopyScans.Bound b = s.bound();
+            sequence.add(unit(plan, CopyTexts.drop(b.copy()), List.of()));
+            sequence.add(unit(plan, CopyTexts.create(b), List.of()));
+            for (String local : b.local()) {
+                sequence.add(unit(plan, CopyTexts.copyLocal(b, local, s.where()), s.params()));
             }
-            for (DataNode remote : c.remote()) {
-                scans.add(new ExecutionUnit(remote.backend(), CopyTexts.scan(remote.table()), List.of(), Map.of()));
-                sequence.add(unit(plan, "INSERT INTO " + c.temp() + " VALUES /* the rows of " + remote.backend() + "." + remote.table()
+            for (DataNode remote : b.remote()) {
+                scans.add(new ExecutionUnit(remote.backend(), CopyTexts.scan(b, remote.table(), s.where()), s.params(), Map.of()));
+                sequence.add(unit(plan, CopyTexts.insertHead(b) + " VALUES /* the rows of " + remote.backend() + "." + remote.table()
                         + ", in batches of " + BATCH + " */", List.of()));
             }
         }
@@ -217,6 +225,59 @@ final class FederatedRunner {
             edits.add(new Renderer.Edit(s.start(), s.end(), List.of(new Renderer.Piece.Copy(s.start(), s.end())), true));
         }
         return edits;
+    }
+
+    /** A copy bound to this execution, with its pushed conjuncts rendered as one WHERE condition (null: none) and that condition's values. */
+    private record Scan(CopyScans.Bound bound, String where, List<Object> params) {}
+
+    /**
+     * Each copy bound to this execution ({@link CopyScans}): the coordinator's catalog read once for the
+     * tables whose columns decide (none when every copy is whole and no conjunct names a column
+     * unqualified), conjuncts rendered from the user's own text with this execution's values.
+     */
+    private List<Scan> bind(FederatedPlan plan, Select select, SourceText source, StatementBindings bindings) {
+        List<String> tables = CopyScans.catalogTables(plan);
+        Map<String, CopyScans.Columns> catalog = Map.of();
+        if (!tables.isEmpty()) {
+            List<Object> names = new ArrayList<>(tables.size() * 3);
+            for (int i = 0; i < 3; i++) {
+                names.addAll(tables);
+            }
+            List<String[]> rows = new ArrayList<>();
+            UnitResult result = execution.execute(List.of(new ExecutionUnit(plan.coordinator(), CopyScans.catalogQuery(tables.size()), names,
+                    Map.of()))).get(0);
+            try (ResultCursor cursor = ((UnitResult.Rows) result).cursor()) {
+                while (cursor.next()) {
+                    String[] row = new String[8];
+                    for (int i = 0; i < row.length; i++) {
+                        row[i] = text(cursor.get(i));
+                    }
+                    rows.add(row);
+                }
+            }
+            catalog = CopyScans.catalog(rows);
+        }
+        List<Scan> out = new ArrayList<>(plan.copies().size());
+        for (FederatedPlan.Copy c : plan.copies()) {
+            CopyScans.Bound b = CopyScans.bind(c, catalog, bindings);
+            if (b.pushed().isEmpty()) {
+                out.add(new Scan(b, null, List.of()));
+                continue;
+            }
+            StringBuilder where = new StringBuilder();
+            List<Object> values = new ArrayList<>();
+            for (io.shardwise.core.sql.analyze.CopyScope.Conjunct conjunct : b.pushed()) {
+                Renderer.Rendered r = Renderer.span(select.template(), source, Map.of(), bindings, conjunct.start(), conjunct.end());
+                where.append(where.isEmpty() ? "(" : " AND (").append(r.sql()).append(')');
+                values.addAll(r.params());
+            }
+            out.add(new Scan(b, where.toString(), values));
+        }
+        return out;
+    }
+
+    private static String text(byte[] cell) {
+        return cell == null ? null : new String(cell, java.nio.charset.StandardCharsets.UTF_8);
     }
 
     private static ExecutionUnit unit(FederatedPlan plan, String sql, List<Object> params) {

@@ -3,6 +3,7 @@ package io.shardwise.core.federate;
 import io.shardwise.core.config.DataNode;
 import io.shardwise.core.rule.ShardingRule;
 import io.shardwise.core.rule.TableRule;
+import io.shardwise.core.sql.analyze.CopyScope;
 import io.shardwise.core.sql.analyze.Select;
 import io.shardwise.core.sql.analyze.SelectShape;
 import io.shardwise.core.sql.analyze.Slot;
@@ -58,6 +59,7 @@ public final class Federation {
         Map<String, String> names = new HashMap<>();
         Map<String, String> logical = new HashMap<>();
         Map<String, Boolean> verbatim = new HashMap<>();
+        CopyScope scope = CopyScope.of(select, rule);
         for (TableRef t : select.tables()) {
             if (t.schema() != null && !t.schema().equalsIgnoreCase(rule.schema())) {
                 return new Declined("table " + t.schema() + "." + t.name() + " outside schema " + rule.schema());
@@ -87,7 +89,7 @@ public final class Federation {
                                 remote.add(n);
                             }
                         }
-                        copies.put(key, new FederatedPlan.Copy(t.name(), read, here.table(), local, remote));
+                        copies.put(key, new FederatedPlan.Copy(t.name(), read, here.table(), local, remote, push(scope, s, key, rule, coordinator)));
                     }
                 }
                 names.put(key, read);
@@ -160,6 +162,38 @@ public final class Federation {
             }
         }
         return s.name();
+    }
+
+    /**
+     * What {@code key}'s copy may leave out. A rival table without a node on the coordinator (none
+     * reaches here: the plan declines it) would make its columns unknown: then no unqualified conjunct.
+     */
+    private static FederatedPlan.Push push(CopyScope scope, TableRule.Sharded s, String key, ShardingRule rule, String coordinator) {
+        CopyScope.Table table = scope.tables().get(key);
+        List<CopyScope.Conjunct> conjuncts = table == null ? List.of() : table.conjuncts();
+        List<String> rivals = new ArrayList<>();
+        if (table != null) {
+            for (String rival : table.rivals()) {
+                TableRule r = rule.logicalTables().served(rival);
+                DataNode node = r == null ? null : nodeOn(r, coordinator);
+                if (node == null) {
+                    conjuncts = qualifiedOnly(conjuncts);
+                } else {
+                    rivals.add(node.table());
+                }
+            }
+        }
+        return new FederatedPlan.Push(table == null ? s.name() : table.exposed(), scope.whole(key), scope.names(), conjuncts, rivals, s);
+    }
+
+    private static List<CopyScope.Conjunct> qualifiedOnly(List<CopyScope.Conjunct> conjuncts) {
+        List<CopyScope.Conjunct> out = new ArrayList<>();
+        for (CopyScope.Conjunct c : conjuncts) {
+            if (c.unqualified().isEmpty()) {
+                out.add(c);
+            }
+        }
+        return out;
     }
 
     private static DataNode nodeOn(TableRule r, String backend) {

@@ -10,10 +10,10 @@ import java.util.BitSet;
  * Turns a key condition and this execution's values into the set of node indexes that can hold
  * matching rows. Errs only towards more nodes: a value the algorithm cannot read widens the route.
  */
-final class NodeSelector {
+public final class NodeSelector {
     private NodeSelector() {}
 
-    static BitSet nodes(KeyCondition condition, ShardingAlgorithm algorithm, int nodeCount, Bindings bindings) {
+    public static BitSet nodes(KeyCondition condition, ShardingAlgorithm algorithm, int nodeCount, Bindings bindings) {
         BitSet out = new BitSet(nodeCount);
         switch (condition) {
             case KeyCondition.Any a -> out.set(0, nodeCount);
