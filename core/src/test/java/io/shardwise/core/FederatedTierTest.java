@@ -96,7 +96,7 @@ class FederatedTierTest {
                     "ds0: DROP TEMPORARY TABLE IF EXISTS `orders`",
                     // only the columns the statement names (and the primary key's), defined as the node defines them
                     "ds0: CREATE TEMPORARY TABLE `orders` (`order_id` bigint(20) NOT NULL, `user_id` bigint(20) NOT NULL,"
-                            + " PRIMARY KEY (`order_id`), KEY (`user_id`))",
+                            + " PRIMARY KEY (`order_id`), KEY `idx_user` (`user_id`))",
                     "ds0: INSERT INTO `orders` (`order_id`, `user_id`) SELECT `order_id`, `user_id` FROM `orders_0`",
                     "ds0: INSERT INTO `orders` (`order_id`, `user_id`) SELECT `order_id`, `user_id` FROM `orders_1`",
                     "ds0: INSERT INTO `orders` (`order_id`, `user_id`) VALUES /* the rows of ds1.orders_0, in batches of 500 */",

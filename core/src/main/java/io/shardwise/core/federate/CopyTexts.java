@@ -73,7 +73,9 @@ public final class CopyTexts {
                 continue;
             }
             boolean whole = n == i.columns().size();
-            sb.append(sep).append(whole && i.name().equals("PRIMARY") ? "PRIMARY KEY (" : whole && i.unique() ? "UNIQUE KEY (" : "KEY (");
+            // named as on the node: an index hint of the statement names it
+            sb.append(sep).append(whole && i.name().equals("PRIMARY") ? "PRIMARY KEY (" : (whole && i.unique() ? "UNIQUE KEY " : "KEY ")
+                    + quote(i.name()) + " (");
             for (int k = 0; k < n; k++) {
                 sb.append(k == 0 ? "" : ", ").append(quote(i.columns().get(k)));
                 if (i.prefixes().get(k) != null) {

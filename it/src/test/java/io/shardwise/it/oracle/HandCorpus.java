@@ -1015,6 +1015,42 @@ final class HandCorpus {
         c.q("SELECT COUNT(*) FROM (SELECT DISTINCT user_id FROM orders) t");
         c.q("SELECT COUNT(*) FROM users WHERE user_id IN (SELECT user_id FROM orders WHERE amount > 500)");
         c.q("COMMIT");
+
+        // what the copies' scans may leave out (columns, rows, whole nodes) and what they must not
+        c.category("federated-pushdown");
+        c.q("SELECT o.order_id, i.sku FROM orders o JOIN order_items i ON i.order_id = o.order_id WHERE o.user_id = 7 AND o.amount > 10"
+                + " ORDER BY o.order_id, i.sku");
+        c.q("SELECT o.order_id, i.quantity FROM orders o JOIN order_items i ON i.order_id = o.order_id AND i.quantity > 2"
+                + " WHERE o.user_id IN (3, 8, 11) ORDER BY o.order_id, i.quantity");
+        c.p("SELECT o.order_id, i.sku FROM orders o JOIN order_items i ON i.order_id = o.order_id WHERE o.user_id = ? AND i.price > ?"
+                + " ORDER BY o.order_id, i.sku", 9L, new java.math.BigDecimal("5.00"));
+        c.q("SELECT status, sku FROM orders o JOIN order_items i ON i.order_id = o.order_id WHERE amount > 500 AND quantity > 3"
+                + " ORDER BY status, sku");
+        c.fails("SELECT COUNT(*) FROM orders o JOIN order_items i ON i.order_id = o.order_id WHERE user_id = 3");
+        c.q("SELECT u.user_id, o.order_id FROM users u LEFT JOIN orders o ON o.status = u.name WHERE o.amount IS NULL AND u.user_id < 20"
+                + " ORDER BY u.user_id");
+        c.q("SELECT u.user_id FROM orders o RIGHT JOIN users u ON o.order_id = u.user_id WHERE o.order_id IS NULL"
+                + " AND u.user_id BETWEEN 3 AND 40 ORDER BY u.user_id");
+        c.q("SELECT u.user_id, COUNT(o.order_id) FROM users u LEFT JOIN orders o ON o.order_id = u.user_id AND o.amount > 100"
+                + " WHERE u.user_id < 50 GROUP BY u.user_id ORDER BY u.user_id");
+        c.q("SELECT a.order_id, b.order_id FROM orders a JOIN orders b ON a.status = b.status AND a.order_id < b.order_id"
+                + " WHERE a.amount > 900 AND b.user_id = 3 ORDER BY 1, 2");
+        c.q("SELECT o.order_id FROM orders o JOIN order_items i ON i.order_id = o.order_id"
+                + " WHERE o.user_id IN (SELECT user_id FROM users WHERE name = 'bob') AND i.quantity > 1 ORDER BY o.order_id");
+        c.q("SELECT COUNT(*) FROM orders o JOIN order_items i ON i.order_id = o.order_id WHERE o.amount > RAND() * 0"
+                + " AND o.created_at < NOW()");
+        c.q("SELECT o.*, i.sku FROM orders o JOIN order_items i ON i.order_id = o.order_id WHERE o.user_id = 4 ORDER BY o.order_id, i.sku");
+        c.q("SELECT COUNT(*) FROM users u WHERE EXISTS (SELECT * FROM orders o WHERE o.order_id = u.user_id AND o.amount > 50)");
+        c.q("SELECT COUNT(*), SUM(quantity) FROM orders JOIN order_items USING (order_id) WHERE amount > 200");
+        c.q("SELECT COUNT(*) FROM orders o JOIN order_items i ON i.order_id = o.order_id"
+                + " WHERE o.created_at >= DATE('2025-03-01') - INTERVAL 30 DAY");
+        c.q("SELECT o.order_id FROM orders o JOIN order_items i ON i.order_id = o.order_id WHERE o.status = 'PAID' ORDER BY o.order_id");
+        c.q("SELECT COUNT(*) FROM orders o JOIN order_items i ON i.order_id = o.order_id WHERE o.user_id BETWEEN 10 AND 12");
+        c.q("SELECT COUNT(*) FROM orders o JOIN order_items i ON i.order_id = o.order_id WHERE o.user_id IS NULL");
+        c.q("SELECT COUNT(*) FROM events e JOIN orders o ON o.order_id = e.id WHERE e.created_at >= '2026-01-01'");
+        c.q("SELECT order_id, ROW_NUMBER() OVER (ORDER BY order_id) FROM orders WHERE user_id < 30 AND amount > 100");
+        c.q("SELECT o.user_id, LENGTH(o.status), UPPER(u.name) FROM orders o JOIN users u ON u.user_id = o.user_id + 0"
+                + " WHERE (o.user_id) = 5 AND ((u.name) LIKE 'a%' OR u.name IS NULL) ORDER BY 1, 2, 3");
     }
 
     /** Statements Shardwise refuses by design with 1235; they are not oracle statements. */

@@ -163,6 +163,13 @@ public record CopyScope(Set<String> names, Set<String> wholeTables, boolean allW
                     return super.visit(call);
                 }
             });
+            for (int i = 0; i + 1 < parsed.tokens.size(); i++) {
+                Token t = parsed.tokens.get(i);
+                if ((t.is("use") || t.is("force") || t.is("ignore")) && (parsed.tokens.get(i + 1).is("index")
+                        || parsed.tokens.get(i + 1).is("key"))) {
+                    allWhole = true; // an index hint names an index a narrowed copy may not have
+                }
+            }
             Map<String, Table> tables = new HashMap<>();
             SqlSelect top = root instanceof SqlOrderBy ob && ob.query instanceof SqlSelect s ? s : root instanceof SqlSelect s ? s : null;
             if (top != null) {
@@ -179,10 +186,9 @@ public record CopyScope(Set<String> names, Set<String> wholeTables, boolean allW
             for (SqlNode item : s.getSelectList()) {
                 if (item instanceof SqlIdentifier id && id.isStar()) {
                     if (id.names.size() == 1) {
+                        // over a derived table, a * reads what its own select list names
                         List<TableRef> direct = new ArrayList<>();
-                        if (!directTables(s.getFrom(), direct)) {
-                            allWhole = true;
-                        }
+                        directTables(s.getFrom(), direct);
                         for (TableRef t : direct) {
                             whole.add(lower(t.name()));
                         }

@@ -97,5 +97,9 @@ class CopyScopeTest {
         assertTrue(scope("SELECT * FROM orders o JOIN users u ON u.name = o.status").whole("users"));
         assertTrue(scope("SELECT o.order_id FROM orders o JOIN users u USING (user_id)").whole("orders"));
         assertTrue(scope("SELECT order_id FROM orders NATURAL JOIN users").whole("users"));
+        assertFalse(scope("SELECT * FROM (SELECT o.order_id FROM orders o JOIN users u ON u.name = o.status) t").whole("orders"),
+                "a * over a derived table reads what the derived table names");
+        assertTrue(scope("SELECT o.order_id FROM orders o USE INDEX (idx_user) JOIN users u ON u.name = o.status").whole("orders"),
+                "an index hint names an index a narrowed copy may lack");
     }
 }
