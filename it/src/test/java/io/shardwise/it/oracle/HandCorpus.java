@@ -1019,13 +1019,13 @@ final class HandCorpus {
         // what the copies' scans may leave out (columns, rows, whole nodes) and what they must not
         c.category("federated-pushdown");
         c.q("SELECT o.order_id, i.sku FROM orders o JOIN order_items i ON i.order_id = o.order_id WHERE o.user_id = 7 AND o.amount > 10"
-                + " ORDER BY o.order_id, i.sku");
+                + " ORDER BY o.order_id, i.sku, i.item_id");
         c.q("SELECT o.order_id, i.quantity FROM orders o JOIN order_items i ON i.order_id = o.order_id AND i.quantity > 2"
-                + " WHERE o.user_id IN (3, 8, 11) ORDER BY o.order_id, i.quantity");
+                + " WHERE o.user_id IN (3, 8, 11) ORDER BY o.order_id, i.quantity, i.item_id");
         c.p("SELECT o.order_id, i.sku FROM orders o JOIN order_items i ON i.order_id = o.order_id WHERE o.user_id = ? AND i.price > ?"
-                + " ORDER BY o.order_id, i.sku", 9L, new java.math.BigDecimal("5.00"));
+                + " ORDER BY o.order_id, i.sku, i.item_id", 9L, new java.math.BigDecimal("5.00"));
         c.q("SELECT status, sku FROM orders o JOIN order_items i ON i.order_id = o.order_id WHERE amount > 500 AND quantity > 3"
-                + " ORDER BY status, sku");
+                + " ORDER BY status, sku, i.item_id");
         c.fails("SELECT COUNT(*) FROM orders o JOIN order_items i ON i.order_id = o.order_id WHERE user_id = 3");
         c.q("SELECT u.user_id, o.order_id FROM users u LEFT JOIN orders o ON o.status = u.name WHERE o.amount IS NULL AND u.user_id < 20"
                 + " ORDER BY u.user_id");
@@ -1039,12 +1039,12 @@ final class HandCorpus {
                 + " WHERE o.user_id IN (SELECT user_id FROM users WHERE name = 'bob') AND i.quantity > 1 ORDER BY o.order_id");
         c.q("SELECT COUNT(*) FROM orders o JOIN order_items i ON i.order_id = o.order_id WHERE o.amount > RAND() * 0"
                 + " AND o.created_at < NOW()");
-        c.q("SELECT o.*, i.sku FROM orders o JOIN order_items i ON i.order_id = o.order_id WHERE o.user_id = 4 ORDER BY o.order_id, i.sku");
+        c.q("SELECT o.*, i.sku FROM orders o JOIN order_items i ON i.order_id = o.order_id WHERE o.user_id = 4 ORDER BY o.order_id, i.sku, i.item_id");
         c.q("SELECT COUNT(*) FROM users u WHERE EXISTS (SELECT * FROM orders o WHERE o.order_id = u.user_id AND o.amount > 50)");
         c.q("SELECT COUNT(*), SUM(quantity) FROM orders JOIN order_items USING (order_id) WHERE amount > 200");
         c.q("SELECT COUNT(*) FROM orders o JOIN order_items i ON i.order_id = o.order_id"
                 + " WHERE o.created_at >= DATE('2025-03-01') - INTERVAL 30 DAY");
-        c.q("SELECT o.order_id FROM orders o JOIN order_items i ON i.order_id = o.order_id WHERE o.status = 'PAID' ORDER BY o.order_id");
+        c.q("SELECT o.order_id FROM orders o JOIN order_items i ON i.order_id = o.order_id WHERE o.status = 'PAID' ORDER BY o.order_id, i.item_id");
         c.q("SELECT COUNT(*) FROM orders o JOIN order_items i ON i.order_id = o.order_id WHERE o.user_id BETWEEN 10 AND 12");
         c.q("SELECT COUNT(*) FROM orders o JOIN order_items i ON i.order_id = o.order_id WHERE o.user_id IS NULL");
         c.q("SELECT COUNT(*) FROM events e JOIN orders o ON o.order_id = e.id WHERE e.created_at >= '2026-01-01'");
