@@ -174,8 +174,13 @@ public final class Federation {
         List<String> rivals = new ArrayList<>();
         if (table != null) {
             for (String rival : table.rivals()) {
-                TableRule r = rule.logicalTables().served(rival);
-                DataNode node = r == null ? null : nodeOn(r, coordinator);
+                DataNode node;
+                try {
+                    TableRule r = rule.logicalTables().served(rival);
+                    node = r == null ? null : nodeOn(r, coordinator);
+                } catch (RuntimeException e) {
+                    node = null; // a CTE's name, say: no catalog lists its columns
+                }
                 if (node == null) {
                     conjuncts = qualifiedOnly(conjuncts);
                 } else {

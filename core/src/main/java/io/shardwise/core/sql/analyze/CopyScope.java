@@ -27,19 +27,22 @@ import org.apache.calcite.sql.util.SqlBasicVisitor;
 /**
  * What the federated tier may leave out of a sharded table's copy without changing the statement's
  * answer, read from the analyzer's Calcite parse of the statement's text: the columns the statement
- * can reference at all, and per table the top-level WHERE and inner-join ON conjuncts that can
- * filter its rows before they are copied. Computed once per federated plan.
+ * can reference at all, and per table the WHERE and inner-join ON conjuncts of its query block
+ * (the outermost query, a derived table, a CTE's or a subquery's SELECT) that can filter its rows
+ * before they are copied. Computed once per federated plan.
  *
  * <p>Invariant (what makes a pushed conjunct exact): the coordinator still runs the whole statement,
  * conjunct included, over the copies; a pushed conjunct only drops rows the statement would drop
  * anyway. That holds when the table occurs once in the whole statement (its copy serves no other
- * reference, subquery or self-join), is in the outermost FROM and on no null-supplying side of an
- * outer join, and the conjunct reads only that table's columns and gives the same value on every
+ * reference, subquery or self-join), is on no null-supplying side of an outer join in its block,
+ * and the conjunct reads only that table's columns and gives the same value on every
  * backend (no subquery, user or system variable, time, random or session function, no function the
  * list below does not know as deterministic). Unqualified names are attributed at run time against
  * the live columns ({@link Conjunct#unqualified}), where MySQL attributes them.
  *
  * <p>Hazard: errs only towards copying more: anything not understood copies the rows or columns.
+ * One class over ~300 lines because its parts (names, stars, blocks, conjunct checks) read one
+ * parse in one pass and share its token lookups.
  */
 public record CopyScope(Set<String> names, Set<String> wholeTables, boolean allWhole, Map<String, Table> tables) {
     public CopyScope {
@@ -54,7 +57,7 @@ public record CopyScope(Set<String> names, Set<String> wholeTables, boolean allW
     /**
      * A table that may take conjuncts: {@code exposed} is the name the statement calls it (its alias,
      * else its name), under which a scan must read it for the conjuncts' qualifiers to resolve;
-     * {@code rivals} the other tables of the outermost FROM (logical names, lower case) whose columns
+     * {@code rivals} the other tables of its query block's FROM (logical names, lower case) whose columns
      * an unqualified name might be.
      */
     public record Table(String exposed, List<Conjunct> conjuncts, List<String> rivals) {
@@ -124,6 +127,7 @@ public record CopyScope(Set<String> names, Set<String> wholeTables, boolean allW
         private final Set<String> whole = new HashSet<>();
         private final Map<String, Integer> occurrences = new HashMap<>();
         private final Set<SqlNode> existsQueries = Collections.newSetFromMap(new IdentityHashMap<>());
+        private final List<SqlSelect> blocks = new ArrayList<>();
         private boolean allWhole;
 
         Reader(ParsedText parsed, ShardingRule rule) {
@@ -156,6 +160,7 @@ public record CopyScope(Set<String> names, Set<String> wholeTables, boolean allW
                             occurrences.merge(lower(t.name()), 1, Integer::sum);
                         }
                         stars(s);
+                        blocks.add(s);
                     }
                     if (call instanceof SqlJoin j && (j.isNatural() || j.getCondition() instanceof SqlNodeList)) {
                         allWhole = true; // NATURAL and USING join on columns the text never names
@@ -171,9 +176,8 @@ public record CopyScope(Set<String> names, Set<String> wholeTables, boolean allW
                 }
             }
             Map<String, Table> tables = new HashMap<>();
-            SqlSelect top = root instanceof SqlOrderBy ob && ob.query instanceof SqlSelect s ? s : root instanceof SqlSelect s ? s : null;
-            if (top != null) {
-                pushable(top, tables);
+            for (SqlSelect block : blocks) {
+                pushable(block, tables); // a table read once is in one block only
             }
             return new CopyScope(names, whole, allWhole, tables);
         }
@@ -233,7 +237,12 @@ public record CopyScope(Set<String> names, Set<String> wholeTables, boolean allW
             return n instanceof SqlOrderBy ob ? ob.query : n;
         }
 
-        /** The conjuncts each table of the outermost query may take. */
+        /**
+         * The conjuncts each table of one query block (the outermost query, a derived table, a CTE's or
+         * a subquery's SELECT) may take: the block's WHERE is applied to its FROM's rows before anything
+         * else of it, so for a table read nowhere else, rows its conjuncts drop are used nowhere. An
+         * unqualified name there is MySQL's innermost match: the table's own column when it has one.
+         */
         private void pushable(SqlSelect top, Map<String, Table> out) {
             List<TableRef> refs = new ArrayList<>();
             List<TableRef> nullSupplying = new ArrayList<>();
@@ -272,7 +281,7 @@ public record CopyScope(Set<String> names, Set<String> wholeTables, boolean allW
         }
 
         /**
-         * The outermost FROM's tables, the null-supplying ones among them, and the ON conditions of
+         * A block's FROM tables, the null-supplying ones among them, and the ON conditions of
          * inner joins that no outer join encloses; false when it also holds a derived table (whose
          * columns no catalog lists, so an unqualified name cannot be attributed).
          */

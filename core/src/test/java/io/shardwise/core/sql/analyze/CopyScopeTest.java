@@ -75,6 +75,17 @@ class CopyScopeTest {
     }
 
     @Test
+    void aTableReadOnceInsideADerivedTableACteOrASubqueryTakesThatBlocksConjuncts() {
+        assertEquals(Map.of("orders as o", List.of("o.amount > 10"), "order_items as order_items", List.of("quantity > 2 [quantity]")),
+                pushed("SELECT t.status, COUNT(*) FROM (SELECT o.status FROM orders o JOIN users u ON u.name = o.status"
+                        + " WHERE o.amount > 10) t WHERE t.status IN (SELECT sku FROM order_items WHERE quantity > 2) GROUP BY t.status"));
+        assertEquals(Map.of("orders as orders", List.of("amount > 900 [amount]")),
+                pushed("WITH big AS (SELECT order_id FROM orders WHERE amount > 900) SELECT COUNT(*) FROM big"));
+        assertEquals(Map.of(), pushed("SELECT COUNT(*) FROM users u WHERE NOT EXISTS (SELECT 1 FROM orders o WHERE o.order_id = u.user_id)"),
+                "a correlated conjunct reads another table");
+    }
+
+    @Test
     void nonDeterministicConjunctsAndSubqueriesAreNeverPushed() {
         assertEquals(Map.of("orders as o", List.of("o.status = UPPER('x')", "o.created_at >= DATE('2025-01-01') - INTERVAL 3 DAY")),
                 pushed("SELECT o.order_id FROM orders o JOIN users u ON u.name = o.status WHERE o.amount > RAND()"
