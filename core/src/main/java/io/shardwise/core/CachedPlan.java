@@ -1,10 +1,13 @@
 package io.shardwise.core;
 
+import io.shardwise.core.federate.FederatedWrite;
 import io.shardwise.core.federate.Federation;
 import io.shardwise.core.route.Router;
 import io.shardwise.core.rule.ShardingRule;
+import io.shardwise.core.sql.analyze.Delete;
 import io.shardwise.core.sql.analyze.Select;
 import io.shardwise.core.sql.analyze.Statement;
+import io.shardwise.core.sql.analyze.Update;
 
 /**
  * What the plan cache keeps per digest: the analyzed statement prepared for routing, its digest's
@@ -25,6 +28,14 @@ record CachedPlan(Router.Prepared prepared, int[] digestTokenOffsets, Federation
     }
 
     /**
+     * For an UPDATE or DELETE, the third tier's decision ({@link io.shardwise.core.federate.FederatedWrite}
+     * or why not), kept as a SELECT's is; null for other statements.
+     */
+    Federation.Decision federatedWrite(ShardingRule rule) {
+        return statement() instanceof Update || statement() instanceof Delete ? federation.get(statement(), rule) : null;
+    }
+
+    /**
      * A rough size for the cache's weight bound: the text dominates (a federated plan, made later for
      * the few statements that need one, is a few small maps).
      */
@@ -40,10 +51,10 @@ record CachedPlan(Router.Prepared prepared, int[] digestTokenOffsets, Federation
     static final class FederationSlot {
         private volatile Federation.Decision decision;
 
-        Federation.Decision get(Select select, ShardingRule rule) {
+        Federation.Decision get(Statement statement, ShardingRule rule) {
             Federation.Decision d = decision;
             if (d == null) {
-                d = Federation.plan(select, rule);
+                d = statement instanceof Select select ? Federation.plan(select, rule) : FederatedWrite.plan(statement, rule);
                 decision = d;
             }
             return d;

@@ -63,6 +63,7 @@ final class CallRunner {
             }
         } finally {
             engine.descriptions().invalidateAll();
+            engine.copyDefinitions().invalidateAll();
         }
         List<StatementResult> out = new ArrayList<>(results.size() + 1);
         for (UnitResult r : results) {

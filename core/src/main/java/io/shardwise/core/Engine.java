@@ -26,6 +26,7 @@ public final class Engine implements AutoCloseable {
     private final Router router;
     private final PlanCache<CachedPlan> plans;
     private final Descriptions descriptions = new Descriptions();
+    private final io.shardwise.core.federate.CopyDefinitions copyDefinitions = new io.shardwise.core.federate.CopyDefinitions();
     private final long federationBudget;
     private final java.util.concurrent.atomic.LongAdder federated = new java.util.concurrent.atomic.LongAdder();
 
@@ -135,6 +136,11 @@ public final class Engine implements AutoCloseable {
 
     Descriptions descriptions() {
         return descriptions;
+    }
+
+    /** The node definitions federated copies are made from ({@link io.shardwise.core.federate.CopyDefinitions}); emptied with {@link #descriptions}. */
+    io.shardwise.core.federate.CopyDefinitions copyDefinitions() {
+        return copyDefinitions;
     }
 
     Router router() {

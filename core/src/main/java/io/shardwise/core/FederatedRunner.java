@@ -8,6 +8,7 @@ import io.shardwise.core.execute.Diagnostics;
 import io.shardwise.core.execute.ExecutionSession;
 import io.shardwise.core.execute.ResultCursor;
 import io.shardwise.core.execute.UnitResult;
+import io.shardwise.core.federate.CopyDefinitions;
 import io.shardwise.core.federate.CopyScans;
 import io.shardwise.core.federate.CopyTexts;
 import io.shardwise.core.federate.FederatedPlan;
@@ -24,12 +25,17 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Runs a {@link FederatedPlan}: reads the remote nodes of each copied table (each read whole within
- * the statement's {@link ShipBudget}; see {@link #ship}), then on the coordinator, as one sequence on
+ * Runs a {@link FederatedPlan}: reads the definitions of copies with no node on the coordinator
+ * ({@link CopyDefinitions}, cached), binds each copy's pushdown to this execution ({@link CopyScans}:
+ * the columns and rows its scans keep, the nodes that can hold them), reads the remote nodes of each
+ * copied table (within the statement's {@link ShipBudget}; see {@link #ship}), then on the coordinator, as one sequence on
  * one connection (temporary tables live on a connection): drop stale copies, create the copies, fill
- * them (local nodes there, shipped rows as INSERT batches), run the user's statement over them, drop
- * them. In a transaction every read and the sequence use the transaction's connections, so the
- * statement sees the transaction's own changes. Not thread-safe, as its session.
+ * them (local nodes there, shipped rows as INSERT batches), run the user's statement over them. Its
+ * rows stream to the client; the copies are dropped on that connection when the cursor ends, however
+ * it ends, and only then does the connection go back to its pool
+ * ({@link ExecutionSession#executeSequenceStreaming}). In a transaction every read and the sequence
+ * use the transaction's connections, so the statement sees the transaction's own changes. Not
+ * thread-safe, as its session.
  */
 final class FederatedRunner {
     /** Rows per INSERT on the coordinator (as {@link InsertBatches#BATCH}: one round trip each, well under max_allowed_packet). */
@@ -38,11 +44,13 @@ final class FederatedRunner {
     private final ExecutionSession execution;
     private final EngineSession session;
     private final long budget;
+    private final CopyDefinitions definitions;
 
-    FederatedRunner(ExecutionSession execution, EngineSession session, long budget) {
+    FederatedRunner(ExecutionSession execution, EngineSession session, long budget, CopyDefinitions definitions) {
         this.execution = execution;
         this.session = session;
         this.budget = budget;
+        this.definitions = definitions;
     }
 
     StatementResult run(FederatedPlan plan, Select select, NormalizedSql normalized, CachedPlan cached, List<Object> params) {
@@ -58,19 +66,29 @@ final class FederatedRunner {
         long cancels = execution.cancels();
         StatementBindings bindings = new StatementBindings(normalized, params);
         SourceText source = SourceText.original(normalized, cached.digestTokenOffsets());
-        List<Scan> scans = bind(plan, select, source, bindings);
-        List<List<Object[]>> shipped = ship(plan, scans, new ShipBudget(budget), cancels);
+        // a locking read in a transaction locks what the copies read, on their nodes; in autocommit it locks nothing
+        String lock = execution.inTransaction() || !execution.autocommit() ? Federation.lockClause(select.template().text()) : "";
+        List<Scan> scans = bind(plan, select, source, bindings, true, !lock.isEmpty());
+        List<String> creates = new ArrayList<>(scans.size());
+        for (Scan s : scans) {
+            FederatedPlan.Copy c = s.bound().copy();
+            creates.add(c.like() != null ? CopyTexts.create(s.bound()) : CopyTexts.createFrom(c, definitions.get(c.definition(), this::definition)));
+        }
+        notCancelled(cancels);
+        List<List<Object[]>> shipped = ship(plan, scans, new ShipBudget(budget), cancels, lock);
         List<ExecutionUnit> units = new ArrayList<>();
         if (wrap != null) {
             units.add(wrap.before(plan.coordinator()));
         }
         int scan = 0;
-        for (Scan s : scans) {
+        for (int k = 0; k < scans.size(); k++) {
+            Scan s = scans.get(k);
             CopyScans.Bound b = s.bound();
             units.add(unit(plan, CopyTexts.drop(b.copy()), List.of()));
-            units.add(unit(plan, CopyTexts.create(b), List.of()));
+            units.add(unit(plan, creates.get(k), List.of()));
             for (String local : b.local()) {
-                units.add(unit(plan, CopyTexts.copyLocal(b, local, s.where()), s.params()));
+                // the lock clause after the pushed WHERE: it locks the rows the copy reads
+                units.add(unit(plan, CopyTexts.copyLocal(b, local, s.where()) + lock, s.params()));
             }
             for (int i = 0; i < b.remote().size(); i++) {
                 inserts(plan, b, shipped.get(scan++), units);
@@ -83,19 +101,36 @@ final class FederatedRunner {
         for (FederatedPlan.Copy c : plan.copies()) {
             units.add(unit(plan, CopyTexts.drop(c), List.of()));
         }
-        int read = units.size();
-        if (wrap != null) {
-            units.addAll(wrap.after(plan.coordinator()));
+        if (wrap == null) {
+            // the copies' drops leave the sequence: they run once the client's cursor ends (see executeSequenceStreaming)
+            List<String> drops = new ArrayList<>(plan.copies().size());
+            for (FederatedPlan.Copy c : plan.copies()) {
+                drops.add(CopyTexts.drop(c));
+            }
+            List<ExecutionUnit> sequence = units.subList(0, statement + 1);
+            Diagnostics diagnostics = new Diagnostics(sequence.size());
+            session.diagnostics(diagnostics);
+            notCancelled(cancels);
+            return answer(execution.executeSequenceStreaming(sequence, drops, diagnostics).get(statement));
         }
+        int read = units.size();
+        units.addAll(wrap.after(plan.coordinator()));
         Diagnostics diagnostics = new Diagnostics(units.size());
         session.diagnostics(diagnostics);
         notCancelled(cancels);
+        // assigning statements read their variables back after the rows: the rows are read whole first
         List<UnitResult> results = execution.executeSequence(units, diagnostics);
-        if (wrap != null) {
-            readBack.accept(wrap, results.get(read));
-        }
-        UnitResult.Results answer = (UnitResult.Results) results.get(statement);
-        return new StatementResult.Rows(((UnitResult.Rows) answer.results().get(0)).cursor());
+        readBack.accept(wrap, results.get(read));
+        return answer(((UnitResult.Results) results.get(statement)).results().get(0));
+    }
+
+    /** The coordinator's answer: rows, or (SELECT ... INTO) an update count. */
+    private static StatementResult answer(UnitResult result) {
+        return switch (result) {
+            case UnitResult.Rows rows -> new StatementResult.Rows(rows.cursor());
+            case UnitResult.Update u -> new StatementResult.Update(u.affectedRows(), u.lastInsertId(), List.of(), u.warnings(), u.info());
+            case UnitResult.Results r -> answer(r.results().get(0));
+        };
     }
 
     /**
@@ -104,11 +139,12 @@ final class FederatedRunner {
      * one after another on the session's connections, each read whole before the next starts, so the
      * executor never buffers a unit beyond the budget's count.
      */
-    private List<List<Object[]>> ship(FederatedPlan plan, List<Scan> bound, ShipBudget ship, long cancels) {
+    private List<List<Object[]>> ship(FederatedPlan plan, List<Scan> bound, ShipBudget ship, long cancels, String lock) {
         List<ExecutionUnit> scans = new ArrayList<>();
         for (Scan s : bound) {
             for (DataNode remote : s.bound().remote()) {
-                scans.add(new ExecutionUnit(remote.backend(), CopyTexts.scan(s.bound(), remote.table(), s.where()), s.params(),
+                // the lock clause after the pushed WHERE: it locks the rows the scan ships
+                scans.add(new ExecutionUnit(remote.backend(), CopyTexts.scan(s.bound(), remote.table(), s.where()) + lock, s.params(),
                         Map.of(remote.table(), s.bound().copy().table())));
             }
         }
@@ -135,6 +171,17 @@ final class FederatedRunner {
         return shipped;
     }
 
+    /** A node's {@code SHOW CREATE TABLE} text, for a copy with no node on the coordinator. */
+    private String definition(DataNode node) {
+        ExecutionUnit show = new ExecutionUnit(node.backend(), CopyTexts.showCreate(node), List.of(), Map.of());
+        try (ResultCursor cursor = ((UnitResult.Rows) execution.execute(List.of(show)).get(0)).cursor()) {
+            if (!cursor.next()) {
+                throw new ShardwiseException(ErrorCode.BUG, "SHOW CREATE TABLE returned no row for " + node);
+            }
+            return new String(cursor.get(1), java.nio.charset.StandardCharsets.UTF_8);
+        }
+    }
+
     /** KILL QUERY or Statement.cancel() between two of the statement's executions ends it as one during them would. */
     private void notCancelled(long cancels) {
         if (execution.cancels() != cancels) {
@@ -143,7 +190,7 @@ final class FederatedRunner {
     }
 
     /** A scan's rows as values to bind, each counted against the budget before it is kept. */
-    private static List<Object[]> read(ResultCursor cursor, ShipBudget ship) {
+    static List<Object[]> read(ResultCursor cursor, ShipBudget ship) {
         List<Column> columns = cursor.columns();
         int width = columns.size();
         List<Object[]> rows = new ArrayList<>();
@@ -182,10 +229,22 @@ final class FederatedRunner {
         List<ExecutionUnit> scans = new ArrayList<>();
         List<ExecutionUnit> sequence = new ArrayList<>();
         SourceText source = SourceText.original(normalized, cached.digestTokenOffsets());
-        for (Scan s : bind(plan, select, source, new StatementBindings(normalized, params))) {
+        List<Scan> bound;
+        try {
+            bound = bind(plan, select, source, new StatementBindings(normalized, params), true, false);
+        } catch (ShardwiseException e) {
+            if (e.code() != ErrorCode.SHARD_UNAVAILABLE) {
+                throw e;
+            }
+            // the coordinator's catalog unreadable: what needs no catalog (qualified conjuncts, every column), as a plan
+            bound = bind(plan, select, source, new StatementBindings(normalized, params), false, false);
+        }
+        for (Scan s : bound) {
             CopyScans.Bound b = s.bound();
-            sequence.add(unit(plan, CopyTexts.drop(b.copy()), List.of()));
-            sequence.add(unit(plan, CopyTexts.create(b), List.of()));
+            FederatedPlan.Copy c = b.copy();
+            sequence.add(unit(plan, CopyTexts.drop(c), List.of()));
+            sequence.add(unit(plan, c.like() != null ? CopyTexts.create(b)
+                    : "CREATE TEMPORARY TABLE " + c.temp() + " /* as SHOW CREATE TABLE of " + c.definition() + " */", List.of()));
             for (String local : b.local()) {
                 sequence.add(unit(plan, CopyTexts.copyLocal(b, local, s.where()), s.params()));
             }
@@ -205,11 +264,17 @@ final class FederatedRunner {
         return scans;
     }
 
-    /** The columns the statement returns: prepared on the coordinator over the tables its copies are made like. */
+    /**
+     * The columns the statement returns: prepared on the coordinator over the tables its copies are made
+     * like; null when a copy is made from another backend's node (only running can tell then).
+     */
     ExecutionUnit describeUnit(FederatedPlan plan, Select select, NormalizedSql normalized, CachedPlan cached, List<Object> params) {
         Map<String, String> likes = new java.util.HashMap<>(plan.names());
         Map<String, String> logical = new java.util.HashMap<>(plan.logical());
         for (FederatedPlan.Copy c : plan.copies()) {
+            if (c.like() == null) {
+                return null;
+            }
             likes.put(c.table().toLowerCase(java.util.Locale.ROOT), c.like());
             logical.put(c.like(), c.table());
         }
@@ -235,8 +300,15 @@ final class FederatedRunner {
      * tables whose columns decide (none when every copy is whole and no conjunct names a column
      * unqualified), conjuncts rendered from the user's own text with this execution's values.
      */
-    private List<Scan> bind(FederatedPlan plan, Select select, SourceText source, StatementBindings bindings) {
-        List<String> tables = CopyScans.catalogTables(plan);
+    /**
+     * {@code read} false: the catalog is not read (every copy whole, only qualified conjuncts pushed).
+     * {@code locking}: every column is kept, so each scan reads the clustered index and its lock clause
+     * locks the rows themselves; a narrowed scan may read a covering secondary index only, whose
+     * shared locks a write of other columns never meets.
+     */
+    private List<Scan> bind(FederatedPlan plan, Select select, SourceText source, StatementBindings bindings, boolean read,
+                            boolean locking) {
+        List<String> tables = read ? CopyScans.catalogTables(plan) : List.of();
         Map<String, CopyScans.Columns> catalog = Map.of();
         if (!tables.isEmpty()) {
             List<Object> names = new ArrayList<>(tables.size() * 3);
@@ -260,6 +332,9 @@ final class FederatedRunner {
         List<Scan> out = new ArrayList<>(plan.copies().size());
         for (FederatedPlan.Copy c : plan.copies()) {
             CopyScans.Bound b = CopyScans.bind(c, catalog, bindings);
+            if (locking && b.columns() != null) {
+                b = new CopyScans.Bound(c, null, null, b.pushed(), b.local(), b.remote());
+            }
             if (b.pushed().isEmpty()) {
                 out.add(new Scan(b, null, List.of()));
                 continue;

@@ -8,6 +8,7 @@ import io.shardwise.core.execute.ExecutionSession;
 import io.shardwise.core.execute.ResultCursor;
 import io.shardwise.core.execute.UnitResult;
 import io.shardwise.core.federate.FederatedPlan;
+import io.shardwise.core.federate.FederatedWrite;
 import io.shardwise.core.merge.Merger;
 import io.shardwise.core.rewrite.SourceText;
 import io.shardwise.core.route.ExecutionUnit;
@@ -46,12 +47,14 @@ final class PlanRunner {
     private final ExecutionSession execution;
     private final EngineSession session;
     private final FederatedRunner federation;
+    private final FederatedWriteRunner federatedWrites;
 
     PlanRunner(Engine engine, ExecutionSession execution, EngineSession session) {
         this.engine = engine;
         this.execution = execution;
         this.session = session;
-        this.federation = new FederatedRunner(execution, session, engine.federationBudget());
+        this.federation = new FederatedRunner(execution, session, engine.federationBudget(), engine.copyDefinitions());
+        this.federatedWrites = new FederatedWriteRunner(execution, session, engine.federationBudget());
     }
 
     /**
@@ -140,7 +143,21 @@ final class PlanRunner {
 
     /** An UPDATE or DELETE; one with ORDER BY / LIMIT over several nodes chooses its rows first ({@link KeyedWrites}). */
     StatementResult keyable(Statement statement, RowChoice choice, NormalizedSql normalized, CachedPlan plan, List<Object> params) {
-        RoutePlan route = route(normalized, plan, params);
+        // subqueries over sharded tables: the third tier, even for a write routed to one node (FederatedWrite#readsShards)
+        if (!execution.holdsTableLocks() && plan.federatedWrite(engine.rule()) instanceof FederatedWrite federated && federated.readsShards()) {
+            return federatedWrite(federated, statement, normalized, plan, params);
+        }
+        RoutePlan route;
+        try {
+            route = route(normalized, plan, params);
+        } catch (ShardwiseException refused) {
+            // subqueries over single or broadcast tables elsewhere (LOCK TABLES keeps the refusal)
+            if (refused.code() != ErrorCode.UNSUPPORTED || execution.holdsTableLocks()
+                    || !(plan.federatedWrite(engine.rule()) instanceof FederatedWrite federated)) {
+                throw refused;
+            }
+            return federatedWrite(federated, statement, normalized, plan, params);
+        }
         if (route.kind() != RouteKind.KEYED_WRITE) {
             return write(route);
         }
@@ -148,6 +165,16 @@ final class PlanRunner {
             return atomically(() -> keyed(statement, choice, normalized, plan, params, route));
         }
         return keyed(statement, choice, normalized, plan, params, route);
+    }
+
+    /** The third tier's write, in a transaction as every multi-shard write ({@link FederatedWriteRunner}). */
+    private StatementResult federatedWrite(FederatedWrite federated, Statement statement, NormalizedSql normalized, CachedPlan plan,
+                                           List<Object> params) {
+        engine.countFederated();
+        if (execution.autocommit() && !execution.inTransaction()) {
+            return atomically(() -> federatedWrites.run(federated, statement, normalized, plan, params));
+        }
+        return federatedWrites.run(federated, statement, normalized, plan, params);
     }
 
     /** Chooses the rows (the route's SELECT, which locks them), then writes them by key in the same transaction. */
@@ -178,6 +205,7 @@ final class PlanRunner {
             case StatementResult.Rows rows -> rows;
             case StatementResult.Update update -> {
                 engine.descriptions().invalidateAll();
+                engine.copyDefinitions().invalidateAll();
                 yield update;
             }
             case StatementResult.Results results -> results; // only a CALL returns these; it invalidates itself
@@ -248,8 +276,14 @@ final class PlanRunner {
         CachedPlan plan = plan(normalized);
         requireSchema(plan.statement());
         return switch (plan.statement()) {
-            case SessionCommand c -> c.kind() == SessionCommand.Kind.PREVIEW
-                    ? ValuesCursor.text(SessionCommands.PREVIEW_LABELS, List.of()).columns() : List.of();
+            case SessionCommand c -> switch (c.kind()) {
+                case PREVIEW -> ValuesCursor.text(SessionCommands.PREVIEW_LABELS, List.of()).columns();
+                case EXPLAIN, DESCRIBE -> {
+                    ExplainStatement explain = ExplainStatement.parse(normalized.sql(), normalized.lexicalMode());
+                    yield explain == null ? List.of() : session.explains().columns(explain, normalized.parameterCount());
+                }
+                default -> List.of();
+            };
             case Insert i -> List.of();
             case Update u -> List.of();
             case Delete d -> List.of();
@@ -271,7 +305,8 @@ final class PlanRunner {
                 if (refused.code() != ErrorCode.UNSUPPORTED || !(plan.federated(engine.rule()) instanceof FederatedPlan federated)) {
                     throw refused;
                 }
-                return execution.describe(federation.describeUnit(federated, (Select) plan.statement(), normalized, plan, nulls));
+                ExecutionUnit described = federation.describeUnit(federated, (Select) plan.statement(), normalized, plan, nulls);
+                return described == null ? List.of() : execution.describe(described);
             }
             List<Column> unit = execution.describe(route.units().get(0));
             if (unit.isEmpty() || route.merge() instanceof MergeSpec.PassThrough) {

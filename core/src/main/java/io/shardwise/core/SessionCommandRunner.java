@@ -79,8 +79,13 @@ final class SessionCommandRunner {
             }
             case SHOW, DESCRIBE, EXPLAIN -> {
                 ResultCursor answer = local.show(sql, normalized.lexicalMode(), session.schema(), execution.autocommit());
+                ExplainStatement explain = answer != null || command.kind() == SessionCommand.Kind.SHOW ? null
+                        : ExplainStatement.parse(sql, normalized.lexicalMode());
+                if (explain != null) {
+                    return session.explains().run(explain, params);
+                }
                 if (answer == null) {
-                    throw unsupported(command); // EXPLAIN of a statement
+                    throw unsupported(command);
                 }
                 return new StatementResult.Rows(answer);
             }

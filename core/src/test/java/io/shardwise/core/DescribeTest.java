@@ -110,7 +110,7 @@ class DescribeTest {
             assertEquals(1146, assertThrows(ShardwiseException.class, () -> s.describe("SELECT c FROM no_such_table WHERE id = ?")).errno());
             assertEquals(1054, assertThrows(ShardwiseException.class, () -> s.describe("SELECT nope FROM orders WHERE user_id = ?")).errno());
             ShardwiseException refused = assertThrows(ShardwiseException.class,
-                    () -> s.describe("SELECT e.id FROM events e JOIN promotions p ON p.id = e.id AND e.id = ?"));
+                    () -> s.describe("SELECT * FROM orders o WHERE user_id IN (SELECT user_id FROM users WHERE user_id > ?) FOR UPDATE OF o"));
             assertEquals(1235, refused.errno());
             assertTrue(s.autocommit());
         }

@@ -113,6 +113,42 @@ class EngineTest {
         return out;
     }
 
+    /**
+     * A statement routed to one node by its outer WHERE may still have subqueries that read other nodes'
+     * rows: those must reach the third tier (they were answered from one node's rows, a wrong answer);
+     * subqueries pinned to the same node by their own key condition, or correlated on the key, stay on it.
+     */
+    @Test
+    void subqueriesOfAPointRoutedStatementReadEveryNodeTheyNeed() throws Exception {
+        List<String> elsewhere = List.of(
+                "SELECT order_id FROM orders WHERE user_id = 3 AND amount > (SELECT AVG(amount) FROM orders) ORDER BY order_id",
+                "SELECT order_id, (SELECT COUNT(*) FROM order_items) AS n FROM orders WHERE user_id = 3 ORDER BY order_id",
+                "SELECT order_id FROM orders WHERE user_id = 3 AND order_id IN (SELECT order_id FROM order_items WHERE user_id = 4)"
+                        + " ORDER BY order_id",
+                "SELECT COUNT(*) FROM orders WHERE user_id = 3 AND NOT EXISTS (SELECT 1 FROM users u WHERE u.user_id = 5)",
+                "SELECT order_id FROM orders o WHERE o.user_id = 3 AND EXISTS"
+                        + " (SELECT 1 FROM order_items i WHERE i.user_id = o.user_id + 1) ORDER BY order_id",
+                "SELECT order_id FROM orders o WHERE o.user_id = 3 AND EXISTS (SELECT 1 FROM users u LEFT JOIN order_items i"
+                        + " ON i.user_id = u.user_id WHERE u.user_id = o.user_id AND i.item_id IS NULL) ORDER BY order_id");
+        List<String> sameNode = List.of(
+                "SELECT order_id FROM orders WHERE user_id = 3 AND order_id IN (SELECT order_id FROM order_items WHERE user_id = 3)"
+                        + " ORDER BY order_id",
+                "SELECT order_id FROM orders WHERE user_id = 3 AND order_id IN (SELECT order_id FROM order_items WHERE user_id = 7)"
+                        + " ORDER BY order_id", // 7 mod 4 = 3 mod 4: the same node
+                "SELECT order_id FROM orders o WHERE o.user_id = 3 AND EXISTS"
+                        + " (SELECT 1 FROM order_items i WHERE i.user_id = o.user_id AND i.quantity > 2) ORDER BY order_id",
+                "SELECT u.name, (SELECT COUNT(*) FROM orders o WHERE o.user_id = u.user_id) AS n FROM users u WHERE u.user_id = 3");
+        long before = engine.federatedStatements();
+        for (String sql : elsewhere) {
+            same(sql, true);
+        }
+        assertEquals(before + elsewhere.size(), engine.federatedStatements(), "each read other nodes: the third tier");
+        for (String sql : sameNode) {
+            same(sql, true);
+        }
+        assertEquals(before + elsewhere.size(), engine.federatedStatements(), "pinned or key-correlated: one node");
+    }
+
     @Test
     void pointSelectsKeepTheUsersLabelsAndValues() throws Exception {
         same("SELECT order_id, user_id, Status, amount, created_at FROM orders WHERE user_id = 42 ORDER BY order_id", true);
@@ -198,7 +234,7 @@ class EngineTest {
     void unsupportedStatementsGet1235AndBackendErrorsKeepTheirCode() {
         try (EngineSession s = engine.openSession()) {
             ShardwiseException e = assertThrows(ShardwiseException.class,
-                    () -> s.execute("SELECT e.id FROM events e JOIN promotions p ON p.id = e.id"));
+                    () -> s.execute("UPDATE orders SET user_id = 5 WHERE order_id = 1"));
             assertEquals(1235, e.errno());
             ShardwiseException missing = assertThrows(ShardwiseException.class, () -> s.execute("SELECT nope FROM orders WHERE user_id = 1"));
             assertEquals(1054, missing.errno());

@@ -27,6 +27,12 @@ class FederatedTierTest {
     private static SampleTarget target;
     private static Engine engine;
     private static Engine tight;
+    /** One connection per backend: a statement after a federated one runs on the coordinator's very connection. */
+    private static Engine narrow;
+    /** Federated (a window function), 1000 rows: more than a closing cursor drains before it kills. */
+    private static final String FEDERATED_SCAN = "SELECT id, ROW_NUMBER() OVER (ORDER BY id) FROM sbtest1";
+    /** What the coordinator reads for sbtest1 (its nodes have the logical name): a single table of ds0 to the engine. */
+    private static final String THE_COPY = "SELECT COUNT(*) FROM shardwise_fed_sbtest1";
 
     @BeforeAll
     static void load() {
@@ -34,16 +40,84 @@ class FederatedTierTest {
         target = SAMPLE.target();
         engine = SAMPLE.engine();
         tight = Engine.start(SampleData.rule(target, yaml -> yaml + "\nfederation: { memoryBudget: 2K }\n"));
+        narrow = Engine.start(SampleData.rule(target, yaml -> yaml.replace("    password: \"${env:SHARDWISE_SAMPLE_PASSWORD:-}\"\n",
+                "    password: \"${env:SHARDWISE_SAMPLE_PASSWORD:-}\"\n    pool: { max: 1 }\n")));
     }
 
     @AfterAll
     static void stop() {
         tight.close();
+        narrow.close();
     }
 
     @AfterEach
     void nothingBorrowed() {
         assertEquals(0, tight.activeConnections(), "every backend connection is back in its pool");
+        assertEquals(0, narrow.activeConnections(), "every backend connection is back in its pool");
+    }
+
+    private static void noCopyLeft(EngineSession s) {
+        assertEquals(1146, assertThrows(ShardwiseException.class, () -> rows(s, THE_COPY)).errno(),
+                "the coordinator's connection still holds the copy");
+    }
+
+    @Test
+    void theResultStreamsAndTheCopiesAreDroppedWhenTheClientClosesItEarly() {
+        try (EngineSession s = narrow.openSession()) {
+            try (ResultCursor c = assertInstanceOf(StatementResult.Rows.class, s.execute(FEDERATED_SCAN)).cursor()) {
+                assertTrue(c.next());
+                assertEquals("1", new String(c.get(0), StandardCharsets.UTF_8));
+                assertEquals(1, narrow.activeConnections(), "the coordinator's connection streams the rows");
+            }
+            assertEquals(0, narrow.activeConnections());
+            noCopyLeft(s);
+            assertEquals(1000, rows(s, FEDERATED_SCAN).size());
+            noCopyLeft(s);
+        }
+    }
+
+    @Test
+    void theCopiesAreDroppedWhenTheStatementIsCancelledMidResult() {
+        try (EngineSession s = narrow.openSession()) {
+            try (ResultCursor c = assertInstanceOf(StatementResult.Rows.class, s.execute(FEDERATED_SCAN)).cursor()) {
+                assertTrue(c.next());
+                s.cancel();
+                try {
+                    while (c.next()) {
+                        c.get(0); // the backend may have sent every row before the kill reached it
+                    }
+                } catch (ShardwiseException e) {
+                    assertEquals(1317, e.errno());
+                }
+            }
+            noCopyLeft(s);
+        }
+    }
+
+    @Test
+    void theCopiesAreDroppedWhenTheSessionEndsMidResult() {
+        EngineSession s = narrow.openSession();
+        ResultCursor c = assertInstanceOf(StatementResult.Rows.class, s.execute(FEDERATED_SCAN)).cursor();
+        assertTrue(c.next());
+        s.close(); // a client gone mid-result: its session closes, the cursor with it
+        assertEquals(0, narrow.activeConnections());
+        try (EngineSession next = narrow.openSession()) {
+            noCopyLeft(next);
+        }
+    }
+
+    @Test
+    void inATransactionTheCopiesAreDroppedWhenTheNextStatementEndsTheOpenResult() {
+        try (EngineSession s = narrow.openSession()) {
+            s.execute("BEGIN");
+            ResultCursor c = assertInstanceOf(StatementResult.Rows.class, s.execute(FEDERATED_SCAN)).cursor();
+            assertTrue(c.next());
+            noCopyLeft(s); // on the transaction's connection, after the open result was closed
+            c.close();
+            assertEquals(1000, rows(s, FEDERATED_SCAN).size());
+            noCopyLeft(s);
+            s.execute("COMMIT");
+        }
     }
 
     private static List<String> rows(EngineSession s, String sql) {

@@ -114,14 +114,64 @@ public final class ExecutionSession implements AutoCloseable {
                 throw new ShardwiseException(ErrorCode.BUG, "a sequence over several backends");
             }
         }
-        return execute(units, diagnostics, true);
+        return execute(units, diagnostics, true, null);
+    }
+
+    /**
+     * As {@link #executeSequence}, except that the last unit's rows stream (a cursor that keeps the
+     * connection, as {@link #execute} returns) and {@code cleanUp} runs on that same connection once
+     * the sequence is over: when the cursor ends however it ends (read to its end, closed early,
+     * failed, cancelled, the session closed), or at once when an earlier unit fails. Only then does
+     * the connection go back to its pool (outside a transaction). For state that lives on one
+     * connection and must not outlive the statement: the federated tier's temporary copies. A
+     * cleanup statement that fails (other than by a lost connection) discards the connection, so
+     * nothing it should have removed reaches the next borrower.
+     */
+    public List<UnitResult> executeSequenceStreaming(List<ExecutionUnit> units, List<String> cleanUp, Diagnostics diagnostics) {
+        for (ExecutionUnit u : units) {
+            if (!u.backend().equals(units.get(0).backend())) {
+                throw new ShardwiseException(ErrorCode.BUG, "a sequence over several backends");
+            }
+        }
+        return execute(units, diagnostics, true, List.copyOf(cleanUp));
+    }
+
+    /** Runs {@code cleanUp} on {@code lease} (see {@link #executeSequenceStreaming}); never throws. */
+    private static void cleanUp(Lease lease, List<String> cleanUp) {
+        if (lease.isBroken()) {
+            return; // the connection is evicted: whatever lived on it goes with it
+        }
+        try (java.sql.Statement s = lease.connection().createStatement()) {
+            for (String sql : cleanUp) {
+                s.execute(sql);
+            }
+        } catch (SQLException e) {
+            lease.noteFailure(e);
+            lease.discard();
+        }
+    }
+
+    /** A unit end that then runs {@code cleanUp} on the unit's connection ({@code release}: and gives it back). */
+    private static UnitRunner.UnitEnd thenCleanUp(UnitRunner.UnitEnd end, List<String> cleanUp, boolean release) {
+        return (lease, failure) -> {
+            end.ended(lease, failure);
+            cleanUp(lease, cleanUp);
+            if (release) {
+                lease.release();
+            }
+        };
+    }
+
+    private List<UnitResult> execute(List<ExecutionUnit> units, Diagnostics diagnostics, boolean allResults) {
+        return execute(units, diagnostics, allResults, null);
     }
 
     /**
      * {@code allResults}: every unit's results read whole ({@link UnitRunner#runAll}); several units
-     * then are one sequence on one connection ({@link #executeSequence}).
+     * then are one sequence on one connection ({@link #executeSequence}). {@code cleanUp} (or null): such
+     * a sequence whose last unit streams ({@link #executeSequenceStreaming}).
      */
-    private List<UnitResult> execute(List<ExecutionUnit> units, Diagnostics diagnostics, boolean allResults) {
+    private List<UnitResult> execute(List<ExecutionUnit> units, Diagnostics diagnostics, boolean allResults, List<String> cleanUp) {
         ensureOpen();
         if (units.isEmpty()) {
             return List.of();
@@ -140,8 +190,8 @@ public final class ExecutionSession implements AutoCloseable {
             admit(run, tx, allResults ? units.subList(0, 1) : units); // a sequence holds one connection and waits for none
             // an autocommit statement is a transaction of its own: it consumes a next-transaction level
             SessionState.Isolation isolation = tx == null ? state.takeNextIsolation() : null;
-            runAll(tx != null ? backendTasks(run, tx, units, results, diagnostics, allResults)
-                    : allResults ? List.of(sequenceTask(run, units, results, diagnostics, isolation))
+            runAll(tx != null ? backendTasks(run, tx, units, results, diagnostics, allResults, cleanUp)
+                    : allResults ? List.of(sequenceTask(run, units, results, diagnostics, isolation, cleanUp))
                     : unitTasks(run, units, results, diagnostics, isolation), run);
         } finally {
             run.launched();
@@ -282,7 +332,7 @@ public final class ExecutionSession implements AutoCloseable {
 
     /** Outside a transaction, for {@link #executeSequence}: the units in order on one pooled connection. */
     private Runnable sequenceTask(StatementRun run, List<ExecutionUnit> units, UnitResult[] results, Diagnostics diagnostics,
-                                  SessionState.Isolation isolation) {
+                                  SessionState.Isolation isolation, List<String> cleanUp) {
         UnitRunner.UnitEnd end = (lease, failure) -> {
             run.exit(lease);
             lease.noteFailure(failure);
@@ -290,13 +340,20 @@ public final class ExecutionSession implements AutoCloseable {
         String backend = units.get(0).backend();
         return () -> {
             Lease lease = null;
+            boolean handedOver = false; // the streaming last unit's end cleans up and releases
             try {
                 run.checkNotCancelled();
                 lease = pools.borrow(backend, clientFoundRows);
                 StateApplier.apply(lease, state, isolation, false, options);
                 for (int i = 0; i < units.size(); i++) {
                     BackendWarnings.Slot slot = new BackendWarnings.Slot(diagnostics, i, pools.messages(), backend);
-                    results[i] = UnitRunner.runAll(run, lease, units.get(i), logicalSchema, end, slot);
+                    if (cleanUp != null && i == units.size() - 1) {
+                        handedOver = true;
+                        results[i] = UnitRunner.run(run, lease, units.get(i), logicalSchema, true, thenCleanUp(end, cleanUp, true),
+                                openCursors, slot);
+                    } else {
+                        results[i] = UnitRunner.runAll(run, lease, units.get(i), logicalSchema, end, slot);
+                    }
                 }
             } catch (SQLException | RuntimeException e) {
                 if (lease != null && e instanceof SQLException s) {
@@ -304,7 +361,10 @@ public final class ExecutionSession implements AutoCloseable {
                 }
                 run.fail(Errors.of(pools, backend, e));
             } finally {
-                if (lease != null) {
+                if (lease != null && !handedOver) {
+                    if (cleanUp != null) {
+                        cleanUp(lease, cleanUp);
+                    }
                     lease.release();
                 }
             }
@@ -313,7 +373,7 @@ public final class ExecutionSession implements AutoCloseable {
 
     /** Inside a transaction: a task per backend, running that backend's units in order on its connection. */
     private List<Runnable> backendTasks(StatementRun run, Transaction tx, List<ExecutionUnit> units, UnitResult[] results,
-                                        Diagnostics diagnostics, boolean allResults) {
+                                        Diagnostics diagnostics, boolean allResults, List<String> cleanUp) {
         Map<String, List<Integer>> byBackend = new LinkedHashMap<>();
         for (int i = 0; i < units.size(); i++) {
             byBackend.computeIfAbsent(units.get(i).backend(), b -> new ArrayList<>()).add(i);
@@ -339,10 +399,15 @@ public final class ExecutionSession implements AutoCloseable {
                     boolean last = k == indexes.size() - 1;
                     ExecutionUnit unit = units.get(index);
                     BackendWarnings.Slot slot = new BackendWarnings.Slot(diagnostics, index, pools.messages(), unit.backend());
-                    results[index] = allResults ? UnitRunner.runAll(run, lease, unit, logicalSchema, end, slot)
+                    results[index] = cleanUp != null && last
+                            ? UnitRunner.run(run, lease, unit, logicalSchema, true, thenCleanUp(end, cleanUp, false), openCursors, slot)
+                            : allResults ? UnitRunner.runAll(run, lease, unit, logicalSchema, end, slot)
                             : UnitRunner.run(run, lease, unit, logicalSchema, last, end, openCursors, slot);
                 } catch (RuntimeException e) {
                     run.fail(Errors.of(pools, backend, e));
+                    if (cleanUp != null && k < indexes.size() - 1) {
+                        cleanUp(lease, cleanUp); // the last unit's end has cleaned up already
+                    }
                     return;
                 }
             }

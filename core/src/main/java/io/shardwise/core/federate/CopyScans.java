@@ -102,8 +102,8 @@ public final class CopyScans {
             for (CopyScope.Conjunct conjunct : p.conjuncts()) {
                 unqualified |= !conjunct.unqualified().isEmpty();
             }
-            if (!p.whole() || unqualified) {
-                out.add(c.like());
+            if (c.like() != null && (!p.whole() || unqualified)) {
+                out.add(c.like()); // a copy made from a definition elsewhere is whole, its conjuncts qualified (Federation)
             }
             if (unqualified) {
                 out.addAll(p.rivals());
@@ -177,7 +177,7 @@ public final class CopyScans {
     /** {@code copy} for this execution, given the catalog ({@link #catalog}; empty when not read) and the values. */
     public static Bound bind(FederatedPlan.Copy copy, Map<String, Columns> catalog, Bindings bindings) {
         FederatedPlan.Push push = copy.push();
-        Columns own = catalog.get(copy.like().toLowerCase(Locale.ROOT));
+        Columns own = copy.like() == null ? null : catalog.get(copy.like().toLowerCase(Locale.ROOT));
         List<CopyScope.Conjunct> pushed = new ArrayList<>();
         for (CopyScope.Conjunct c : push.conjuncts()) {
             if (attributed(c, own, push.rivals(), catalog)) {

@@ -1,5 +1,9 @@
 package io.shardwise.core.federate;
 
+import io.shardwise.core.config.DataNode;
+import io.shardwise.core.error.ErrorCode;
+import io.shardwise.core.error.ShardwiseException;
+
 /**
  * The SQL the coordinator runs to make and fill a {@link FederatedPlan.Copy}. Names are quoted with
  * backticks (a table may be named by a keyword); every statement touches only the temporary table,
@@ -17,6 +21,76 @@ public final class CopyTexts {
     public static String create(FederatedPlan.Copy c) {
         return "CREATE TEMPORARY TABLE " + quote(c.temp()) + " LIKE " + quote(c.like());
     }
+
+    /** A node's definition, for a copy with no node on the coordinator ({@link FederatedPlan.Copy#definition}). */
+    public static String showCreate(DataNode node) {
+        return "SHOW CREATE TABLE " + quote(node.table());
+    }
+
+    /**
+     * The copy made from {@code definition}, the text {@link #showCreate} returned for its node: the same
+     * columns, types, collations, keys and table options as {@code LIKE} would give, under the copy's
+     * name as a temporary table. Foreign keys are left out, as {@code LIKE} leaves them (they would name
+     * tables of the node's backend), and so is partitioning (a temporary table cannot be partitioned).
+     *
+     * @throws ShardwiseException 1235 when the node is not a base table (a view, a sequence)
+     */
+    public static String createFrom(FederatedPlan.Copy c, String definition) {
+        String head = "CREATE TABLE ";
+        if (!definition.startsWith(head)) {
+            throw new ShardwiseException(ErrorCode.UNSUPPORTED, "a federated copy of " + c.definition() + ", which is not a base table");
+        }
+        int at = head.length();
+        int nameEnd;
+        if (definition.charAt(at) == '`') {
+            nameEnd = at + 1;
+            while (nameEnd < definition.length()) {
+                if (definition.charAt(nameEnd) == '`') {
+                    if (nameEnd + 1 < definition.length() && definition.charAt(nameEnd + 1) == '`') {
+                        nameEnd += 2;
+                        continue;
+                    }
+                    break;
+                }
+                nameEnd++;
+            }
+            nameEnd++;
+        } else {
+            nameEnd = at;
+            while (nameEnd < definition.length() && !Character.isWhitespace(definition.charAt(nameEnd)) && definition.charAt(nameEnd) != '(') {
+                nameEnd++;
+            }
+        }
+        String body = PARTITIONING.matcher(definition.substring(nameEnd)).replaceFirst("");
+        StringBuilder sb = new StringBuilder(definition.length() + 16).append("CREATE TEMPORARY TABLE ").append(quote(c.temp()));
+        String[] lines = body.split("\n", -1);
+        for (int i = 0; i < lines.length; i++) {
+            String line = lines[i];
+            if (FOREIGN_KEY.matcher(line).find()) {
+                continue;
+            }
+            if (i + 1 < lines.length && closes(lines, i + 1) && line.endsWith(",")) {
+                line = line.substring(0, line.length() - 1); // the last column or key now: no comma after it
+            }
+            sb.append(i == 0 ? "" : "\n").append(line);
+        }
+        return sb.toString();
+    }
+
+    /** Whether the definition's lines from {@code from} on are foreign keys, then the closing parenthesis. */
+    private static boolean closes(String[] lines, int from) {
+        for (int i = from; i < lines.length; i++) {
+            if (!FOREIGN_KEY.matcher(lines[i]).find()) {
+                return lines[i].startsWith(")");
+            }
+        }
+        return false;
+    }
+
+    private static final java.util.regex.Pattern FOREIGN_KEY =
+            java.util.regex.Pattern.compile("^\\s*(CONSTRAINT\\s+(`[^`]*`|\\S+)\\s+)?FOREIGN KEY\\b");
+    private static final java.util.regex.Pattern PARTITIONING =
+            java.util.regex.Pattern.compile("\\n\\s*(/\\*!\\d+\\s*)?PARTITION BY[\\s\\S]*$");
 
     /** A node on the coordinator itself: copied there, no row through Shardwise. */
     public static String copyLocal(FederatedPlan.Copy c, String node) {

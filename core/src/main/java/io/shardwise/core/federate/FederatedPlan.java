@@ -15,7 +15,9 @@ import java.util.Set;
  * sharded table becomes one temporary table on the coordinator made {@code LIKE} its coordinator
  * node (so every column keeps its type, length, collation and indexes), filled from the coordinator's
  * own nodes by {@code INSERT ... SELECT} there and from the other nodes' rows shipped through
- * Shardwise; broadcast tables and single tables of the coordinator are read where they are.
+ * Shardwise; broadcast tables and single tables of the coordinator are read where they are. A table
+ * with no node on the coordinator (sharded, single or broadcast) is copied from another backend's
+ * definition of one of its nodes.
  *
  * <p>Invariant: {@code names} maps every logical table the statement names (lower case) to what the
  * coordinator reads for it, and {@code logical} maps those names back (result metadata and error
@@ -39,20 +41,33 @@ public record FederatedPlan(String coordinator, List<Copy> copies, Map<String, S
 
     /**
      * One logical table copied into temporary table {@code temp} on the coordinator: created like
-     * {@code like} (a node of it there), filled from {@code local} (its nodes there) and {@code remote}
-     * (its nodes elsewhere, shipped), each read through {@code push}: only the columns and rows the
-     * statement can use, from only the nodes that can hold them ({@link CopyScans}).
+     * {@code like} (a node of it there), or, when it has none there ({@code like} null), from the
+     * definition of node {@code definition} elsewhere ({@link CopyTexts#createFrom}); filled from
+     * {@code local} (its nodes there) and {@code remote} (its nodes elsewhere, shipped), each read
+     * through {@code push}: only the columns and rows the statement can use, from only the nodes that
+     * can hold them ({@link CopyScans}). A copy made from a definition elsewhere keeps every column
+     * (the coordinator's catalog does not list them) and takes only qualified conjuncts.
      */
-    public record Copy(String table, String temp, String like, List<String> local, List<DataNode> remote, Push push) {
+    public record Copy(String table, String temp, String like, List<String> local, List<DataNode> remote, DataNode definition,
+                       Push push) {
         public Copy {
             local = List.copyOf(local);
             remote = List.copyOf(remote);
             Objects.requireNonNull(push, "push");
+            if ((like == null) == (definition == null)) {
+                throw new IllegalArgumentException("a copy is made like a node on the coordinator or from another node's definition: "
+                        + like + ", " + definition);
+            }
         }
 
-        /** A copy of every column and row (no pushdown). */
+        /** As made LIKE a node on the coordinator, every column and row (no pushdown). */
         public Copy(String table, String temp, String like, List<String> local, List<DataNode> remote) {
-            this(table, temp, like, local, remote, Push.NONE);
+            this(table, temp, like, local, remote, null, Push.NONE);
+        }
+
+        /** Every column and row (no pushdown), made like {@code like} or from {@code definition}. */
+        public Copy(String table, String temp, String like, List<String> local, List<DataNode> remote, DataNode definition) {
+            this(table, temp, like, local, remote, definition, Push.NONE);
         }
     }
 
@@ -86,7 +101,8 @@ public record FederatedPlan(String coordinator, List<Copy> copies, Map<String, S
     public String explain() {
         StringBuilder sb = new StringBuilder("FEDERATED on ").append(coordinator);
         for (Copy c : copies) {
-            sb.append("\n  copy ").append(c.table()).append(" -> ").append(c.temp()).append(" (like ").append(c.like()).append(')');
+            sb.append("\n  copy ").append(c.table()).append(" -> ").append(c.temp())
+                    .append(c.like() != null ? " (like " + c.like() + ')' : " (as " + c.definition() + ')');
             for (CopyScope.Conjunct conjunct : c.push().conjuncts()) {
                 sb.append("\n    where ").append(conjunct.text());
                 if (!conjunct.unqualified().isEmpty()) {

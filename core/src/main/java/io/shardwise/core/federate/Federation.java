@@ -26,71 +26,59 @@ import java.util.regex.Pattern;
  * text runs), and subqueries, derived tables, set operations, CTEs, window functions and joins of
  * any tables are answered by one engine that is exact by definition — the traps a Calcite federation
  * falls into (DESIGN.md) cannot occur. The cost is shipping the rows of the tables the coordinator
- * lacks; pushing filters and projections into those scans is the next step.
+ * lacks, narrowed to the columns and rows the statement can use ({@link CopyScans}).
  */
 public final class Federation {
     /** Temporary tables are named with this prefix: a copy left behind by a failed statement shadows no table. */
     static final String TEMP_PREFIX = "shardwise_fed_";
     private static final int MAX_NAME = 64;
     private static final Pattern BARE_COLUMN = Pattern.compile("[`\\w$]+(\\s*\\.\\s*[`\\w$]+){0,2}");
-    /** Locking reads must lock the rows they read on their own nodes; a copy locks nothing. */
-    private static final Pattern LOCKING = Pattern.compile("\\b(for\\s+update|for\\s+share|lock\\s+in\\s+share\\s+mode)\\b",
-            Pattern.CASE_INSENSITIVE);
+    /** A locking read's clause; the copies' source reads repeat it ({@link #lockClause}). */
+    private static final Pattern LOCKING = Pattern.compile("\\b(for\\s+update|for\\s+share|lock\\s+in\\s+share\\s+mode)\\b"
+            + "(\\s+of\\b)?(\\s+(nowait|skip\\s+locked))?", Pattern.CASE_INSENSITIVE);
 
     private Federation() {}
 
     /**
      * What the third tier would do with a SELECT, decided once per cached plan: a plan with a coordinator
-     * backend ({@link #coordinator}), or why it declines (a locking read, a table of another schema, a table
-     * with no node on the coordinator to copy its definition from). Only a statement the first two
-     * tiers refuse ever runs it.
+     * backend ({@link #coordinator}), or why it declines (a locking read, a table name too long for its
+     * copy's). Only a statement the first two tiers refuse ever runs it.
      */
-    public sealed interface Decision permits FederatedPlan, Declined {}
+    public sealed interface Decision permits FederatedPlan, FederatedWrite, Declined {}
 
     /** The statement stays refused with the second tier's 1235; {@code reason} says why the third declined too. */
     public record Declined(String reason) implements Decision {}
 
     public static Decision plan(Select select, ShardingRule rule) {
-        String coordinator = coordinator(select, rule);
-        if (LOCKING.matcher(select.template().text()).find()) {
-            return new Declined("a locking read cannot run on copies");
+        java.util.regex.Matcher locking = LOCKING.matcher(select.template().text());
+        while (locking.find()) {
+            if (locking.group(2) != null) {
+                return new Declined("a locking read naming its tables (FOR UPDATE OF)");
+            }
         }
+        String coordinator = coordinator(select, rule);
         Map<String, FederatedPlan.Copy> copies = new LinkedHashMap<>();
         Map<String, String> names = new HashMap<>();
         Map<String, String> logical = new HashMap<>();
         Map<String, Boolean> verbatim = new HashMap<>();
         CopyScope scope = CopyScope.of(select, rule);
         for (TableRef t : select.tables()) {
-            if (t.schema() != null && !t.schema().equalsIgnoreCase(rule.schema())) {
-                return new Declined("table " + t.schema() + "." + t.name() + " outside schema " + rule.schema());
+            if (foreign(t, rule)) {
+                continue; // read in place on the default backend, the coordinator then (see coordinator)
             }
             String key = t.name().toLowerCase(Locale.ROOT);
             String read = names.get(key);
             if (read == null) {
                 TableRule r = rule.logicalTables().served(t.name());
                 DataNode here = nodeOn(r, coordinator);
-                if (here == null) {
-                    return new Declined("table '" + t.name() + "' has no node on backend " + coordinator);
-                }
-                switch (r) {
-                    case TableRule.Broadcast b -> read = here.table();
-                    case TableRule.Single s -> read = here.table();
-                    case TableRule.Sharded s -> {
-                        read = tempName(s, coordinator);
-                        if (read.length() > MAX_NAME) {
-                            return new Declined("table name '" + t.name() + "' too long for a temporary copy");
-                        }
-                        List<String> local = new ArrayList<>();
-                        List<DataNode> remote = new ArrayList<>();
-                        for (DataNode n : s.nodes()) {
-                            if (n.backend().equals(coordinator)) {
-                                local.add(n.table());
-                            } else {
-                                remote.add(n);
-                            }
-                        }
-                        copies.put(key, new FederatedPlan.Copy(t.name(), read, here.table(), local, remote, push(scope, s, key, rule, coordinator)));
+                if (here != null && !(r instanceof TableRule.Sharded)) {
+                    read = here.table(); // whole on the coordinator: read in place
+                } else {
+                    read = tempName(r);
+                    if (read.length() > MAX_NAME) {
+                        return new Declined("table name '" + t.name() + "' too long for a temporary copy");
                     }
+                    copies.put(key, copy(r, t.name(), read, coordinator, here, push(scope, r, key, rule, coordinator, here)));
                 }
                 names.put(key, read);
                 logical.put(read, r.name());
@@ -105,9 +93,66 @@ public final class Federation {
             }
         });
         if (copies.isEmpty()) {
-            return new Declined("no sharded table to copy");
+            return new Declined("no table to copy");
         }
         return new FederatedPlan(coordinator, List.copyOf(copies.values()), names, logical, labels(select, names));
+    }
+
+    /**
+     * What each read of a copy's source repeats so that a locking read locks the rows it reads on their
+     * own nodes: {@code " FOR UPDATE"} when the statement has a FOR UPDATE anywhere, else
+     * {@code " LOCK IN SHARE MODE"} for FOR SHARE / LOCK IN SHARE MODE (the spelling MySQL and MariaDB
+     * both read), each with its NOWAIT or SKIP LOCKED; "" for a statement that locks nothing. Every
+     * copied table's rows are locked, whichever part of the statement names the clause: a superset of
+     * what MySQL locks.
+     */
+    public static String lockClause(String text) {
+        java.util.regex.Matcher m = LOCKING.matcher(text);
+        String clause = "";
+        while (m.find()) {
+            String kind = m.group(1).toLowerCase(Locale.ROOT).startsWith("for update") ? " FOR UPDATE" : " LOCK IN SHARE MODE";
+            String option = m.group(4) == null ? "" : m.group(4).toLowerCase(Locale.ROOT).startsWith("nowait") ? " NOWAIT" : " SKIP LOCKED";
+            if (clause.isEmpty() || kind.equals(" FOR UPDATE")) {
+                clause = kind + option;
+            }
+        }
+        return clause;
+    }
+
+    /**
+     * The copy of table {@code r} on the coordinator: made LIKE its node there ({@code here}), else from
+     * the definition of its first node; filled from its nodes there and shipped from the others. A
+     * single or broadcast table elsewhere is whole on any one node, so one node is shipped.
+     */
+    private static FederatedPlan.Copy copy(TableRule r, String name, String temp, String coordinator, DataNode here,
+                                           FederatedPlan.Push push) {
+        List<String> local = new ArrayList<>();
+        List<DataNode> remote = new ArrayList<>();
+        switch (r) {
+            case TableRule.Sharded s -> {
+                for (DataNode n : s.nodes()) {
+                    if (n.backend().equals(coordinator)) {
+                        local.add(n.table());
+                    } else {
+                        remote.add(n);
+                    }
+                }
+            }
+            case TableRule.Broadcast b -> remote.add(b.nodes().getFirst());
+            case TableRule.Single s -> remote.add(s.node());
+        }
+        return here != null ? new FederatedPlan.Copy(name, temp, here.table(), local, remote, null, push)
+                : new FederatedPlan.Copy(name, temp, null, local, remote, r.nodes().getFirst(), push);
+    }
+
+    /**
+     * A table of another schema. One engine serves one logical schema; the first two tiers read a table
+     * another schema names on the default backend, as written (so a schema no backend has gets the
+     * backend's own 1146, as from one MySQL), and the third does the same: the default backend is then
+     * its coordinator and the name is never rewritten.
+     */
+    private static boolean foreign(TableRef t, ShardingRule rule) {
+        return t.schema() != null && !t.schema().equalsIgnoreCase(rule.schema());
     }
 
     /**
@@ -135,49 +180,88 @@ public final class Federation {
     }
 
     /**
-     * The backend of the statement's single tables (a single table cannot be copied LIKE itself
-     * elsewhere; the router already refuses single tables on several backends), else the default one.
+     * The backend that holds most of what the statement reads, so the fewest rows are shipped: each
+     * table it names counts the share of its nodes on each backend (a single table 1 on its backend,
+     * a broadcast table 1 on each backend it lives on, a table sharded over four nodes 1/4 per node).
+     * Ties go to the backend of a single table (the first two tiers' choice), then the default backend,
+     * then the configuration's order. A table of another schema makes it the default backend ({@link #foreign}).
      */
-    private static String coordinator(Select select, ShardingRule rule) {
+    static String coordinator(Select select, ShardingRule rule) {
+        Map<String, Double> held = new LinkedHashMap<>();
+        for (String backend : rule.config().backends().keySet()) {
+            held.put(backend, 0.0);
+        }
+        String single = null;
+        java.util.Set<String> seen = new java.util.HashSet<>();
         for (TableRef t : select.tables()) {
-            if ((t.schema() == null || t.schema().equalsIgnoreCase(rule.schema()))
-                    && rule.logicalTables().served(t.name()) instanceof TableRule.Single s) {
-                return s.node().backend();
+            if (foreign(t, rule)) {
+                return rule.config().defaultBackend();
+            }
+            if (!seen.add(t.name().toLowerCase(Locale.ROOT))) {
+                continue;
+            }
+            TableRule r = rule.logicalTables().served(t.name());
+            double share = r instanceof TableRule.Broadcast ? 1.0 : 1.0 / r.nodes().size();
+            java.util.Set<String> counted = new java.util.HashSet<>();
+            for (DataNode n : r.nodes()) {
+                if (!(r instanceof TableRule.Broadcast) || counted.add(n.backend())) {
+                    held.merge(n.backend(), share, Double::sum);
+                }
+            }
+            if (single == null && r instanceof TableRule.Single s) {
+                single = s.node().backend();
             }
         }
-        return rule.config().defaultBackend();
+        String best = rule.config().defaultBackend();
+        if (single != null && held.get(single) >= held.get(best)) {
+            best = single;
+        }
+        for (Map.Entry<String, Double> e : held.entrySet()) {
+            if (e.getValue() > held.get(best)) {
+                best = e.getKey();
+            }
+        }
+        return best;
     }
 
     /**
-     * The copy's name: the logical name itself where no node on the coordinator has that name (then the
+     * The copy's name: the logical name itself where no node of the table has that name (then the
      * statement's text needs no change at all), else prefixed. A temporary table shadows a base table of
      * its name on its connection only, and only Shardwise's federated statements name logical tables on
      * a backend connection, so a copy a failed statement leaves behind misleads no other tier; the next
      * federated statement drops it first.
      */
-    private static String tempName(TableRule.Sharded s, String coordinator) {
-        for (DataNode n : s.nodes()) {
-            if (n.table().equalsIgnoreCase(s.name())) {
-                return TEMP_PREFIX + s.name().toLowerCase(Locale.ROOT);
+    static String tempName(TableRule r) {
+        for (DataNode n : r.nodes()) {
+            if (n.table().equalsIgnoreCase(r.name())) {
+                return TEMP_PREFIX + r.name().toLowerCase(Locale.ROOT);
             }
         }
-        return s.name();
+        return r.name();
     }
 
     /**
-     * What {@code key}'s copy may leave out. A rival table without a node on the coordinator (none
-     * reaches here: the plan declines it) would make its columns unknown: then no unqualified conjunct.
+     * What {@code key}'s copy may leave out. A rival table without a node on the coordinator (copied
+     * from a definition elsewhere, or a CTE's name) has columns no catalog there lists: then no
+     * unqualified conjunct. A sharded table with no node on the coordinator has none of its own
+     * listed either: it keeps every column and takes only qualified conjuncts (rows and nodes are
+     * still pruned). A single or broadcast table copied from elsewhere is read whole, from one node.
      */
-    private static FederatedPlan.Push push(CopyScope scope, TableRule.Sharded s, String key, ShardingRule rule, String coordinator) {
+    private static FederatedPlan.Push push(CopyScope scope, TableRule r, String key, ShardingRule rule, String coordinator, DataNode here) {
+        if (!(r instanceof TableRule.Sharded s)) {
+            return FederatedPlan.Push.NONE;
+        }
         CopyScope.Table table = scope.tables().get(key);
         List<CopyScope.Conjunct> conjuncts = table == null ? List.of() : table.conjuncts();
         List<String> rivals = new ArrayList<>();
-        if (table != null) {
+        if (here == null) {
+            conjuncts = qualifiedOnly(conjuncts);
+        } else if (table != null) {
             for (String rival : table.rivals()) {
                 DataNode node;
                 try {
-                    TableRule r = rule.logicalTables().served(rival);
-                    node = r == null ? null : nodeOn(r, coordinator);
+                    TableRule other = rule.logicalTables().served(rival);
+                    node = other == null ? null : nodeOn(other, coordinator);
                 } catch (RuntimeException e) {
                     node = null; // a CTE's name, say: no catalog lists its columns
                 }
@@ -188,7 +272,8 @@ public final class Federation {
                 }
             }
         }
-        return new FederatedPlan.Push(table == null ? s.name() : table.exposed(), scope.whole(key), scope.names(), conjuncts, rivals, s);
+        return new FederatedPlan.Push(table == null ? s.name() : table.exposed(), here == null || scope.whole(key), scope.names(), conjuncts,
+                rivals, s);
     }
 
     private static List<CopyScope.Conjunct> qualifiedOnly(List<CopyScope.Conjunct> conjuncts) {
@@ -201,7 +286,7 @@ public final class Federation {
         return out;
     }
 
-    private static DataNode nodeOn(TableRule r, String backend) {
+    static DataNode nodeOn(TableRule r, String backend) {
         for (DataNode n : r.nodes()) {
             if (n.backend().equals(backend)) {
                 return n;

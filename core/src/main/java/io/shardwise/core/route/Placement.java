@@ -87,11 +87,33 @@ final class Placement {
             }
         }
         if (backends.size() > 1) {
-            throw new ShardwiseException(ErrorCode.UNSUPPORTED, "a statement over single tables on several backends "
-                    + backends + " (" + single + ")");
+            throw new ShardwiseException(ErrorCode.UNSUPPORTED, severalBackends(backends, single));
         }
         return new Placement(List.copyOf(sharded), List.copyOf(broadcast), List.copyOf(single), Map.copyOf(rules),
                 backends.isEmpty() ? null : backends.iterator().next());
+    }
+
+    /**
+     * What no route can do with these tables, or null: single tables on several backends (a SELECT
+     * over them is the federated tier's, so its refusal waits until routing).
+     */
+    static String refusal(List<TableRef> tables, ShardingRule rule) {
+        Set<String> backends = new LinkedHashSet<>();
+        List<TableRef> single = new ArrayList<>();
+        for (TableRef t : tables) {
+            boolean foreign = t.schema() != null && !t.schema().equalsIgnoreCase(rule.schema());
+            String backend = foreign ? rule.config().defaultBackend()
+                    : rule.logicalTables().served(t.name()) instanceof TableRule.Single s ? s.node().backend() : null;
+            if (backend != null) {
+                backends.add(backend);
+                single.add(t);
+            }
+        }
+        return backends.size() > 1 ? severalBackends(backends, single) : null;
+    }
+
+    private static String severalBackends(Set<String> backends, List<TableRef> single) {
+        return "a statement over single tables on several backends " + backends + " (" + single + ")";
     }
 
     List<TableRef> sharded() {

@@ -59,10 +59,13 @@ public final class Router {
         private final RenderedTexts texts;
         /** The prepared SELECT whose rows a write needs first: a limited write's choice ({@link RowChoice}), an INSERT's source; or null. */
         private final Prepared inner;
+        /** A SELECT no route answers ({@link Placement#refusal}), refused when routed (the federated tier may answer it); or null. */
+        private final String refused;
 
-        private Prepared(Statement statement, Placement placement, Prepared inner) {
+        private Prepared(Statement statement, Placement placement, Prepared inner, String refused) {
             this.statement = statement;
             this.placement = placement;
+            this.refused = refused;
             this.texts = new RenderedTexts(placement == null ? 0 : placement.nodeCount());
             this.inner = inner;
         }
@@ -78,7 +81,8 @@ public final class Router {
 
     /** Prepares a statement for routing (fails, as routing would, on tables it can never combine). */
     public Prepared prepare(Statement statement) {
-        Placement placement = switch (statement) {
+        String refused = statement instanceof Select s ? Placement.refusal(s.tables(), rule) : null;
+        Placement placement = refused != null ? null : switch (statement) {
             case Select s -> Placement.of(s.tables(), rule);
             case Update u -> Placement.of(u.tables(), rule);
             case Delete d -> Placement.of(d.tables(), rule);
@@ -98,7 +102,7 @@ public final class Router {
             case Ddl d -> null;
             case SessionCommand c -> null;
         };
-        return new Prepared(statement, placement, inner == null ? null : prepare(inner));
+        return new Prepared(statement, placement, inner == null ? null : prepare(inner), refused);
     }
 
     public RoutePlan route(Prepared prepared, Bindings bindings, SourceText source) {
@@ -133,6 +137,9 @@ public final class Router {
     }
 
     private RoutePlan select(Select s, Prepared prepared, Bindings bindings, SourceText source) {
+        if (prepared.refused != null) {
+            throw new ShardwiseException(ErrorCode.UNSUPPORTED, prepared.refused);
+        }
         Placement placement = prepared.placement;
         if (placement.sharded().isEmpty()) {
             String backend = placement.readBackend(rule);
@@ -144,6 +151,9 @@ public final class Router {
         if (selection.nodes.cardinality() > 1 && s.nested()) {
             throw MergePlanner.unsupported("a subquery, derived table, UNION or window function over sharded table '"
                     + placement.sharded().get(0).name() + "' spanning " + selection.nodes.cardinality() + " shards");
+        }
+        if (s.nested()) {
+            innerOnSameNode(s, selection.nodes, bindings);
         }
         List<Renderer.Edit> edits = List.of();
         MergeSpec merge = PASS_THROUGH;
@@ -166,6 +176,36 @@ public final class Router {
         }
         List<ExecutionUnit> units = units(s.template(), source, prepared, selection, bindings, edits);
         return new RoutePlan(selection.kind, units, merge, starItem, width, List.of());
+    }
+
+    /**
+     * A nested statement routed to one node is right only if every subquery reads there all the rows it
+     * would read on one database: its sharded tables' own WHERE pins them to that node, or equates their key
+     * with an outer table's (each outer row's matches live beside it). Otherwise (e.g. {@code WHERE user_id = 3
+     * AND amount > (SELECT AVG(amount) FROM orders)}) one node's rows would answer for all: a routing 1235
+     * hands the statement to the third tier, which reads every node.
+     */
+    private void innerOnSameNode(Select s, BitSet nodes, Bindings bindings) {
+        boolean outerSharded = false;
+        for (TableRef t : s.topTables()) {
+            outerSharded |= ruleOf(t) instanceof TableRule.Sharded;
+        }
+        for (Select.Inner inner : s.inner()) {
+            if (!(ruleOf(inner.table()) instanceof TableRule.Sharded r) || (inner.followsOuter() && outerSharded)) {
+                continue;
+            }
+            BitSet reads = NodeSelector.nodes(inner.condition(), r.algorithm(), r.nodes().size(), bindings);
+            reads.andNot(nodes);
+            if (!reads.isEmpty()) {
+                throw MergePlanner.unsupported("a subquery over sharded table '" + r.name()
+                        + "' reading other shards than the statement's");
+            }
+        }
+    }
+
+    /** The rule of a reference to the logical schema (null for other schemas' tables). */
+    private TableRule ruleOf(TableRef t) {
+        return t.schema() == null || t.schema().equalsIgnoreCase(rule.schema()) ? rule.table(t.name()) : null;
     }
 
     private RoutePlan write(SqlTemplate template, Prepared prepared, List<TableRef> tables,

@@ -79,21 +79,111 @@ class FederationTest {
     }
 
     @Test
-    void declinesALockingRead() {
-        assertInstanceOf(Federation.Declined.class, plan("SELECT * FROM orders WHERE user_id IN (SELECT user_id FROM users) FOR UPDATE"));
+    void aLockingReadIsPlannedAndItsCopiesRepeatItsClause() {
+        federated("SELECT * FROM orders WHERE user_id IN (SELECT user_id FROM users) FOR UPDATE");
+        assertEquals(" FOR UPDATE", Federation.lockClause("select * from orders where user_id in (select user_id from users) for update"));
+        assertEquals(" LOCK IN SHARE MODE", Federation.lockClause("select * from t for share"));
+        assertEquals(" LOCK IN SHARE MODE SKIP LOCKED", Federation.lockClause("select * from t lock in share mode skip locked"));
+        assertEquals(" FOR UPDATE NOWAIT", Federation.lockClause("select * from (select * from t for share) d for update nowait"));
+        assertEquals("", Federation.lockClause("select * from t"));
+        assertInstanceOf(Federation.Declined.class, plan("SELECT * FROM orders o WHERE user_id IN (SELECT user_id FROM users) FOR UPDATE OF o"));
     }
 
     @Test
-    void declinesATableWithNoNodeOnTheCoordinator() {
-        Federation.Declined d = assertInstanceOf(Federation.Declined.class,
-                plan("SELECT e.id FROM events e JOIN promotions p ON p.id = e.id"));
-        assertTrue(d.reason().contains("events"), d.reason());
+    void aShardedTableWithNoNodeOnTheCoordinatorIsCopiedFromTheDefinitionOfItsFirstNode() {
+        FederatedPlan p = federated("SELECT e.id FROM events e JOIN promotions p ON p.id = e.id");
+        assertEquals("""
+                FEDERATED on ds1
+                  copy events -> events (as ds0.events_2025)
+                    ship ds0.events_2025
+                    ship ds0.events_2026""", p.explain());
     }
 
     @Test
-    void declinesTablesOfOtherSchemas() {
-        assertInstanceOf(Federation.Declined.class,
-                plan("SELECT COUNT(*) FROM orders WHERE status IN (SELECT name FROM otherdb.statuses)"));
+    void aCopyFromAnotherBackendsDefinitionKeepsEveryColumnAndTakesOnlyQualifiedConjuncts() {
+        FederatedPlan p = federated("SELECT e.id FROM events e JOIN promotions p ON p.id = e.id WHERE e.id < 9 AND kind = 'a'");
+        FederatedPlan.Copy events = p.copies().get(0);
+        assertEquals(null, events.like());
+        assertTrue(events.push().whole(), "its columns are in no catalog of the coordinator");
+        assertEquals(List.of("e.id < 9"), events.push().conjuncts().stream().map(io.shardwise.core.sql.analyze.CopyScope.Conjunct::text).toList());
+        assertEquals(List.of(), CopyScans.catalogTables(p), "nothing to read from the coordinator's catalog");
+        CopyScans.Bound b = CopyScans.bind(events, java.util.Map.of(), io.shardwise.core.route.Bindings.NONE);
+        assertEquals(null, b.columns());
+        assertEquals(1, b.pushed().size());
+    }
+
+    @Test
+    void theCoordinatorHoldsMostOfTheStatementsTablesTiesGoToASingleTablesBackendThenTheDefault() {
+        ShardingRule spread = ShardingRule.load("""
+                schema: s
+                backends:
+                  ds0: { url: "jdbc:mysql://h/s0", user: u, password: "" }
+                  ds1: { url: "jdbc:mysql://h/s1", user: u, password: "" }
+                  ds2: { url: "jdbc:mysql://h/s2", user: u, password: "" }
+                defaultBackend: ds0
+                tables:
+                  t: { nodes: "ds${1..2}.t", key: id, algorithm: { type: mod } }
+                  far: { backend: ds2 }
+                  near: { backend: ds0 }
+                  c: { broadcast: true }
+                """, "spread", name -> null);
+        Analyzer analyzer = new Analyzer(spread);
+        java.util.function.Function<String, FederatedPlan> on = sql ->
+                assertInstanceOf(FederatedPlan.class, Federation.plan((Select) analyzer.analyze(sql), spread));
+        // no table on the default backend: the first backend of the most
+        assertEquals("ds1", on.apply("SELECT COUNT(*) FROM (SELECT DISTINCT v FROM t) x").coordinator());
+        // a single table outweighs half a sharded one; t has no node there, so its copy is made from ds1.t's definition
+        FederatedPlan near = on.apply("SELECT near.id FROM near JOIN t ON t.v = near.id");
+        assertEquals("ds0", near.coordinator());
+        assertEquals(new io.shardwise.core.config.DataNode("ds1", "t"), near.copies().get(0).definition());
+        // two single tables on two backends: the first one's backend; the other is copied (shipped whole from its backend)
+        FederatedPlan both = on.apply("SELECT near.id FROM near JOIN far ON far.id = near.id");
+        assertEquals("ds0", both.coordinator());
+        assertEquals(FederatedPlan.Push.NONE, both.copies().get(0).push(), "a single table from elsewhere is copied whole");
+        assertEquals("""
+                FEDERATED on ds0
+                  copy far -> shardwise_fed_far (as ds2.far)
+                    ship ds2.far""", both.explain());
+        assertEquals("shardwise_fed_far", both.names().get("far"));
+        // far and half of t on ds2 outweigh near
+        assertEquals("ds2", on.apply("SELECT near.id FROM near JOIN far ON far.id = near.id JOIN t ON t.v = far.id JOIN c ON c.id = t.id")
+                .coordinator());
+    }
+
+    @Test
+    void aTableOfAnotherSchemaIsReadInPlaceOnTheDefaultBackendWhichCoordinates() {
+        FederatedPlan p = federated("SELECT COUNT(*) FROM promotions WHERE code IN (SELECT name FROM otherdb.statuses)"
+                + " AND id IN (SELECT user_id FROM orders)");
+        assertEquals("ds0", p.coordinator());
+        assertEquals(List.of("promotions", "orders"), p.copies().stream().map(FederatedPlan.Copy::table).toList());
+        assertEquals(null, p.names().get("statuses"));
+    }
+
+    @Test
+    void aCopyFromAnotherBackendsDefinitionKeepsColumnsKeysAndOptionsAndDropsForeignKeysAndPartitions() {
+        FederatedPlan.Copy c = new FederatedPlan.Copy("t", "shardwise_fed_t", null, List.of(), List.of(),
+                new io.shardwise.core.config.DataNode("ds1", "t_0"));
+        assertEquals("SHOW CREATE TABLE `t_0`", CopyTexts.showCreate(c.definition()));
+        assertEquals("""
+                CREATE TEMPORARY TABLE `shardwise_fed_t` (
+                  `id` int(11) NOT NULL,
+                  `pid` int(11) DEFAULT NULL,
+                  PRIMARY KEY (`id`),
+                  KEY `fk_p` (`pid`)
+                ) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_general_ci""", CopyTexts.createFrom(c, """
+                CREATE TABLE `t_0` (
+                  `id` int(11) NOT NULL,
+                  `pid` int(11) DEFAULT NULL,
+                  PRIMARY KEY (`id`),
+                  KEY `fk_p` (`pid`),
+                  CONSTRAINT `fk_p` FOREIGN KEY (`pid`) REFERENCES `p` (`id`)
+                ) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_general_ci
+                 PARTITION BY HASH (`id`)
+                PARTITIONS 2"""));
+        assertEquals("CREATE TEMPORARY TABLE `shardwise_fed_t` (\n  `a``b` int\n)",
+                CopyTexts.createFrom(c, "CREATE TABLE `x``y` (\n  `a``b` int\n)"));
+        assertEquals(ErrorCode.UNSUPPORTED, assertThrows(ShardwiseException.class,
+                () -> CopyTexts.createFrom(c, "CREATE ALGORITHM=UNDEFINED VIEW `t_0` AS select 1")).code());
     }
 
     @Test

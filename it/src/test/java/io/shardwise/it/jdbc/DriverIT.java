@@ -177,6 +177,45 @@ class DriverIT {
     }
 
     @Test
+    void explainOfAOneShardStatementReadsAsOneDatabasesAndOfAScatterAsShardwisesPlan() throws SQLException {
+        String one = "EXPLAIN SELECT * FROM orders WHERE user_id = ? AND status = 'paid'";
+        try (Connection direct = f.direct(); Connection shardwise = f.shardwise();
+             java.sql.PreparedStatement d = direct.prepareStatement(one); java.sql.PreparedStatement s = shardwise.prepareStatement(one)) {
+            d.setLong(1, 42);
+            s.setLong(1, 42);
+            assertEquals(describe(d.getMetaData()), describe(s.getMetaData()), "known before it runs, as one database's");
+            try (ResultSet e = d.executeQuery(); ResultSet a = s.executeQuery()) {
+                assertEquals(describe(e.getMetaData()), describe(a.getMetaData()));
+                assertTrue(e.next());
+                assertTrue(a.next());
+                for (String column : new String[] {"id", "select_type", "table", "type", "possible_keys", "key", "key_len", "ref", "Extra"}) {
+                    assertEquals(e.getString(column), a.getString(column), column);
+                }
+                assertEquals("orders", a.getString("table"));
+                assertFalse(a.next());
+            }
+        }
+        try (Connection c = f.shardwise(); Statement st = c.createStatement()) {
+            try (ResultSet rs = st.executeQuery("EXPLAIN SELECT COUNT(*) FROM orders")) {
+                assertEquals("id", rs.getMetaData().getColumnLabel(1));
+                assertEquals("tier", rs.getMetaData().getColumnLabel(2));
+                assertTrue(rs.next());
+                assertEquals("merger", rs.getString("tier"));
+                assertEquals("read", rs.getString("step"));
+                assertEquals(1, rs.getLong("id"));
+            }
+            try (ResultSet rs = st.executeQuery("EXPLAIN FORMAT=JSON SELECT COUNT(*) FROM orders")) {
+                assertEquals("EXPLAIN", rs.getMetaData().getColumnLabel(1));
+                assertTrue(rs.next());
+                assertTrue(rs.getString(1).contains("\"tier\": \"merger\""), rs.getString(1));
+                assertFalse(rs.next());
+            }
+            assertEquals(1235, org.junit.jupiter.api.Assertions.assertThrows(SQLException.class,
+                    () -> st.executeQuery("EXPLAIN ANALYZE SELECT COUNT(*) FROM orders")).getErrorCode());
+        }
+    }
+
+    @Test
     void preparedStatementMetadataBeforeExecutingMatchesOneDatabase() throws SQLException {
         String[] statements = {
                 "SELECT * FROM orders WHERE user_id = ? ORDER BY order_id",

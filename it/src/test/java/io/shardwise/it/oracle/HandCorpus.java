@@ -493,6 +493,38 @@ final class HandCorpus {
         c.pwrite("DELETE FROM users WHERE user_id = ?", "users", "user_id", -5000L);
         c.write("DELETE FROM users WHERE user_id = '1001'", "users", "user_id");
 
+        // the third tier's writes: subqueries over other shards, run on each target node over copies
+        c.category("federated-write");
+        c.write("UPDATE users SET name = CONCAT(name, '!') WHERE user_id IN (SELECT user_id FROM orders WHERE amount > 300)",
+                "users", "user_id");
+        c.write("UPDATE orders o SET amount = amount + 1 WHERE EXISTS (SELECT 1 FROM order_items i WHERE i.order_id = o.order_id"
+                + " AND i.quantity > 3)", "orders", "order_id");
+        c.write("UPDATE orders SET amount = (SELECT MAX(price) FROM order_items i WHERE i.order_id = orders.order_id)"
+                + " WHERE status = 'paid'", "orders", "order_id");
+        c.write("UPDATE users u SET email = (SELECT COUNT(*) FROM orders o WHERE o.user_id = u.user_id) WHERE u.user_id < 40",
+                "users", "user_id");
+        c.write("UPDATE sbtest1 SET k = k + 1 WHERE k IN (SELECT quantity FROM order_items WHERE price > 50)", "sbtest1", "id");
+        c.write("UPDATE promotions SET discount = discount + 1 WHERE id <= (SELECT COUNT(*) FROM orders WHERE amount > 450)",
+                "promotions", "id");
+        c.write("UPDATE countries SET name = CONCAT(name, '*') WHERE code IN (SELECT country_code FROM users WHERE user_id < 100)",
+                "countries", "code");
+        c.pwrite("DELETE FROM users WHERE user_id IN (?, ?, ?) AND user_id NOT IN (SELECT user_id FROM orders WHERE status = ?)",
+                "users", "user_id", 7L, 8L, 9L, "paid");
+        c.write("DELETE FROM order_items WHERE NOT EXISTS (SELECT 1 FROM orders o WHERE o.order_id = order_items.order_id"
+                + " AND o.amount < 200)", "order_items", "item_id");
+        c.write("DELETE FROM sbtest1 WHERE id IN (SELECT item_id FROM order_items WHERE quantity = 1)", "sbtest1", "id");
+        // routed to one node, yet the subquery reads every node's rows
+        c.write("UPDATE orders SET amount = (SELECT COUNT(*) FROM order_items) WHERE user_id = 3", "orders", "order_id");
+        c.write("DELETE FROM order_items WHERE user_id = 2 AND price < (SELECT AVG(price) FROM order_items)", "order_items", "item_id");
+        // subqueries reading the target itself read it as it was before the write (MariaDB's order; MySQL refuses with 1093)
+        c.write("UPDATE orders SET amount = 0 WHERE order_id IN (SELECT order_id FROM orders WHERE amount > 480)", "orders", "order_id");
+        c.write("DELETE FROM orders WHERE amount > (SELECT AVG(amount) * 2 FROM orders o2 WHERE o2.status = orders.status)",
+                "orders", "order_id");
+        c.write("UPDATE orders o SET amount = (SELECT MAX(amount) FROM orders WHERE orders.user_id = o.user_id) WHERE o.user_id < 30",
+                "orders", "order_id");
+        c.failingWrite("UPDATE users SET name = (SELECT status FROM orders WHERE amount > 1) WHERE user_id > 2", "users", "user_id");
+        c.failingWrite("DELETE FROM orders WHERE nope IN (SELECT user_id FROM users)", "orders", "order_id");
+
         // last: a multi-row INSERT that fails on one shard must change nothing (MySQL's statement atomicity)
         c.category("insert");
         c.failingWrite("INSERT INTO users (user_id, name) VALUES (2000, 'ok'), (42, 'duplicate')", "users", "user_id");
@@ -1010,10 +1042,29 @@ final class HandCorpus {
         c.q("SELECT DISTINCT o.* FROM orders o WHERE o.user_id < 8");
         c.q("SELECT (SELECT COUNT(*) FROM sbtest1 WHERE sbtest1.k < 100), sbtest1.k + 1 FROM sbtest1 WHERE id < 3");
 
+        // events lives on ds0 only, promotions on ds1: the coordinator (ds1, promotions' backend) gets a copy of
+        // events made from the definition of one of its nodes (SHOW CREATE TABLE on ds0)
+        c.category("federated-spread");
+        c.q("SELECT e.id FROM events e JOIN promotions p ON p.id = e.id");
+        c.q("SELECT p.code, COUNT(e.id) FROM promotions p LEFT JOIN events e ON e.id % 10 = p.id GROUP BY p.code ORDER BY p.code");
+        c.q("SELECT COUNT(*), COUNT(DISTINCT kind) FROM events WHERE id IN (SELECT id * 7 FROM promotions)");
+        c.q("SELECT p.id, e.created_at, ROW_NUMBER() OVER (ORDER BY e.created_at DESC, e.id) rn FROM promotions p"
+                + " JOIN events e ON e.id = p.id * 3");
+        c.p("SELECT e.id, p.code FROM events e JOIN promotions p ON p.id = e.id WHERE e.id < ? ORDER BY e.id", 5L);
+        c.q("SELECT p.code FROM promotions p WHERE EXISTS (SELECT 1 FROM events e WHERE e.id = p.id AND e.created_at >= '2025-01-01')"
+                + " ORDER BY p.code");
+        // a result far larger than the copies: it streams from the coordinator
+        c.q("SELECT o.order_id, o.user_id, i.item_id, i.sku, i.quantity FROM orders o JOIN order_items i ON i.order_id = o.order_id");
+        // one engine serves one logical schema; another schema is the default backend's, as the first tiers read it
+        c.fails("SELECT COUNT(*) FROM orders WHERE user_id IN (SELECT user_id FROM no_such_schema_13.users)");
+
         c.category("federated-transaction");
         c.q("BEGIN");
         c.q("SELECT COUNT(*) FROM (SELECT DISTINCT user_id FROM orders) t");
         c.q("SELECT COUNT(*) FROM users WHERE user_id IN (SELECT user_id FROM orders WHERE amount > 500)");
+        c.q("SELECT * FROM orders WHERE user_id IN (SELECT user_id FROM users WHERE name = 'bob') FOR UPDATE");
+        c.q("SELECT u.name, COUNT(*) FROM users u JOIN orders o ON o.amount > u.user_id WHERE u.user_id < 5 GROUP BY u.name"
+                + " ORDER BY u.name LOCK IN SHARE MODE");
         c.q("COMMIT");
 
         // what the copies' scans may leave out (columns, rows, whole nodes) and what they must not
@@ -1051,12 +1102,25 @@ final class HandCorpus {
         c.q("SELECT order_id, ROW_NUMBER() OVER (ORDER BY order_id) FROM orders WHERE user_id < 30 AND amount > 100");
         c.q("SELECT o.user_id, LENGTH(o.status), UPPER(u.name) FROM orders o JOIN users u ON u.user_id = o.user_id + 0"
                 + " WHERE (o.user_id) = 5 AND ((u.name) LIKE 'a%' OR u.name IS NULL) ORDER BY 1, 2, 3");
+        // pushdown meets the other two: a copy made from another backend's definition (events, on the
+        // coordinator ds1 of promotions) takes qualified conjuncts only; a locking read repeats its clause after
+        // the pushed WHERE of each scan and local copy
+        c.category("federated-pushdown-spread");
+        c.q("SELECT e.id, p.code FROM events e JOIN promotions p ON p.id = e.id WHERE e.created_at >= '2025-06-01' AND kind IS NOT NULL"
+                + " ORDER BY e.id");
+        c.q("SELECT COUNT(*) FROM events e JOIN promotions p ON p.id = e.id % 10 WHERE e.id BETWEEN 3 AND 60 AND discount > 0");
+        c.q("BEGIN");
+        c.q("SELECT o.order_id, i.sku FROM orders o JOIN order_items i ON i.order_id = o.order_id WHERE o.user_id = 7 AND i.quantity > 1"
+                + " ORDER BY o.order_id, i.sku, i.item_id FOR UPDATE");
+        c.q("SELECT e.id, p.code FROM events e JOIN promotions p ON p.id = e.id WHERE e.id < 40 ORDER BY e.id LOCK IN SHARE MODE");
+        c.q("COMMIT");
+
+        c.category("federated-locking-autocommit");
+        c.q("SELECT COUNT(*) FROM orders WHERE user_id IN (SELECT user_id FROM users WHERE name LIKE 'a%') FOR UPDATE");
     }
 
     /** Statements Shardwise refuses by design with 1235; they are not oracle statements. */
     static final List<String> UNSUPPORTED = List.of(
-            // a locking read must lock rows on their own nodes: the federated tier (copies) cannot
-            "SELECT * FROM orders WHERE user_id IN (SELECT user_id FROM users WHERE name = 'bob') FOR UPDATE",
-            // events lives on ds0 only, promotions on ds1: no backend can hold both as the coordinator
-            "SELECT e.id FROM events e JOIN promotions p ON p.id = e.id");
+            // orders has nodes on ds0, promotions lives on ds1 only: the ds0 nodes' subquery has no copy to read
+            "UPDATE orders SET status = 'big' WHERE amount > (SELECT MAX(discount) * 40 FROM promotions)");
 }

@@ -27,7 +27,8 @@ class FacesAgreeIT {
             "SELECT DATABASE()", "SELECT DATABASE() AS db, @@autocommit, @@session.transaction_isolation",
             "SELECT TABLE_NAME, TABLE_TYPE FROM information_schema.TABLES WHERE TABLE_SCHEMA = DATABASE() ORDER BY TABLE_NAME",
             "SHOW TABLES FROM nowhere", "DESCRIBE no_such_table", "SHOW WARNINGS", "SHOW COUNT(*) WARNINGS",
-            "EXPLAIN SELECT * FROM orders", "KILL 999999");
+            "EXPLAIN SELECT * FROM orders", "EXPLAIN SELECT * FROM orders WHERE user_id = 3", "EXPLAIN FORMAT=JSON SELECT * FROM orders",
+            "EXPLAIN FORMAT=JSON SELECT * FROM orders WHERE user_id = 3", "EXPLAIN ANALYZE SELECT * FROM orders", "KILL 999999");
 
     private static ServerFixture f;
 

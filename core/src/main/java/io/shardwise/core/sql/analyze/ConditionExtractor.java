@@ -62,7 +62,7 @@ final class ConditionExtractor {
         return result;
     }
 
-    private static List<SqlNode> conjuncts(SqlNode node) {
+    static List<SqlNode> conjuncts(SqlNode node) {
         List<SqlNode> out = new ArrayList<>();
         if (node instanceof SqlCall call && call.getKind() == SqlKind.AND) {
             for (SqlNode operand : call.getOperandList()) {

@@ -264,7 +264,9 @@ public record CopyScope(Set<String> names, Set<String> wholeTables, boolean allW
                 List<String> rivals = new ArrayList<>();
                 for (TableRef other : refs) {
                     if (other != ref) {
-                        rivals.add(lower(other.name()));
+                        // another schema's table keeps its schema: no catalog of the coordinator's schema lists it
+                        boolean foreign = other.schema() != null && !other.schema().equalsIgnoreCase(rule.schema());
+                        rivals.add(lower(foreign ? other.schema() + "." + other.name() : other.name()));
                     }
                 }
                 List<Conjunct> mine = new ArrayList<>();

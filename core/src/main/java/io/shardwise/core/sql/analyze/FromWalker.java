@@ -39,7 +39,19 @@ final class FromWalker {
     final List<Slot> slots = new ArrayList<>();
     /** Names WITH defines (lower case): a reference to one is no table. */
     private final Set<String> cteNames = new HashSet<>();
+    /** Every nested SELECT's own FROM tables and WHERE, for {@link SelectAnalyzer}'s subquery routes. */
+    final List<Scope> scopes = new ArrayList<>();
+    /** The tables of the FROM being walked when it is a nested SELECT's (null at the top level). */
+    private List<TableRef> scope;
+    /** Whether the nested FROM being walked has an outer join (its WHERE then narrows no table of it). */
+    private boolean scopeOuterJoin;
     boolean nested;
+
+    /**
+     * A nested SELECT: the tables its own FROM names (not those of deeper subqueries) and its WHERE.
+     * {@code outerJoin}: its FROM has an outer join.
+     */
+    record Scope(List<TableRef> tables, SqlNode where, boolean outerJoin) {}
 
     FromWalker(ParsedText parsed, ShardingRule rule) {
         this.parsed = parsed;
@@ -63,6 +75,9 @@ final class FromWalker {
                 from(join.getLeft(), top, inner);
                 int rightStart = topTables.size();
                 from(join.getRight(), top, inner && innerJoin);
+                if (!top && !innerJoin) {
+                    scopeOuterJoin = true;
+                }
                 if (top && (join.getJoinType() == JoinType.LEFT || join.getJoinType() == JoinType.FULL)) {
                     nullSupplying.addAll(topTables.subList(rightStart, topTables.size()));
                 }
@@ -129,6 +144,8 @@ final class FromWalker {
         allTables.add(ref);
         if (top) {
             topTables.add(ref);
+        } else if (scope != null) {
+            scope.add(ref);
         }
         if (isLogical(ref)) {
             slots.add(new Slot.Table(parsed.start(id), parsed.end(id.getParserPosition()), name));
@@ -165,7 +182,14 @@ final class FromWalker {
         switch (node) {
             case SqlSelect s -> {
                 if (s.getFrom() != null) {
+                    List<TableRef> outerScope = scope;
+                    boolean outerJoin = scopeOuterJoin;
+                    scope = new ArrayList<>();
+                    scopeOuterJoin = false;
                     from(s.getFrom(), false, false);
+                    scopes.add(new Scope(List.copyOf(scope), s.getWhere(), scopeOuterJoin));
+                    scope = outerScope;
+                    scopeOuterJoin = outerJoin;
                 }
                 nestedIn(s.getSelectList());
                 nestedIn(s.getWhere());

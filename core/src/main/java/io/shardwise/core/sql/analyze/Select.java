@@ -9,17 +9,29 @@ import java.util.Map;
  * about its key (absent: nothing); {@code keyJoins} the pairs of references joined on their
  * sharding keys (so they meet on one node); {@code shape} what the merger needs of the top-level
  * query. {@code nested} is true when the statement has subqueries, derived tables or set
- * operations, which are correct only when the whole statement runs on one node.
+ * operations, which are correct only when the whole statement runs on one node. {@code inner} says,
+ * for each table of a nested SELECT, which rows of it that SELECT can read: a nested statement may run
+ * on one node only if every inner sharded table's rows it reads are on that node too.
  */
 public record Select(SqlTemplate template, List<TableRef> tables, List<TableRef> topTables,
-                     Map<TableRef, KeyCondition> conditions, List<KeyJoin> keyJoins, SelectShape shape, boolean nested)
+                     Map<TableRef, KeyCondition> conditions, List<KeyJoin> keyJoins, SelectShape shape, boolean nested,
+                     List<Inner> inner)
         implements Statement {
     public Select {
         tables = List.copyOf(tables);
         topTables = List.copyOf(topTables);
         conditions = Map.copyOf(conditions);
         keyJoins = List.copyOf(keyJoins);
+        inner = List.copyOf(inner);
     }
+
+    /**
+     * A table of a nested SELECT: what that SELECT's own WHERE says about its key ({@link KeyCondition#ANY}
+     * when nothing or when its FROM has an outer join), and whether the WHERE equates its key with the
+     * key of an outer-query table ({@code followsOuter}: for each outer row it reads only rows on that
+     * row's node).
+     */
+    public record Inner(TableRef table, KeyCondition condition, boolean followsOuter) {}
 
     /** Two table references joined by equality of their sharding keys. */
     public record KeyJoin(TableRef left, TableRef right) {}

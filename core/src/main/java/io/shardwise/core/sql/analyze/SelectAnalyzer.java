@@ -71,7 +71,66 @@ final class SelectAnalyzer {
             clauses = clauses(parsed, c);
         }
         SqlTemplate template = new SqlTemplate(parsed.sql, slots, clauses);
-        return new Select(template, from.allTables, from.topTables, conditions, extractor.keyJoins, shape, nested);
+        return new Select(template, from.allTables, from.topTables, conditions, extractor.keyJoins, shape, nested,
+                inner(parsed, rule, from));
+    }
+
+    /**
+     * What each nested SELECT's own WHERE says about the keys of its FROM's tables (the router lets a
+     * nested statement run on one node only when those rows are all there). Conservative by design:
+     * anything not understood reads as {@link KeyCondition#ANY}, which only sends the statement to the
+     * third tier.
+     */
+    private static List<Select.Inner> inner(ParsedText parsed, ShardingRule rule, FromWalker from) {
+        List<Select.Inner> out = new ArrayList<>();
+        for (FromWalker.Scope scope : from.scopes) {
+            Map<TableRef, KeyCondition> conditions = Map.of();
+            java.util.Set<TableRef> follows = new java.util.HashSet<>();
+            if (scope.where() != null && !scope.outerJoin()) {
+                ConditionExtractor extractor = new ConditionExtractor(parsed, rule, scope.tables());
+                conditions = extractor.extract(List.of(scope.where()));
+                for (SqlNode conjunct : ConditionExtractor.conjuncts(scope.where())) {
+                    if (conjunct instanceof SqlCall call && call.getKind() == SqlKind.EQUALS) {
+                        TableRef left = extractor.keyOf(call.operand(0));
+                        TableRef right = extractor.keyOf(call.operand(1));
+                        if (left != null && right == null && isOuterKey(call.operand(1), rule, from)) {
+                            follows.add(left);
+                        } else if (right != null && left == null && isOuterKey(call.operand(0), rule, from)) {
+                            follows.add(right);
+                        }
+                    }
+                }
+            }
+            for (TableRef t : scope.tables()) {
+                out.add(new Select.Inner(t, conditions.getOrDefault(t, KeyCondition.ANY), follows.contains(t)));
+            }
+        }
+        return out;
+    }
+
+    /**
+     * Whether a node is {@code q.key}: the sharding key of a top-level table that {@code q} names, and no
+     * other table of the statement is exposed as {@code q} (so no inner scope can shadow it).
+     */
+    private static boolean isOuterKey(SqlNode node, ShardingRule rule, FromWalker from) {
+        if (!(node instanceof SqlIdentifier id) || id.isStar() || id.names.size() != 2) {
+            return false;
+        }
+        String qualifier = id.names.get(0);
+        TableRef named = null;
+        for (TableRef t : from.allTables) {
+            if (t.exposedName().equalsIgnoreCase(qualifier)) {
+                if (named != null) {
+                    return false;
+                }
+                named = t;
+            }
+        }
+        if (named == null || !from.topTables.contains(named) || !from.isLogical(named)) {
+            return false;
+        }
+        return rule.table(named.name()) instanceof io.shardwise.core.rule.TableRule.Sharded s
+                && s.keyColumn().equalsIgnoreCase(id.names.get(1));
     }
 
     static void addParamSlots(ParsedText parsed, List<Slot> slots) {

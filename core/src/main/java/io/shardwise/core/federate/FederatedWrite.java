@@ -1,0 +1,297 @@
+package io.shardwise.core.federate;
+
+import io.shardwise.core.config.DataNode;
+import io.shardwise.core.rewrite.Renderer;
+import io.shardwise.core.route.Bindings;
+import io.shardwise.core.route.NodeSelector;
+import io.shardwise.core.rule.ShardingRule;
+import io.shardwise.core.rule.TableRule;
+import io.shardwise.core.sql.analyze.Delete;
+import io.shardwise.core.sql.analyze.KeyCondition;
+import io.shardwise.core.sql.analyze.Slot;
+import io.shardwise.core.sql.analyze.Statement;
+import io.shardwise.core.sql.analyze.TableRef;
+import io.shardwise.core.sql.analyze.Update;
+import java.util.ArrayList;
+import java.util.BitSet;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Objects;
+
+/**
+ * The third tier of an UPDATE or DELETE whose subqueries read tables the target's nodes do not hold
+ * whole: the write runs as the user wrote it on each backend holding a target node it routes to (a
+ * site), with the subqueries' sharded tables replaced by temporary copies made there exactly as
+ * {@link FederatedPlan}'s copies are made on a coordinator, and the target table by its node. So
+ * each node's rows are changed by MySQL itself, with every subquery evaluated over whole tables:
+ * correlated or not, scalar or {@code IN}/{@code EXISTS}, with MySQL's errors (1242 for a scalar
+ * subquery of several rows) and its comparison rules.
+ *
+ * <p>Invariant: {@code sites} has one entry per backend holding a node of the target, each with the
+ * copies and names a subquery reads there ({@code names}: logical table, lower case → what the site
+ * reads; the target's name is added per node when the write is rendered). Immutable; made once per
+ * cached plan, it holds no values: the target nodes are chosen per execution ({@link #targets}),
+ * pruned by the write's own key conditions as the router prunes them.
+ *
+ * <p>{@code readsShards}: a subquery reads a sharded table. Such a write runs here even when the router
+ * would send it to one node: there the subquery would read that node's rows only, not the table's
+ * (a wrong answer whenever the subquery is not confined to that node, which the analyzer cannot tell).
+ *
+ * <p>Hazard: a site copies every subquery table whole, once per statement, whichever nodes it writes.
+ */
+public record FederatedWrite(TableRef target, TableRule targetRule, KeyCondition condition, boolean limited,
+                             Map<String, Site> sites, List<Renderer.Edit> selfReads, boolean readsShards) implements Federation.Decision {
+    public FederatedWrite {
+        Objects.requireNonNull(target, "target");
+        sites = Map.copyOf(sites);
+        selfReads = List.copyOf(selfReads);
+    }
+
+    /**
+     * What one backend reads for the subqueries: {@code copies} made there, {@code names} as in
+     * {@link FederatedPlan#names} (only the tables renamed), {@code logical} every physical or temporary
+     * name back to its logical table (error messages show logical names).
+     */
+    public record Site(String backend, List<FederatedPlan.Copy> copies, Map<String, String> names, Map<String, String> logical) {
+        public Site {
+            copies = List.copyOf(copies);
+            names = Map.copyOf(names);
+            logical = Map.copyOf(logical);
+        }
+    }
+
+    /** Whether the statement's copies of one node are written: broadcast copies all report the same change. */
+    public boolean broadcast() {
+        return targetRule instanceof TableRule.Broadcast;
+    }
+
+    /**
+     * The target's nodes this execution writes, in node order: those the outer WHERE's key conditions
+     * can match (one node still answers when none can, as the router does), every copy of a broadcast
+     * table, the one node of a single table.
+     */
+    public List<DataNode> targets(Bindings bindings) {
+        return switch (targetRule) {
+            case TableRule.Sharded s -> {
+                BitSet nodes = NodeSelector.nodes(condition, s.algorithm(), s.nodes().size(), bindings);
+                if (nodes.isEmpty()) {
+                    nodes.set(0);
+                }
+                List<DataNode> out = new ArrayList<>(nodes.cardinality());
+                for (int i = nodes.nextSetBit(0); i >= 0; i = nodes.nextSetBit(i + 1)) {
+                    out.add(s.nodes().get(i));
+                }
+                yield out;
+            }
+            case TableRule.Broadcast b -> b.nodes();
+            case TableRule.Single s -> List.of(s.node());
+        };
+    }
+
+
+    /**
+     * The plan of a write the router refused, or why the tier declines it too: not a write with
+     * subqueries, a write that moves rows (of its sharding column), a subquery reading the target
+     * itself under a name its outer references share ({@link #selfReads}), a table of another schema, a single table on another backend than a site, or a sharded
+     * table with no node on a site to copy its definition from.
+     */
+    public static Federation.Decision plan(Statement statement, ShardingRule rule) {
+        List<TableRef> tables;
+        Map<TableRef, KeyCondition> conditions;
+        List<String> assigned;
+        boolean nested;
+        boolean limited;
+        switch (statement) {
+            case Update u -> {
+                tables = u.tables();
+                conditions = u.conditions();
+                assigned = u.assigned();
+                nested = u.nested();
+                limited = u.limited();
+            }
+            case Delete d -> {
+                tables = d.tables();
+                conditions = d.conditions();
+                assigned = List.of();
+                nested = d.nested();
+                limited = d.limited();
+            }
+            default -> {
+                return new Federation.Declined("not an UPDATE or DELETE");
+            }
+        }
+        if (!nested || tables.isEmpty()) {
+            return new Federation.Declined("no subquery");
+        }
+        TableRef target = tables.get(0);
+        for (TableRef t : tables) {
+            if (t.schema() != null && !t.schema().equalsIgnoreCase(rule.schema())) {
+                return new Federation.Declined("table " + t.schema() + "." + t.name() + " outside schema " + rule.schema());
+            }
+        }
+        TableRule targetRule = rule.logicalTables().served(target.name());
+        if (targetRule instanceof TableRule.Sharded s) {
+            for (String column : assigned) {
+                if (column.equalsIgnoreCase(s.keyColumn())) {
+                    return new Federation.Declined("an UPDATE of the sharding column");
+                }
+            }
+        }
+        String targetKey = target.name().toLowerCase(Locale.ROOT);
+        Map<String, Site> sites = new LinkedHashMap<>();
+        for (DataNode node : targetRule.nodes()) {
+            if (sites.containsKey(node.backend())) {
+                continue;
+            }
+            String backend = node.backend();
+            List<FederatedPlan.Copy> copies = new ArrayList<>();
+            Map<String, String> names = new HashMap<>();
+            Map<String, String> logical = new HashMap<>();
+            for (DataNode n : targetRule.nodes()) {
+                if (n.backend().equals(backend)) {
+                    logical.put(n.table(), targetRule.name());
+                }
+            }
+            boolean selfCopied = false;
+            for (TableRef t : tables.subList(1, tables.size())) {
+                String key = t.name().toLowerCase(Locale.ROOT);
+                if (key.equals(targetKey)) {
+                    if (!selfCopied) {
+                        // the subqueries read the target as it was before the write (MariaDB's order; MySQL refuses, see the runner)
+                        copies.add(copy(targetRule, backend));
+                        logical.put(selfName(targetRule), targetRule.name());
+                        selfCopied = true;
+                    }
+                    continue;
+                }
+                if (names.containsKey(key)) {
+                    continue;
+                }
+                TableRule r = rule.logicalTables().served(t.name());
+                DataNode here = Federation.nodeOn(r, backend);
+                if (here == null) {
+                    return new Federation.Declined("table '" + t.name() + "' has no node on backend " + backend);
+                }
+                String read = switch (r) {
+                    case TableRule.Broadcast b -> here.table();
+                    case TableRule.Single s -> here.table();
+                    case TableRule.Sharded s -> {
+                        FederatedPlan.Copy c = copy(s, backend);
+                        copies.add(c);
+                        yield c.temp();
+                    }
+                };
+                if (logical.containsKey(read)) {
+                    return new Federation.Declined("table '" + t.name() + "' would be read under the name of a target node");
+                }
+                names.put(key, read);
+                logical.put(read, r.name());
+            }
+            sites.put(backend, new Site(backend, copies, names, logical));
+        }
+        List<Renderer.Edit> selfReads = selfReads(statement, target, tables, selfName(targetRule));
+        if (selfReads == null) {
+            return new Federation.Declined("a column qualified by the write's target table name where a subquery reads that table without an alias too");
+        }
+        boolean readsShards = false;
+        for (TableRef t : tables.subList(1, tables.size())) {
+            readsShards |= rule.logicalTables().served(t.name()) instanceof TableRule.Sharded;
+        }
+        return new FederatedWrite(target, targetRule, conditions.getOrDefault(target, KeyCondition.ANY), limited, sites, selfReads,
+                readsShards);
+    }
+
+    /** A copy of {@code table} on {@code backend}: like its node there, filled from its nodes there and shipped from the others. */
+    private static FederatedPlan.Copy copy(TableRule table, String backend) {
+        List<String> local = new ArrayList<>();
+        List<DataNode> remote = new ArrayList<>();
+        for (DataNode n : table.nodes()) {
+            if (n.backend().equals(backend)) {
+                local.add(n.table());
+            } else {
+                remote.add(n);
+            }
+        }
+        return new FederatedPlan.Copy(table.name(), selfName(table), Federation.nodeOn(table, backend).table(), local, remote);
+    }
+
+    /** A sharded table's copy name ({@link Federation#tempName}); a single or broadcast target's copy is always prefixed. */
+    private static String selfName(TableRule table) {
+        return table instanceof TableRule.Sharded s ? Federation.tempName(s) : Federation.TEMP_PREFIX + table.name().toLowerCase(Locale.ROOT);
+    }
+
+    /**
+     * The edits that point the subqueries' references to the target table at its copy, while the
+     * outer ones keep naming the node being written: empty when no subquery names the target; null
+     * when a {@code target.column} qualifier could mean either (the target and a subquery's reference
+     * to it both without an alias, and a qualifier using that name), which needs scopes the analyzer
+     * does not keep.
+     *
+     * <p>The target's table references come first in the text (UPDATE t, DELETE FROM t, DELETE t
+     * FROM t), so the first of its name slots that are table names are the outer ones; a qualifier
+     * slot is one followed by a dot. With an aliased target, every {@code target.column} qualifier
+     * belongs to a subquery's unaliased reference; with an unaliased target and aliased subquery
+     * references, every one belongs to the target.
+     */
+    private static List<Renderer.Edit> selfReads(Statement statement, TableRef target, List<TableRef> tables, String copy) {
+        int inner = 0;
+        boolean innerUnaliased = false;
+        for (TableRef t : tables.subList(1, tables.size())) {
+            if (t.name().equalsIgnoreCase(target.name())) {
+                inner++;
+                innerUnaliased |= t.alias() == null;
+            }
+        }
+        if (inner == 0) {
+            return List.of();
+        }
+        String text = statement.template().text();
+        List<Slot.Table> names = new ArrayList<>();
+        List<Slot.Table> qualifiers = new ArrayList<>();
+        for (Slot slot : statement.template().slots()) {
+            if (slot instanceof Slot.Table t && t.table().equalsIgnoreCase(target.name())) {
+                int at = t.end();
+                while (at < text.length() && Character.isWhitespace(text.charAt(at))) {
+                    at++;
+                }
+                (at < text.length() && text.charAt(at) == '.' ? qualifiers : names).add(t);
+            }
+        }
+        if (target.alias() == null && innerUnaliased && !qualifiers.isEmpty()) {
+            return null;
+        }
+        List<Renderer.Edit> edits = new ArrayList<>();
+        String quoted = CopyTexts.quote(copy);
+        for (Slot.Table t : names.subList(Math.max(0, names.size() - inner), names.size())) {
+            edits.add(new Renderer.Edit(t.start(), t.end(), quoted));
+        }
+        if (target.alias() != null) {
+            for (Slot.Table t : qualifiers) {
+                edits.add(new Renderer.Edit(t.start(), t.end(), quoted));
+            }
+        }
+        edits.sort(java.util.Comparator.comparingInt(Renderer.Edit::start));
+        return edits;
+    }
+
+    /** A stable one-line-per-step description (golden tests). */
+    public String explain() {
+        StringBuilder sb = new StringBuilder("FEDERATED WRITE of ").append(targetRule.name());
+        for (Site site : sites.values().stream().sorted(java.util.Comparator.comparing(Site::backend)).toList()) {
+            sb.append("\n  on ").append(site.backend());
+            for (FederatedPlan.Copy c : site.copies()) {
+                sb.append("\n    copy ").append(c.table()).append(" -> ").append(c.temp()).append(" (like ").append(c.like()).append(')');
+                for (String l : c.local()) {
+                    sb.append("\n      local ").append(l);
+                }
+                for (DataNode r : c.remote()) {
+                    sb.append("\n      ship ").append(r.backend()).append('.').append(r.table());
+                }
+            }
+        }
+        return sb.toString();
+    }
+}

@@ -1,0 +1,307 @@
+package io.shardwise.core;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.shardwise.core.error.ErrorCode;
+import io.shardwise.core.error.ShardwiseException;
+import io.shardwise.core.execute.ResultCursor;
+import io.shardwise.testkit.MysqlServer;
+import java.nio.charset.StandardCharsets;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+/**
+ * UPDATE and DELETE with subqueries over other shards (the third tier's writes) and locking reads of
+ * the third tier, on real backends: every write runs through the engine and on the unsharded copy,
+ * and both must report the same affected rows (or error) and leave the same table.
+ */
+class FederatedWriteTest {
+    @RegisterExtension
+    static final SampleEngine SAMPLE = SampleEngine.withWhole("fedwrite");
+    private static MysqlServer server;
+    private static String whole;
+    private static Engine engine;
+
+    @BeforeAll
+    static void load() {
+        server = SAMPLE.server();
+        whole = SAMPLE.whole();
+        engine = SAMPLE.engine();
+    }
+
+    private static List<String> rows(EngineSession s, String sql) {
+        try (ResultCursor c = assertInstanceOf(StatementResult.Rows.class, s.execute(sql)).cursor()) {
+            List<String> out = new ArrayList<>();
+            while (c.next()) {
+                StringBuilder row = new StringBuilder();
+                for (int i = 0; i < c.columns().size(); i++) {
+                    byte[] v = c.get(i);
+                    row.append(v == null ? "NULL" : new String(v, StandardCharsets.UTF_8)).append('|');
+                }
+                out.add(row.toString());
+            }
+            return out;
+        }
+    }
+
+    private static List<String> direct(String sql) throws SQLException {
+        try (Connection c = server.connect(whole); Statement st = c.createStatement(); ResultSet rs = st.executeQuery(sql)) {
+            List<String> out = new ArrayList<>();
+            int width = rs.getMetaData().getColumnCount();
+            while (rs.next()) {
+                StringBuilder row = new StringBuilder();
+                for (int i = 1; i <= width; i++) {
+                    byte[] v = rs.getBytes(i);
+                    row.append(v == null ? "NULL" : new String(v, StandardCharsets.UTF_8)).append('|');
+                }
+                out.add(row.toString());
+            }
+            return out;
+        }
+    }
+
+    /** The outcome on one MySQL: affected rows, or the error number. */
+    private static String directWrite(String sql) {
+        try (Connection c = server.connect(whole); Statement st = c.createStatement()) {
+            return "affected " + st.executeUpdate(sql);
+        } catch (SQLException e) {
+            return "error " + e.getErrorCode();
+        }
+    }
+
+    private static String engineWrite(EngineSession s, String sql) {
+        try {
+            return "affected " + assertInstanceOf(StatementResult.Update.class, s.execute(sql)).affectedRows();
+        } catch (ShardwiseException e) {
+            return "error " + e.errno();
+        }
+    }
+
+    /** Runs the write both ways; same outcome, same table after (ordered by its primary key). Returns the outcome. */
+    private static String same(String write, String table, String key) throws SQLException {
+        String expected = directWrite(write);
+        String actual;
+        try (EngineSession s = engine.openSession()) {
+            actual = engineWrite(s, write);
+            assertEquals(expected, actual, write);
+            String read = "SELECT * FROM " + table + " ORDER BY " + key;
+            assertEquals(direct(read), rows(s, read), "the table after " + write);
+        }
+        return actual;
+    }
+
+    private static long affected(String outcome) {
+        assertTrue(outcome.startsWith("affected "), outcome);
+        return Long.parseLong(outcome.substring("affected ".length()));
+    }
+
+    @Test
+    void updateWithInSubqueryOverAnotherShardedTableChangesWhatOneMysqlChanges() throws SQLException {
+        long before = engine.federatedStatements();
+        assertTrue(affected(same("UPDATE users SET name = CONCAT(name, '!') WHERE user_id IN (SELECT user_id FROM orders WHERE amount > 300)",
+                "users", "user_id")) > 0);
+        assertEquals(before + 1, engine.federatedStatements());
+        assertTrue(affected(same("UPDATE sbtest1 SET k = k + 1 WHERE k IN (SELECT quantity FROM order_items WHERE price > 50)",
+                "sbtest1", "id")) > 0, "a target whose nodes carry the logical name; a subquery table not bound to it");
+    }
+
+    @Test
+    void correlatedSubqueriesInWhereAndSetSeeWholeTables() throws SQLException {
+        assertTrue(affected(same("UPDATE orders o SET amount = amount + 1 WHERE EXISTS (SELECT 1 FROM order_items i"
+                + " WHERE i.order_id = o.order_id AND i.quantity > 3)", "orders", "order_id")) > 0);
+        assertTrue(affected(same("UPDATE orders SET amount = (SELECT MAX(price) FROM order_items i WHERE i.order_id = orders.order_id)"
+                + " WHERE status = 'paid'", "orders", "order_id")) > 0);
+        assertTrue(affected(same("UPDATE users u SET email = (SELECT COUNT(*) FROM orders o WHERE o.user_id = u.user_id)"
+                + " WHERE u.user_id < 40", "users", "user_id")) > 0, "a scalar subquery per row in SET");
+    }
+
+    @Test
+    void deleteWithSubqueriesAndThePrunedTargetNodes() throws SQLException {
+        assertTrue(affected(same("DELETE FROM order_items WHERE NOT EXISTS (SELECT 1 FROM orders o WHERE o.order_id = order_items.order_id"
+                + " AND o.amount < 200)", "order_items", "item_id")) > 0);
+        same("DELETE FROM users WHERE user_id IN (3, 7, 8) AND user_id NOT IN (SELECT user_id FROM orders WHERE status = 'paid')",
+                "users", "user_id");
+        same("DELETE FROM orders WHERE user_id = 5 AND amount < (SELECT AVG(amount) FROM orders o2 WHERE o2.status = 'paid')",
+                "orders", "order_id");
+    }
+
+    @Test
+    void aWriteRoutedToOneNodeStillReadsItsSubqueriesTablesWhole() throws SQLException {
+        long before = engine.federatedStatements();
+        assertTrue(affected(same("UPDATE orders SET amount = (SELECT COUNT(*) FROM order_items) WHERE user_id = 3", "orders", "order_id")) > 0,
+                "the node of user 3 holds a part of order_items only");
+        same("DELETE FROM users WHERE user_id = 2 AND user_id IN (SELECT o.user_id FROM orders o WHERE o.amount > 100)", "users", "user_id");
+        assertEquals(before + 2, engine.federatedStatements());
+    }
+
+    @Test
+    void singleAndBroadcastTargetsReadShardedSubqueries() throws SQLException {
+        same("UPDATE promotions SET discount = discount + 1 WHERE id <= (SELECT COUNT(*) FROM orders WHERE amount > 450)",
+                "promotions", "id");
+        assertEquals("affected " + direct("SELECT COUNT(*) FROM countries WHERE code IN (SELECT country_code FROM users)").get(0)
+                .replace("|", ""), same("UPDATE countries SET name = CONCAT(name, '*') WHERE code IN (SELECT country_code FROM users)",
+                "countries", "code"), "every copy changes; the change counts once");
+    }
+
+    @Test
+    void errorsAreMysqlsAndLeaveEveryShardAsItWas() throws SQLException {
+        assertEquals("error " + ErrorCode.SUBQUERY_MORE_THAN_ONE_ROW.errno(),
+                same("UPDATE users SET name = (SELECT status FROM orders WHERE amount > 1) WHERE user_id > 2", "users", "user_id"));
+        assertEquals("error 1054", same("DELETE FROM orders WHERE nope IN (SELECT user_id FROM users)", "orders", "order_id"));
+    }
+
+    @Test
+    void theCopiesAreDroppedAlsoWhenTheWriteFails() {
+        try (EngineSession s = engine.openSession()) {
+            s.execute("BEGIN");
+            // sbtest1's nodes carry its logical name, so its copy is shardwise_fed_sbtest1: a name the session can read back
+            ShardwiseException e = assertThrows(ShardwiseException.class,
+                    () -> s.execute("UPDATE users SET name = (SELECT c FROM sbtest1) WHERE user_id > 0"));
+            assertEquals(ErrorCode.SUBQUERY_MORE_THAN_ONE_ROW.errno(), e.errno());
+            ShardwiseException gone = assertThrows(ShardwiseException.class, () -> s.execute("SELECT COUNT(*) FROM shardwise_fed_sbtest1"),
+                    "the copy on the transaction's connection is gone");
+            assertEquals(ErrorCode.NO_SUCH_TABLE.errno(), gone.errno());
+            s.execute("ROLLBACK");
+        }
+    }
+
+    @Test
+    void insideATransactionTheWriteIsTheTransactionsAndRollsBackWithIt() throws SQLException {
+        String read = "SELECT user_id, name FROM users ORDER BY user_id";
+        try (EngineSession s = engine.openSession()) {
+            List<String> before = rows(s, read);
+            s.execute("BEGIN");
+            long changed = assertInstanceOf(StatementResult.Update.class, s.execute(
+                    "UPDATE users SET name = 'tx' WHERE user_id IN (SELECT user_id FROM orders WHERE amount > 100)")).affectedRows();
+            assertTrue(changed > 0);
+            assertEquals(changed, rows(s, "SELECT COUNT(*) FROM users WHERE name = 'tx'").size() == 1
+                    ? Long.parseLong(rows(s, "SELECT COUNT(*) FROM users WHERE name = 'tx'").get(0).replace("|", "")) : -1);
+            s.execute("ROLLBACK");
+            assertEquals(before, rows(s, read));
+            assertEquals(direct(read), rows(s, read));
+        }
+    }
+
+    @Test
+    void aSubqueryReadingTheTargetItselfReadsItAsItWasBeforeTheWriteAsMariadbDoes() throws SQLException {
+        assertTrue(affected(same("UPDATE orders SET amount = 0 WHERE order_id IN (SELECT order_id FROM orders WHERE amount > 480)",
+                "orders", "order_id")) > 0);
+        assertTrue(affected(same("DELETE FROM orders WHERE amount > (SELECT AVG(amount) * 2 FROM orders o2 WHERE o2.status = orders.status)",
+                "orders", "order_id")) > 0, "an unaliased target, an aliased subquery reference: orders.status is the target's");
+        assertTrue(affected(same("UPDATE users u SET name = CONCAT(name, '^') WHERE EXISTS (SELECT 1 FROM users WHERE users.user_id"
+                + " = u.user_id - 1)", "users", "user_id")) > 0, "an aliased target: users.user_id is the subquery's");
+        same("UPDATE orders o SET amount = (SELECT MAX(amount) FROM orders WHERE orders.user_id = o.user_id) WHERE o.user_id < 30",
+                "orders", "order_id");
+        try (EngineSession s = engine.openSession()) {
+            ShardwiseException e = assertThrows(ShardwiseException.class,
+                    () -> s.execute("UPDATE orders SET amount = 0 WHERE order_id IN (SELECT order_id FROM orders WHERE orders.amount > 1)"));
+            assertEquals(ErrorCode.UNSUPPORTED, e.code(), "orders.amount could be either reference");
+        }
+    }
+
+    /** {@code <order id> AND user_id = <its user>} of an order on node {@code node} (user_id mod 4) whose user has a name. */
+    private static String orderOn(EngineSession s, int node) {
+        String[] row = rows(s, "SELECT o.order_id, o.user_id FROM orders o WHERE o.user_id IN (SELECT user_id FROM users WHERE name IS NOT NULL"
+                + " AND MOD(user_id, 4) = " + node + ") ORDER BY o.order_id LIMIT 1").get(0).split("\\|");
+        return row[0] + " AND user_id = " + row[1];
+    }
+
+    private static final String LOCKING_READ =
+            "SELECT COUNT(*) FROM orders WHERE user_id IN (SELECT user_id FROM users WHERE name IS NOT NULL)";
+
+    @Test
+    void aFederatedLockingReadInATransactionLocksTheRowsItReadOnTheirNodes() {
+        for (String clause : List.of(" FOR UPDATE", " LOCK IN SHARE MODE")) {
+            try (EngineSession reader = engine.openSession(); EngineSession writer = engine.openSession()) {
+                writer.execute("SET SESSION innodb_lock_wait_timeout = 1");
+                List<String> expected = rows(writer, LOCKING_READ);
+                String coordinatorOrder = orderOn(writer, 1);
+                String shippedOrder = orderOn(writer, 2);
+                String user = orderOn(writer, 3).split(" AND ")[1].replace("user_id = ", "");
+                long before = engine.federatedStatements();
+                reader.execute("BEGIN");
+                assertEquals(expected, rows(reader, LOCKING_READ + clause));
+                assertEquals(before + 1, engine.federatedStatements(), "the third tier answered");
+                for (String write : List.of("UPDATE orders SET status = status WHERE order_id = " + coordinatorOrder,
+                        "UPDATE orders SET status = status WHERE order_id = " + shippedOrder, // a node shipped from ds1
+                        "UPDATE users SET name = name WHERE user_id = " + user)) {
+                    ShardwiseException blocked = assertThrows(ShardwiseException.class, () -> writer.execute(write), write + clause);
+                    assertEquals(ErrorCode.LOCK_WAIT_TIMEOUT.errno(), blocked.errno(), write + clause);
+                }
+                reader.execute("ROLLBACK");
+                assertInstanceOf(StatementResult.Update.class, writer.execute("UPDATE orders SET status = status WHERE order_id = "
+                        + shippedOrder));
+            }
+        }
+    }
+
+    @Test
+    void aLockingReadWhoseCopiesArePushedRepeatsItsClauseAfterTheirWhere() {
+        try (EngineSession reader = engine.openSession(); EngineSession writer = engine.openSession()) {
+            writer.execute("SET SESSION innodb_lock_wait_timeout = 1");
+            String coordinatorOrder = orderOn(writer, 1);
+            String shippedOrder = orderOn(writer, 2);
+            String read = "SELECT COUNT(*) FROM orders o WHERE o.user_id IN (" + coordinatorOrder.split(" = ")[1] + ", "
+                    + shippedOrder.split(" = ")[1] + ") AND o.user_id IN (SELECT user_id FROM users WHERE name IS NOT NULL)";
+            List<String> expected = rows(writer, read);
+            // the copy of orders reads only the two users' nodes, through the pushed conjunct
+            List<String> steps = new java.util.ArrayList<>();
+            for (io.shardwise.core.route.ExecutionUnit u : reader.preview(read + " FOR UPDATE", List.of()).units()) {
+                if (u.sql().contains("FROM `orders_")) {
+                    steps.add(u.sql());
+                }
+            }
+            assertEquals(2, steps.size(), steps::toString);
+            for (String step : steps) {
+                assertTrue(step.contains("AS `o` WHERE (o.user_id IN ("), step);
+            }
+            long before = engine.federatedStatements();
+            reader.execute("BEGIN");
+            assertEquals(expected, rows(reader, read + " FOR UPDATE"));
+            assertEquals(before + 1, engine.federatedStatements(), "the third tier answered");
+            for (String write : List.of("UPDATE orders SET status = status WHERE order_id = " + coordinatorOrder,
+                    "UPDATE orders SET status = status WHERE order_id = " + shippedOrder)) {
+                ShardwiseException blocked = assertThrows(ShardwiseException.class, () -> writer.execute(write), write);
+                assertEquals(ErrorCode.LOCK_WAIT_TIMEOUT.errno(), blocked.errno(), write);
+            }
+            reader.execute("ROLLBACK");
+        }
+    }
+
+    @Test
+    void anAutocommitLockingReadLocksNothingAsInMysql() {
+        try (EngineSession reader = engine.openSession(); EngineSession writer = engine.openSession()) {
+            writer.execute("SET SESSION innodb_lock_wait_timeout = 1");
+            String order = orderOn(writer, 2);
+            assertEquals(rows(writer, LOCKING_READ), rows(reader, LOCKING_READ + " FOR UPDATE"));
+            assertInstanceOf(StatementResult.Update.class, writer.execute("UPDATE orders SET status = status WHERE order_id = " + order));
+        }
+    }
+
+    @Test
+    void aFederatedWriteHoldsItsTargetRowsAndSharesTheRowsItsSubqueriesReadUntilTheTransactionEnds() {
+        try (EngineSession first = engine.openSession(); EngineSession second = engine.openSession()) {
+            second.execute("SET SESSION innodb_lock_wait_timeout = 1");
+            first.execute("BEGIN");
+            String order = orderOn(second, 2);
+            first.execute("UPDATE users SET email = email WHERE user_id IN (SELECT user_id FROM orders)");
+            ShardwiseException blocked = assertThrows(ShardwiseException.class,
+                    () -> second.execute("UPDATE orders SET status = status WHERE order_id = " + order));
+            assertEquals(ErrorCode.LOCK_WAIT_TIMEOUT.errno(), blocked.errno());
+            String count = "SELECT COUNT(*) FROM orders WHERE order_id = " + order;
+            assertEquals(rows(first, count), rows(second, count), "shared locks: plain reads go on");
+            first.execute("COMMIT");
+            assertInstanceOf(StatementResult.Update.class, second.execute("UPDATE orders SET status = status WHERE order_id = " + order));
+        }
+    }
+}
