@@ -113,4 +113,10 @@ class CopyScopeTest {
         assertTrue(scope("SELECT o.order_id FROM orders o USE INDEX (idx_user) JOIN users u ON u.name = o.status").whole("orders"),
                 "an index hint names an index a narrowed copy may lack");
     }
+
+    @Test
+    void aRivalOfAnotherSchemaKeepsItsSchemaSoNoTableOfTheLogicalSchemaStandsForIt() {
+        CopyScope scope = scope("SELECT o.order_id FROM orders o JOIN otherdb.users u ON u.name = o.status WHERE amount > 5");
+        assertEquals(List.of("otherdb.users"), scope.tables().get("orders").rivals());
+    }
 }
