@@ -9,6 +9,7 @@ import io.shardwise.core.execute.ExecutionSession;
 import io.shardwise.core.execute.ResultCursor;
 import io.shardwise.core.execute.UnitResult;
 import io.shardwise.core.federate.CopyDefinitions;
+import io.shardwise.core.federate.CopyScans;
 import io.shardwise.core.federate.CopyTexts;
 import io.shardwise.core.federate.FederatedPlan;
 import io.shardwise.core.federate.Federation;
@@ -25,8 +26,9 @@ import java.util.Map;
 
 /**
  * Runs a {@link FederatedPlan}: reads the definitions of copies with no node on the coordinator
- * ({@link CopyDefinitions}, cached) and the remote nodes of each copied table (each read whole within
- * the statement's {@link ShipBudget}; see {@link #ship}), then on the coordinator, as one sequence on
+ * ({@link CopyDefinitions}, cached), binds each copy's pushdown to this execution ({@link CopyScans}:
+ * the columns and rows its scans keep, the nodes that can hold them), reads the remote nodes of each
+ * copied table (within the statement's {@link ShipBudget}; see {@link #ship}), then on the coordinator, as one sequence on
  * one connection (temporary tables live on a connection): drop stale copies, create the copies, fill
  * them (local nodes there, shipped rows as INSERT batches), run the user's statement over them. Its
  * rows stream to the client; the copies are dropped on that connection when the cursor ends, however
@@ -62,28 +64,34 @@ final class FederatedRunner {
     StatementResult run(FederatedPlan plan, Select select, NormalizedSql normalized, CachedPlan cached, List<Object> params,
                         AssigningRunner.Wrap wrap, java.util.function.BiConsumer<AssigningRunner.Wrap, UnitResult> readBack) {
         long cancels = execution.cancels();
+        StatementBindings bindings = new StatementBindings(normalized, params);
+        SourceText source = SourceText.original(normalized, cached.digestTokenOffsets());
         // a locking read in a transaction locks what the copies read, on their nodes; in autocommit it locks nothing
         String lock = execution.inTransaction() || !execution.autocommit() ? Federation.lockClause(select.template().text()) : "";
-        List<String> creates = new ArrayList<>(plan.copies().size());
-        for (FederatedPlan.Copy c : plan.copies()) {
-            creates.add(c.like() != null ? CopyTexts.create(c) : CopyTexts.createFrom(c, definitions.get(c.definition(), this::definition)));
+        List<Scan> scans = bind(plan, select, source, bindings, true, !lock.isEmpty());
+        List<String> creates = new ArrayList<>(scans.size());
+        for (Scan s : scans) {
+            FederatedPlan.Copy c = s.bound().copy();
+            creates.add(c.like() != null ? CopyTexts.create(s.bound()) : CopyTexts.createFrom(c, definitions.get(c.definition(), this::definition)));
         }
         notCancelled(cancels);
-        List<List<Object[]>> shipped = ship(plan, new ShipBudget(budget), cancels, lock);
+        List<List<Object[]>> shipped = ship(plan, scans, new ShipBudget(budget), cancels, lock);
         List<ExecutionUnit> units = new ArrayList<>();
         if (wrap != null) {
             units.add(wrap.before(plan.coordinator()));
         }
         int scan = 0;
-        for (int k = 0; k < plan.copies().size(); k++) {
-            FederatedPlan.Copy c = plan.copies().get(k);
-            units.add(unit(plan, CopyTexts.drop(c), List.of()));
+        for (int k = 0; k < scans.size(); k++) {
+            Scan s = scans.get(k);
+            CopyScans.Bound b = s.bound();
+            units.add(unit(plan, CopyTexts.drop(b.copy()), List.of()));
             units.add(unit(plan, creates.get(k), List.of()));
-            for (String local : c.local()) {
-                units.add(unit(plan, CopyTexts.copyLocal(c, local) + lock, List.of()));
+            for (String local : b.local()) {
+                // the lock clause after the pushed WHERE: it locks the rows the copy reads
+                units.add(unit(plan, CopyTexts.copyLocal(b, local, s.where()) + lock, s.params()));
             }
-            for (int i = 0; i < c.remote().size(); i++) {
-                inserts(plan, c, shipped.get(scan++), units);
+            for (int i = 0; i < b.remote().size(); i++) {
+                inserts(plan, b, shipped.get(scan++), units);
             }
         }
         int statement = units.size();
@@ -131,12 +139,13 @@ final class FederatedRunner {
      * one after another on the session's connections, each read whole before the next starts, so the
      * executor never buffers a unit beyond the budget's count.
      */
-    private List<List<Object[]>> ship(FederatedPlan plan, ShipBudget ship, long cancels, String lock) {
+    private List<List<Object[]>> ship(FederatedPlan plan, List<Scan> bound, ShipBudget ship, long cancels, String lock) {
         List<ExecutionUnit> scans = new ArrayList<>();
-        for (FederatedPlan.Copy c : plan.copies()) {
-            for (DataNode remote : c.remote()) {
-                scans.add(new ExecutionUnit(remote.backend(), CopyTexts.scan(remote.table()) + lock, List.of(),
-                        Map.of(remote.table(), c.table())));
+        for (Scan s : bound) {
+            for (DataNode remote : s.bound().remote()) {
+                // the lock clause after the pushed WHERE: it locks the rows the scan ships
+                scans.add(new ExecutionUnit(remote.backend(), CopyTexts.scan(s.bound(), remote.table(), s.where()) + lock, s.params(),
+                        Map.of(remote.table(), s.bound().copy().table())));
             }
         }
         List<List<Object[]>> shipped = new ArrayList<>(scans.size());
@@ -200,7 +209,7 @@ final class FederatedRunner {
     }
 
     /** Shipped rows as INSERT batches into the copy. */
-    private static void inserts(FederatedPlan plan, FederatedPlan.Copy c, List<Object[]> rows, List<ExecutionUnit> units) {
+    private static void inserts(FederatedPlan plan, CopyScans.Bound c, List<Object[]> rows, List<ExecutionUnit> units) {
         for (int from = 0; from < rows.size(); from += BATCH) {
             List<Object[]> batch = rows.subList(from, Math.min(rows.size(), from + BATCH));
             int width = batch.get(0).length;
@@ -219,16 +228,29 @@ final class FederatedRunner {
     List<ExecutionUnit> preview(FederatedPlan plan, Select select, NormalizedSql normalized, CachedPlan cached, List<Object> params) {
         List<ExecutionUnit> scans = new ArrayList<>();
         List<ExecutionUnit> sequence = new ArrayList<>();
-        for (FederatedPlan.Copy c : plan.copies()) {
-            sequence.add(unit(plan, CopyTexts.drop(c), List.of()));
-            sequence.add(unit(plan, c.like() != null ? CopyTexts.create(c)
-                    : "CREATE TEMPORARY TABLE " + c.temp() + " /* as SHOW CREATE TABLE of " + c.definition() + " */", List.of()));
-            for (String local : c.local()) {
-                sequence.add(unit(plan, CopyTexts.copyLocal(c, local), List.of()));
+        SourceText source = SourceText.original(normalized, cached.digestTokenOffsets());
+        List<Scan> bound;
+        try {
+            bound = bind(plan, select, source, new StatementBindings(normalized, params), true, false);
+        } catch (ShardwiseException e) {
+            if (e.code() != ErrorCode.SHARD_UNAVAILABLE) {
+                throw e;
             }
-            for (DataNode remote : c.remote()) {
-                scans.add(new ExecutionUnit(remote.backend(), CopyTexts.scan(remote.table()), List.of(), Map.of()));
-                sequence.add(unit(plan, "INSERT INTO " + c.temp() + " VALUES /* the rows of " + remote.backend() + "." + remote.table()
+            // the coordinator's catalog unreadable: what needs no catalog (qualified conjuncts, every column), as a plan
+            bound = bind(plan, select, source, new StatementBindings(normalized, params), false, false);
+        }
+        for (Scan s : bound) {
+            CopyScans.Bound b = s.bound();
+            FederatedPlan.Copy c = b.copy();
+            sequence.add(unit(plan, CopyTexts.drop(c), List.of()));
+            sequence.add(unit(plan, c.like() != null ? CopyTexts.create(b)
+                    : "CREATE TEMPORARY TABLE " + c.temp() + " /* as SHOW CREATE TABLE of " + c.definition() + " */", List.of()));
+            for (String local : b.local()) {
+                sequence.add(unit(plan, CopyTexts.copyLocal(b, local, s.where()), s.params()));
+            }
+            for (DataNode remote : b.remote()) {
+                scans.add(new ExecutionUnit(remote.backend(), CopyTexts.scan(b, remote.table(), s.where()), s.params(), Map.of()));
+                sequence.add(unit(plan, CopyTexts.insertHead(b) + " VALUES /* the rows of " + remote.backend() + "." + remote.table()
                         + ", in batches of " + BATCH + " */", List.of()));
             }
         }
@@ -268,6 +290,69 @@ final class FederatedRunner {
             edits.add(new Renderer.Edit(s.start(), s.end(), List.of(new Renderer.Piece.Copy(s.start(), s.end())), true));
         }
         return edits;
+    }
+
+    /** A copy bound to this execution, with its pushed conjuncts rendered as one WHERE condition (null: none) and that condition's values. */
+    private record Scan(CopyScans.Bound bound, String where, List<Object> params) {}
+
+    /**
+     * Each copy bound to this execution ({@link CopyScans}): the coordinator's catalog read once for the
+     * tables whose columns decide (none when every copy is whole and no conjunct names a column
+     * unqualified), conjuncts rendered from the user's own text with this execution's values.
+     */
+    /**
+     * {@code read} false: the catalog is not read (every copy whole, only qualified conjuncts pushed).
+     * {@code locking}: every column is kept, so each scan reads the clustered index and its lock clause
+     * locks the rows themselves; a narrowed scan may read a covering secondary index only, whose
+     * shared locks a write of other columns never meets.
+     */
+    private List<Scan> bind(FederatedPlan plan, Select select, SourceText source, StatementBindings bindings, boolean read,
+                            boolean locking) {
+        List<String> tables = read ? CopyScans.catalogTables(plan) : List.of();
+        Map<String, CopyScans.Columns> catalog = Map.of();
+        if (!tables.isEmpty()) {
+            List<Object> names = new ArrayList<>(tables.size() * 3);
+            for (int i = 0; i < 3; i++) {
+                names.addAll(tables);
+            }
+            List<String[]> rows = new ArrayList<>();
+            UnitResult result = execution.execute(List.of(new ExecutionUnit(plan.coordinator(), CopyScans.catalogQuery(tables.size()), names,
+                    Map.of()))).get(0);
+            try (ResultCursor cursor = ((UnitResult.Rows) result).cursor()) {
+                while (cursor.next()) {
+                    String[] row = new String[8];
+                    for (int i = 0; i < row.length; i++) {
+                        row[i] = text(cursor.get(i));
+                    }
+                    rows.add(row);
+                }
+            }
+            catalog = CopyScans.catalog(rows);
+        }
+        List<Scan> out = new ArrayList<>(plan.copies().size());
+        for (FederatedPlan.Copy c : plan.copies()) {
+            CopyScans.Bound b = CopyScans.bind(c, catalog, bindings);
+            if (locking && b.columns() != null) {
+                b = new CopyScans.Bound(c, null, null, b.pushed(), b.local(), b.remote());
+            }
+            if (b.pushed().isEmpty()) {
+                out.add(new Scan(b, null, List.of()));
+                continue;
+            }
+            StringBuilder where = new StringBuilder();
+            List<Object> values = new ArrayList<>();
+            for (io.shardwise.core.sql.analyze.CopyScope.Conjunct conjunct : b.pushed()) {
+                Renderer.Rendered r = Renderer.span(select.template(), source, Map.of(), bindings, conjunct.start(), conjunct.end());
+                where.append(where.isEmpty() ? "(" : " AND (").append(r.sql()).append(')');
+                values.addAll(r.params());
+            }
+            out.add(new Scan(b, where.toString(), values));
+        }
+        return out;
+    }
+
+    private static String text(byte[] cell) {
+        return cell == null ? null : new String(cell, java.nio.charset.StandardCharsets.UTF_8);
     }
 
     private static ExecutionUnit unit(FederatedPlan plan, String sql, List<Object> params) {

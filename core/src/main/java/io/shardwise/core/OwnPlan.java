@@ -130,17 +130,27 @@ record OwnPlan(String tier, RouteKind route, List<Step> steps) {
         }
         for (FederatedPlan.Copy c : plan.copies()) {
             for (DataNode remote : c.remote()) {
+                if (!reads(units, remote.backend(), remote.table())) {
+                    continue; // pruned by the copy's pushed conjuncts (CopyScans)
+                }
                 names.add(new String[] {"ship", "the rows of " + c.table() + " for its copy on " + plan.coordinator()});
                 scans++;
             }
         }
         for (FederatedPlan.Copy c : plan.copies()) {
             names.add(new String[] {"drop copy", "a stale copy of " + c.table()});
-            names.add(new String[] {"create copy", "a temporary copy of " + c.table() + " like its node " + c.like()});
+            names.add(new String[] {"create copy", "a temporary copy of " + c.table()
+                    + (c.like() != null ? " like its node " + c.like() : " from the definition of its node " + c.definition())});
             for (String local : c.local()) {
+                if (!reads(units, plan.coordinator(), local)) {
+                    continue;
+                }
                 names.add(new String[] {"copy local", c.table() + "'s node " + local + " on the coordinator"});
             }
             for (DataNode remote : c.remote()) {
+                if (!reads(units, remote.backend(), remote.table())) {
+                    continue;
+                }
                 names.add(new String[] {"insert shipped", "the rows shipped from " + remote.backend() + "." + remote.table()});
             }
         }
@@ -157,6 +167,17 @@ record OwnPlan(String tier, RouteKind route, List<Step> steps) {
             }
             steps.add(new Step(id, named ? names.get(i)[0] : "step", u.backend(), u.sql(), u.params(), named ? names.get(i)[1] : null));
         }
+    }
+
+    /** Whether a unit on {@code backend} reads {@code table}: a node the copy's pushed conjuncts prune has none. */
+    private static boolean reads(List<ExecutionUnit> units, String backend, String table) {
+        String from = "FROM `" + table.replace("`", "``") + "`";
+        for (ExecutionUnit u : units) {
+            if (u.backend().equals(backend) && u.sql() != null && u.sql().contains(from)) {
+                return true;
+            }
+        }
+        return false;
     }
 
     static List<Column> columns(Format format) {

@@ -177,6 +177,20 @@ class ExplainTest {
     }
 
     @Test
+    void aFederatedSelectWhosePushedConjunctPrunesNodesStillNamesEachStep() {
+        String select = "SELECT o.order_id FROM orders o WHERE o.order_id IN (SELECT order_id FROM order_items WHERE sku = 'A') AND o.user_id = 7";
+        List<List<String>> rows = answer(engine, "EXPLAIN " + select).rows();
+        List<String> ordersReads = new ArrayList<>();
+        for (List<String> row : rows) {
+            assertTrue(!row.get(3).equals("step"), "an unnamed step: " + rows);
+            if (row.get(5) != null && row.get(5).contains("FROM `orders_")) {
+                ordersReads.add(row.get(3));
+            }
+        }
+        assertEquals(1, ordersReads.size(), "user 7's node only: " + rows);
+    }
+
+    @Test
     void aFederatedSelectShowsItsShippedScansThenTheCoordinatorsSequence() throws Exception {
         String select = "SELECT o.order_id FROM orders o WHERE o.order_id IN (SELECT order_id FROM order_items WHERE sku = 'A') AND o.user_id > 0";
         Answer a = answer(engine, "EXPLAIN " + select);

@@ -165,14 +165,16 @@ class FederatedTierTest {
             io.shardwise.core.route.RoutePlan p = s.preview("SELECT COUNT(*) FROM (SELECT DISTINCT user_id FROM orders) t", List.of());
             assertEquals(io.shardwise.core.route.RouteKind.FEDERATED, p.kind());
             assertEquals(List.of(
-                    "ds1: SELECT * FROM `orders_0`",
-                    "ds1: SELECT * FROM `orders_1`",
+                    "ds1: SELECT `order_id`, `user_id` FROM `orders_0`",
+                    "ds1: SELECT `order_id`, `user_id` FROM `orders_1`",
                     "ds0: DROP TEMPORARY TABLE IF EXISTS `orders`",
-                    "ds0: CREATE TEMPORARY TABLE `orders` LIKE `orders_0`",
-                    "ds0: INSERT INTO `orders` SELECT * FROM `orders_0`",
-                    "ds0: INSERT INTO `orders` SELECT * FROM `orders_1`",
-                    "ds0: INSERT INTO orders VALUES /* the rows of ds1.orders_0, in batches of 500 */",
-                    "ds0: INSERT INTO orders VALUES /* the rows of ds1.orders_1, in batches of 500 */",
+                    // only the columns the statement names (and the primary key's), defined as the node defines them
+                    "ds0: CREATE TEMPORARY TABLE `orders` (`order_id` bigint(20) NOT NULL, `user_id` bigint(20) NOT NULL,"
+                            + " PRIMARY KEY (`order_id`), KEY `idx_user` (`user_id`))",
+                    "ds0: INSERT INTO `orders` (`order_id`, `user_id`) SELECT `order_id`, `user_id` FROM `orders_0`",
+                    "ds0: INSERT INTO `orders` (`order_id`, `user_id`) SELECT `order_id`, `user_id` FROM `orders_1`",
+                    "ds0: INSERT INTO `orders` (`order_id`, `user_id`) VALUES /* the rows of ds1.orders_0, in batches of 500 */",
+                    "ds0: INSERT INTO `orders` (`order_id`, `user_id`) VALUES /* the rows of ds1.orders_1, in batches of 500 */",
                     "ds0: SELECT COUNT(*) FROM (SELECT DISTINCT user_id FROM orders) t",
                     "ds0: DROP TEMPORARY TABLE IF EXISTS `orders`"), p.units().stream().map(u -> u.explain()).toList());
         }

@@ -246,6 +246,39 @@ class FederatedWriteTest {
     }
 
     @Test
+    void aLockingReadWhoseCopiesArePushedRepeatsItsClauseAfterTheirWhere() {
+        try (EngineSession reader = engine.openSession(); EngineSession writer = engine.openSession()) {
+            writer.execute("SET SESSION innodb_lock_wait_timeout = 1");
+            String coordinatorOrder = orderOn(writer, 1);
+            String shippedOrder = orderOn(writer, 2);
+            String read = "SELECT COUNT(*) FROM orders o WHERE o.user_id IN (" + coordinatorOrder.split(" = ")[1] + ", "
+                    + shippedOrder.split(" = ")[1] + ") AND o.user_id IN (SELECT user_id FROM users WHERE name IS NOT NULL)";
+            List<String> expected = rows(writer, read);
+            // the copy of orders reads only the two users' nodes, through the pushed conjunct
+            List<String> steps = new java.util.ArrayList<>();
+            for (io.shardwise.core.route.ExecutionUnit u : reader.preview(read + " FOR UPDATE", List.of()).units()) {
+                if (u.sql().contains("FROM `orders_")) {
+                    steps.add(u.sql());
+                }
+            }
+            assertEquals(2, steps.size(), steps::toString);
+            for (String step : steps) {
+                assertTrue(step.contains("AS `o` WHERE (o.user_id IN ("), step);
+            }
+            long before = engine.federatedStatements();
+            reader.execute("BEGIN");
+            assertEquals(expected, rows(reader, read + " FOR UPDATE"));
+            assertEquals(before + 1, engine.federatedStatements(), "the third tier answered");
+            for (String write : List.of("UPDATE orders SET status = status WHERE order_id = " + coordinatorOrder,
+                    "UPDATE orders SET status = status WHERE order_id = " + shippedOrder)) {
+                ShardwiseException blocked = assertThrows(ShardwiseException.class, () -> writer.execute(write), write);
+                assertEquals(ErrorCode.LOCK_WAIT_TIMEOUT.errno(), blocked.errno(), write);
+            }
+            reader.execute("ROLLBACK");
+        }
+    }
+
+    @Test
     void anAutocommitLockingReadLocksNothingAsInMysql() {
         try (EngineSession reader = engine.openSession(); EngineSession writer = engine.openSession()) {
             writer.execute("SET SESSION innodb_lock_wait_timeout = 1");

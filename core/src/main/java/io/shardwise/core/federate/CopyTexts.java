@@ -107,6 +107,108 @@ public final class CopyTexts {
         return "INSERT INTO " + quote(c.temp());
     }
 
+    /**
+     * The copy's table: LIKE its node when it keeps every column; else only the kept columns, each
+     * defined as the catalog defines it (type, character set, collation, nullability), with the
+     * node's indexes over them (an index is cut before its first column left out, and then no longer
+     * unique). Not {@code LIKE} and then {@code ALTER TABLE ... DROP COLUMN}: ALTER TABLE commits the
+     * session's transaction, even on a temporary table. {@link CopyScans} says why not a CREATE ... SELECT.
+     */
+    public static String create(CopyScans.Bound b) {
+        if (b.columns() == null) {
+            return create(b.copy());
+        }
+        java.util.Set<String> kept = new java.util.HashSet<>();
+        for (String c : b.columns()) {
+            kept.add(c.toLowerCase(java.util.Locale.ROOT));
+        }
+        StringBuilder sb = new StringBuilder("CREATE TEMPORARY TABLE ").append(quote(b.copy().temp())).append(" (");
+        String sep = "";
+        for (CopyScans.Column c : b.definition().columns()) {
+            if (!kept.contains(c.name().toLowerCase(java.util.Locale.ROOT))) {
+                continue;
+            }
+            sb.append(sep).append(quote(c.name())).append(' ').append(c.type());
+            if (c.charset() != null) {
+                sb.append(" CHARACTER SET ").append(c.charset());
+            }
+            if (c.collation() != null) {
+                sb.append(" COLLATE ").append(c.collation());
+            }
+            sb.append(c.nullable() ? " NULL" : " NOT NULL");
+            sep = ", ";
+        }
+        for (CopyScans.Index i : b.definition().indexes()) {
+            int n = 0;
+            while (n < i.columns().size() && kept.contains(i.columns().get(n).toLowerCase(java.util.Locale.ROOT))) {
+                n++;
+            }
+            if (n == 0) {
+                continue;
+            }
+            boolean whole = n == i.columns().size();
+            // named as on the node: an index hint of the statement names it
+            sb.append(sep).append(whole && i.name().equals("PRIMARY") ? "PRIMARY KEY (" : (whole && i.unique() ? "UNIQUE KEY " : "KEY ")
+                    + quote(i.name()) + " (");
+            for (int k = 0; k < n; k++) {
+                sb.append(k == 0 ? "" : ", ").append(quote(i.columns().get(k)));
+                if (i.prefixes().get(k) != null) {
+                    sb.append('(').append(i.prefixes().get(k)).append(')');
+                }
+            }
+            sb.append(')');
+        }
+        return sb.append(')').toString();
+    }
+
+    /**
+     * A node on the coordinator itself, copied there: the kept columns of the rows {@code where} (the
+     * pushed conjuncts as rendered, or null) keeps.
+     */
+    public static String copyLocal(CopyScans.Bound b, String node, String where) {
+        return "INSERT INTO " + quote(b.copy().temp()) + columnList(b) + " " + read(b, node, where);
+    }
+
+    /** A remote node's scan: what it ships. */
+    public static String scan(CopyScans.Bound b, String node, String where) {
+        return read(b, node, where);
+    }
+
+    /** The head of the INSERT batches of shipped rows, naming the kept columns. */
+    public static String insertHead(CopyScans.Bound b) {
+        return "INSERT INTO " + quote(b.copy().temp()) + columnList(b);
+    }
+
+    private static String read(CopyScans.Bound b, String node, String where) {
+        StringBuilder sb = new StringBuilder("SELECT ");
+        if (b.columns() == null) {
+            sb.append('*');
+        } else {
+            columns(sb, b.columns());
+        }
+        sb.append(" FROM ").append(quote(node));
+        if (where != null) {
+            // read under the statement's own name for the table: the conjuncts' qualifiers are the user's
+            sb.append(" AS ").append(quote(b.copy().push().exposed())).append(" WHERE ").append(where);
+        }
+        return sb.toString();
+    }
+
+    private static String columnList(CopyScans.Bound b) {
+        if (b.columns() == null) {
+            return "";
+        }
+        StringBuilder sb = new StringBuilder(" (");
+        columns(sb, b.columns());
+        return sb.append(')').toString();
+    }
+
+    private static void columns(StringBuilder sb, java.util.List<String> columns) {
+        for (int i = 0; i < columns.size(); i++) {
+            sb.append(i == 0 ? "" : ", ").append(quote(columns.get(i)));
+        }
+    }
+
     static String quote(String name) {
         return '`' + name.replace("`", "``") + '`';
     }

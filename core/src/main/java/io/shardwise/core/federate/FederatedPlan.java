@@ -1,10 +1,13 @@
 package io.shardwise.core.federate;
 
 import io.shardwise.core.config.DataNode;
+import io.shardwise.core.rule.TableRule;
+import io.shardwise.core.sql.analyze.CopyScope;
 import io.shardwise.core.sql.analyze.SelectShape;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
 
 /**
  * The third tier of a SELECT, as built: the statement runs whole, as the user wrote it, on one
@@ -40,21 +43,57 @@ public record FederatedPlan(String coordinator, List<Copy> copies, Map<String, S
      * One logical table copied into temporary table {@code temp} on the coordinator: created like
      * {@code like} (a node of it there), or, when it has none there ({@code like} null), from the
      * definition of node {@code definition} elsewhere ({@link CopyTexts#createFrom}); filled from
-     * {@code local} (its nodes there) and {@code remote} (its nodes elsewhere, read whole and shipped).
+     * {@code local} (its nodes there) and {@code remote} (its nodes elsewhere, shipped), each read
+     * through {@code push}: only the columns and rows the statement can use, from only the nodes that
+     * can hold them ({@link CopyScans}). A copy made from a definition elsewhere keeps every column
+     * (the coordinator's catalog does not list them) and takes only qualified conjuncts.
      */
-    public record Copy(String table, String temp, String like, List<String> local, List<DataNode> remote, DataNode definition) {
+    public record Copy(String table, String temp, String like, List<String> local, List<DataNode> remote, DataNode definition,
+                       Push push) {
         public Copy {
             local = List.copyOf(local);
             remote = List.copyOf(remote);
+            Objects.requireNonNull(push, "push");
             if ((like == null) == (definition == null)) {
                 throw new IllegalArgumentException("a copy is made like a node on the coordinator or from another node's definition: "
                         + like + ", " + definition);
             }
         }
 
-        /** As made LIKE a node on the coordinator. */
+        /** As made LIKE a node on the coordinator, every column and row (no pushdown). */
         public Copy(String table, String temp, String like, List<String> local, List<DataNode> remote) {
-            this(table, temp, like, local, remote, null);
+            this(table, temp, like, local, remote, null, Push.NONE);
+        }
+
+        /** Every column and row (no pushdown), made like {@code like} or from {@code definition}. */
+        public Copy(String table, String temp, String like, List<String> local, List<DataNode> remote, DataNode definition) {
+            this(table, temp, like, local, remote, definition, Push.NONE);
+        }
+    }
+
+    /**
+     * What a copy's scans may leave out, decided once per plan from the statement ({@link
+     * io.shardwise.core.sql.analyze.CopyScope}) and bound to the live columns at each execution
+     * ({@link CopyScans}).
+     *
+     * @param exposed the name the statement gives the table: scans read its nodes under it, so the
+     *     conjuncts' qualifiers resolve as in the statement
+     * @param whole every column is needed ({@code *}, NATURAL, USING ...)
+     * @param names every name the statement uses as a column anywhere (lower case): a column outside
+     *     them is never read (over-inclusion is harmless; a column the text names is never left out)
+     * @param conjuncts the conjuncts this table may take
+     * @param rivals the physical names, on the coordinator, of the other tables of the outermost FROM
+     *     (an unqualified name in a conjunct is pushed only when none of them has it)
+     * @param sharded the table's rule, whose algorithm prunes nodes by the pushed conjuncts' keys
+     */
+    public record Push(String exposed, boolean whole, Set<String> names, List<CopyScope.Conjunct> conjuncts, List<String> rivals,
+                       TableRule.Sharded sharded) {
+        public static final Push NONE = new Push(null, true, Set.of(), List.of(), List.of(), null);
+
+        public Push {
+            names = Set.copyOf(names);
+            conjuncts = List.copyOf(conjuncts);
+            rivals = List.copyOf(rivals);
         }
     }
 
@@ -64,6 +103,13 @@ public record FederatedPlan(String coordinator, List<Copy> copies, Map<String, S
         for (Copy c : copies) {
             sb.append("\n  copy ").append(c.table()).append(" -> ").append(c.temp())
                     .append(c.like() != null ? " (like " + c.like() + ')' : " (as " + c.definition() + ')');
+            for (CopyScope.Conjunct conjunct : c.push().conjuncts()) {
+                sb.append("\n    where ").append(conjunct.text());
+                if (!conjunct.unqualified().isEmpty()) {
+                    sb.append("  /* if ").append(String.join(", ", new java.util.TreeSet<>(conjunct.unqualified())))
+                            .append(" are ").append(c.push().exposed()).append("'s alone */");
+                }
+            }
             for (String l : c.local()) {
                 sb.append("\n    local ").append(l);
             }

@@ -3,6 +3,7 @@ package io.shardwise.core.federate;
 import io.shardwise.core.config.DataNode;
 import io.shardwise.core.rule.ShardingRule;
 import io.shardwise.core.rule.TableRule;
+import io.shardwise.core.sql.analyze.CopyScope;
 import io.shardwise.core.sql.analyze.Select;
 import io.shardwise.core.sql.analyze.SelectShape;
 import io.shardwise.core.sql.analyze.Slot;
@@ -25,7 +26,7 @@ import java.util.regex.Pattern;
  * text runs), and subqueries, derived tables, set operations, CTEs, window functions and joins of
  * any tables are answered by one engine that is exact by definition — the traps a Calcite federation
  * falls into (DESIGN.md) cannot occur. The cost is shipping the rows of the tables the coordinator
- * lacks; pushing filters and projections into those scans is the next step.
+ * lacks, narrowed to the columns and rows the statement can use ({@link CopyScans}).
  */
 public final class Federation {
     /** Temporary tables are named with this prefix: a copy left behind by a failed statement shadows no table. */
@@ -60,6 +61,7 @@ public final class Federation {
         Map<String, String> names = new HashMap<>();
         Map<String, String> logical = new HashMap<>();
         Map<String, Boolean> verbatim = new HashMap<>();
+        CopyScope scope = CopyScope.of(select, rule);
         for (TableRef t : select.tables()) {
             if (foreign(t, rule)) {
                 continue; // read in place on the default backend, the coordinator then (see coordinator)
@@ -76,7 +78,7 @@ public final class Federation {
                     if (read.length() > MAX_NAME) {
                         return new Declined("table name '" + t.name() + "' too long for a temporary copy");
                     }
-                    copies.put(key, copy(r, t.name(), read, coordinator, here));
+                    copies.put(key, copy(r, t.name(), read, coordinator, here, push(scope, r, key, rule, coordinator, here)));
                 }
                 names.put(key, read);
                 logical.put(read, r.name());
@@ -122,7 +124,8 @@ public final class Federation {
      * the definition of its first node; filled from its nodes there and shipped from the others. A
      * single or broadcast table elsewhere is whole on any one node, so one node is shipped.
      */
-    private static FederatedPlan.Copy copy(TableRule r, String name, String temp, String coordinator, DataNode here) {
+    private static FederatedPlan.Copy copy(TableRule r, String name, String temp, String coordinator, DataNode here,
+                                           FederatedPlan.Push push) {
         List<String> local = new ArrayList<>();
         List<DataNode> remote = new ArrayList<>();
         switch (r) {
@@ -138,8 +141,8 @@ public final class Federation {
             case TableRule.Broadcast b -> remote.add(b.nodes().getFirst());
             case TableRule.Single s -> remote.add(s.node());
         }
-        return here != null ? new FederatedPlan.Copy(name, temp, here.table(), local, remote, null)
-                : new FederatedPlan.Copy(name, temp, null, local, remote, r.nodes().getFirst());
+        return here != null ? new FederatedPlan.Copy(name, temp, here.table(), local, remote, null, push)
+                : new FederatedPlan.Copy(name, temp, null, local, remote, r.nodes().getFirst(), push);
     }
 
     /**
@@ -235,6 +238,52 @@ public final class Federation {
             }
         }
         return r.name();
+    }
+
+    /**
+     * What {@code key}'s copy may leave out. A rival table without a node on the coordinator (copied
+     * from a definition elsewhere, or a CTE's name) has columns no catalog there lists: then no
+     * unqualified conjunct. A sharded table with no node on the coordinator has none of its own
+     * listed either: it keeps every column and takes only qualified conjuncts (rows and nodes are
+     * still pruned). A single or broadcast table copied from elsewhere is read whole, from one node.
+     */
+    private static FederatedPlan.Push push(CopyScope scope, TableRule r, String key, ShardingRule rule, String coordinator, DataNode here) {
+        if (!(r instanceof TableRule.Sharded s)) {
+            return FederatedPlan.Push.NONE;
+        }
+        CopyScope.Table table = scope.tables().get(key);
+        List<CopyScope.Conjunct> conjuncts = table == null ? List.of() : table.conjuncts();
+        List<String> rivals = new ArrayList<>();
+        if (here == null) {
+            conjuncts = qualifiedOnly(conjuncts);
+        } else if (table != null) {
+            for (String rival : table.rivals()) {
+                DataNode node;
+                try {
+                    TableRule other = rule.logicalTables().served(rival);
+                    node = other == null ? null : nodeOn(other, coordinator);
+                } catch (RuntimeException e) {
+                    node = null; // a CTE's name, say: no catalog lists its columns
+                }
+                if (node == null) {
+                    conjuncts = qualifiedOnly(conjuncts);
+                } else {
+                    rivals.add(node.table());
+                }
+            }
+        }
+        return new FederatedPlan.Push(table == null ? s.name() : table.exposed(), here == null || scope.whole(key), scope.names(), conjuncts,
+                rivals, s);
+    }
+
+    private static List<CopyScope.Conjunct> qualifiedOnly(List<CopyScope.Conjunct> conjuncts) {
+        List<CopyScope.Conjunct> out = new ArrayList<>();
+        for (CopyScope.Conjunct c : conjuncts) {
+            if (c.unqualified().isEmpty()) {
+                out.add(c);
+            }
+        }
+        return out;
     }
 
     static DataNode nodeOn(TableRule r, String backend) {

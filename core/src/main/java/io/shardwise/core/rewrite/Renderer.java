@@ -167,6 +167,14 @@ public final class Renderer {
         return params;
     }
 
+    /** [start, end) of the template alone (at token boundaries), rendered as {@link #render} renders that part of the statement. */
+    public static Rendered span(SqlTemplate template, SourceText source, Map<String, String> physical, Bindings bindings, int start,
+                                int end) {
+        StringBuilder sb = new StringBuilder(end - start + 16);
+        List<Object> params = copy(sb, null, new Piece.Copy(start, end), template, source, physical, bindings);
+        return new Rendered(sb.toString(), params == null ? List.of() : params);
+    }
+
     /** A span of the statement rendered as the statement itself is: source text between its slots. */
     private static List<Object> copy(StringBuilder sb, List<Object> params, Piece.Copy copy, SqlTemplate template, SourceText source,
                                      Map<String, String> physical, Bindings bindings) {

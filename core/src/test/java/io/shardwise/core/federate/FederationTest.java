@@ -100,6 +100,19 @@ class FederationTest {
     }
 
     @Test
+    void aCopyFromAnotherBackendsDefinitionKeepsEveryColumnAndTakesOnlyQualifiedConjuncts() {
+        FederatedPlan p = federated("SELECT e.id FROM events e JOIN promotions p ON p.id = e.id WHERE e.id < 9 AND kind = 'a'");
+        FederatedPlan.Copy events = p.copies().get(0);
+        assertEquals(null, events.like());
+        assertTrue(events.push().whole(), "its columns are in no catalog of the coordinator");
+        assertEquals(List.of("e.id < 9"), events.push().conjuncts().stream().map(io.shardwise.core.sql.analyze.CopyScope.Conjunct::text).toList());
+        assertEquals(List.of(), CopyScans.catalogTables(p), "nothing to read from the coordinator's catalog");
+        CopyScans.Bound b = CopyScans.bind(events, java.util.Map.of(), io.shardwise.core.route.Bindings.NONE);
+        assertEquals(null, b.columns());
+        assertEquals(1, b.pushed().size());
+    }
+
+    @Test
     void theCoordinatorHoldsMostOfTheStatementsTablesTiesGoToASingleTablesBackendThenTheDefault() {
         ShardingRule spread = ShardingRule.load("""
                 schema: s
@@ -126,6 +139,7 @@ class FederationTest {
         // two single tables on two backends: the first one's backend; the other is copied (shipped whole from its backend)
         FederatedPlan both = on.apply("SELECT near.id FROM near JOIN far ON far.id = near.id");
         assertEquals("ds0", both.coordinator());
+        assertEquals(FederatedPlan.Push.NONE, both.copies().get(0).push(), "a single table from elsewhere is copied whole");
         assertEquals("""
                 FEDERATED on ds0
                   copy far -> shardwise_fed_far (as ds2.far)

@@ -1109,6 +1109,55 @@ final class HandCorpus {
         c.q("SELECT u.name, COUNT(*) FROM users u JOIN orders o ON o.amount > u.user_id WHERE u.user_id < 5 GROUP BY u.name"
                 + " ORDER BY u.name LOCK IN SHARE MODE");
         c.q("COMMIT");
+
+        // what the copies' scans may leave out (columns, rows, whole nodes) and what they must not
+        c.category("federated-pushdown");
+        c.q("SELECT o.order_id, i.sku FROM orders o JOIN order_items i ON i.order_id = o.order_id WHERE o.user_id = 7 AND o.amount > 10"
+                + " ORDER BY o.order_id, i.sku, i.item_id");
+        c.q("SELECT o.order_id, i.quantity FROM orders o JOIN order_items i ON i.order_id = o.order_id AND i.quantity > 2"
+                + " WHERE o.user_id IN (3, 8, 11) ORDER BY o.order_id, i.quantity, i.item_id");
+        c.p("SELECT o.order_id, i.sku FROM orders o JOIN order_items i ON i.order_id = o.order_id WHERE o.user_id = ? AND i.price > ?"
+                + " ORDER BY o.order_id, i.sku, i.item_id", 9L, new java.math.BigDecimal("5.00"));
+        c.q("SELECT status, sku FROM orders o JOIN order_items i ON i.order_id = o.order_id WHERE amount > 500 AND quantity > 3"
+                + " ORDER BY status, sku, i.item_id");
+        c.fails("SELECT COUNT(*) FROM orders o JOIN order_items i ON i.order_id = o.order_id WHERE user_id = 3");
+        c.q("SELECT u.user_id, o.order_id FROM users u LEFT JOIN orders o ON o.status = u.name WHERE o.amount IS NULL AND u.user_id < 20"
+                + " ORDER BY u.user_id");
+        c.q("SELECT u.user_id FROM orders o RIGHT JOIN users u ON o.order_id = u.user_id WHERE o.order_id IS NULL"
+                + " AND u.user_id BETWEEN 3 AND 40 ORDER BY u.user_id");
+        c.q("SELECT u.user_id, COUNT(o.order_id) FROM users u LEFT JOIN orders o ON o.order_id = u.user_id AND o.amount > 100"
+                + " WHERE u.user_id < 50 GROUP BY u.user_id ORDER BY u.user_id");
+        c.q("SELECT a.order_id, b.order_id FROM orders a JOIN orders b ON a.status = b.status AND a.order_id < b.order_id"
+                + " WHERE a.amount > 900 AND b.user_id = 3 ORDER BY 1, 2");
+        c.q("SELECT o.order_id FROM orders o JOIN order_items i ON i.order_id = o.order_id"
+                + " WHERE o.user_id IN (SELECT user_id FROM users WHERE name = 'bob') AND i.quantity > 1 ORDER BY o.order_id");
+        c.q("SELECT COUNT(*) FROM orders o JOIN order_items i ON i.order_id = o.order_id WHERE o.amount > RAND() * 0"
+                + " AND o.created_at < NOW()");
+        c.q("SELECT o.*, i.sku FROM orders o JOIN order_items i ON i.order_id = o.order_id WHERE o.user_id = 4 ORDER BY o.order_id, i.sku, i.item_id");
+        c.q("SELECT COUNT(*) FROM users u WHERE EXISTS (SELECT * FROM orders o WHERE o.order_id = u.user_id AND o.amount > 50)");
+        c.q("SELECT COUNT(*), SUM(quantity) FROM orders JOIN order_items USING (order_id) WHERE amount > 200");
+        c.q("SELECT COUNT(*) FROM orders o JOIN order_items i ON i.order_id = o.order_id"
+                + " WHERE o.created_at >= DATE('2025-03-01') - INTERVAL 30 DAY");
+        c.q("SELECT o.order_id FROM orders o JOIN order_items i ON i.order_id = o.order_id WHERE o.status = 'PAID' ORDER BY o.order_id, i.item_id");
+        c.q("SELECT COUNT(*) FROM orders o JOIN order_items i ON i.order_id = o.order_id WHERE o.user_id BETWEEN 10 AND 12");
+        c.q("SELECT COUNT(*) FROM orders o JOIN order_items i ON i.order_id = o.order_id WHERE o.user_id IS NULL");
+        c.q("SELECT COUNT(*) FROM events e JOIN orders o ON o.order_id = e.id WHERE e.created_at >= '2026-01-01'");
+        c.q("SELECT order_id, ROW_NUMBER() OVER (ORDER BY order_id) FROM orders WHERE user_id < 30 AND amount > 100");
+        c.q("SELECT o.user_id, LENGTH(o.status), UPPER(u.name) FROM orders o JOIN users u ON u.user_id = o.user_id + 0"
+                + " WHERE (o.user_id) = 5 AND ((u.name) LIKE 'a%' OR u.name IS NULL) ORDER BY 1, 2, 3");
+        // pushdown meets the other two: a copy made from another backend's definition (events, on the
+        // coordinator ds1 of promotions) takes qualified conjuncts only; a locking read repeats its clause after
+        // the pushed WHERE of each scan and local copy
+        c.category("federated-pushdown-spread");
+        c.q("SELECT e.id, p.code FROM events e JOIN promotions p ON p.id = e.id WHERE e.created_at >= '2025-06-01' AND kind IS NOT NULL"
+                + " ORDER BY e.id");
+        c.q("SELECT COUNT(*) FROM events e JOIN promotions p ON p.id = e.id % 10 WHERE e.id BETWEEN 3 AND 60 AND discount > 0");
+        c.q("BEGIN");
+        c.q("SELECT o.order_id, i.sku FROM orders o JOIN order_items i ON i.order_id = o.order_id WHERE o.user_id = 7 AND i.quantity > 1"
+                + " ORDER BY o.order_id, i.sku, i.item_id FOR UPDATE");
+        c.q("SELECT e.id, p.code FROM events e JOIN promotions p ON p.id = e.id WHERE e.id < 40 ORDER BY e.id LOCK IN SHARE MODE");
+        c.q("COMMIT");
+
         c.category("federated-locking-autocommit");
         c.q("SELECT COUNT(*) FROM orders WHERE user_id IN (SELECT user_id FROM users WHERE name LIKE 'a%') FOR UPDATE");
     }

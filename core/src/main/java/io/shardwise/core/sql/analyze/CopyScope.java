@@ -1,0 +1,498 @@
+package io.shardwise.core.sql.analyze;
+
+import io.shardwise.core.rule.ShardingRule;
+import io.shardwise.core.rule.TableRule;
+import io.shardwise.core.sql.analyze.DigestScanner.Kind;
+import io.shardwise.core.sql.analyze.DigestScanner.Token;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.IdentityHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import org.apache.calcite.sql.JoinType;
+import org.apache.calcite.sql.SqlCall;
+import org.apache.calcite.sql.SqlIdentifier;
+import org.apache.calcite.sql.SqlJoin;
+import org.apache.calcite.sql.SqlKind;
+import org.apache.calcite.sql.SqlNode;
+import org.apache.calcite.sql.SqlNodeList;
+import org.apache.calcite.sql.SqlOrderBy;
+import org.apache.calcite.sql.SqlSelect;
+import org.apache.calcite.sql.util.SqlBasicVisitor;
+
+/**
+ * What the federated tier may leave out of a sharded table's copy without changing the statement's
+ * answer, read from the analyzer's Calcite parse of the statement's text: the columns the statement
+ * can reference at all, and per table the WHERE and inner-join ON conjuncts of its query block
+ * (the outermost query, a derived table, a CTE's or a subquery's SELECT) that can filter its rows
+ * before they are copied. Computed once per federated plan.
+ *
+ * <p>Invariant (what makes a pushed conjunct exact): the coordinator still runs the whole statement,
+ * conjunct included, over the copies; a pushed conjunct only drops rows the statement would drop
+ * anyway. That holds when the table occurs once in the whole statement (its copy serves no other
+ * reference, subquery or self-join), is on no null-supplying side of an outer join in its block,
+ * and the conjunct reads only that table's columns and gives the same value on every
+ * backend (no subquery, user or system variable, time, random or session function, no function the
+ * list below does not know as deterministic). Unqualified names are attributed at run time against
+ * the live columns ({@link Conjunct#unqualified}), where MySQL attributes them.
+ *
+ * <p>Hazard: errs only towards copying more: anything not understood copies the rows or columns.
+ * One class over ~300 lines because its parts (names, stars, blocks, conjunct checks) read one
+ * parse in one pass and share its token lookups.
+ */
+public record CopyScope(Set<String> names, Set<String> wholeTables, boolean allWhole, Map<String, Table> tables) {
+    public CopyScope {
+        names = Set.copyOf(names);
+        wholeTables = Set.copyOf(wholeTables);
+        tables = Map.copyOf(tables);
+    }
+
+    /** Nothing known: every column, every row. */
+    public static final CopyScope NONE = new CopyScope(Set.of(), Set.of(), true, Map.of());
+
+    /**
+     * A table that may take conjuncts: {@code exposed} is the name the statement calls it (its alias,
+     * else its name), under which a scan must read it for the conjuncts' qualifiers to resolve;
+     * {@code rivals} the other tables of its query block's FROM (logical names, lower case) whose columns
+     * an unqualified name might be.
+     */
+    public record Table(String exposed, List<Conjunct> conjuncts, List<String> rivals) {
+        public Table {
+            conjuncts = List.copyOf(conjuncts);
+            rivals = List.copyOf(rivals);
+        }
+    }
+
+    /**
+     * A conjunct's span [start, end) of the statement's text (balanced, without the AND around it), and
+     * that text (with its {@code ?}s: for plans' explain);
+     * the unqualified column names it reads (lower case), each of which must be the table's column
+     * and no rival's for it to be pushed; and what it says about the sharding key (for pruning nodes).
+     */
+    public record Conjunct(int start, int end, String text, Set<String> unqualified, KeyCondition key) {
+        public Conjunct {
+            unqualified = Set.copyOf(unqualified);
+        }
+    }
+
+    /** Whether every column of table {@code lower} must be copied ({@code *}, NATURAL, USING, an unreadable part). */
+    public boolean whole(String lower) {
+        return allWhole || wholeTables.contains(lower);
+    }
+
+    /**
+     * Functions that give the same value for the same arguments on every backend. Not here: time and
+     * random functions, session-dependent ones (DATE_FORMAT and MONTHNAME follow lc_time_names),
+     * user-defined functions (they may differ or be missing on another backend).
+     */
+    private static final Set<String> DETERMINISTIC = Set.of("abs", "acos", "asin", "atan", "atan2", "ceil", "ceiling",
+            "cos", "cot", "degrees", "exp", "floor", "ln", "log", "log10", "log2", "mod", "pow", "power", "radians", "round",
+            "sign", "sin", "sqrt", "tan", "truncate", "crc32", "conv", "bin", "hex", "unhex", "oct", "ascii", "char_length",
+            "character_length", "length", "octet_length", "bit_length", "concat", "concat_ws", "elt", "field", "find_in_set",
+            "instr", "lcase", "left", "locate", "lower", "lpad", "ltrim", "position", "repeat", "replace", "reverse", "right",
+            "rpad", "rtrim", "space", "strcmp", "substr", "substring", "substring_index", "trim", "ucase", "upper", "md5",
+            "sha1", "sha2", "coalesce", "ifnull", "isnull", "nullif", "if", "greatest", "least", "cast", "convert", "date",
+            "year", "month", "day", "dayofmonth", "dayofweek", "dayofyear", "weekday", "quarter", "hour", "minute", "second",
+            "microsecond", "extract", "date_add", "date_sub", "adddate", "subdate", "datediff", "to_days", "from_days",
+            "last_day", "time", "time_to_sec", "sec_to_time", "timestamp", "timestampdiff", "timestampadd", "period_add",
+            "period_diff");
+    /** Words before "(" that are syntax, not calls. */
+    private static final Set<String> SYNTAX = Set.of("and", "or", "not", "xor", "in", "is", "like", "between", "when",
+            "then", "else", "case", "escape", "regexp", "rlike", "div", "mod", "row", "binary", "interval", "null",
+            "char", "varchar", "decimal", "numeric", "double", "float", "datetime", "nchar", "json");
+    /** Words that are calls without parentheses: their value is the backend's clock or session. */
+    private static final Set<String> NILADIC = Set.of("current_date", "current_time", "current_timestamp", "localtime",
+            "localtimestamp", "current_user", "current_role", "utc_date", "utc_time", "utc_timestamp");
+
+    /** The scope of a SELECT's copies; {@link #NONE} when its text cannot be read again. */
+    public static CopyScope of(Select select, ShardingRule rule) {
+        String sql = select.template().text();
+        ParsedText parsed;
+        try {
+            parsed = ParsedText.parse(sql, DigestScanner.scan(sql));
+        } catch (Exception e) {
+            return NONE; // it parsed when analyzed; copying everything is right whatever happened
+        }
+        return new Reader(parsed, rule).read();
+    }
+
+    private static final class Reader {
+        private final ParsedText parsed;
+        private final ShardingRule rule;
+        private final Set<String> names = new HashSet<>();
+        private final Set<String> whole = new HashSet<>();
+        private final Map<String, Integer> occurrences = new HashMap<>();
+        private final Set<SqlNode> existsQueries = Collections.newSetFromMap(new IdentityHashMap<>());
+        private final List<SqlSelect> blocks = new ArrayList<>();
+        private boolean allWhole;
+
+        Reader(ParsedText parsed, ShardingRule rule) {
+            this.parsed = parsed;
+            this.rule = rule;
+        }
+
+        CopyScope read() {
+            SqlNode root = parsed.node;
+            root.accept(new SqlBasicVisitor<Void>() {
+                @Override
+                public Void visit(SqlIdentifier id) {
+                    if (!masked(id) && !id.isStar()) {
+                        names.add(lower(id.names.get(id.names.size() - 1)));
+                    }
+                    return null;
+                }
+
+                @Override
+                public Void visit(SqlCall call) {
+                    if (call.getKind() == SqlKind.EXISTS && call.operandCount() == 1) {
+                        existsQueries.add(unwrap(call.operand(0)));
+                    }
+                    if (call instanceof SqlSelect s) {
+                        // every FROM of the statement is some SqlSelect's: each table reference counted
+                        // (a CTE's name counts too, which only keeps more rows)
+                        List<TableRef> direct = new ArrayList<>();
+                        directTables(s.getFrom(), direct);
+                        for (TableRef t : direct) {
+                            occurrences.merge(lower(t.name()), 1, Integer::sum);
+                        }
+                        stars(s);
+                        blocks.add(s);
+                    }
+                    if (call instanceof SqlJoin j && (j.isNatural() || j.getCondition() instanceof SqlNodeList)) {
+                        allWhole = true; // NATURAL and USING join on columns the text never names
+                    }
+                    return super.visit(call);
+                }
+            });
+            for (int i = 0; i + 1 < parsed.tokens.size(); i++) {
+                Token t = parsed.tokens.get(i);
+                if ((t.is("use") || t.is("force") || t.is("ignore")) && (parsed.tokens.get(i + 1).is("index")
+                        || parsed.tokens.get(i + 1).is("key"))) {
+                    allWhole = true; // an index hint names an index a narrowed copy may not have
+                }
+            }
+            Map<String, Table> tables = new HashMap<>();
+            for (SqlSelect block : blocks) {
+                pushable(block, tables); // a table read once is in one block only
+            }
+            return new CopyScope(names, whole, allWhole, tables);
+        }
+
+        /** A select list's {@code *} or {@code t.*} needs every column of what it covers (not under EXISTS, which reads no column). */
+        private void stars(SqlSelect s) {
+            if (existsQueries.contains(s)) {
+                return;
+            }
+            for (SqlNode item : s.getSelectList()) {
+                if (item instanceof SqlIdentifier id && id.isStar()) {
+                    if (id.names.size() == 1) {
+                        // over a derived table, a * reads what its own select list names
+                        List<TableRef> direct = new ArrayList<>();
+                        directTables(s.getFrom(), direct);
+                        for (TableRef t : direct) {
+                            whole.add(lower(t.name()));
+                        }
+                    } else {
+                        String qualifier = id.names.get(id.names.size() - 2);
+                        List<TableRef> direct = new ArrayList<>();
+                        directTables(s.getFrom(), direct);
+                        for (TableRef t : direct) {
+                            if (t.exposedName().equalsIgnoreCase(qualifier)) {
+                                whole.add(lower(t.name()));
+                            }
+                        }
+                    }
+                }
+            }
+        }
+
+        /**
+         * The tables a FROM names directly (not inside derived tables); false when it holds a derived
+         * table, whose own select list says what it reads (a {@code *} over one then still reads only that).
+         */
+        private static boolean directTables(SqlNode from, List<TableRef> out) {
+            return switch (from) {
+                case null -> true;
+                case SqlIdentifier id -> {
+                    out.add(new TableRef(id.names.get(id.names.size() - 1), null, null));
+                    yield true;
+                }
+                case SqlJoin j -> directTables(j.getLeft(), out) & directTables(j.getRight(), out);
+                case SqlCall call when call.getKind() == SqlKind.AS -> {
+                    if (call.operand(0) instanceof SqlIdentifier id) {
+                        out.add(new TableRef(id.names.get(id.names.size() - 1), null, ((SqlIdentifier) call.operand(1)).getSimple()));
+                        yield true;
+                    }
+                    yield true; // a derived table: its own items are read as written
+                }
+                default -> true;
+            };
+        }
+
+        private static SqlNode unwrap(SqlNode n) {
+            return n instanceof SqlOrderBy ob ? ob.query : n;
+        }
+
+        /**
+         * The conjuncts each table of one query block (the outermost query, a derived table, a CTE's or
+         * a subquery's SELECT) may take: the block's WHERE is applied to its FROM's rows before anything
+         * else of it, so for a table read nowhere else, rows its conjuncts drop are used nowhere. An
+         * unqualified name there is MySQL's innermost match: the table's own column when it has one.
+         */
+        private void pushable(SqlSelect top, Map<String, Table> out) {
+            List<TableRef> refs = new ArrayList<>();
+            List<TableRef> nullSupplying = new ArrayList<>();
+            List<SqlNode> conditions = new ArrayList<>();
+            boolean plain = from(top.getFrom(), refs, nullSupplying, conditions, true);
+            if (top.getWhere() != null) {
+                conditions.add(top.getWhere());
+            }
+            List<SqlNode> conjuncts = new ArrayList<>();
+            for (SqlNode c : conditions) {
+                conjuncts(c, conjuncts);
+            }
+            for (TableRef ref : refs) {
+                String name = lower(ref.name());
+                if (occurrences.getOrDefault(name, 0) != 1 || nullSupplying.contains(ref) || ref.schema() != null && !ref.schema().equalsIgnoreCase(rule.schema())
+                        || !(rule.table(ref.name()) instanceof TableRule.Sharded)) {
+                    continue;
+                }
+                List<String> rivals = new ArrayList<>();
+                for (TableRef other : refs) {
+                    if (other != ref) {
+                        // another schema's table keeps its schema: no catalog of the coordinator's schema lists it
+                        boolean foreign = other.schema() != null && !other.schema().equalsIgnoreCase(rule.schema());
+                        rivals.add(lower(foreign ? other.schema() + "." + other.name() : other.name()));
+                    }
+                }
+                List<Conjunct> mine = new ArrayList<>();
+                for (SqlNode c : conjuncts) {
+                    Conjunct conjunct = conjunct(c, ref, plain);
+                    if (conjunct != null) {
+                        mine.add(conjunct);
+                    }
+                }
+                if (!mine.isEmpty()) {
+                    out.put(name, new Table(ref.exposedName(), mine, rivals));
+                }
+            }
+        }
+
+        /**
+         * A block's FROM tables, the null-supplying ones among them, and the ON conditions of
+         * inner joins that no outer join encloses; false when it also holds a derived table (whose
+         * columns no catalog lists, so an unqualified name cannot be attributed).
+         */
+        private static boolean from(SqlNode node, List<TableRef> refs, List<TableRef> nullSupplying, List<SqlNode> conditions, boolean inner) {
+            switch (node) {
+                case null -> {
+                    return true;
+                }
+                case SqlIdentifier id -> {
+                    refs.add(ref(id, null));
+                    return true;
+                }
+                case SqlJoin join -> {
+                    JoinType type = join.getJoinType();
+                    boolean innerJoin = type == JoinType.INNER || type == JoinType.COMMA || type == JoinType.CROSS;
+                    int leftStart = refs.size();
+                    boolean plain = from(join.getLeft(), refs, nullSupplying, conditions, inner);
+                    int rightStart = refs.size();
+                    plain &= from(join.getRight(), refs, nullSupplying, conditions, inner && innerJoin);
+                    if (type == JoinType.LEFT || type == JoinType.FULL) {
+                        nullSupplying.addAll(refs.subList(rightStart, refs.size()));
+                    }
+                    if (type == JoinType.RIGHT || type == JoinType.FULL) {
+                        nullSupplying.addAll(refs.subList(leftStart, rightStart));
+                    }
+                    if (inner && innerJoin && join.getCondition() != null && !(join.getCondition() instanceof SqlNodeList)) {
+                        conditions.add(join.getCondition());
+                    }
+                    return plain;
+                }
+                case SqlCall call when call.getKind() == SqlKind.AS && call.operand(0) instanceof SqlIdentifier id -> {
+                    refs.add(ref(id, ((SqlIdentifier) call.operand(1)).getSimple()));
+                    return true;
+                }
+                default -> {
+                    return false;
+                }
+            }
+        }
+
+        private static TableRef ref(SqlIdentifier id, String alias) {
+            return new TableRef(id.names.get(id.names.size() - 1), id.names.size() > 1 ? id.names.get(id.names.size() - 2) : null, alias);
+        }
+
+        private static void conjuncts(SqlNode node, List<SqlNode> out) {
+            if (node instanceof SqlCall call && call.getKind() == SqlKind.AND) {
+                for (SqlNode operand : call.getOperandList()) {
+                    conjuncts(operand, out);
+                }
+            } else if (node != null) {
+                out.add(node);
+            }
+        }
+
+        /** The conjunct as one {@code ref} may take, or null when it reads anything else or is not the same everywhere. */
+        private Conjunct conjunct(SqlNode node, TableRef ref, boolean plain) {
+            Set<String> unqualified = new HashSet<>();
+            boolean[] refused = {false};
+            int[] columns = {0};
+            int[] maskedEnd = {-1};
+            node.accept(new SqlBasicVisitor<Void>() {
+                @Override
+                public Void visit(SqlIdentifier id) {
+                    if (isVariable(id)) {
+                        refused[0] = true;
+                    } else if (masked(id)) {
+                        // INTERVAL n unit, read by Calcite as one name whose position ends where it starts
+                        int end = intervalEnd(parsed.start(id));
+                        refused[0] |= end < 0;
+                        maskedEnd[0] = Math.max(maskedEnd[0], end);
+                        return null;
+                    } else if (id.isStar() || id.names.size() > 2) {
+                        refused[0] = true;
+                    } else if (id.names.size() == 2) {
+                        if (!id.names.get(0).equalsIgnoreCase(ref.exposedName())) {
+                            refused[0] = true;
+                        }
+                        columns[0]++;
+                    } else {
+                        unqualified.add(lower(id.getSimple()));
+                        columns[0]++;
+                    }
+                    return null;
+                }
+
+                @Override
+                public Void visit(SqlCall call) {
+                    if (call instanceof SqlSelect || call.getKind().belongsTo(SqlKind.QUERY) || call.getKind() == SqlKind.EXISTS
+                            || call.getKind() == SqlKind.OVER || call.getKind() == SqlKind.ORDER_BY || call.getKind() == SqlKind.WITH) {
+                        refused[0] = true;
+                        return null;
+                    }
+                    return super.visit(call);
+                }
+            });
+            if (refused[0] || columns[0] == 0 || !unqualified.isEmpty() && !plain) {
+                return null;
+            }
+            SelectShape.Span span = ExpressionSpans.of(parsed, node);
+            int[] balanced = balance(span.start(), Math.max(span.end(), maskedEnd[0]));
+            if (balanced == null || !deterministic(balanced[0], balanced[1])) {
+                return null;
+            }
+            ConditionExtractor keys = new ConditionExtractor(parsed, rule, List.of(ref));
+            KeyCondition key = keys.extract(List.of(node)).getOrDefault(ref, KeyCondition.ANY);
+            return new Conjunct(balanced[0], balanced[1], parsed.sql.substring(balanced[0], balanced[1]), unqualified, key);
+        }
+
+        /**
+         * The span widened over parentheses Calcite's positions leave out ({@code (a) = 1} starts at
+         * {@code a}), or null when it cannot be made balanced.
+         */
+        private int[] balance(int start, int end) {
+            List<Token> tokens = parsed.tokens;
+            int first = -1;
+            int last = -1;
+            for (int i = 0; i < tokens.size(); i++) {
+                Token t = tokens.get(i);
+                if (t.kind() == Kind.COMMENT) {
+                    continue;
+                }
+                if (t.start() >= start && t.end() <= end) {
+                    if (first < 0) {
+                        first = i;
+                    }
+                    last = i;
+                }
+            }
+            if (first < 0) {
+                return null;
+            }
+            int depth = 0;
+            int lowest = 0;
+            for (int i = first; i <= last; i++) {
+                Kind k = tokens.get(i).kind();
+                depth += k == Kind.OPEN ? 1 : k == Kind.CLOSE ? -1 : 0;
+                lowest = Math.min(lowest, depth);
+            }
+            int opens = -lowest; // closes with no open inside: take that many "(" before
+            int closes = depth - lowest; // opens left unclosed: take that many ")" after
+            while (opens > 0 && first > 0 && tokens.get(first - 1).kind() == Kind.OPEN) {
+                first--;
+                opens--;
+            }
+            while (closes > 0 && last + 1 < tokens.size() && tokens.get(last + 1).kind() == Kind.CLOSE) {
+                last++;
+                closes--;
+            }
+            return opens == 0 && closes == 0 ? new int[] {tokens.get(first).start(), tokens.get(last).end()} : null;
+        }
+
+        /** No variable, no clock or session word, no call but the known deterministic ones, in [start, end). */
+        private boolean deterministic(int start, int end) {
+            List<Token> tokens = parsed.tokens;
+            for (int i = 0; i < tokens.size(); i++) {
+                Token t = tokens.get(i);
+                if (t.start() < start || t.end() > end) {
+                    continue;
+                }
+                if (t.kind() == Kind.VARIABLE) {
+                    return false;
+                }
+                if (t.kind() == Kind.WORD) {
+                    String w = t.lower();
+                    if (NILADIC.contains(w) || w.equals("select")) {
+                        return false;
+                    }
+                    boolean call = i + 1 < tokens.size() && tokens.get(i + 1).kind() == Kind.OPEN;
+                    if (call && !SYNTAX.contains(w) && !DETERMINISTIC.contains(w)) {
+                        return false;
+                    }
+                }
+            }
+            return true;
+        }
+
+        /** A name masking put where the text has none (INTERVAL n unit, a variable). */
+        private boolean masked(SqlIdentifier id) {
+            Token t = tokenAt(parsed.start(id));
+            return t == null || t.kind() == Kind.VARIABLE || t.is("interval");
+        }
+
+        private boolean isVariable(SqlIdentifier id) {
+            Token t = tokenAt(parsed.start(id));
+            return t == null || t.kind() == Kind.VARIABLE;
+        }
+
+        /** The end of {@code INTERVAL n unit} starting at {@code offset} (masking covers those three tokens). */
+        private int intervalEnd(int offset) {
+            List<Token> tokens = parsed.tokens;
+            for (int i = 0; i + 2 < tokens.size(); i++) {
+                if (tokens.get(i).start() == offset) {
+                    return tokens.get(i + 2).end();
+                }
+            }
+            return -1;
+        }
+
+        private Token tokenAt(int offset) {
+            for (Token t : parsed.tokens) {
+                if (t.start() == offset) {
+                    return t;
+                }
+            }
+            return null;
+        }
+    }
+
+    private static String lower(String s) {
+        return s.toLowerCase(Locale.ROOT);
+    }
+}
