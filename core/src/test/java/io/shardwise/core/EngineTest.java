@@ -11,6 +11,7 @@ import io.shardwise.core.sample.SampleTarget;
 import io.shardwise.testkit.MysqlServer;
 import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
+import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.ResultSetMetaData;
 import java.sql.Statement;
@@ -49,7 +50,11 @@ class EngineTest {
     }
 
     private static List<String> viaEngine(EngineSession s, String sql) {
-        StatementResult r = s.execute(sql);
+        return viaEngine(s, sql, List.of());
+    }
+
+    private static List<String> viaEngine(EngineSession s, String sql, List<Object> params) {
+        StatementResult r = params.isEmpty() ? s.execute(sql) : s.execute(sql, params);
         try (ResultCursor c = assertInstanceOf(StatementResult.Rows.class, r).cursor()) {
             List<String> out = new ArrayList<>();
             StringBuilder labels = new StringBuilder();
@@ -69,22 +74,46 @@ class EngineTest {
 
     private static List<String> direct(String sql) throws Exception {
         try (Connection c = server.connect(whole); Statement st = c.createStatement(); ResultSet rs = st.executeQuery(sql)) {
-            ResultSetMetaData md = rs.getMetaData();
-            List<String> out = new ArrayList<>();
-            StringBuilder labels = new StringBuilder();
+            return rows(rs);
+        }
+    }
+
+    private static List<String> direct(String sql, List<Object> params) throws Exception {
+        try (Connection c = server.connect(whole); PreparedStatement ps = c.prepareStatement(sql)) {
+            for (int i = 0; i < params.size(); i++) {
+                ps.setObject(i + 1, params.get(i));
+            }
+            try (ResultSet rs = ps.executeQuery()) {
+                return rows(rs);
+            }
+        }
+    }
+
+    private static List<String> rows(ResultSet rs) throws Exception {
+        ResultSetMetaData md = rs.getMetaData();
+        List<String> out = new ArrayList<>();
+        StringBuilder labels = new StringBuilder();
+        for (int i = 1; i <= md.getColumnCount(); i++) {
+            labels.append(md.getColumnLabel(i)).append('|');
+        }
+        out.add(labels.toString());
+        while (rs.next()) {
+            StringBuilder row = new StringBuilder();
             for (int i = 1; i <= md.getColumnCount(); i++) {
-                labels.append(md.getColumnLabel(i)).append('|');
+                byte[] v = rs.getBytes(i);
+                row.append(v == null ? "NULL" : new String(v, StandardCharsets.UTF_8)).append('|');
             }
-            out.add(labels.toString());
-            while (rs.next()) {
-                StringBuilder row = new StringBuilder();
-                for (int i = 1; i <= md.getColumnCount(); i++) {
-                    byte[] v = rs.getBytes(i);
-                    row.append(v == null ? "NULL" : new String(v, StandardCharsets.UTF_8)).append('|');
-                }
-                out.add(row.toString());
-            }
-            return out;
+            out.add(row.toString());
+        }
+        return out;
+    }
+
+    /** A prepared statement: described (as a server-side prepare does), then run, against the unsharded copy. */
+    private static void samePrepared(String sql, List<Object> params) throws Exception {
+        List<String> expected = sortedRows(direct(sql, params));
+        try (EngineSession s = engine.openSession()) {
+            assertEquals(expected.get(0), String.join("|", s.describe(sql).stream().map(col -> col.name()).toList()) + "|", sql);
+            assertEquals(expected, sortedRows(viaEngine(s, sql, params)), sql);
         }
     }
 
@@ -199,6 +228,27 @@ class EngineTest {
                 assertTrue(c.next());
                 assertTrue(Long.parseLong(new String(c.get(0), StandardCharsets.UTF_8)) >= 0);
             }
+        }
+    }
+
+    /**
+     * A marker in parentheses: Calcite positions the parameter node at its opening parenthesis, not
+     * at the {@code ?}; describe and execute must still find the parameter (they failed with 1105).
+     */
+    @Test
+    void parenthesisedParameterMarkersArePreparedAndRun() throws Exception {
+        samePrepared("SELECT * FROM orders WHERE user_id = (?) AND order_id IN (SELECT order_id FROM order_items WHERE user_id = ?)",
+                List.of(3L, 3L));
+        samePrepared("SELECT * FROM orders WHERE user_id = ((?)) AND status <> ?", List.of(5L, "x"));
+        samePrepared("SELECT order_id, amount FROM orders WHERE user_id IN ((?), ?) AND amount > (?)", List.of(3L, 6L, 10L));
+        samePrepared("SELECT order_id FROM orders WHERE user_id = (? + 1)", List.of(4L));
+        samePrepared("SELECT user_id, COUNT(*) FROM orders WHERE amount > ((?)) GROUP BY user_id HAVING COUNT(*) > (?)", List.of(5L, 1L));
+        samePrepared("SELECT order_id FROM orders WHERE order_id IN (SELECT order_id FROM order_items WHERE user_id = ((?)))"
+                + " AND user_id = (?)", List.of(7L, 7L));
+        try (EngineSession s = engine.openSession()) {
+            List<String> rows = viaEngine(s, "PREVIEW SELECT * FROM orders WHERE user_id = ((?))", List.of(6L));
+            assertEquals(2, rows.size(), "the parenthesised key still routes to one node: " + rows);
+            assertTrue(rows.get(1).contains("|POINT|"), rows.get(1));
         }
     }
 

@@ -358,6 +358,11 @@ final class HandCorpus {
         c.p("SELECT * FROM promotions WHERE discount = ?", new BigDecimal("10.00"));
         c.p("SELECT * FROM orders WHERE user_id = ? OR user_id = ?", 9007199254740993L, -3L);
         c.p("SELECT * FROM users WHERE user_id = ?", "9223372036854775807");
+        // parenthesised markers: Calcite positions such a parameter at its '(' (once failed with 1105)
+        c.p("SELECT * FROM orders WHERE user_id = (?) AND order_id IN (SELECT order_id FROM order_items WHERE user_id = ?)"
+                + " ORDER BY order_id", 7L, 7L);
+        c.p("SELECT order_id, amount FROM orders WHERE user_id IN ((?), ?) AND amount > ((?)) ORDER BY order_id", 3L, 6L, 10L);
+        c.p("SELECT user_id, COUNT(*) FROM orders WHERE user_id = (? + 1) GROUP BY user_id HAVING COUNT(*) > (?)", 4L, 0L);
 
         // the content of an applicable executable comment is statement text (routing sees its WHERE);
         // one the announced server skips is a comment (MariaDB skips MySQL-only 50700..99999)

@@ -2,9 +2,8 @@ package io.shardwise.core.sql.analyze;
 
 import io.shardwise.core.sql.analyze.DigestScanner.Kind;
 import io.shardwise.core.sql.analyze.DigestScanner.Token;
-import java.util.HashMap;
+import java.util.Arrays;
 import java.util.List;
-import java.util.Map;
 import org.apache.calcite.config.Lex;
 import org.apache.calcite.sql.SqlNode;
 import org.apache.calcite.sql.parser.SqlParseException;
@@ -26,19 +25,15 @@ final class ParsedText {
     final List<Token> tokens;
     final CalciteMasking.Result masking;
     final SqlNode node;
-    private final Map<Integer, Integer> paramOrdinalByOffset = new HashMap<>();
+    /** Offsets of the digest's {@code ?} in text order: index = digest ordinal. */
+    private final int[] paramOffsets;
 
     private ParsedText(String sql, List<Token> tokens, CalciteMasking.Result masking, SqlNode node) {
         this.sql = sql;
         this.tokens = tokens;
         this.masking = masking;
         this.node = node;
-        int ordinal = 0;
-        for (Token t : tokens) {
-            if (t.kind() == Kind.PARAM) {
-                paramOrdinalByOffset.put(t.start(), ordinal++);
-            }
-        }
+        this.paramOffsets = tokens.stream().filter(t -> t.kind() == Kind.PARAM).mapToInt(Token::start).toArray();
     }
 
     static ParsedText parse(String sql, List<Token> tokens) throws SqlParseException {
@@ -61,11 +56,20 @@ final class ParsedText {
         return masking.text().toOriginalEnd(pos.getEndColumnNum());
     }
 
-    /** The digest ordinal of the {@code ?} at a node's position. */
+    /**
+     * The digest ordinal of the one {@code ?} within a parameter node's span. Not the {@code ?} at its
+     * start: Calcite widens a parenthesised expression's position to its parentheses, so {@code (?)}
+     * and {@code ((?))} give a parameter node that starts at the first {@code (}.
+     */
     int paramOrdinal(SqlNode param) {
-        Integer ordinal = paramOrdinalByOffset.get(start(param));
-        if (ordinal == null) {
-            throw new IllegalStateException("no ? at offset " + start(param) + " of: " + sql);
+        SqlParserPos pos = param.getParserPosition();
+        int start = start(pos);
+        int end = end(pos);
+        int i = Arrays.binarySearch(paramOffsets, start);
+        int ordinal = i >= 0 ? i : -i - 1;
+        if (ordinal >= paramOffsets.length || paramOffsets[ordinal] >= end
+                || ordinal + 1 < paramOffsets.length && paramOffsets[ordinal + 1] < end) {
+            throw new IllegalStateException("not one ? in offsets " + start + ".." + end + " of: " + sql);
         }
         return ordinal;
     }
