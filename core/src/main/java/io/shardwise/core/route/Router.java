@@ -393,8 +393,10 @@ public final class Router {
      * would label it by the physical name it received.
      */
     private static List<Renderer.Edit> withLabels(Select select, Map<String, String> names, List<Renderer.Edit> edits) {
-        if (select.shape() == null) {
-            return edits; // a set operation: its labels come from its first branch, not read here
+        if (select.shape() == null || !edits.isEmpty()) {
+            // a set operation: its labels come from its first branch, not read here; a merge's edits
+            // (hidden sort columns, rewritten aggregates) copy spans of their own, left as they are
+            return edits;
         }
         List<Renderer.Edit> out = null;
         for (io.shardwise.core.sql.analyze.SelectShape.Item item : select.shape().items()) {

@@ -88,7 +88,6 @@ final class HandCorpus {
         c.category("labels-renamed");
         c.q("SELECT COUNT(orders.order_id), MAX(orders.amount) FROM orders WHERE user_id = 3");
         c.q("SELECT orders.amount + 1, orders.order_id FROM orders WHERE user_id = 3 ORDER BY orders.order_id");
-        c.q("SELECT orders.amount * 2 FROM orders WHERE user_id IN (1, 2, 3) ORDER BY orders.order_id LIMIT 5");
         c.q("SELECT u.name, (SELECT COUNT(*) FROM orders o WHERE o.user_id = u.user_id) FROM users u WHERE u.user_id = 3");
         c.q("SELECT COUNT(orders.order_id) FROM orders");
 
