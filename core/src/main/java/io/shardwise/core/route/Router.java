@@ -387,8 +387,8 @@ public final class Router {
     private static final java.util.regex.Pattern BARE_COLUMN = java.util.regex.Pattern.compile("[`\\w$]+(\\s*\\.\\s*[`\\w$]+){0,2}");
 
     /**
-     * {@code edits} plus, for each unaliased select item (not a bare column, not a star, not already
-     * edited) whose text names a table this node renames ({@code orders.amount + 1}, a subquery), an
+     * {@code edits} (only when there are none: see below) plus, for each unaliased select item (not a
+     * bare column, not a star) whose text names a table this node renames ({@code orders.amount + 1}, a subquery), an
      * alias of its own source text: MySQL labels such an item by the text the user wrote, the backend
      * would label it by the physical name it received.
      */
@@ -400,12 +400,13 @@ public final class Router {
         }
         List<Renderer.Edit> out = null;
         for (io.shardwise.core.sql.analyze.SelectShape.Item item : select.shape().items()) {
-            if (item.alias() != null || item.isStar() || BARE_COLUMN.matcher(item.text()).matches() || overlaps(edits, item)) {
+            if (item.alias() != null || item.isStar()) {
                 continue;
             }
+            // the slot test first: it allocates nothing, and most items (point selects' columns) name no table
             for (io.shardwise.core.sql.analyze.Slot slot : select.template().slots()) {
                 if (slot instanceof io.shardwise.core.sql.analyze.Slot.Table t && t.start() >= item.start() && t.end() <= item.end()
-                        && renamed(names, t.table())) {
+                        && renamed(names, t.table()) && !BARE_COLUMN.matcher(item.text()).matches()) {
                     if (out == null) {
                         out = new ArrayList<>(edits);
                     }
@@ -424,15 +425,6 @@ public final class Router {
     private static boolean renamed(Map<String, String> names, String table) {
         String physical = names.get(table.toLowerCase(java.util.Locale.ROOT));
         return physical != null && !physical.equals(table);
-    }
-
-    private static boolean overlaps(List<Renderer.Edit> edits, io.shardwise.core.sql.analyze.SelectShape.Item item) {
-        for (Renderer.Edit e : edits) {
-            if (e.start() < item.end() && item.start() < e.end() || e.start() == e.end() && e.start() > item.start() && e.start() < item.end()) {
-                return true;
-            }
-        }
-        return false;
     }
 
     /**
