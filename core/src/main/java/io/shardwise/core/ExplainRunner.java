@@ -122,7 +122,7 @@ final class ExplainRunner {
     private static boolean runsAsWritten(RouteKind kind) {
         return switch (kind) {
             case UNSHARDED, POINT, MULTI_POINT, RANGE, SCATTER, BROADCAST_READ, BROADCAST_WRITE -> true;
-            case KEYED_WRITE, INSERT_SELECT, FEDERATED -> false;
+            case KEYED_WRITE, KEY_MOVE, INSERT_SELECT, FEDERATED -> false;
         };
     }
 

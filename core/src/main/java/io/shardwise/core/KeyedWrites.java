@@ -35,15 +35,30 @@ final class KeyedWrites {
      * statement itself (an unknown column in SET) still come.
      */
     static String predicate(ResultCursor rows, String table, String shardingColumn, LexicalMode mode) {
-        List<Column> columns = rows.columns();
-        List<Integer> key = new ArrayList<>();
+        return predicate(rows.columns(), read(rows), table, shardingColumn, mode);
+    }
+
+    /** The cells of every row of {@code rows} (read to its end). */
+    static List<byte[][]> read(ResultCursor rows) {
+        int width = rows.columns().size();
+        List<byte[][]> out = new ArrayList<>();
+        while (rows.next()) {
+            byte[][] row = new byte[width][];
+            for (int i = 0; i < width; i++) {
+                byte[] v = rows.get(i);
+                row[i] = v == null ? null : v.clone();
+            }
+            out.add(row);
+        }
+        return out;
+    }
+
+    /** {@link #predicate(ResultCursor, String, String, LexicalMode)} of rows already read ({@code columns} their first cells'). */
+    static String predicate(List<Column> columns, List<byte[][]> rows, String table, String shardingColumn, LexicalMode mode) {
+        List<Integer> key = primaryKey(columns);
         int shard = -1;
         for (int i = 0; i < columns.size(); i++) {
-            Column c = columns.get(i);
-            if ((c.flags() & FLAG_PRI_KEY) != 0) {
-                key.add(i);
-            }
-            if (name(c).equalsIgnoreCase(shardingColumn)) {
+            if (name(columns.get(i)).equalsIgnoreCase(shardingColumn)) {
                 shard = i;
             }
         }
@@ -53,15 +68,11 @@ final class KeyedWrites {
         }
         Set<String> shardValues = new LinkedHashSet<>();
         List<String> tuples = new ArrayList<>();
-        while (rows.next()) {
+        for (byte[][] row : rows) {
             if (shard >= 0) {
-                shardValues.add(literal(rows.get(shard), columns.get(shard), mode));
+                shardValues.add(literal(row[shard], columns.get(shard), mode));
             }
-            StringBuilder tuple = new StringBuilder();
-            for (int k : key) {
-                tuple.append(tuple.isEmpty() ? "" : ", ").append(literal(rows.get(k), columns.get(k), mode));
-            }
-            tuples.add(key.size() == 1 ? tuple.toString() : "(" + tuple + ")");
+            tuples.add(tuple(row, key, key, columns, mode));
         }
         if (tuples.isEmpty()) {
             return "FALSE";
@@ -70,16 +81,39 @@ final class KeyedWrites {
         if (shard >= 0 && !(key.size() == 1 && key.get(0) == shard)) {
             sb.append(quoted(name(columns.get(shard)))).append(" IN (").append(String.join(", ", shardValues)).append(") AND ");
         }
-        if (key.size() == 1) {
-            sb.append(quoted(name(columns.get(key.get(0)))));
-        } else {
-            sb.append('(');
-            for (int i = 0; i < key.size(); i++) {
-                sb.append(i == 0 ? "" : ", ").append(quoted(name(columns.get(key.get(i)))));
+        return sb.append(keyColumns(columns, key)).append(" IN (").append(String.join(", ", tuples)).append(')').toString();
+    }
+
+    /** The indexes of the columns the backend flags as its primary key's. */
+    static List<Integer> primaryKey(List<Column> columns) {
+        List<Integer> key = new ArrayList<>();
+        for (int i = 0; i < columns.size(); i++) {
+            if ((columns.get(i).flags() & FLAG_PRI_KEY) != 0) {
+                key.add(i);
             }
-            sb.append(')');
         }
-        return sb.append(" IN (").append(String.join(", ", tuples)).append(')').toString();
+        return key;
+    }
+
+    /** {@code `a`} or {@code (`a`, `b`)}: the key's columns, as the left side of an IN. */
+    static String keyColumns(List<Column> columns, List<Integer> key) {
+        if (key.size() == 1) {
+            return quoted(name(columns.get(key.get(0))));
+        }
+        StringBuilder sb = new StringBuilder("(");
+        for (int i = 0; i < key.size(); i++) {
+            sb.append(i == 0 ? "" : ", ").append(quoted(name(columns.get(key.get(i)))));
+        }
+        return sb.append(')').toString();
+    }
+
+    /** One row's key as the right side's member: the cells at {@code cells}, typed as the key's columns at {@code key}. */
+    static String tuple(byte[][] row, List<Integer> cells, List<Integer> key, List<Column> columns, LexicalMode mode) {
+        StringBuilder tuple = new StringBuilder();
+        for (int k = 0; k < key.size(); k++) {
+            tuple.append(k == 0 ? "" : ", ").append(literal(row[cells.get(k)], columns.get(key.get(k)), mode));
+        }
+        return key.size() == 1 ? tuple.toString() : "(" + tuple + ")";
     }
 
     /** The user's statement up to its ORDER BY / LIMIT, its WHERE (if any) and-ed with {@code predicate}. */
@@ -94,11 +128,11 @@ final class KeyedWrites {
         return text.substring(0, start) + "(" + text.substring(start, end) + ") AND " + predicate;
     }
 
-    private static String name(Column c) {
+    static String name(Column c) {
         return c.orgName().isEmpty() ? c.name() : c.orgName();
     }
 
-    private static String quoted(String name) {
+    static String quoted(String name) {
         return "`" + name.replace("`", "``") + "`";
     }
 

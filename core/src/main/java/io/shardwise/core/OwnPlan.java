@@ -75,6 +75,14 @@ record OwnPlan(String tier, RouteKind route, List<Step> steps) {
                         + " primary keys, in one transaction with the choice"));
                 yield "keyed write";
             }
+            case KEY_MOVE -> {
+                int next = reads(route, "choose rows", steps);
+                steps.add(new Step(next, "write by key", null, null, List.of(), "the statement on the chosen rows, in place on"
+                        + " their nodes, by their primary keys"));
+                steps.add(new Step(next + 1, "move rows", null, null, List.of(), "each updated row whose new sharding key belongs"
+                        + " to another node: read, deleted from its node, inserted by the rule; in one transaction with the choice"));
+                yield "key move";
+            }
             case UNSHARDED, POINT, MULTI_POINT, RANGE, SCATTER, BROADCAST_READ, BROADCAST_WRITE -> {
                 boolean read = reads(statement);
                 if (read) {

@@ -48,6 +48,7 @@ final class PlanRunner {
     private final EngineSession session;
     private final FederatedRunner federation;
     private final FederatedWriteRunner federatedWrites;
+    private final KeyMoves keyMoves;
 
     PlanRunner(Engine engine, ExecutionSession execution, EngineSession session) {
         this.engine = engine;
@@ -55,6 +56,7 @@ final class PlanRunner {
         this.session = session;
         this.federation = new FederatedRunner(execution, session, engine.federationBudget(), engine.copyDefinitions());
         this.federatedWrites = new FederatedWriteRunner(execution, session, engine.federationBudget());
+        this.keyMoves = new KeyMoves(engine, session, this);
     }
 
     /**
@@ -157,6 +159,13 @@ final class PlanRunner {
                 throw refused;
             }
             return federatedWrite(federated, statement, normalized, plan, params);
+        }
+        if (route.kind() == RouteKind.KEY_MOVE) {
+            TableRef target = statement.tables().get(0);
+            if (execution.autocommit() && !execution.inTransaction()) {
+                return atomically(() -> keyMoves.run(target, choice, normalized, plan, params, route));
+            }
+            return keyMoves.run(target, choice, normalized, plan, params, route);
         }
         if (route.kind() != RouteKind.KEYED_WRITE) {
             return write(route);

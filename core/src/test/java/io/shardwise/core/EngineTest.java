@@ -292,7 +292,7 @@ class EngineTest {
     void unsupportedStatementsGet1235AndBackendErrorsKeepTheirCode() {
         try (EngineSession s = engine.openSession()) {
             ShardwiseException e = assertThrows(ShardwiseException.class,
-                    () -> s.execute("UPDATE orders SET user_id = 5 WHERE order_id = 1"));
+                    () -> s.execute("UPDATE IGNORE orders SET user_id = 5 WHERE order_id = 1"));
             assertEquals(1235, e.errno());
             ShardwiseException missing = assertThrows(ShardwiseException.class, () -> s.execute("SELECT nope FROM orders WHERE user_id = 1"));
             assertEquals(1054, missing.errno());

@@ -245,7 +245,7 @@ class ExplainTest {
     @Test
     void aRefusedStatementsExplainFailsAsTheStatementWould() {
         try (EngineSession s = engine.openSession()) {
-            for (String refused : List.of("UPDATE orders SET user_id = 5 WHERE user_id = 4", "SELECT * FROM no_such_table",
+            for (String refused : List.of("UPDATE IGNORE orders SET user_id = 5 WHERE user_id = 4", "SELECT * FROM no_such_table",
                     "SELECT nope FROM orders WHERE user_id = 1", "SELECT * FROM orders WHERE user_id = 1 FOR UPDATE SKIP NOPE")) {
                 ShardwiseException statement = error(s, refused);
                 ShardwiseException explained = error(s, "EXPLAIN " + refused);

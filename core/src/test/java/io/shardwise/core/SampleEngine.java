@@ -86,4 +86,63 @@ final class SampleEngine implements BeforeAllCallback, AfterEachCallback, AfterA
     Engine engine() {
         return engine;
     }
+
+    /** The rows of a read through the engine, each as its cells' text joined by {@code |} (NULL as {@code NULL}). */
+    static java.util.List<String> rows(EngineSession s, String sql) {
+        StatementResult result = s.execute(sql);
+        if (!(result instanceof StatementResult.Rows r)) {
+            throw new AssertionError(sql + " returned " + result);
+        }
+        try (io.shardwise.core.execute.ResultCursor c = r.cursor()) {
+            java.util.List<String> out = new java.util.ArrayList<>();
+            while (c.next()) {
+                StringBuilder row = new StringBuilder();
+                for (int i = 0; i < c.columns().size(); i++) {
+                    byte[] v = c.get(i);
+                    row.append(v == null ? "NULL" : new String(v, java.nio.charset.StandardCharsets.UTF_8)).append('|');
+                }
+                out.add(row.toString());
+            }
+            return out;
+        }
+    }
+
+    /** {@link #rows} of the same read on the unsharded copy (only {@link #withWhole}). */
+    java.util.List<String> direct(String sql) throws java.sql.SQLException {
+        try (java.sql.Connection c = server.connect(whole); java.sql.Statement st = c.createStatement(); java.sql.ResultSet rs = st.executeQuery(sql)) {
+            java.util.List<String> out = new java.util.ArrayList<>();
+            int width = rs.getMetaData().getColumnCount();
+            while (rs.next()) {
+                StringBuilder row = new StringBuilder();
+                for (int i = 1; i <= width; i++) {
+                    byte[] v = rs.getBytes(i);
+                    row.append(v == null ? "NULL" : new String(v, java.nio.charset.StandardCharsets.UTF_8)).append('|');
+                }
+                out.add(row.toString());
+            }
+            return out;
+        }
+    }
+
+    /** A write's outcome on the unsharded copy: {@code affected N} (matched rows, Connector/J's default), or {@code error errno}. */
+    String directWrite(String sql) {
+        try (java.sql.Connection c = server.connect(whole); java.sql.Statement st = c.createStatement()) {
+            return "affected " + st.executeUpdate(sql);
+        } catch (java.sql.SQLException e) {
+            return "error " + e.getErrorCode();
+        }
+    }
+
+    /** A write's outcome through the engine, as {@link #directWrite} words it. */
+    static String engineWrite(EngineSession s, String sql) {
+        try {
+            StatementResult result = s.execute(sql);
+            if (!(result instanceof StatementResult.Update u)) {
+                throw new AssertionError(sql + " returned " + result);
+            }
+            return "affected " + u.affectedRows();
+        } catch (io.shardwise.core.error.ShardwiseException e) {
+            return "error " + e.errno();
+        }
+    }
 }

@@ -138,7 +138,7 @@ class ExplainServerTest {
                     assertEquals(5, plan.size(), plan.toString());
                     assertTrue(plan.get(1).startsWith("1|write|SCATTER|write|ds0|DELETE FROM orders_0 WHERE amount > 1000|"), plan.get(1));
                 }
-                SQLException refused = assertThrows(SQLException.class, () -> s.executeQuery("EXPLAIN UPDATE orders SET user_id = 1"));
+                SQLException refused = assertThrows(SQLException.class, () -> s.executeQuery("EXPLAIN UPDATE IGNORE orders SET user_id = 1"));
                 assertEquals(1235, refused.getErrorCode());
             }
             try (PreparedStatement p = proxied.prepareStatement("EXPLAIN SELECT * FROM orders WHERE amount > ? ORDER BY order_id")) {

@@ -112,7 +112,7 @@ class WarningsServerTest {
     @Test
     void shardwisesOwnErrorIsListedAsMySqlListsErrors() throws Exception {
         try (Connection c = sample.connect("app", ""); Statement s = c.createStatement()) {
-            SQLException e = assertThrows(SQLException.class, () -> s.execute("UPDATE orders SET user_id = 5 WHERE order_id = 1"));
+            SQLException e = assertThrows(SQLException.class, () -> s.execute("UPDATE IGNORE orders SET user_id = 5 WHERE order_id = 1"));
             assertEquals(1235, e.getErrorCode());
             assertEquals(List.of("Error|1235|" + e.getMessage()), rows(s, "SHOW WARNINGS"));
             assertEquals(List.of("Error|1235|" + e.getMessage()), rows(s, "SHOW ERRORS"));

@@ -23,6 +23,13 @@ public enum RouteKind {
      */
     KEYED_WRITE,
     /**
+     * Requires: an UPDATE that assigns its target's sharding column. The units are the SELECT that
+     * chooses its rows (locked, each with its assignments' values: {@link io.shardwise.core.sql.analyze.RowChoice});
+     * the session then runs the UPDATE on those rows in place, and moves each row whose new key belongs
+     * to another node there (read, deleted, inserted by the rule), all in one transaction.
+     */
+    KEY_MOVE,
+    /**
      * Requires: an INSERT ... SELECT naming sharded or broadcast tables. The units are its SELECT
      * (routed and merged as that SELECT alone); the session then inserts the rows in INSERT ... VALUES
      * batches routed by the target's rule, in one transaction with the SELECT.

@@ -208,9 +208,52 @@ public final class Router {
         return t.schema() == null || t.schema().equalsIgnoreCase(rule.schema()) ? rule.table(t.name()) : null;
     }
 
+    /**
+     * An UPDATE of its target's sharding column ({@link RouteKind#KEY_MOVE}): the units choose its rows
+     * (locked, with their assignments' values); the session then updates them in place and moves those
+     * whose new key belongs to another node.
+     */
+    private RoutePlan keyMove(Prepared prepared, TableRule.Sharded sharded, String column, boolean nested, RowChoice choice,
+                              Bindings bindings) {
+        String what = "UPDATE of sharding column '" + column + "' of table '" + sharded.name() + "'";
+        if (nested) {
+            throw MergePlanner.unsupported(what + " with a subquery (its rows would have to move between shards)");
+        }
+        if (choice == null || choice.moves() == null) {
+            throw MergePlanner.unsupported(what + " in this form (PARTITION, or several tables: its rows would have to move between shards)");
+        }
+        if (choice.moves().ignore()) {
+            throw MergePlanner.unsupported("UPDATE IGNORE of sharding column '" + column + "' of table '" + sharded.name()
+                    + "' (a moved row meeting a duplicate key on its new shard would be lost, not left as it was)");
+        }
+        Select chooser = choice.select();
+        RoutePlan rows = select(chooser, prepared.inner, new ShiftedBindings(bindings, choice.firstParam()),
+                SourceText.of(chooser.template().text()));
+        return new RoutePlan(RouteKind.KEY_MOVE, rows.units(), rows.merge(), rows.starItem(), rows.assumedWidth(), List.of());
+    }
+
+    /**
+     * The in-place step of a {@link RouteKind#KEY_MOVE}: the user's UPDATE (its WHERE narrowed to the
+     * chosen rows' keys) routed as any write, the sharding column's assignment allowed: the rows it
+     * moves are then moved by the session.
+     */
+    public RoutePlan routeInPlace(Prepared prepared, Bindings bindings, SourceText source) {
+        if (!(prepared.statement instanceof Update u)) {
+            throw new ShardwiseException(ErrorCode.BUG, "in-place step of a key move is not an UPDATE");
+        }
+        return write(u.template(), prepared, u.tables(), u.conditions(), u.nested(), u.limited(), u.choice(), u.assigned(),
+                bindings, source, true);
+    }
+
     private RoutePlan write(SqlTemplate template, Prepared prepared, List<TableRef> tables,
                             Map<TableRef, KeyCondition> conditions, boolean nested, boolean limited, RowChoice choice,
                             List<String> assigned, Bindings bindings, SourceText source) {
+        return write(template, prepared, tables, conditions, nested, limited, choice, assigned, bindings, source, false);
+    }
+
+    private RoutePlan write(SqlTemplate template, Prepared prepared, List<TableRef> tables,
+                            Map<TableRef, KeyCondition> conditions, boolean nested, boolean limited, RowChoice choice,
+                            List<String> assigned, Bindings bindings, SourceText source, boolean movesAllowed) {
         Placement placement = prepared.placement;
         TableRef target = tables.get(0);
         TableRule targetRule = placement.ruleOf(target);
@@ -230,11 +273,10 @@ public final class Router {
             Renderer.Rendered r = render(prepared, template, source, RenderedTexts.singleSlot(), placement.singleNames(), bindings, List.of());
             return new RoutePlan(RouteKind.UNSHARDED, List.of(unit(backend, r, placement.singleLogical())), PASS_THROUGH);
         }
-        if (targetRule instanceof TableRule.Sharded sharded) {
+        if (targetRule instanceof TableRule.Sharded sharded && !movesAllowed) {
             for (String column : assigned) {
                 if (column.equalsIgnoreCase(sharded.keyColumn())) {
-                    throw MergePlanner.unsupported("UPDATE of sharding column '" + column + "' of table '" + sharded.name()
-                            + "' (it would move rows between shards; delete and insert instead)");
+                    return keyMove(prepared, sharded, column, nested, choice, bindings);
                 }
             }
         }

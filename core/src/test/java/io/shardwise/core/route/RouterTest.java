@@ -456,7 +456,14 @@ class RouterTest {
         sql("update orders set status = ? where user_id = ?", "paid", 7L).routes(POINT)
                 .rewritesTo("ds1: update orders_1 set status = 'paid' where user_id = 7");
         sql("delete from orders where status = ?", "void").routes(SCATTER);
-        sql("update orders set user_id = ? where order_id = ?", 1L, 2L).fails(ErrorCode.UNSUPPORTED, "UPDATE of sharding column 'user_id'");
+        // an UPDATE of the sharding key first chooses its rows, every node, locked (its rows may move: KeyMoveTest)
+        sql("update orders set user_id = ? where order_id = ?", 1L, 2L).routes(RouteKind.KEY_MOVE)
+                .rewritesTo("ds0: select *, (1) from orders_0 where order_id = 2 for update",
+                        "ds0: select *, (1) from orders_1 where order_id = 2 for update",
+                        "ds1: select *, (1) from orders_0 where order_id = 2 for update",
+                        "ds1: select *, (1) from orders_1 where order_id = 2 for update");
+        sql("update ignore orders set user_id = ? where order_id = ?", 1L, 2L)
+                .fails(ErrorCode.UNSUPPORTED, "UPDATE IGNORE of sharding column 'user_id'");
         sql("update orders set status = ? where user_id = ? order by order_id limit ?", "x", 1L, 1L).routes(POINT)
                 .rewritesTo("ds0: update orders_1 set status = 'x' where user_id = 1 order by order_id limit 1");
     }

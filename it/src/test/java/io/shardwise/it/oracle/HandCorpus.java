@@ -498,6 +498,23 @@ final class HandCorpus {
         c.write("UPDATE order_items SET quantity = quantity + 1 WHERE user_id = 2 AND sku LIKE 'sku%'", "order_items", "item_id");
         c.failingWrite("UPDATE orders SET nope = 1 WHERE user_id = 3", "orders", "order_id");
 
+        // UPDATE of the sharding key: the rows move to their new key's node; each move is followed by a write
+        // routed by the new key, which finds the row only where the rule puts it
+        c.category("key-move");
+        c.write("UPDATE orders SET user_id = 5 WHERE order_id = 100003", "orders", "order_id");
+        c.write("UPDATE orders SET status = 'moved' WHERE user_id = 5", "orders", "order_id");
+        c.write("UPDATE orders SET user_id = user_id + 2, status = 'shifted' WHERE amount > 950", "orders", "order_id");
+        c.write("UPDATE orders SET amount = 4, user_id = amount WHERE order_id BETWEEN 100030 AND 100035", "orders", "order_id");
+        c.write("UPDATE orders SET status = 'at-4' WHERE user_id = 4", "orders", "order_id");
+        c.write("UPDATE orders SET user_id = 9 WHERE status = 'paid' ORDER BY order_id DESC LIMIT 2", "orders", "order_id");
+        c.pwrite("UPDATE orders SET user_id = ? WHERE order_id = ?", "orders", "order_id", 13L, 100040L);
+        c.write("UPDATE orders SET status = 'at-13' WHERE user_id = 13", "orders", "order_id");
+        c.write("UPDATE users SET user_id = user_id + 5000 WHERE user_id IN (4, 7)", "users", "user_id");
+        c.write("UPDATE users SET name = 'moved' WHERE user_id = 5007", "users", "user_id");
+        c.write("UPDATE sbtest1 SET id = id + 100000 WHERE id BETWEEN 30 AND 33", "sbtest1", "id");
+        c.write("UPDATE sbtest1 SET k = 1 WHERE id = 100031", "sbtest1", "id");
+        c.failingWrite("UPDATE users SET user_id = 1 WHERE user_id = 2", "users", "user_id");
+
         c.category("delete");
         c.write("DELETE FROM orders WHERE order_id = 200001", "orders", "order_id");
         c.write("DELETE FROM orders WHERE user_id = 3", "orders", "order_id");

@@ -1,6 +1,7 @@
 package io.shardwise.core.sql.analyze;
 
 import io.shardwise.core.rule.ShardingRule;
+import io.shardwise.core.rule.TableRule;
 import io.shardwise.core.sql.analyze.DigestScanner.Kind;
 import io.shardwise.core.sql.analyze.DigestScanner.Token;
 import java.util.ArrayList;
@@ -35,8 +36,62 @@ final class DmlAnalyzer {
         List<Slot> slots = new ArrayList<>(from.slots);
         SelectAnalyzer.addParamSlots(parsed, slots);
         boolean limited = parsed.masking.dmlOrderLimitStart() >= 0;
-        return new Update(new SqlTemplate(parsed.sql, slots), from.allTables, conditions, assigned, limited, from.nested,
-                limited ? RowChoice.of(parsed, rule, true) : null);
+        RowChoice choice = movesRows(from, rule, assigned) ? moving(parsed, rule, update, assigned)
+                : limited ? RowChoice.of(parsed, rule, true) : null;
+        return new Update(new SqlTemplate(parsed.sql, slots), from.allTables, conditions, assigned, limited, from.nested, choice);
+    }
+
+    /** Whether the UPDATE assigns its target's sharding column (a target of the logical schema). */
+    private static boolean movesRows(FromWalker from, ShardingRule rule, List<String> assigned) {
+        if (from.topTables.isEmpty() || !from.isLogical(from.topTables.get(0))
+                || !(rule.table(from.topTables.get(0).name()) instanceof TableRule.Sharded sharded)) {
+            return false;
+        }
+        for (String column : assigned) {
+            if (column.equalsIgnoreCase(sharded.keyColumn())) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** The row choice of an UPDATE that may move rows: its assignments' values selected beside each row. */
+    private static RowChoice moving(ParsedText parsed, ShardingRule rule, SqlUpdate update, List<String> assigned) {
+        List<int[]> spans = new ArrayList<>();
+        List<Boolean> standalone = new ArrayList<>();
+        List<SqlNode> values = update.getSourceExpressionList().getList();
+        for (int i = 0; i < values.size(); i++) {
+            SqlNode value = values.get(i);
+            spans.add(new int[] {parsed.start(value), parsed.end(value.getParserPosition())});
+            standalone.add(!reads(value, assigned.subList(0, i)));
+        }
+        boolean ignore = false;
+        for (Token t : parsed.tokens) {
+            if (t.is("set")) {
+                break;
+            }
+            ignore |= t.is("ignore");
+        }
+        return RowChoice.of(parsed, rule, true, new RowChoice.Moves(assigned, standalone, ignore), spans);
+    }
+
+    /** Whether {@code node} names one of {@code columns} (by its last name part, as a column of any table). */
+    private static boolean reads(SqlNode node, List<String> columns) {
+        if (columns.isEmpty()) {
+            return false;
+        }
+        boolean[] found = {false};
+        node.accept(new org.apache.calcite.sql.util.SqlShuttle() {
+            @Override
+            public SqlNode visit(SqlIdentifier id) {
+                String name = id.names.get(id.names.size() - 1);
+                for (String c : columns) {
+                    found[0] |= c.equalsIgnoreCase(name);
+                }
+                return id;
+            }
+        });
+        return found[0];
     }
 
     static Statement delete(ParsedText parsed, ShardingRule rule) {

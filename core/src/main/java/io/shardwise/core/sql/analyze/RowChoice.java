@@ -16,15 +16,39 @@ import org.apache.calcite.sql.parser.SqlParseException;
  * LIMIT, its WHERE and-ed with the chosen rows' keys. Offsets are the statement's digest's: the
  * WHERE condition spans [{@code whereStart}, {@code whereEnd}) (-1: no WHERE), the ORDER BY / LIMIT
  * clause starts at {@code orderLimitStart}, before which the statement has {@code paramsBefore} {@code ?}.
+ *
+ * <p>An UPDATE of the target's sharding column chooses its rows the same way, ORDER BY / LIMIT or not
+ * ({@code moves} non-null, {@code orderLimitStart} then the text's end): its rows may have to move to
+ * other nodes, so they are found first, each with its assignments' values computed on its old row
+ * ({@code SELECT *, (e1), (e2) …}, the select list's last {@code moves.assigned().size()} items).
  */
-public record RowChoice(Select select, int firstParam, int whereStart, int whereEnd, int orderLimitStart, int paramsBefore) {
+public record RowChoice(Select select, int firstParam, int whereStart, int whereEnd, int orderLimitStart, int paramsBefore,
+                        Moves moves) {
+    /**
+     * The assignments of an UPDATE that moves rows: the columns in order, and for each whether its
+     * expression reads no column assigned before it (MySQL evaluates SET left to right, each
+     * assignment seeing the ones before, so only such a value is the row's new one when computed on
+     * the old row); {@code ignore}: UPDATE IGNORE.
+     */
+    public record Moves(List<String> assigned, List<Boolean> standalone, boolean ignore) {
+        public Moves {
+            assigned = List.copyOf(assigned);
+            standalone = List.copyOf(standalone);
+        }
+    }
+
     private static final java.util.Set<String> UPDATE_MODIFIERS = java.util.Set.of("low_priority", "ignore");
     private static final java.util.Set<String> DELETE_MODIFIERS = java.util.Set.of("low_priority", "quick", "ignore");
 
     /** The choice for an analyzed UPDATE/DELETE with ORDER BY or LIMIT, or null for a form MySQL allows them in only on one table it cannot read (joins). */
     static RowChoice of(ParsedText parsed, ShardingRule rule, boolean update) {
+        return of(parsed, rule, update, null, List.of());
+    }
+
+    /** {@code moves} and the digest spans of its assignments' expressions, for an UPDATE of the sharding column. */
+    static RowChoice of(ParsedText parsed, ShardingRule rule, boolean update, Moves moves, List<int[]> assignedSpans) {
         String sql = parsed.sql;
-        int orderLimit = parsed.masking.dmlOrderLimitStart();
+        int orderLimit = parsed.masking.dmlOrderLimitStart() >= 0 ? parsed.masking.dmlOrderLimitStart() : sql.length();
         List<Token> tokens = new ArrayList<>();
         for (Token t : parsed.tokens) {
             if (t.kind() != Kind.COMMENT) {
@@ -73,17 +97,23 @@ public record RowChoice(Select select, int firstParam, int whereStart, int where
         int lastBefore = firstAt(tokens, orderLimit) - 1;
         int whereStart = where < 0 || where + 1 > lastBefore ? -1 : tokens.get(where + 1).start();
         int whereEnd = whereStart < 0 ? -1 : tokens.get(lastBefore).end();
-        StringBuilder text = new StringBuilder("select * from ").append(sql, tokens.get(targetStart).start(), tokens.get(targetEnd - 1).end());
+        StringBuilder text = new StringBuilder("select *");
+        for (int[] span : assignedSpans) {
+            text.append(", (").append(sql, span[0], span[1]).append(')');
+        }
+        text.append(" from ").append(sql, tokens.get(targetStart).start(), tokens.get(targetEnd - 1).end());
         if (whereStart >= 0) {
             text.append(" where ").append(sql, whereStart, whereEnd);
         }
-        text.append(' ').append(sql.substring(orderLimit).strip()).append(" for update");
-        int firstParam = params(tokens, whereStart >= 0 ? whereStart : orderLimit);
+        String orderLimitText = sql.substring(orderLimit).strip();
+        text.append(orderLimitText.isEmpty() ? "" : " ").append(orderLimitText).append(" for update");
+        // the assignments' ? come first, as in the statement (its SET precedes its WHERE)
+        int firstParam = assignedSpans.isEmpty() ? params(tokens, whereStart >= 0 ? whereStart : orderLimit) : 0;
         int paramsBefore = params(tokens, orderLimit);
         String chooser = text.toString();
         try {
             Select select = SelectAnalyzer.analyze(ParsedText.parse(chooser, DigestScanner.scan(chooser)), rule);
-            return new RowChoice(select, firstParam, whereStart, whereEnd, orderLimit, paramsBefore);
+            return new RowChoice(select, firstParam, whereStart, whereEnd, orderLimit, paramsBefore, moves);
         } catch (SqlParseException | ShardwiseException e) {
             return null; // not a SELECT the merger answers: the write stays refused across shards
         }

@@ -1,0 +1,229 @@
+package io.shardwise.core;
+
+import io.shardwise.core.config.DataNode;
+import io.shardwise.core.error.ErrorCode;
+import io.shardwise.core.error.ShardwiseException;
+import io.shardwise.core.execute.Column;
+import io.shardwise.core.execute.ResultCursor;
+import io.shardwise.core.rewrite.SourceText;
+import io.shardwise.core.route.ExecutionUnit;
+import io.shardwise.core.route.MergeSpec;
+import io.shardwise.core.route.RouteKind;
+import io.shardwise.core.route.RoutePlan;
+import io.shardwise.core.rule.ShardingAlgorithm;
+import io.shardwise.core.rule.TableRule;
+import io.shardwise.core.sql.analyze.RowChoice;
+import io.shardwise.core.sql.normalize.LexicalMode;
+import io.shardwise.core.sql.normalize.NormalizedSql;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The session's half of a {@link RouteKind#KEY_MOVE}: an UPDATE that assigns its table's sharding
+ * column, run as one MySQL runs it, with each row ending on the node its new key belongs to.
+ *
+ * <ol>
+ *   <li>The route's SELECT chooses the rows (every node it reaches, locked {@code FOR UPDATE}, merged
+ *   with the user's ORDER BY / LIMIT), each with its assignments' values computed on its old row.</li>
+ *   <li>The user's UPDATE runs in place on those rows (its WHERE and-ed with their primary keys, as a
+ *   {@link KeyedWrites keyed write}): the backends evaluate SET as MySQL does (left to right, ON UPDATE
+ *   columns, conversions, errors), and their counts are the statement's.</li>
+ *   <li>Each node's updated rows are read again by their new primary keys (every column but generated
+ *   ones); those whose sharding key now belongs to another node are deleted from this one and inserted
+ *   by the rule, as an INSERT of those values would be.</li>
+ * </ol>
+ * All in one transaction (the caller's, or one of its own in autocommit mode), so a duplicate key on
+ * the new node (1062) undoes the whole statement. Memory: the chosen rows' keys and the moved rows.
+ */
+final class KeyMoves {
+    private final Engine engine;
+    private final EngineSession session;
+    private final PlanRunner runner;
+
+    KeyMoves(Engine engine, EngineSession session, PlanRunner runner) {
+        this.engine = engine;
+        this.session = session;
+        this.runner = runner;
+    }
+
+    StatementResult run(io.shardwise.core.sql.analyze.TableRef target, RowChoice choice, NormalizedSql normalized, CachedPlan plan, List<Object> params, RoutePlan route) {
+        String table = target.name();
+        String logical = target.schema() == null ? KeyedWrites.quoted(table) : KeyedWrites.quoted(target.schema()) + "." + KeyedWrites.quoted(table);
+        if (!(engine.rule().table(table) instanceof TableRule.Sharded rule)) {
+            throw new ShardwiseException(ErrorCode.BUG, "key move of a table that is not sharded: " + table);
+        }
+        LexicalMode mode = normalized.lexicalMode();
+        RowChoice.Moves moves = choice.moves();
+        List<Column> columns;
+        List<byte[][]> rows;
+        try (ResultCursor chosen = ((StatementResult.Rows) runner.run(route)).cursor()) {
+            columns = chosen.columns();
+            rows = KeyedWrites.read(chosen);
+        }
+        int width = columns.size() - moves.assigned().size();
+        List<Column> rowColumns = columns.subList(0, width);
+        List<Integer> key = KeyedWrites.primaryKey(rowColumns);
+        if (key.isEmpty()) {
+            throw new ShardwiseException(ErrorCode.UNSUPPORTED, "UPDATE of sharding column '" + rule.keyColumn() + "' of table '"
+                    + table + "', which has no primary key to find the rows it moves by");
+        }
+        // where each row's primary key is after the update: its new value where the statement assigns it
+        List<Integer> located = new ArrayList<>();
+        for (int k : key) {
+            int assignment = lastIndexOf(moves.assigned(), KeyedWrites.name(rowColumns.get(k)));
+            if (assignment >= 0 && !moves.standalone().get(assignment)) {
+                throw new ShardwiseException(ErrorCode.UNSUPPORTED, "UPDATE of sharding column '" + rule.keyColumn() + "' of table '"
+                        + table + "' whose new primary key value reads a column the statement assigns before it");
+            }
+            located.add(assignment >= 0 ? width + assignment : k);
+        }
+        int shard = indexOf(rowColumns, rule.keyColumn());
+        if (shard < 0) {
+            throw new ShardwiseException(ErrorCode.BUG, "the rows chosen to move lack sharding column " + rule.keyColumn());
+        }
+        Map<Integer, List<String>> byNode = new LinkedHashMap<>();
+        for (byte[][] row : rows) {
+            int node = node(rule, row[shard], rowColumns.get(shard));
+            byNode.computeIfAbsent(node, n -> new ArrayList<>()).add(KeyedWrites.tuple(row, located, key, rowColumns, mode));
+        }
+
+        StatementResult.Update updated = inPlace(table, rule, choice, normalized, plan, params, rowColumns, rows, mode);
+
+        for (Map.Entry<Integer, List<String>> e : byNode.entrySet()) {
+            move(table, logical, rule, e.getKey(), rowColumns, key, e.getValue(), mode);
+        }
+        return updated;
+    }
+
+    /** Step 2: the user's UPDATE on the chosen rows, where they are. */
+    private StatementResult.Update inPlace(String table, TableRule.Sharded rule, RowChoice choice, NormalizedSql normalized,
+                                           CachedPlan plan, List<Object> params, List<Column> rowColumns, List<byte[][]> rows,
+                                           LexicalMode mode) {
+        String predicate = KeyedWrites.predicate(rowColumns, rows, table, rule.keyColumn(), mode);
+        String text = KeyedWrites.text(SourceText.original(normalized, plan.digestTokenOffsets()), choice, predicate);
+        int markers = 0; // the client's ? before the statement's ORDER BY / LIMIT
+        for (int i = 0; i < choice.paramsBefore(); i++) {
+            if (normalized.literals().get(i).isParameter()) {
+                markers++;
+            }
+        }
+        NormalizedSql written = session.normalize(text);
+        CachedPlan writePlan = engine.plan(written);
+        RoutePlan route = engine.router().routeInPlace(writePlan.prepared(), new StatementBindings(written, params.subList(0, markers)),
+                SourceText.original(written, writePlan.digestTokenOffsets()));
+        return (StatementResult.Update) runner.run(route);
+    }
+
+    /** Step 3 for one node: its updated rows read again; those whose key now belongs elsewhere deleted and inserted by the rule. */
+    private void move(String table, String logical, TableRule.Sharded rule, int node, List<Column> rowColumns, List<Integer> key, List<String> tuples,
+                      LexicalMode mode) {
+        DataNode dataNode = rule.nodes().get(node);
+        List<String> plain = plainColumns(dataNode);
+        String where = " WHERE " + KeyedWrites.keyColumns(rowColumns, key) + " IN (" + String.join(", ", tuples) + ")";
+        StringBuilder select = new StringBuilder("SELECT ");
+        for (int i = 0; i < plain.size(); i++) {
+            select.append(i == 0 ? "" : ", ").append(KeyedWrites.quoted(plain.get(i)));
+        }
+        select.append(" FROM ").append(KeyedWrites.quoted(dataNode.table())).append(where).append(" FOR UPDATE");
+        List<Column> columns;
+        List<byte[][]> rows;
+        try (ResultCursor cursor = ((StatementResult.Rows) runner.run(one(dataNode, table, select.toString()))).cursor()) {
+            columns = cursor.columns();
+            rows = KeyedWrites.read(cursor);
+        }
+        if (rows.size() != tuples.size()) {
+            // a new key the backend computed otherwise than the choice did (RAND(), UUID() ...): the rows are not where they should be
+            throw new ShardwiseException(ErrorCode.UNSUPPORTED, "UPDATE of sharding column '" + rule.keyColumn() + "' of table '"
+                    + table + "' whose new primary key is not the same when computed twice (" + rows.size() + " of " + tuples.size()
+                    + " updated rows found again)");
+        }
+        int shard = indexOf(columns, rule.keyColumn());
+        List<Integer> rowKey = new ArrayList<>();
+        for (int k : key) {
+            rowKey.add(indexOf(columns, KeyedWrites.name(rowColumns.get(k))));
+        }
+        List<String> movedKeys = new ArrayList<>();
+        List<Object[]> moved = new ArrayList<>();
+        for (byte[][] row : rows) {
+            if (node(rule, row[shard], columns.get(shard)) == node) {
+                continue;
+            }
+            movedKeys.add(KeyedWrites.tuple(row, rowKey, key, rowColumns, mode));
+            Object[] values = new Object[row.length];
+            for (int i = 0; i < row.length; i++) {
+                values[i] = InsertBatches.value(row[i], columns.get(i));
+            }
+            moved.add(values);
+        }
+        if (moved.isEmpty()) {
+            return;
+        }
+        runner.run(one(dataNode, table, "DELETE FROM " + KeyedWrites.quoted(dataNode.table()) + " WHERE "
+                + KeyedWrites.keyColumns(rowColumns, key) + " IN (" + String.join(", ", movedKeys) + ")"));
+        StringBuilder head = new StringBuilder("INSERT INTO ").append(logical).append(" (");
+        for (int i = 0; i < plain.size(); i++) {
+            head.append(i == 0 ? "" : ", ").append(KeyedWrites.quoted(plain.get(i)));
+        }
+        head.append(')');
+        for (List<Object[]> batch : InsertBatches.batches(moved)) {
+            NormalizedSql text = session.normalize(InsertBatches.text(head.toString(), batch.size(), plain.size()));
+            runner.run(runner.route(text, engine.plan(text), InsertBatches.params(batch)));
+        }
+    }
+
+    /** The node's columns a row can be given (not generated ones), in their order. */
+    private List<String> plainColumns(DataNode node) {
+        RoutePlan read = new RoutePlan(RouteKind.UNSHARDED, List.of(new ExecutionUnit(node.backend(),
+                "SELECT COLUMN_NAME FROM information_schema.COLUMNS WHERE TABLE_SCHEMA = DATABASE() AND TABLE_NAME = ?"
+                        + " AND COALESCE(GENERATION_EXPRESSION, '') = '' ORDER BY ORDINAL_POSITION",
+                List.of(node.table()), Map.of())), new MergeSpec.PassThrough());
+        List<String> names = new ArrayList<>();
+        try (ResultCursor cursor = ((StatementResult.Rows) runner.run(read)).cursor()) {
+            while (cursor.next()) {
+                names.add(new String(cursor.get(0), java.nio.charset.StandardCharsets.UTF_8));
+            }
+        }
+        return names;
+    }
+
+    /** {@code sql} on the node's backend, its physical table named as the logical one in errors. */
+    private static RoutePlan one(DataNode node, String table, String sql) {
+        return new RoutePlan(RouteKind.UNSHARDED, List.of(new ExecutionUnit(node.backend(), sql, List.of(), Map.of(node.table(), table))),
+                new MergeSpec.PassThrough());
+    }
+
+    private static int node(TableRule.Sharded rule, byte[] key, Column column) {
+        Object value = InsertBatches.value(key, column);
+        int node;
+        try {
+            node = rule.algorithm().nodeFor(value);
+        } catch (IllegalArgumentException e) {
+            node = ShardingAlgorithm.NO_NODE;
+        }
+        if (node == ShardingAlgorithm.NO_NODE) {
+            throw new ShardwiseException(ErrorCode.UNSUPPORTED, "UPDATE of sharding column '" + rule.keyColumn() + "' of table '"
+                    + rule.name() + "' to a value no node holds (" + value + ")");
+        }
+        return node;
+    }
+
+    private static int indexOf(List<Column> columns, String name) {
+        for (int i = 0; i < columns.size(); i++) {
+            if (KeyedWrites.name(columns.get(i)).equalsIgnoreCase(name)) {
+                return i;
+            }
+        }
+        return -1;
+    }
+
+    private static int lastIndexOf(List<String> names, String name) {
+        for (int i = names.size() - 1; i >= 0; i--) {
+            if (names.get(i).equalsIgnoreCase(name)) {
+                return i;
+            }
+        }
+        return -1;
+    }
+}

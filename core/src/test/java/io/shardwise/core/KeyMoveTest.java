@@ -1,0 +1,108 @@
+package io.shardwise.core;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.shardwise.core.error.ShardwiseException;
+import java.sql.SQLException;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+/**
+ * UPDATE of a sharding column ({@link io.shardwise.core.route.RouteKind#KEY_MOVE}) on real backends:
+ * every write runs through the engine and on the unsharded copy; both must report the same outcome
+ * and leave the same table, and every row must then sit on the node its key routes to (a point read
+ * by the new key, which reads that node only, finds it).
+ */
+class KeyMoveTest {
+    @RegisterExtension
+    static final SampleEngine SAMPLE = SampleEngine.withWhole("keymove");
+
+    /** Runs the write both ways: same outcome, same table after, each row found by a point read of its key. */
+    private static String same(String write, String table, String key, String shardingColumn) throws SQLException {
+        String expected = SAMPLE.directWrite(write);
+        try (EngineSession s = SAMPLE.engine().openSession()) {
+            String actual = SampleEngine.engineWrite(s, write);
+            assertEquals(expected, actual, write);
+            String all = "SELECT * FROM " + table + " ORDER BY " + key;
+            assertEquals(SAMPLE.direct(all), SampleEngine.rows(s, all), "the table after " + write);
+            for (String keyValue : SAMPLE.direct("SELECT DISTINCT " + shardingColumn + " FROM " + table + " ORDER BY 1")) {
+                String v = keyValue.substring(0, keyValue.length() - 1);
+                String point = "SELECT * FROM " + table + " WHERE " + shardingColumn + " = " + v + " ORDER BY " + key;
+                List<String> plan = SampleEngine.rows(s, "PREVIEW " + point);
+                assertTrue(plan.size() == 1 && plan.get(0).contains("|POINT|"), point + ": " + plan);
+                assertEquals(SAMPLE.direct(point), SampleEngine.rows(s, point), "rows of key " + v + " on their node after " + write);
+            }
+            return actual;
+        }
+    }
+
+    @Test
+    void anUpdatedShardingKeyMovesTheRowToItsNewNode() throws SQLException {
+        assertEquals("affected 1", same("UPDATE orders SET user_id = 5 WHERE order_id = 100001", "orders", "order_id", "user_id"));
+        // several rows, from every node, with other assignments beside the key
+        same("UPDATE orders SET status = 'moved', user_id = user_id + 1 WHERE amount > 900", "orders", "order_id", "user_id");
+        // a new key on the same node (4 and 8 are both node 0 under mod 4): updated in place, nothing moves
+        same("UPDATE orders SET user_id = 8, status = 'same node' WHERE user_id = 4", "orders", "order_id", "user_id");
+        // SET reads left to right: the key takes the amount just assigned
+        same("UPDATE orders SET amount = 3, user_id = amount WHERE order_id BETWEEN 100010 AND 100020", "orders", "order_id", "user_id");
+        // no row matches
+        assertEquals("affected 0", same("UPDATE orders SET user_id = 1 WHERE order_id = -1", "orders", "order_id", "user_id"));
+    }
+
+    @Test
+    void aPrimaryKeyThatIsTheShardingKeyIsFoundByItsNewValue() throws SQLException {
+        same("UPDATE users SET user_id = user_id + 1000 WHERE user_id IN (3, 6, 9)", "users", "user_id", "user_id");
+        // the new key is taken on its node: MySQL's duplicate key (1062), and nothing changed anywhere
+        String duplicate = same("UPDATE users SET user_id = 2 WHERE user_id = 1003", "users", "user_id", "user_id");
+        assertEquals("error 1062", duplicate);
+    }
+
+    @Test
+    void orderByAndLimitChooseTheRowsAsOneMysqlDoes() throws SQLException {
+        same("UPDATE orders SET user_id = 7 WHERE status = 'paid' ORDER BY order_id DESC LIMIT 3", "orders", "order_id", "user_id");
+    }
+
+    @Test
+    void explainNamesTheSteps() {
+        try (EngineSession s = SAMPLE.engine().openSession()) {
+            List<String> plan = SampleEngine.rows(s, "EXPLAIN UPDATE orders SET user_id = 5 WHERE order_id = 100004");
+            assertEquals(4, plan.stream().filter(r -> r.contains("|choose rows|")).count(), plan.toString()); // every node
+            assertTrue(plan.get(0).startsWith("1|key move|KEY_MOVE|choose rows|ds0|select *, (5) from orders_0 where order_id = 100004 for update|"),
+                    plan.toString());
+            assertTrue(plan.get(plan.size() - 2).contains("|write by key|"), plan.toString());
+            assertTrue(plan.get(plan.size() - 1).contains("|move rows|"), plan.toString());
+        }
+    }
+
+    @Test
+    void insideATransactionARollbackPutsTheRowBack() throws SQLException {
+        String all = "SELECT * FROM users ORDER BY user_id";
+        try (EngineSession s = SAMPLE.engine().openSession()) {
+            List<String> before = SampleEngine.rows(s, all);
+            s.execute("BEGIN");
+            assertEquals("affected 1", SampleEngine.engineWrite(s, "UPDATE users SET user_id = 4242 WHERE user_id = 11"));
+            assertEquals(1, SampleEngine.rows(s, "SELECT * FROM users WHERE user_id = 4242").size());
+            s.execute("ROLLBACK");
+            assertEquals(before, SampleEngine.rows(s, all));
+            assertEquals(SAMPLE.direct(all), before);
+        }
+    }
+
+    @Test
+    void whatCannotMoveExactlyIsRefusedNamingWhy() {
+        try (EngineSession s = SAMPLE.engine().openSession()) {
+            ShardwiseException ignore = assertThrows(ShardwiseException.class,
+                    () -> s.execute("UPDATE IGNORE orders SET user_id = 5 WHERE order_id = 100002"));
+            assertEquals(1235, ignore.errno());
+            assertTrue(ignore.getMessage().contains("UPDATE IGNORE of sharding column 'user_id'"), ignore.getMessage());
+            // the new primary key reads a column assigned before it: computed on the old row it would be another value
+            ShardwiseException reads = assertThrows(ShardwiseException.class,
+                    () -> s.execute("UPDATE users SET name = 'x', user_id = LENGTH(name) + 5000 WHERE user_id = 12"));
+            assertEquals(1235, reads.errno());
+            assertTrue(reads.getMessage().contains("new primary key value reads a column"), reads.getMessage());
+        }
+    }
+}
