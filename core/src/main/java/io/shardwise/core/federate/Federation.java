@@ -45,7 +45,7 @@ public final class Federation {
 
     /**
      * What the third tier would do with a SELECT, decided once per cached plan: a plan with a coordinator
-     * backend ({@link #coordinator}), or why it declines (a table name too long for its copy's). Only a statement the first two tiers refuse ever runs it.
+     * backend ({@link #coordinator}), or why it declines (nothing to copy). Only a statement the first two tiers refuse ever runs it.
      */
     public sealed interface Decision permits FederatedPlan, FederatedWrite, Declined {}
 
@@ -72,9 +72,6 @@ public final class Federation {
                     read = here.table(); // whole on the coordinator: read in place
                 } else {
                     read = tempName(r);
-                    if (read.length() > MAX_NAME) {
-                        return new Declined("table name '" + t.name() + "' too long for a temporary copy");
-                    }
                     copies.put(key, copy(r, t.name(), read, coordinator, here, push(scope, r, key, rule, coordinator, here)));
                 }
                 names.put(key, read);
@@ -322,10 +319,22 @@ public final class Federation {
     static String tempName(TableRule r) {
         for (DataNode n : r.nodes()) {
             if (n.table().equalsIgnoreCase(r.name())) {
-                return TEMP_PREFIX + r.name().toLowerCase(Locale.ROOT);
+                return fit(TEMP_PREFIX + r.name().toLowerCase(Locale.ROOT));
             }
         }
         return r.name();
+    }
+
+    /**
+     * {@code name} within MySQL's 64 characters: a longer one keeps its head and gains a hash of the whole,
+     * so a table whose own name is long (up to MySQL's 64) still gets a copy rather than a refusal.
+     */
+    static String fit(String name) {
+        if (name.length() <= MAX_NAME) {
+            return name;
+        }
+        String hash = String.format("%08x", name.hashCode());
+        return name.substring(0, MAX_NAME - hash.length() - 1) + '_' + hash;
     }
 
     /**

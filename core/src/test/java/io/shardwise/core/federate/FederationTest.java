@@ -105,6 +105,23 @@ class FederationTest {
     }
 
     @Test
+    void aCopyOfATableWithALongNameGetsAShortenedNameNotARefusal() {
+        String name = "t".repeat(60);
+        String yaml = String.join("\n", "schema: s", "backends:",
+                "  ds0: { url: \"jdbc:mysql://127.0.0.1:3306/s_0\", user: root, password: \"\" }",
+                "  ds1: { url: \"jdbc:mysql://127.0.0.1:3306/s_1\", user: root, password: \"\" }",
+                "defaultBackend: ds0", "tables:", "  " + name + ": { nodes: \"ds${0..1}." + name + "\", key: id, algorithm: { type: mod } }", "");
+        ShardingRule rule = ShardingRule.load(yaml, "long", k -> null);
+        String temp = Federation.tempName(rule.logicalTables().served(name));
+        assertEquals(64, temp.length());
+        assertTrue(temp.startsWith(Federation.TEMP_PREFIX + "tttt"), temp);
+        assertEquals("shardwise_fed_sbtest1", Federation.fit("shardwise_fed_sbtest1"));
+        FederatedPlan p = assertInstanceOf(FederatedPlan.class, Federation.plan((Select) new Analyzer(rule).analyze(
+                "SELECT id, ROW_NUMBER() OVER (ORDER BY id) FROM " + name), rule));
+        assertEquals(temp, p.copies().getFirst().temp());
+    }
+
+    @Test
     void aSetOperationsLabelsComeFromItsFirstBranchAndAWithsFromItsBody() {
         for (String sql : List.of("SELECT (SELECT COUNT(*) FROM sbtest1), 1 + 1, k AS kk, k FROM sbtest1 UNION SELECT 1, 2, 3, 4",
                 "(SELECT (SELECT COUNT(*) FROM sbtest1), 1 + 1, k AS kk, k FROM sbtest1) UNION ALL (SELECT 1, 2, 3, 4) ORDER BY 1",
