@@ -63,19 +63,30 @@ final class FederatedRunner {
      */
     StatementResult run(FederatedPlan plan, Select select, NormalizedSql normalized, CachedPlan cached, List<Object> params,
                         AssigningRunner.Wrap wrap, java.util.function.BiConsumer<AssigningRunner.Wrap, UnitResult> readBack) {
+        // one statement to the user: the statement timeout bounds all its steps together, the streaming of its rows included
+        try (ExecutionSession.StatementScope deadline = execution.oneDeadline()) {
+            return runSteps(plan, select, normalized, cached, params, wrap, readBack);
+        }
+    }
+
+    private StatementResult runSteps(FederatedPlan plan, Select select, NormalizedSql normalized, CachedPlan cached, List<Object> params,
+                                     AssigningRunner.Wrap wrap, java.util.function.BiConsumer<AssigningRunner.Wrap, UnitResult> readBack) {
         long cancels = execution.cancels();
         StatementBindings bindings = new StatementBindings(normalized, params);
         SourceText source = SourceText.original(normalized, cached.digestTokenOffsets());
         // a locking read in a transaction locks what the copies read, on their nodes; in autocommit it locks nothing
-        String lock = execution.inTransaction() || !execution.autocommit() ? Federation.lockClause(select.template().text()) : "";
-        List<Scan> scans = bind(plan, select, source, bindings, true, !lock.isEmpty());
+        Map<String, String> locks = execution.inTransaction() || !execution.autocommit() ? locks(plan, select) : Map.of();
+        if (!locks.isEmpty() && Federation.namesLockedTables(select.template().text())) {
+            probe(plan, select, normalized, cached, params);
+        }
+        List<Scan> scans = bind(plan, select, source, bindings, true, locks.keySet());
         List<String> creates = new ArrayList<>(scans.size());
         for (Scan s : scans) {
             FederatedPlan.Copy c = s.bound().copy();
             creates.add(c.like() != null ? CopyTexts.create(s.bound()) : CopyTexts.createFrom(c, definitions.get(c.definition(), this::definition)));
         }
         notCancelled(cancels);
-        List<List<Object[]>> shipped = ship(plan, scans, new ShipBudget(budget), cancels, lock);
+        List<List<Object[]>> shipped = ship(plan, scans, new ShipBudget(budget), cancels, locks);
         List<ExecutionUnit> units = new ArrayList<>();
         if (wrap != null) {
             units.add(wrap.before(plan.coordinator()));
@@ -84,6 +95,7 @@ final class FederatedRunner {
         for (int k = 0; k < scans.size(); k++) {
             Scan s = scans.get(k);
             CopyScans.Bound b = s.bound();
+            String lock = locks.getOrDefault(b.copy().table(), "");
             units.add(unit(plan, CopyTexts.drop(b.copy()), List.of()));
             units.add(unit(plan, creates.get(k), List.of()));
             for (String local : b.local()) {
@@ -96,7 +108,7 @@ final class FederatedRunner {
         }
         int statement = units.size();
         Renderer.Rendered r = Renderer.render(select.template(), SourceText.original(normalized, cached.digestTokenOffsets()),
-                plan.names(), new StatementBindings(normalized, params), labelEdits(plan.labels()));
+                plan.names(), new StatementBindings(normalized, params), edits(plan.labels(), select, plan.names()));
         units.add(unit(plan, r.sql(), r.params()));
         for (FederatedPlan.Copy c : plan.copies()) {
             units.add(unit(plan, CopyTexts.drop(c), List.of()));
@@ -139,9 +151,10 @@ final class FederatedRunner {
      * one after another on the session's connections, each read whole before the next starts, so the
      * executor never buffers a unit beyond the budget's count.
      */
-    private List<List<Object[]>> ship(FederatedPlan plan, List<Scan> bound, ShipBudget ship, long cancels, String lock) {
+    private List<List<Object[]>> ship(FederatedPlan plan, List<Scan> bound, ShipBudget ship, long cancels, Map<String, String> locks) {
         List<ExecutionUnit> scans = new ArrayList<>();
         for (Scan s : bound) {
+            String lock = locks.getOrDefault(s.bound().copy().table(), "");
             for (DataNode remote : s.bound().remote()) {
                 // the lock clause after the pushed WHERE: it locks the rows the scan ships
                 scans.add(new ExecutionUnit(remote.backend(), CopyTexts.scan(s.bound(), remote.table(), s.where()) + lock, s.params(),
@@ -231,13 +244,13 @@ final class FederatedRunner {
         SourceText source = SourceText.original(normalized, cached.digestTokenOffsets());
         List<Scan> bound;
         try {
-            bound = bind(plan, select, source, new StatementBindings(normalized, params), true, false);
+            bound = bind(plan, select, source, new StatementBindings(normalized, params), true, java.util.Set.of());
         } catch (ShardwiseException e) {
             if (e.code() != ErrorCode.SHARD_UNAVAILABLE) {
                 throw e;
             }
             // the coordinator's catalog unreadable: what needs no catalog (qualified conjuncts, every column), as a plan
-            bound = bind(plan, select, source, new StatementBindings(normalized, params), false, false);
+            bound = bind(plan, select, source, new StatementBindings(normalized, params), false, java.util.Set.of());
         }
         for (Scan s : bound) {
             CopyScans.Bound b = s.bound();
@@ -255,7 +268,7 @@ final class FederatedRunner {
             }
         }
         Renderer.Rendered r = Renderer.render(select.template(), SourceText.original(normalized, cached.digestTokenOffsets()),
-                plan.names(), new StatementBindings(normalized, params), labelEdits(plan.labels()));
+                plan.names(), new StatementBindings(normalized, params), edits(plan.labels(), select, plan.names()));
         sequence.add(unit(plan, r.sql(), r.params()));
         for (FederatedPlan.Copy c : plan.copies()) {
             sequence.add(unit(plan, CopyTexts.drop(c), List.of()));
@@ -279,17 +292,75 @@ final class FederatedRunner {
             logical.put(c.like(), c.table());
         }
         Renderer.Rendered r = Renderer.render(select.template(), SourceText.original(normalized, cached.digestTokenOffsets()),
-                likes, new StatementBindings(normalized, params), labelEdits(Federation.labels(select, likes)));
+                likes, new StatementBindings(normalized, params), edits(Federation.labels(select, likes), select, likes));
         return new ExecutionUnit(plan.coordinator(), r.sql(), r.params(), logical);
     }
 
-    /** Each item span ({@link FederatedPlan#labels}) rendered as itself, aliased with its own source text. */
-    private static List<Renderer.Edit> labelEdits(List<io.shardwise.core.sql.analyze.SelectShape.Span> labels) {
+    /**
+     * Each item span ({@link FederatedPlan#labels}) rendered as itself, aliased with its own source text;
+     * then each table a locking clause's OF list names by a name the coordinator reads under another
+     * ({@code names}: a renamed copy), renamed as its FROM is (an alias stays: it names no table).
+     */
+    private static List<Renderer.Edit> edits(List<io.shardwise.core.sql.analyze.SelectShape.Span> labels, Select select,
+                                             Map<String, String> names) {
         List<Renderer.Edit> edits = new ArrayList<>(labels.size());
         for (io.shardwise.core.sql.analyze.SelectShape.Span s : labels) {
             edits.add(new Renderer.Edit(s.start(), s.end(), List.of(new Renderer.Piece.Copy(s.start(), s.end())), true));
         }
+        if (names.isEmpty()) {
+            return edits;
+        }
+        for (Federation.LockedName locked : Federation.lockedNames(select.template().text())) {
+            String read = names.get(locked.name());
+            if (read != null && !aliased(select, locked.name())) {
+                edits.add(new Renderer.Edit(locked.start(), locked.end(), '`' + read + '`'));
+            }
+        }
         return edits;
+    }
+
+    private static boolean aliased(Select select, String name) {
+        for (io.shardwise.core.sql.analyze.TableRef t : select.tables()) {
+            if (t.alias() != null && t.alias().equalsIgnoreCase(name)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /**
+     * The lock clause each copy's source reads repeat (by logical table; absent: read plainly): every
+     * copy's, or with MySQL 8's {@code FOR UPDATE OF t} only the named tables' ({@link Federation#lockClause}).
+     */
+    private static Map<String, String> locks(FederatedPlan plan, Select select) {
+        String text = select.template().text();
+        boolean named = Federation.namesLockedTables(text);
+        Map<String, String> out = new java.util.HashMap<>();
+        for (FederatedPlan.Copy c : plan.copies()) {
+            String lock = Federation.lockClause(text, named ? Federation.calledBy(select, c.table()) : null);
+            if (!lock.isEmpty()) {
+                out.put(c.table(), lock);
+            }
+        }
+        return out;
+    }
+
+    /**
+     * Before a locking read naming its tables locks any source row: the coordinator prepares the
+     * statement (never running it), so a server that cannot parse the clause (MariaDB has no
+     * {@code OF}) fails it with its own 1064 having locked nothing, as one such server would. Other
+     * failures of the prepare are left to the run: the copies it reads do not exist yet.
+     */
+    private void probe(FederatedPlan plan, Select select, NormalizedSql normalized, CachedPlan cached, List<Object> params) {
+        Renderer.Rendered r = Renderer.render(select.template(), SourceText.original(normalized, cached.digestTokenOffsets()),
+                plan.names(), new StatementBindings(normalized, params), edits(plan.labels(), select, plan.names()));
+        try {
+            execution.describe(new ExecutionUnit(plan.coordinator(), r.sql(), r.params(), plan.logical()));
+        } catch (ShardwiseException e) {
+            if (e.errno() == ErrorCode.PARSE_ERROR.errno()) {
+                throw e;
+            }
+        }
     }
 
     /** A copy bound to this execution, with its pushed conjuncts rendered as one WHERE condition (null: none) and that condition's values. */
@@ -302,12 +373,12 @@ final class FederatedRunner {
      */
     /**
      * {@code read} false: the catalog is not read (every copy whole, only qualified conjuncts pushed).
-     * {@code locking}: every column is kept, so each scan reads the clustered index and its lock clause
+     * {@code locking}: the copies (logical names) whose reads lock; each keeps every column, so each scan reads the clustered index and its lock clause
      * locks the rows themselves; a narrowed scan may read a covering secondary index only, whose
      * shared locks a write of other columns never meets.
      */
     private List<Scan> bind(FederatedPlan plan, Select select, SourceText source, StatementBindings bindings, boolean read,
-                            boolean locking) {
+                            java.util.Set<String> locking) {
         List<String> tables = read ? CopyScans.catalogTables(plan) : List.of();
         Map<String, CopyScans.Columns> catalog = Map.of();
         if (!tables.isEmpty()) {
@@ -332,7 +403,7 @@ final class FederatedRunner {
         List<Scan> out = new ArrayList<>(plan.copies().size());
         for (FederatedPlan.Copy c : plan.copies()) {
             CopyScans.Bound b = CopyScans.bind(c, catalog, bindings);
-            if (locking && b.columns() != null) {
+            if (locking.contains(c.table()) && b.columns() != null) {
                 b = new CopyScans.Bound(c, null, null, b.pushed(), b.local(), b.remote());
             }
             if (b.pushed().isEmpty()) {

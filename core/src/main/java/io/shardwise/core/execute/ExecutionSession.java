@@ -59,6 +59,9 @@ public final class ExecutionSession implements AutoCloseable {
     private final java.util.concurrent.atomic.AtomicLong cancels = new java.util.concurrent.atomic.AtomicLong();
     private final Set<StreamingCursor> openCursors = ConcurrentHashMap.newKeySet();
     private Duration statementTimeout;
+    /** While a statement made of several executions runs ({@link #oneDeadline}): when it must end, {@link System#nanoTime}. */
+    private long deadline;
+    private boolean underDeadline;
     private boolean autocommit = true;
     private Transaction transaction;
     /** The connections holding the session's LOCK TABLES, or null: statements outside a transaction run on them. */
@@ -184,7 +187,7 @@ public final class ExecutionSession implements AutoCloseable {
             tx = openTransaction();
             closeTransactionCursors();
         }
-        StatementRun run = new StatementRun(runs, statementTimeout);
+        StatementRun run = new StatementRun(runs, timeoutNow());
         UnitResult[] results = new UnitResult[units.size()];
         try {
             admit(run, tx, allResults ? units.subList(0, 1) : units); // a sequence holds one connection and waits for none
@@ -584,6 +587,39 @@ public final class ExecutionSession implements AutoCloseable {
     /** The backends' error messages in logical names (see {@link BackendMessages}). */
     public BackendMessages messages() {
         return pools.messages();
+    }
+
+    /**
+     * Until the returned scope closes, the session's executions are steps of one statement: the statement
+     * timeout bounds their sum, not each (the federated tier's catalog read, scans and coordinator
+     * sequence; the last step's rows stream within what is left). A scope opened inside another is the
+     * outer one's; with no statement timeout it does nothing.
+     */
+    public StatementScope oneDeadline() {
+        if (underDeadline || statementTimeout.isZero()) {
+            return () -> { };
+        }
+        deadline = System.nanoTime() + statementTimeout.toNanos();
+        underDeadline = true;
+        return () -> underDeadline = false;
+    }
+
+    /** {@link #oneDeadline}'s scope; closing it throws nothing. */
+    public interface StatementScope extends AutoCloseable {
+        @Override
+        void close();
+    }
+
+    /** The limit of the execution starting now: the statement timeout, or what a multi-step statement has left of it (3024 when none). */
+    private Duration timeoutNow() {
+        if (!underDeadline) {
+            return statementTimeout;
+        }
+        long left = deadline - System.nanoTime();
+        if (left <= 0) {
+            throw new ShardwiseException(ErrorCode.QUERY_TIMEOUT);
+        }
+        return Duration.ofNanos(left);
     }
 
     /** Per-statement limit for this session ({@link Duration#ZERO}: none); see {@link ExecutorOptions#statementTimeout}. */

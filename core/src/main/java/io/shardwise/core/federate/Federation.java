@@ -33,16 +33,19 @@ public final class Federation {
     static final String TEMP_PREFIX = "shardwise_fed_";
     private static final int MAX_NAME = 64;
     private static final Pattern BARE_COLUMN = Pattern.compile("[`\\w$]+(\\s*\\.\\s*[`\\w$]+){0,2}");
-    /** A locking read's clause; the copies' source reads repeat it ({@link #lockClause}). */
-    private static final Pattern LOCKING = Pattern.compile("\\b(for\\s+update|for\\s+share|lock\\s+in\\s+share\\s+mode)\\b"
-            + "(\\s+of\\b)?(\\s+(nowait|skip\\s+locked))?", Pattern.CASE_INSENSITIVE);
+    /** A table name in a locking clause's OF list: quoted or bare. */
+    private static final String NAME = "(?:`[^`]+`|[\\w$]+)";
+    /** A locking read's clause, with the tables it names (MySQL 8's OF) and its option; the copies' source reads repeat it ({@link #lockClause}). */
+    private static final Pattern LOCKING = Pattern.compile("\\b(?<kind>for\\s+update|for\\s+share|lock\\s+in\\s+share\\s+mode)\\b"
+            + "(?<of>\\s+of\\s+(?<list>" + NAME + "(?:\\s*,\\s*" + NAME + ")*))?(?:\\s+(?<option>nowait|skip\\s+locked))?",
+            Pattern.CASE_INSENSITIVE);
+    private static final Pattern LIST_NAME = Pattern.compile(NAME);
 
     private Federation() {}
 
     /**
      * What the third tier would do with a SELECT, decided once per cached plan: a plan with a coordinator
-     * backend ({@link #coordinator}), or why it declines (a locking read, a table name too long for its
-     * copy's). Only a statement the first two tiers refuse ever runs it.
+     * backend ({@link #coordinator}), or why it declines (nothing to copy). Only a statement the first two tiers refuse ever runs it.
      */
     public sealed interface Decision permits FederatedPlan, FederatedWrite, Declined {}
 
@@ -50,12 +53,6 @@ public final class Federation {
     public record Declined(String reason) implements Decision {}
 
     public static Decision plan(Select select, ShardingRule rule) {
-        java.util.regex.Matcher locking = LOCKING.matcher(select.template().text());
-        while (locking.find()) {
-            if (locking.group(2) != null) {
-                return new Declined("a locking read naming its tables (FOR UPDATE OF)");
-            }
-        }
         String coordinator = coordinator(select, rule);
         Map<String, FederatedPlan.Copy> copies = new LinkedHashMap<>();
         Map<String, String> names = new HashMap<>();
@@ -75,9 +72,6 @@ public final class Federation {
                     read = here.table(); // whole on the coordinator: read in place
                 } else {
                     read = tempName(r);
-                    if (read.length() > MAX_NAME) {
-                        return new Declined("table name '" + t.name() + "' too long for a temporary copy");
-                    }
                     copies.put(key, copy(r, t.name(), read, coordinator, here, push(scope, r, key, rule, coordinator, here)));
                 }
                 names.put(key, read);
@@ -107,16 +101,89 @@ public final class Federation {
      * what MySQL locks.
      */
     public static String lockClause(String text) {
+        return lockClause(text, null);
+    }
+
+    /**
+     * {@link #lockClause(String)} for the reads of one table, which the statement calls by
+     * {@code names} (lower case: its name and aliases; null for every table): a clause naming tables
+     * (MySQL 8's {@code FOR UPDATE OF t, u}) applies only to the tables it names, as in MySQL, so the
+     * source rows of the others are read without locks.
+     */
+    public static String lockClause(String text, java.util.Collection<String> names) {
         java.util.regex.Matcher m = LOCKING.matcher(text);
         String clause = "";
         while (m.find()) {
-            String kind = m.group(1).toLowerCase(Locale.ROOT).startsWith("for update") ? " FOR UPDATE" : " LOCK IN SHARE MODE";
-            String option = m.group(4) == null ? "" : m.group(4).toLowerCase(Locale.ROOT).startsWith("nowait") ? " NOWAIT" : " SKIP LOCKED";
+            if (names != null && m.group("list") != null && !namesAny(m.group("list"), names)) {
+                continue;
+            }
+            String kind = m.group("kind").toLowerCase(Locale.ROOT).startsWith("for update") ? " FOR UPDATE" : " LOCK IN SHARE MODE";
+            String option = m.group("option") == null ? ""
+                    : m.group("option").toLowerCase(Locale.ROOT).startsWith("nowait") ? " NOWAIT" : " SKIP LOCKED";
             if (clause.isEmpty() || kind.equals(" FOR UPDATE")) {
                 clause = kind + option;
             }
         }
         return clause;
+    }
+
+    /** The statement has a locking clause naming its tables ({@code FOR UPDATE OF t}). */
+    public static boolean namesLockedTables(String text) {
+        java.util.regex.Matcher m = LOCKING.matcher(text);
+        while (m.find()) {
+            if (m.group("list") != null) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /**
+     * The names in the statement's OF lists, as [start, end) spans of {@code text} with the name (lower
+     * case, unquoted) at each: the federated statement renames those that name a renamed copy.
+     */
+    public static List<LockedName> lockedNames(String text) {
+        List<LockedName> out = new ArrayList<>();
+        java.util.regex.Matcher m = LOCKING.matcher(text);
+        while (m.find()) {
+            if (m.group("list") == null) {
+                continue;
+            }
+            java.util.regex.Matcher n = LIST_NAME.matcher(text).region(m.start("list"), m.end("list"));
+            while (n.find()) {
+                out.add(new LockedName(n.start(), n.end(), unquote(n.group())));
+            }
+        }
+        return out;
+    }
+
+    /** A table name in a locking clause's OF list, at [start, end) of the statement's text. */
+    public record LockedName(int start, int end, String name) {}
+
+    /** The names (lower case) by which {@code select} calls logical table {@code table}: its own and its aliases. */
+    public static java.util.Set<String> calledBy(Select select, String table) {
+        java.util.Set<String> out = new java.util.HashSet<>();
+        for (TableRef t : select.tables()) {
+            if (t.name().equalsIgnoreCase(table)) {
+                out.add(t.name().toLowerCase(Locale.ROOT));
+                out.add(t.exposedName().toLowerCase(Locale.ROOT));
+            }
+        }
+        return out;
+    }
+
+    private static boolean namesAny(String list, java.util.Collection<String> names) {
+        java.util.regex.Matcher n = LIST_NAME.matcher(list);
+        while (n.find()) {
+            if (names.contains(unquote(n.group()))) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private static String unquote(String name) {
+        return (name.startsWith("`") ? name.substring(1, name.length() - 1) : name).toLowerCase(Locale.ROOT);
     }
 
     /**
@@ -160,8 +227,11 @@ public final class Federation {
      * label is its name) and contain a table {@code names} renames: MySQL labels them with their text.
      */
     public static List<SelectShape.Span> labels(Select select, Map<String, String> names) {
-        if (names.isEmpty() || select.shape() == null) {
-            return List.of(); // a set operation's labels come from its first branch: not read yet
+        if (names.isEmpty()) {
+            return List.of();
+        }
+        if (select.shape() == null) {
+            return branchLabels(select, names); // a set operation's (a WITH's) labels come from its first branch
         }
         List<SelectShape.Span> out = new ArrayList<>();
         for (SelectShape.Item item : select.shape().items()) {
@@ -172,6 +242,21 @@ public final class Federation {
                 if (slot instanceof Slot.Table t && t.start() >= item.start() && t.end() <= item.end()
                         && names.containsKey(t.table().toLowerCase(Locale.ROOT))) {
                     out.add(new SelectShape.Span(item.start(), item.end()));
+                    break;
+                }
+            }
+        }
+        return out;
+    }
+
+    /** {@link #labels} of a statement with no shape: its first branch's items ({@link Select#branchItems}). */
+    private static List<SelectShape.Span> branchLabels(Select select, Map<String, String> names) {
+        List<SelectShape.Span> out = new ArrayList<>();
+        for (SelectShape.Span item : select.branchItems()) {
+            for (Slot slot : select.template().slots()) {
+                if (slot instanceof Slot.Table t && t.start() >= item.start() && t.end() <= item.end()
+                        && names.containsKey(t.table().toLowerCase(Locale.ROOT))) {
+                    out.add(item);
                     break;
                 }
             }
@@ -234,10 +319,22 @@ public final class Federation {
     static String tempName(TableRule r) {
         for (DataNode n : r.nodes()) {
             if (n.table().equalsIgnoreCase(r.name())) {
-                return TEMP_PREFIX + r.name().toLowerCase(Locale.ROOT);
+                return fit(TEMP_PREFIX + r.name().toLowerCase(Locale.ROOT));
             }
         }
         return r.name();
+    }
+
+    /**
+     * {@code name} within MySQL's 64 characters: a longer one keeps its head and gains a hash of the whole,
+     * so a table whose own name is long (up to MySQL's 64) still gets a copy rather than a refusal.
+     */
+    static String fit(String name) {
+        if (name.length() <= MAX_NAME) {
+            return name;
+        }
+        String hash = String.format("%08x", name.hashCode());
+        return name.substring(0, MAX_NAME - hash.length() - 1) + '_' + hash;
     }
 
     /**

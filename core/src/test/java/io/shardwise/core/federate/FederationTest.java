@@ -86,7 +86,52 @@ class FederationTest {
         assertEquals(" LOCK IN SHARE MODE SKIP LOCKED", Federation.lockClause("select * from t lock in share mode skip locked"));
         assertEquals(" FOR UPDATE NOWAIT", Federation.lockClause("select * from (select * from t for share) d for update nowait"));
         assertEquals("", Federation.lockClause("select * from t"));
-        assertInstanceOf(Federation.Declined.class, plan("SELECT * FROM orders o WHERE user_id IN (SELECT user_id FROM users) FOR UPDATE OF o"));
+    }
+
+    @Test
+    void aLockingClauseNamingTablesLocksOnlyTheSourceRowsOfTheTablesItNames() {
+        String sql = "SELECT * FROM orders o JOIN sbtest1 ON sbtest1.id = o.order_id FOR SHARE OF `sbtest1` FOR UPDATE OF o, x NOWAIT";
+        FederatedPlan p = federated(sql);
+        String text = ((Select) ANALYZER.analyze(sql)).template().text();
+        assertTrue(Federation.namesLockedTables(text));
+        assertEquals(" FOR UPDATE NOWAIT", Federation.lockClause(text, java.util.Set.of("orders", "o")));
+        assertEquals(" LOCK IN SHARE MODE", Federation.lockClause(text, java.util.Set.of("sbtest1")));
+        assertEquals("", Federation.lockClause(text, java.util.Set.of("users")));
+        assertEquals(java.util.Set.of("orders", "o"), Federation.calledBy((Select) ANALYZER.analyze(sql), "orders"));
+        assertEquals(List.of("sbtest1", "o", "x"), Federation.lockedNames(text).stream().map(Federation.LockedName::name).toList());
+        assertEquals("`sbtest1`", text.substring(Federation.lockedNames(text).get(0).start(), Federation.lockedNames(text).get(0).end()));
+        assertEquals(2, p.copies().size());
+        assertEquals(" FOR UPDATE", Federation.lockClause("select * from t for update", java.util.Set.of("u")), "no OF: every table");
+    }
+
+    @Test
+    void aCopyOfATableWithALongNameGetsAShortenedNameNotARefusal() {
+        String name = "t".repeat(60);
+        String yaml = String.join("\n", "schema: s", "backends:",
+                "  ds0: { url: \"jdbc:mysql://127.0.0.1:3306/s_0\", user: root, password: \"\" }",
+                "  ds1: { url: \"jdbc:mysql://127.0.0.1:3306/s_1\", user: root, password: \"\" }",
+                "defaultBackend: ds0", "tables:", "  " + name + ": { nodes: \"ds${0..1}." + name + "\", key: id, algorithm: { type: mod } }", "");
+        ShardingRule rule = ShardingRule.load(yaml, "long", k -> null);
+        String temp = Federation.tempName(rule.logicalTables().served(name));
+        assertEquals(64, temp.length());
+        assertTrue(temp.startsWith(Federation.TEMP_PREFIX + "tttt"), temp);
+        assertEquals("shardwise_fed_sbtest1", Federation.fit("shardwise_fed_sbtest1"));
+        FederatedPlan p = assertInstanceOf(FederatedPlan.class, Federation.plan((Select) new Analyzer(rule).analyze(
+                "SELECT id, ROW_NUMBER() OVER (ORDER BY id) FROM " + name), rule));
+        assertEquals(temp, p.copies().getFirst().temp());
+    }
+
+    @Test
+    void aSetOperationsLabelsComeFromItsFirstBranchAndAWithsFromItsBody() {
+        for (String sql : List.of("SELECT (SELECT COUNT(*) FROM sbtest1), 1 + 1, k AS kk, k FROM sbtest1 UNION SELECT 1, 2, 3, 4",
+                "(SELECT (SELECT COUNT(*) FROM sbtest1), 1 + 1, k AS kk, k FROM sbtest1) UNION ALL (SELECT 1, 2, 3, 4) ORDER BY 1",
+                "WITH w AS (SELECT k FROM sbtest1) SELECT (SELECT COUNT(*) FROM sbtest1), 1 + 1, k AS kk, k FROM w")) {
+            Select s = (Select) ANALYZER.analyze(sql);
+            FederatedPlan p = federated(sql);
+            assertEquals(1, p.labels().size(), sql);
+            assertEquals("(SELECT COUNT(*) FROM sbtest1)", s.template().text().substring(p.labels().get(0).start(), p.labels().get(0).end()),
+                    sql);
+        }
     }
 
     @Test

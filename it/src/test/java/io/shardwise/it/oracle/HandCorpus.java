@@ -1155,6 +1155,19 @@ final class HandCorpus {
 
         c.category("federated-locking-autocommit");
         c.q("SELECT COUNT(*) FROM orders WHERE user_id IN (SELECT user_id FROM users WHERE name LIKE 'a%') FOR UPDATE");
+
+        // a set operation's (a WITH's) labels come from its first branch: an item naming sbtest1, whose copy
+        // is renamed (its nodes bear its name), keeps the user's text as its label
+        c.category("federated-labels");
+        c.q("SELECT (SELECT COUNT(*) FROM sbtest1 WHERE sbtest1.k < 500) UNION SELECT id FROM sbtest1 WHERE id < 3");
+        c.q("(SELECT (SELECT MAX(id) FROM sbtest1), 'x') UNION ALL (SELECT 1, 'y') ORDER BY 2");
+        c.q("WITH w AS (SELECT k FROM sbtest1 WHERE id < 4) SELECT (SELECT COUNT(*) FROM sbtest1), k + 0 FROM w");
+        // a locking clause naming its tables: MariaDB cannot parse it (1064), in or out of a transaction
+        c.category("federated-locking-named");
+        c.fails("SELECT o.order_id FROM orders o WHERE o.user_id IN (SELECT user_id FROM users) FOR UPDATE OF o");
+        c.q("BEGIN");
+        c.fails("SELECT o.order_id FROM orders o WHERE o.user_id IN (SELECT user_id FROM users) FOR SHARE OF o NOWAIT");
+        c.q("COMMIT");
     }
 
     /** Statements Shardwise refuses by design with 1235; they are not oracle statements. */

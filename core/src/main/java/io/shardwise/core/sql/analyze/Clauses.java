@@ -25,6 +25,9 @@ final class Clauses {
     }
 
     final List<Token> tokens;
+    /** The SELECT keyword's token index and paren depth: a set operation's first branch may be parenthesized. */
+    private final int select;
+    private final int base;
     Range selectList = Range.NONE;
     Range groupBy = Range.NONE;
     Range having = Range.NONE;
@@ -36,18 +39,29 @@ final class Clauses {
     boolean setOperation;
     boolean into;
 
-    private Clauses(List<Token> tokens) {
+    private Clauses(List<Token> tokens, int select) {
         this.tokens = tokens;
+        this.select = select;
+        this.base = tokens.get(select).depth();
     }
 
     static Clauses of(List<Token> tokens) {
-        Clauses c = new Clauses(tokens);
+        return of(tokens, 0);
+    }
+
+    /**
+     * The clauses of the query block whose SELECT keyword is token {@code select} (a set operation's
+     * first branch, parenthesized or not): they end at its depth's UNION/EXCEPT/INTERSECT or at the
+     * parenthesis that closes the branch.
+     */
+    static Clauses of(List<Token> tokens, int select) {
+        Clauses c = new Clauses(tokens, select);
         c.split();
         return c;
     }
 
     private void split() {
-        int i = 1; // after SELECT
+        int i = select + 1; // after SELECT
         while (i < tokens.size() && tokens.get(i).kind() == Kind.WORD && MODIFIERS.contains(tokens.get(i).lower())) {
             String w = tokens.get(i).lower();
             distinct |= w.equals("distinct") || w.equals("distinctrow");
@@ -56,9 +70,14 @@ final class Clauses {
         int listStart = i;
         String current = "select";
         int currentStart = listStart;
+        int end = tokens.size();
         for (; i < tokens.size(); i++) {
             Token t = tokens.get(i);
-            if (t.depth() != 0 || t.kind() != Kind.WORD) {
+            if (t.depth() < base) {
+                end = i; // the parenthesis closing a parenthesized branch
+                break;
+            }
+            if (t.depth() != base || t.kind() != Kind.WORD) {
                 continue;
             }
             Token next = i + 1 < tokens.size() ? tokens.get(i + 1) : null;
@@ -99,7 +118,7 @@ final class Clauses {
             }
         }
         if (!current.equals("done")) {
-            close(current, currentStart, tokens.size());
+            close(current, currentStart, Math.min(end, i));
         }
         if (groupBy.present() && groupBy.last - groupBy.first >= 2
                 && tokens.get(groupBy.last - 1).is("rollup") && tokens.get(groupBy.last - 2).is("with")) {
@@ -129,7 +148,7 @@ final class Clauses {
         int start = range.first;
         for (int i = range.first; i < range.last; i++) {
             Token t = tokens.get(i);
-            if (t.kind() == Kind.COMMA && t.depth() == 0) {
+            if (t.kind() == Kind.COMMA && t.depth() == base) {
                 out.add(new Range(start, i));
                 start = i + 1;
             }

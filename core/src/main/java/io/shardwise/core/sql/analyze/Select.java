@@ -12,10 +12,13 @@ import java.util.Map;
  * operations, which are correct only when the whole statement runs on one node. {@code inner} says,
  * for each table of a nested SELECT, which rows of it that SELECT can read: a nested statement may run
  * on one node only if every inner sharded table's rows it reads are on that node too.
+ * {@code branchItems}, for a statement with no {@code shape} (a set operation, a WITH), are the spans of
+ * the select items that name its result's columns (its first branch's) and that MySQL labels with
+ * their own text: neither aliased nor a bare column or star; empty when the statement has a shape.
  */
 public record Select(SqlTemplate template, List<TableRef> tables, List<TableRef> topTables,
                      Map<TableRef, KeyCondition> conditions, List<KeyJoin> keyJoins, SelectShape shape, boolean nested,
-                     List<Inner> inner)
+                     List<Inner> inner, List<SelectShape.Span> branchItems)
         implements Statement {
     public Select {
         tables = List.copyOf(tables);
@@ -23,6 +26,12 @@ public record Select(SqlTemplate template, List<TableRef> tables, List<TableRef>
         conditions = Map.copyOf(conditions);
         keyJoins = List.copyOf(keyJoins);
         inner = List.copyOf(inner);
+        branchItems = List.copyOf(branchItems);
+    }
+
+    public Select(SqlTemplate template, List<TableRef> tables, List<TableRef> topTables, Map<TableRef, KeyCondition> conditions,
+                  List<KeyJoin> keyJoins, SelectShape shape, boolean nested, List<Inner> inner) {
+        this(template, tables, topTables, conditions, keyJoins, shape, nested, inner, List.of());
     }
 
     /**

@@ -72,7 +72,54 @@ final class SelectAnalyzer {
         }
         SqlTemplate template = new SqlTemplate(parsed.sql, slots, clauses);
         return new Select(template, from.allTables, from.topTables, conditions, extractor.keyJoins, shape, nested,
-                inner(parsed, rule, from));
+                inner(parsed, rule, from), select == null ? branchItems(parsed, root) : List.of());
+    }
+
+    /**
+     * The items MySQL labels with their own text in the query block that names a set operation's (or a
+     * WITH's) result columns: its leftmost SELECT. The federated tier aliases those that name a renamed
+     * copy, so the label stays the user's. Empty when the block cannot be found with certainty.
+     */
+    private static List<SelectShape.Span> branchItems(ParsedText parsed, SqlNode root) {
+        SqlNode n = root;
+        while (true) {
+            if (n instanceof SqlOrderBy ob) {
+                n = ob.query;
+            } else if (n instanceof org.apache.calcite.sql.SqlWith w) {
+                n = w.body;
+            } else if (n instanceof SqlBasicCall call && n.getKind().belongsTo(SqlKind.SET_QUERY)) {
+                n = call.operand(0);
+            } else {
+                break;
+            }
+        }
+        if (!(n instanceof SqlSelect first)) {
+            return List.of();
+        }
+        int offset = parsed.start(first);
+        int index = -1;
+        for (int i = 0; i < parsed.tokens.size() && index < 0; i++) {
+            if (parsed.tokens.get(i).start() >= offset && parsed.tokens.get(i).is("select")) {
+                index = i;
+            }
+        }
+        if (index < 0) {
+            return List.of();
+        }
+        Clauses c = Clauses.of(parsed.tokens, index);
+        List<Clauses.Range> ranges = c.items(c.selectList);
+        SqlNodeList list = first.getSelectList();
+        if (ranges.size() != list.size()) {
+            return List.of();
+        }
+        List<SelectShape.Span> out = new ArrayList<>();
+        for (int i = 0; i < list.size(); i++) {
+            SqlNode item = list.get(i);
+            if (item.getKind() != SqlKind.AS && !(item instanceof SqlIdentifier)) {
+                out.add(new SelectShape.Span(c.startOffset(ranges.get(i)), c.endOffset(ranges.get(i))));
+            }
+        }
+        return out;
     }
 
     /**
