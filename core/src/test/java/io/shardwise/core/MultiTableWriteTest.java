@@ -175,6 +175,21 @@ class MultiTableWriteTest {
     }
 
     @Test
+    void insideATransactionBothTiersWriteInItAndRollBackWithIt() throws SQLException {
+        String read = "SELECT * FROM orders ORDER BY order_id";
+        try (EngineSession s = engine.openSession()) {
+            List<String> before = rows(s, read);
+            s.execute("BEGIN");
+            assertTrue(affected(engineWrite(s, "UPDATE orders o JOIN users u USING (user_id) SET o.status = 'tx1' WHERE u.user_id < 30")) > 0);
+            assertTrue(affected(engineWrite(s, "UPDATE orders o JOIN sbtest1 s ON s.id = o.user_id SET o.status = 'tx2'")) > 0);
+            assertTrue(rows(s, "SELECT order_id FROM orders WHERE status IN ('tx1', 'tx2')").size() > 0, "the transaction sees its writes");
+            s.execute("ROLLBACK");
+            assertEquals(before, rows(s, read));
+            sameRows(direct(read), rows(s, read), "orders after the rollback");
+        }
+    }
+
+    @Test
     void theInfoStringIsOneMysqls() {
         String write = "UPDATE orders o JOIN order_items i ON o.user_id = i.user_id AND o.order_id = i.order_id SET o.status = 'x'"
                 + " WHERE i.quantity = 1";
