@@ -1,6 +1,6 @@
 package io.shardwise.core;
 
-import io.shardwise.core.federate.FederatedWrite;
+import io.shardwise.core.federate.MultiTableFederation;
 import io.shardwise.core.federate.Federation;
 import io.shardwise.core.route.Router;
 import io.shardwise.core.rule.ShardingRule;
@@ -54,7 +54,7 @@ record CachedPlan(Router.Prepared prepared, int[] digestTokenOffsets, Federation
         Federation.Decision get(Statement statement, ShardingRule rule) {
             Federation.Decision d = decision;
             if (d == null) {
-                d = statement instanceof Select select ? Federation.plan(select, rule) : FederatedWrite.plan(statement, rule);
+                d = statement instanceof Select select ? Federation.plan(select, rule) : MultiTableFederation.plan(statement, rule);
                 decision = d;
             }
             return d;

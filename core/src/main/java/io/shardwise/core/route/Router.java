@@ -110,6 +110,10 @@ public final class Router {
         return switch (prepared.statement) {
             case Select s -> select(s, prepared, bindings, source);
             case Insert i -> i.source() == null ? InsertRouter.route(i, bindings, rule, source) : insertSelect(i, prepared, bindings);
+            case Update u when u.multi() != null -> multiWrite(u.template(), prepared, u.multi(), u.conditions(), u.nested(), u.limited(),
+                    bindings, source);
+            case Delete d when d.multi() != null -> multiWrite(d.template(), prepared, d.multi(), d.conditions(), d.nested(), d.limited(),
+                    bindings, source);
             case Update u -> write(u.template(), prepared, u.tables(), u.conditions(), u.nested(), u.limited(), u.choice(), u.assigned(),
                     bindings, source);
             case Delete d -> write(d.template(), prepared, d.tables(), d.conditions(), d.nested(), d.limited(), d.choice(), List.of(),
@@ -296,6 +300,89 @@ public final class Router {
         }
         List<ExecutionUnit> units = units(template, source, prepared, selection, bindings, List.of(), null);
         return new RoutePlan(selection.kind, units, units.size() == 1 ? PASS_THROUGH : new MergeSpec.Concat(MergeSpec.Tail.NONE));
+    }
+
+    /**
+     * A multi-table UPDATE or DELETE on the fast path: run as written on each node its FROM routes to, as a join
+     * SELECT of the same tables would (bound sharded tables joined on their keys, pruned by their key conditions;
+     * broadcast tables and single tables of those nodes' backend read in place). Exact only when every target row
+     * is written on one node with every row it meets: a target broadcast table joined with sharded ones, a single
+     * target over several nodes (its rows would be matched, and counted, once per node) and subqueries spanning
+     * nodes are refused here, which hands the write to the third tier (one target) or names what is refused.
+     */
+    private RoutePlan multiWrite(SqlTemplate template, Prepared prepared, io.shardwise.core.sql.analyze.MultiTable multi,
+                                 Map<TableRef, KeyCondition> conditions, boolean nested, boolean limited, Bindings bindings,
+                                 SourceText source) {
+        Placement placement = prepared.placement;
+        TableRef broadcastTarget = null;
+        TableRef singleTarget = null;
+        for (TableRef t : multi.targets()) {
+            switch (placement.ruleOf(t)) {
+                case TableRule.Broadcast b -> broadcastTarget = t;
+                case TableRule.Single s -> singleTarget = t;
+                case TableRule.Sharded s -> { }
+            }
+        }
+        if (placement.sharded().isEmpty()) {
+            if (broadcastTarget == null) {
+                String backend = placement.singleBackend() != null ? placement.singleBackend() : placement.readBackend(rule);
+                Renderer.Rendered r = render(prepared, template, source, RenderedTexts.singleSlot(), placement.singleNames(), bindings, List.of());
+                return new RoutePlan(RouteKind.UNSHARDED, List.of(unit(backend, r, placement.singleLogical())), PASS_THROUGH);
+            }
+            if (!placement.single().isEmpty() || singleTarget != null) {
+                throw multiUnsupported(multi, "a write to broadcast table '" + broadcastTarget.name() + "' joined with single tables");
+            }
+            List<ExecutionUnit> units = new ArrayList<>();
+            for (DataNode node : placement.ruleOf(broadcastTarget).nodes()) {
+                Renderer.Rendered r = render(prepared, template, source, RenderedTexts.singleSlot(), placement.singleNames(), bindings, List.of());
+                units.add(unit(node.backend(), r, placement.singleLogical()));
+            }
+            return new RoutePlan(RouteKind.BROADCAST_WRITE, units, units.size() == 1 ? PASS_THROUGH : new MergeSpec.Concat(MergeSpec.Tail.NONE));
+        }
+        if (broadcastTarget != null) {
+            throw multiUnsupported(multi, "a write to broadcast table '" + broadcastTarget.name() + "' that reads sharded tables");
+        }
+        Selection selection;
+        try {
+            selection = select(placement, multi.top(), conditions, multi.keyJoins(), bindings);
+        } catch (ShardwiseException e) {
+            throw e.code() == ErrorCode.UNSUPPORTED ? multiUnsupported(multi, e.getMessage()) : e;
+        }
+        int nodes = selection.nodes.cardinality();
+        if (nodes > 1 && singleTarget != null) {
+            throw multiUnsupported(multi, "a write to single table '" + singleTarget.name() + "' joined with sharded tables spanning shards");
+        }
+        if (nodes > 1 && nested) {
+            throw multiUnsupported(multi, "a subquery in a write spanning shards");
+        }
+        if (nodes > 1 && limited) {
+            throw multiUnsupported(multi, "ORDER BY or LIMIT in a write spanning shards");
+        }
+        List<ExecutionUnit> units = units(template, source, prepared, selection, bindings, List.of(), null);
+        return new RoutePlan(selection.kind, units, units.size() == 1 ? PASS_THROUGH : new MergeSpec.Concat(MergeSpec.Tail.NONE));
+    }
+
+    /**
+     * Why a multi-table write has no route: with one known target the third tier takes it (PlanRunner); with
+     * several, or targets only the backend resolves, it is refused with this message, which says so.
+     */
+    private static ShardwiseException multiUnsupported(io.shardwise.core.sql.analyze.MultiTable multi, String reason) {
+        String detail = reason.startsWith("This version") ? reason.substring(reason.indexOf('\'') + 1, reason.lastIndexOf('\'')) : reason;
+        if (multi.targetsKnown() && multi.targets().size() == 1) {
+            return MergePlanner.unsupported("a multi-table write: " + detail);
+        }
+        String targets = multi.targetsKnown() ? "several tables " + names(multi.targets())
+                : "tables it does not name by their reference (qualify each SET column by its table)";
+        return MergePlanner.unsupported("a multi-table UPDATE or DELETE writing " + targets + " whose rows do not meet on one node ("
+                + detail + "); only a write to one table is made on copies of the others");
+    }
+
+    private static String names(List<TableRef> refs) {
+        StringBuilder sb = new StringBuilder();
+        for (TableRef t : refs) {
+            sb.append(sb.isEmpty() ? "" : ", ").append(t.exposedName());
+        }
+        return sb.toString();
     }
 
     /** The nodes a statement's sharded tables route to (never empty: an empty match still needs one node's answer). */

@@ -539,8 +539,35 @@ class RouterTest {
                 .rewritesTo("ds1: delete o from orders_1 o where o.user_id = 7");
         sql("delete orders from orders where user_id = ?", 7L).routes(POINT)
                 .rewritesTo("ds1: delete orders_1 from orders_1 where user_id = 7");
-        sql("delete o from orders o join users u on o.user_id = u.user_id where u.user_id = ?", 7L)
-                .fails(ErrorCode.UNSUPPORTED, "orders");
+        sql("delete o from orders o join users u on o.user_id = u.user_id where u.user_id = ?", 7L).routes(POINT)
+                .rewritesTo("ds1: delete o from orders_1 o join users_1 u on o.user_id = u.user_id where u.user_id = 7");
+    }
+
+    @Test
+    void multiTableWritesOfCoLocatedTablesRunOnEachNodeTheirJoinReaches() {
+        sql("update orders o join order_items i on o.user_id = i.user_id set o.amount = i.price, i.quantity = ? where i.sku = ?", 1L, "a")
+                .routes(SCATTER)
+                .rewritesTo("ds0: update orders_0 o join order_items_0 i on o.user_id = i.user_id set o.amount = i.price, i.quantity = 1 where i.sku = 'a'",
+                        "ds0: update orders_1 o join order_items_1 i on o.user_id = i.user_id set o.amount = i.price, i.quantity = 1 where i.sku = 'a'",
+                        "ds1: update orders_0 o join order_items_0 i on o.user_id = i.user_id set o.amount = i.price, i.quantity = 1 where i.sku = 'a'",
+                        "ds1: update orders_1 o join order_items_1 i on o.user_id = i.user_id set o.amount = i.price, i.quantity = 1 where i.sku = 'a'");
+        sql("delete orders, order_items from orders, order_items, countries where orders.user_id = order_items.user_id"
+                + " and countries.code = ? and orders.user_id in (?, ?)", "DE", 4L, 5L).routes(MULTI_POINT)
+                .rewritesTo("ds0: delete orders_0, order_items_0 from orders_0, order_items_0, countries where orders_0.user_id ="
+                                + " order_items_0.user_id and countries.code = 'DE' and orders_0.user_id in (4, 5)",
+                        "ds0: delete orders_1, order_items_1 from orders_1, order_items_1, countries where orders_1.user_id ="
+                                + " order_items_1.user_id and countries.code = 'DE' and orders_1.user_id in (4, 5)");
+        sql("update promotions p join promotions q on p.id = q.id + 1 set p.discount = q.discount").routes(UNSHARDED)
+                .rewritesTo("ds1: update promotions p join promotions q on p.id = q.id + 1 set p.discount = q.discount");
+    }
+
+    @Test
+    void multiTableWritesThatDoNotMeetOnOneNodeAreRefusedHereNamingWhy() {
+        sql("update orders o join sbtest1 s on s.id = o.order_id set o.amount = s.k").fails(ErrorCode.UNSUPPORTED, "a multi-table write");
+        sql("delete o, s from orders o join sbtest1 s on s.id = o.order_id").fails(ErrorCode.UNSUPPORTED, "several tables o, s");
+        sql("update orders o join order_items i on o.user_id = i.user_id set o.amount = 1 limit 3").fails(ErrorCode.UNSUPPORTED, "LIMIT");
+        sql("update countries c join orders o on o.status = c.code set c.name = ?", "x").fails(ErrorCode.UNSUPPORTED, "broadcast table 'countries'");
+        sql("update orders o join users u using (user_id) set u.user_id = 3").fails(ErrorCode.UNSUPPORTED, "sharding column 'user_id'");
     }
 
     @Test

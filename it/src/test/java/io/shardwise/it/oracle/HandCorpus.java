@@ -563,6 +563,50 @@ final class HandCorpus {
         c.failingWrite("UPDATE users SET name = (SELECT status FROM orders WHERE amount > 1) WHERE user_id > 2", "users", "user_id");
         c.failingWrite("DELETE FROM orders WHERE nope IN (SELECT user_id FROM users)", "orders", "order_id");
 
+        // multi-table UPDATE and DELETE: co-located joins run per node as written
+        c.category("multi-table-write");
+        c.write("UPDATE orders o JOIN users u ON u.user_id = o.user_id SET o.status = u.country_code WHERE u.name LIKE 'A%'",
+                "orders", "order_id");
+        c.write("UPDATE users u, orders o SET u.email = 'big-order' WHERE u.user_id = o.user_id AND o.amount > 400", "users", "user_id");
+        c.write("UPDATE orders o JOIN order_items i ON o.user_id = i.user_id AND o.order_id = i.order_id"
+                + " SET o.amount = o.amount + 1, i.quantity = i.quantity + 1 WHERE i.price > 190", "orders", "order_id")
+                .check("order_items", "item_id");
+        c.write("UPDATE users u JOIN countries c ON c.code = u.country_code SET u.name = CONCAT(u.name, '@', c.code) WHERE u.user_id < 200",
+                "users", "user_id");
+        c.pwrite("UPDATE orders o JOIN order_items i ON o.user_id = i.user_id SET o.status = ? WHERE o.user_id = ? AND i.quantity > ?",
+                "orders", "order_id", "multi", 4L, 2);
+        c.write("UPDATE orders o LEFT JOIN order_items i ON i.user_id = o.user_id AND i.order_id = o.order_id SET o.status = 'empty'"
+                + " WHERE i.item_id IS NULL", "orders", "order_id");
+        c.write("UPDATE orders a JOIN orders b ON a.user_id = b.user_id AND a.order_id < b.order_id SET a.status = 'older'"
+                + " WHERE a.user_id < 20", "orders", "order_id");
+        c.write("UPDATE orders o JOIN order_items i ON o.user_id = i.user_id AND o.order_id = i.order_id SET o.amount = 7"
+                + " WHERE o.user_id = 12 ORDER BY o.order_id LIMIT 1", "orders", "order_id");
+        c.write("DELETE i FROM order_items i JOIN orders o ON o.user_id = i.user_id AND o.order_id = i.order_id WHERE o.status = 'shipped'",
+                "order_items", "item_id");
+        c.write("DELETE o, i FROM orders o JOIN order_items i ON o.user_id = i.user_id AND o.order_id = i.order_id"
+                + " WHERE o.amount BETWEEN 100 AND 110", "orders", "order_id").check("order_items", "item_id");
+        c.write("DELETE FROM i USING order_items AS i JOIN orders o USING (user_id, order_id) WHERE o.status = 'older' AND i.quantity = 1",
+                "order_items", "item_id");
+        c.write("UPDATE promotions p JOIN promotions q ON q.id = p.id + 1 SET p.discount = q.discount", "promotions", "id");
+        c.write("UPDATE promotions p JOIN countries c ON c.code = LEFT(p.code, 2) SET p.discount = p.discount + 1", "promotions", "id");
+        c.failingWrite("UPDATE orders o JOIN order_items i ON o.user_id = i.user_id SET o.nope = 1", "orders", "order_id");
+        c.failingWrite("DELETE x FROM orders o JOIN users u USING (user_id) WHERE u.user_id = 5", "orders", "order_id");
+        // the others write their one target on the third tier, every other table read from a copy
+        c.write("UPDATE sbtest1 s JOIN order_items i ON i.quantity = s.id SET s.k = s.k + 1", "sbtest1", "id");
+        c.write("UPDATE order_items i JOIN sbtest1 s ON s.id = i.quantity SET i.price = i.price + 1 WHERE s.k > 300",
+                "order_items", "item_id");
+        c.write("DELETE s FROM sbtest1 s JOIN order_items i ON i.quantity = s.id WHERE i.price > 190", "sbtest1", "id");
+        c.write("UPDATE promotions p JOIN orders o ON o.user_id = p.id SET p.discount = p.discount + 1 WHERE o.status = 'paid'",
+                "promotions", "id");
+        c.write("UPDATE countries c JOIN users u ON u.country_code = c.code SET c.name = CONCAT(c.name, '+') WHERE u.user_id < 50",
+                "countries", "code");
+        c.write("UPDATE users u LEFT JOIN sbtest1 s ON s.id = u.user_id SET u.email = 'no-sbtest' WHERE s.id IS NULL AND u.user_id < 2000",
+                "users", "user_id");
+        c.pwrite("UPDATE sbtest1 s JOIN orders o ON o.user_id = s.id SET s.c = ? WHERE o.amount > ?", "sbtest1", "id", "joined", 250);
+        c.write("UPDATE orders o JOIN users u ON u.user_id = o.user_id SET o.amount = (SELECT MAX(price) FROM order_items)"
+                + " WHERE u.country_code = 'DE'", "orders", "order_id");
+        c.write("DELETE FROM u USING users u JOIN sbtest1 s ON s.k = u.user_id WHERE u.user_id BETWEEN 100 AND 300", "users", "user_id");
+
         // last: a multi-row INSERT that fails on one shard must change nothing (MySQL's statement atomicity)
         c.category("insert");
         c.failingWrite("INSERT INTO users (user_id, name) VALUES (2000, 'ok'), (42, 'duplicate')", "users", "user_id");

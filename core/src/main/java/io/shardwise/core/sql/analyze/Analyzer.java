@@ -191,6 +191,16 @@ public final class Analyzer {
     }
 
     private Statement parsed(String sql, List<Token> tokens, String kind) {
+        if (!kind.equals("select")) {
+            try {
+                Statement multi = MultiTableWrites.analyze(sql, tokens, rule);
+                if (multi != null) {
+                    return multi;
+                }
+            } catch (SqlParseException e) {
+                // not read as a multi-table write either: refused below with the parser's own reason
+            }
+        }
         ParsedText parsed;
         try {
             parsed = ParsedText.parse(sql, tokens);

@@ -68,6 +68,7 @@ final class MaskedText {
     }
 
     private void sorted() {
-        edits.sort((a, b) -> Integer.compare(a.start(), b.start()));
+        // an insertion (an empty span) sorts before an edit starting where it stands: its text goes first
+        edits.sort((a, b) -> a.start() != b.start() ? Integer.compare(a.start(), b.start()) : Integer.compare(a.end(), b.end()));
     }
 }

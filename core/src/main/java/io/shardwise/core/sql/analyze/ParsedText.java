@@ -37,7 +37,13 @@ final class ParsedText {
     }
 
     static ParsedText parse(String sql, List<Token> tokens) throws SqlParseException {
+        return parse(sql, tokens, m -> { });
+    }
+
+    /** Parses with {@code more} masking applied after {@link CalciteMasking}'s (a statement read as another shape). */
+    static ParsedText parse(String sql, List<Token> tokens, java.util.function.Consumer<MaskedText> more) throws SqlParseException {
         CalciteMasking.Result masking = CalciteMasking.mask(sql, tokens);
+        more.accept(masking.text());
         SqlNode node = SqlParser.create(masking.text().text(), CONFIG).parseStmt();
         return new ParsedText(sql, tokens, masking, node);
     }

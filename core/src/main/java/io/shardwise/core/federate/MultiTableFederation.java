@@ -1,0 +1,74 @@
+package io.shardwise.core.federate;
+
+import io.shardwise.core.rule.ShardingRule;
+import io.shardwise.core.rule.TableRule;
+import io.shardwise.core.sql.analyze.Delete;
+import io.shardwise.core.sql.analyze.MultiTable;
+import io.shardwise.core.sql.analyze.Statement;
+import io.shardwise.core.sql.analyze.TableRef;
+import io.shardwise.core.sql.analyze.Update;
+
+/**
+ * The third tier's decision for an UPDATE or DELETE: a one-table write's is {@link FederatedWrite#plan}'s; a
+ * multi-table write ({@code UPDATE a JOIN b … SET a.x = …}, {@code DELETE a FROM a JOIN b …}) whose rows do not
+ * meet on one node becomes the same plan, its one target written node by node and every other table of its
+ * FROM and subqueries read from a copy (or in place: broadcast tables, single tables of the site), exactly as a
+ * subquery's tables are. MySQL joins the target's rows of each node with whole tables there, so each target row
+ * is matched, changed and counted once.
+ *
+ * <p>Declined (the router's 1235 stands): several targets (each would need the others' rows changed on the
+ * same copies: {@code DELETE a, b} of tables that do not meet on one node), targets only the backend resolves (an
+ * unqualified SET column), and a target joined with itself (its other reference would read a copy taken before
+ * the write, where MySQL's join may see rows it already changed).
+ */
+public final class MultiTableFederation {
+    private MultiTableFederation() {}
+
+    public static Federation.Decision plan(Statement statement, ShardingRule rule) {
+        MultiTable multi = switch (statement) {
+            case Update u -> u.multi();
+            case Delete d -> d.multi();
+            default -> null;
+        };
+        if (multi == null) {
+            return FederatedWrite.plan(statement, rule);
+        }
+        if (!multi.targetsKnown()) {
+            return new Federation.Declined("a multi-table write whose targets only the backend resolves (an unqualified SET column)");
+        }
+        if (multi.targets().size() != 1) {
+            return new Federation.Declined("a multi-table write to several tables");
+        }
+        TableRef target = multi.targets().get(0);
+        for (TableRef t : statement.tables()) {
+            if (t != target && t.name().equalsIgnoreCase(target.name())) {
+                return new Federation.Declined("a multi-table write joining its target table '" + target.name() + "' with itself");
+            }
+        }
+        // FederatedWrite reads every table after the first (the target) as a copy; its "subquery" flag is the join here
+        Statement asNested = switch (statement) {
+            case Update u -> new Update(u.template(), u.tables(), u.conditions(), u.assigned(), u.limited(), true, null, multi);
+            case Delete d -> new Delete(d.template(), d.tables(), d.conditions(), d.limited(), true, null, multi);
+            default -> statement;
+        };
+        Federation.Decision decision = FederatedWrite.plan(asNested, rule);
+        if (!(decision instanceof FederatedWrite w)) {
+            return decision;
+        }
+        // only subqueries force this tier on a write the router sends to one node; the FROM's tables are the router's to co-locate
+        boolean readsShards = false;
+        for (TableRef t : statement.tables()) {
+            readsShards |= !contains(multi, t) && rule.logicalTables().served(t.name()) instanceof TableRule.Sharded;
+        }
+        return new FederatedWrite(w.target(), w.targetRule(), w.condition(), w.limited(), w.sites(), w.selfReads(), readsShards);
+    }
+
+    private static boolean contains(MultiTable multi, TableRef t) {
+        for (TableRef top : multi.top()) {
+            if (top == t) {
+                return true;
+            }
+        }
+        return false;
+    }
+}

@@ -1,0 +1,22 @@
+package io.shardwise.core.sql.analyze;
+
+import java.util.List;
+
+/**
+ * What a multi-table UPDATE or DELETE (MySQL's {@code UPDATE a JOIN b ON … SET …}, {@code UPDATE a, b SET …},
+ * {@code DELETE a, b FROM a JOIN b …}, {@code DELETE FROM a USING a JOIN b …}) adds to its record: the
+ * references of its FROM ({@code top}: these narrow the route and must meet on one node), their key joins, and
+ * the references it writes ({@code targets}; every top reference when {@code targetsKnown} is false: a SET
+ * column without a qualifier, or a DELETE target no reference exposes, which only the backend resolves).
+ *
+ * <p>Invariant: {@code targets} are elements of {@code top} (by identity). Hazard: such a write is exact per
+ * node only when every row a target row meets lives on that node (the router's co-location); otherwise it is
+ * the third tier's, which handles one target.
+ */
+public record MultiTable(List<TableRef> top, List<Select.KeyJoin> keyJoins, List<TableRef> targets, boolean targetsKnown) {
+    public MultiTable {
+        top = List.copyOf(top);
+        keyJoins = List.copyOf(keyJoins);
+        targets = List.copyOf(targets);
+    }
+}

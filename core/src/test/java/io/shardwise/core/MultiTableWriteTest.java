@@ -1,0 +1,232 @@
+package io.shardwise.core;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.shardwise.core.error.ErrorCode;
+import io.shardwise.core.error.ShardwiseException;
+import io.shardwise.core.execute.ResultCursor;
+import io.shardwise.testkit.MysqlServer;
+import java.nio.charset.StandardCharsets;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+/**
+ * Multi-table UPDATE and DELETE ({@code UPDATE a JOIN b … SET}, {@code UPDATE a, b SET}, {@code DELETE a, b FROM
+ * …}, {@code DELETE FROM a USING …}) on real backends: each runs through the engine and on the unsharded copy,
+ * and both must report the same affected rows, info string (or error) and leave the same tables. Co-located
+ * joins run per node (no third-tier statement counted); the others write their one target on the third tier.
+ */
+class MultiTableWriteTest {
+    @RegisterExtension
+    static final SampleEngine SAMPLE = SampleEngine.withWhole("multiwrite");
+    private static MysqlServer server;
+    private static String whole;
+    private static Engine engine;
+
+    @BeforeAll
+    static void load() {
+        server = SAMPLE.server();
+        whole = SAMPLE.whole();
+        engine = SAMPLE.engine();
+    }
+
+    private static List<String> rows(EngineSession s, String sql) {
+        try (ResultCursor c = assertInstanceOf(StatementResult.Rows.class, s.execute(sql)).cursor()) {
+            List<String> out = new ArrayList<>();
+            while (c.next()) {
+                StringBuilder row = new StringBuilder();
+                for (int i = 0; i < c.columns().size(); i++) {
+                    byte[] v = c.get(i);
+                    row.append(v == null ? "NULL" : new String(v, StandardCharsets.UTF_8)).append('|');
+                }
+                out.add(row.toString());
+            }
+            return out;
+        }
+    }
+
+    private static List<String> direct(String sql) throws SQLException {
+        try (Connection c = server.connect(whole); Statement st = c.createStatement(); ResultSet rs = st.executeQuery(sql)) {
+            List<String> out = new ArrayList<>();
+            int width = rs.getMetaData().getColumnCount();
+            while (rs.next()) {
+                StringBuilder row = new StringBuilder();
+                for (int i = 1; i <= width; i++) {
+                    byte[] v = rs.getBytes(i);
+                    row.append(v == null ? "NULL" : new String(v, StandardCharsets.UTF_8)).append('|');
+                }
+                out.add(row.toString());
+            }
+            return out;
+        }
+    }
+
+    /** The outcome on one MySQL: affected rows, or the error number. */
+    private static String directWrite(String sql) {
+        try (Connection c = server.connect(whole); Statement st = c.createStatement()) {
+            return "affected " + st.executeUpdate(sql);
+        } catch (SQLException e) {
+            return "error " + e.getErrorCode();
+        }
+    }
+
+    private static String engineWrite(EngineSession s, String sql) {
+        try {
+            return "affected " + assertInstanceOf(StatementResult.Update.class, s.execute(sql)).affectedRows();
+        } catch (ShardwiseException e) {
+            return "error " + e.errno();
+        }
+    }
+
+    /** Runs the write both ways; same outcome, same tables after (each "table key" ordered by key). Returns the outcome. */
+    private static String same(String write, String... tablesAndKeys) throws SQLException {
+        String expected = directWrite(write);
+        String actual;
+        try (EngineSession s = engine.openSession()) {
+            actual = engineWrite(s, write);
+            assertEquals(expected, actual, write);
+            for (String tableAndKey : tablesAndKeys) {
+                String[] p = tableAndKey.split(" ");
+                String read = "SELECT * FROM " + p[0] + " ORDER BY " + p[1];
+                sameRows(direct(read), rows(s, read), "the table " + p[0] + " after " + write);
+            }
+        }
+        return actual;
+    }
+
+    /** Equal lists; a difference is shown by its first rows, not the whole table. */
+    private static void sameRows(List<String> expected, List<String> actual, String what) {
+        List<String> missing = new ArrayList<>(expected);
+        missing.removeAll(actual);
+        List<String> extra = new ArrayList<>(actual);
+        extra.removeAll(expected);
+        assertEquals(List.of(), missing.subList(0, Math.min(3, missing.size())), what + ": rows missing (" + missing.size()
+                + "), extra: " + extra.subList(0, Math.min(3, extra.size())));
+        assertEquals(expected, actual, what);
+    }
+
+    private static long affected(String outcome) {
+        assertTrue(outcome.startsWith("affected "), outcome);
+        return Long.parseLong(outcome.substring("affected ".length()));
+    }
+
+    /** The engine's info string of {@code write}, also made on the unsharded copy (the tables stay equal). */
+    private static String info(String write) {
+        directWrite(write);
+        try (EngineSession s = engine.openSession()) {
+            return assertInstanceOf(StatementResult.Update.class, s.execute(write)).info();
+        }
+    }
+
+    @Test
+    void aJoinOfBoundTablesOnTheirKeysRunsOnEachNodeAsWritten() throws SQLException {
+        long before = engine.federatedStatements();
+        assertTrue(affected(same("UPDATE orders o JOIN order_items i ON o.user_id = i.user_id AND o.order_id = i.order_id"
+                + " SET o.amount = o.amount + i.quantity WHERE i.quantity > 2", "orders order_id")) > 0);
+        assertTrue(affected(same("UPDATE users u, orders o SET u.name = CONCAT(u.name, '*') WHERE u.user_id = o.user_id AND o.amount > 300",
+                "users user_id")) > 0, "the comma form; a user of several orders changed and counted once");
+        assertTrue(affected(same("UPDATE users u JOIN orders o USING (user_id) SET u.email = o.status, o.status = 'seen'"
+                + " WHERE o.amount < 100", "users user_id", "orders order_id")) > 0, "two targets, co-located");
+        assertTrue(affected(same("UPDATE users u JOIN countries c ON u.country_code = c.code SET u.email = c.name WHERE c.code IN ('DE', 'FR')",
+                "users user_id")) > 0, "a broadcast table read in place");
+        assertTrue(affected(same("UPDATE orders a JOIN orders b ON a.user_id = b.user_id AND a.order_id < b.order_id SET a.status = 'older'",
+                "orders order_id")) > 0, "a self-join on the key");
+        same("UPDATE orders o JOIN order_items i ON o.user_id = i.user_id SET o.amount = 1 WHERE o.user_id = 3", "orders order_id");
+        assertEquals(before, engine.federatedStatements(), "no third-tier statement");
+    }
+
+    @Test
+    void deletesOfOneOrSeveralCoLocatedTargets() throws SQLException {
+        long before = engine.federatedStatements();
+        assertTrue(affected(same("DELETE i FROM order_items i JOIN orders o ON o.user_id = i.user_id AND o.order_id = i.order_id"
+                + " WHERE o.status = 'cancelled'", "order_items item_id")) > 0);
+        assertTrue(affected(same("DELETE o, i FROM orders o JOIN order_items i ON o.user_id = i.user_id AND o.order_id = i.order_id"
+                + " WHERE o.amount > 450", "orders order_id", "order_items item_id")) > 0, "the affected rows of both tables");
+        same("DELETE FROM order_items USING order_items JOIN orders ON orders.user_id = order_items.user_id"
+                + " AND orders.order_id = order_items.order_id WHERE orders.amount < 20", "order_items item_id");
+        same("DELETE u FROM users u LEFT JOIN orders o ON o.user_id = u.user_id WHERE o.order_id IS NULL", "users user_id");
+        assertEquals(before, engine.federatedStatements(), "no third-tier statement");
+    }
+
+    @Test
+    void joinsThatDoNotMeetOnOneNodeWriteTheirOneTargetOnTheThirdTier() throws SQLException {
+        long before = engine.federatedStatements();
+        assertTrue(affected(same("UPDATE sbtest1 s JOIN order_items i ON i.quantity = s.id SET s.k = s.k + 1",
+                "sbtest1 id")) > 0, "a row met by several items changed once");
+        assertTrue(affected(same("UPDATE order_items i JOIN sbtest1 s ON s.id = i.quantity SET i.price = i.price + s.id WHERE i.user_id > 0",
+                "order_items item_id")) > 0);
+        same("UPDATE users u LEFT JOIN order_items i ON i.quantity = u.user_id SET u.email = 'none' WHERE i.item_id IS NULL",
+                "users user_id");
+        same("UPDATE promotions p JOIN order_items i ON i.quantity = p.id SET p.discount = p.discount + 1", "promotions id");
+        same("UPDATE countries c JOIN users u ON u.country_code = c.code SET c.name = CONCAT(c.name, '+') WHERE u.user_id < 50",
+                "countries code");
+        assertTrue(affected(same("DELETE s FROM sbtest1 s JOIN order_items i ON i.quantity = s.id WHERE i.price > 150", "sbtest1 id")) > 0);
+        assertTrue(engine.federatedStatements() >= before + 6, "the third tier wrote them");
+    }
+
+    @Test
+    void insideATransactionBothTiersWriteInItAndRollBackWithIt() throws SQLException {
+        String read = "SELECT * FROM orders ORDER BY order_id";
+        try (EngineSession s = engine.openSession()) {
+            List<String> before = rows(s, read);
+            s.execute("BEGIN");
+            assertTrue(affected(engineWrite(s, "UPDATE orders o JOIN users u USING (user_id) SET o.status = 'tx1' WHERE u.user_id < 30")) > 0);
+            assertTrue(affected(engineWrite(s, "UPDATE orders o JOIN sbtest1 s ON s.id = o.user_id SET o.status = 'tx2'")) > 0);
+            assertTrue(rows(s, "SELECT order_id FROM orders WHERE status IN ('tx1', 'tx2')").size() > 0, "the transaction sees its writes");
+            s.execute("ROLLBACK");
+            assertEquals(before, rows(s, read));
+            sameRows(direct(read), rows(s, read), "orders after the rollback");
+        }
+    }
+
+    @Test
+    void theInfoStringIsOneMysqls() {
+        String write = "UPDATE orders o JOIN order_items i ON o.user_id = i.user_id AND o.order_id = i.order_id SET o.status = 'x'"
+                + " WHERE i.quantity = 1";
+        String first = info(write);
+        assertTrue(first.matches("Rows matched: [1-9]\\d*  Changed: [1-9]\\d*  Warnings: 0"), first);
+        String again = info(write);
+        assertEquals(first.replaceFirst("Changed: \\d+", "Changed: 0"), again, "matched again, changed none");
+        String federated = "UPDATE sbtest1 s JOIN order_items i ON i.quantity = s.id SET s.pad = 'x'";
+        info(federated);
+        assertTrue(info(federated).matches("Rows matched: [1-9]\\d*  Changed: 0  Warnings: 0"), info(federated));
+    }
+
+    @Test
+    void orderByAndLimitAreTheBackendsOnOneNodeAndRefusedAcrossSeveral() throws SQLException {
+        // MySQL refuses both in a multi-table write (1221); MariaDB applies them to the join's rows
+        same("UPDATE orders o JOIN order_items i ON o.user_id = i.user_id AND o.order_id = i.order_id SET o.amount = 2"
+                + " WHERE o.user_id = 3 ORDER BY o.order_id LIMIT 1", "orders order_id");
+        same("DELETE o FROM orders o JOIN order_items i ON o.user_id = i.user_id WHERE o.user_id = 3 LIMIT 1", "orders order_id");
+        try (EngineSession s = engine.openSession()) {
+            ShardwiseException e = assertThrows(ShardwiseException.class,
+                    () -> s.execute("UPDATE orders o JOIN order_items i ON o.user_id = i.user_id SET o.amount = 2 ORDER BY o.order_id LIMIT 1"));
+            assertEquals(ErrorCode.UNSUPPORTED, e.code());
+            assertTrue(e.getMessage().contains("LIMIT"), e.getMessage());
+        }
+    }
+
+    @Test
+    void severalTargetsThatDoNotMeetOnOneNodeAreRefusedNamingThem() {
+        try (EngineSession s = engine.openSession()) {
+            ShardwiseException e = assertThrows(ShardwiseException.class,
+                    () -> s.execute("DELETE s, i FROM sbtest1 s JOIN order_items i ON i.quantity = s.id"));
+            assertEquals(ErrorCode.UNSUPPORTED, e.code());
+            assertTrue(e.getMessage().contains("several tables s, i"), e.getMessage());
+            e = assertThrows(ShardwiseException.class, () -> s.execute("UPDATE sbtest1 s JOIN order_items i ON i.quantity = s.id SET k = 1"));
+            assertTrue(e.getMessage().contains("qualify each SET column"), e.getMessage());
+            e = assertThrows(ShardwiseException.class, () -> s.execute("UPDATE users u JOIN orders o USING (user_id) SET o.user_id = 5"));
+            assertTrue(e.getMessage().contains("sharding column 'user_id'"), e.getMessage());
+        }
+    }
+}
