@@ -39,7 +39,8 @@ import org.junit.jupiter.api.Test;
 /**
  * 4,096 clients that logged in, ran what a client runs on connecting (the mysql CLI's
  * {@code select @@version_comment limit 1}) and one point select, then sit idle, cost at most
- * 64 MiB of live heap and at most 128 backend connections per backend: an idle client holds a
+ * 64 MiB of live heap and at most 128 backend connections per backend, and the server still
+ * answers them and a client that logs in then: an idle client holds a
  * channel, an engine session and a parked virtual thread, never a backend connection (the relay's
  * and the executor's pools are shared and bounded by {@code pool.max}).
  *
@@ -134,6 +135,11 @@ class IdleConnectionsMemoryIT {
                     CLIENTS, grown / 1048576.0, grown / CLIENTS);
             assertEquals(CLIENTS, server.clientCount());
             assertTrue(grown <= HEAP_LIMIT, () -> CLIENTS + " idle clients grew the live heap by " + grown / 1048576 + " MiB");
+            // the server still serves: a client that was idle all along, and one more that logs in now
+            assertEquals("user 3", queryOne(clients.get(3), "SELECT name FROM users WHERE user_id = 3"));
+            try (Socket late = login(port)) {
+                assertEquals("user 2", queryOne(late, "SELECT name FROM users WHERE user_id = 2"));
+            }
             for (BackendConfig b : rule.config().backends().values()) {
                 int open = backendConnections(backend, b);
                 System.out.printf("idle[backend %s: %d connections]%n", b.name(), open);
@@ -199,6 +205,29 @@ class IdleConnectionsMemoryIT {
                 eofs++;
             }
         }
+    }
+
+    /** A query answering one row of one column: that value (a length-encoded string shorter than 251 bytes). */
+    private static String queryOne(Socket socket, String sql) throws IOException {
+        byte[] text = sql.getBytes(StandardCharsets.UTF_8);
+        byte[] payload = new byte[text.length + 1];
+        payload[0] = COM_QUERY;
+        System.arraycopy(text, 0, payload, 1, text.length);
+        send(socket, 0, payload);
+        List<byte[]> rows = new ArrayList<>();
+        int eofs = 0;
+        while (eofs < 2) {
+            byte[] p = read(socket);
+            assertTrue(p.length == 0 || (p[0] & 0xFF) != 0xFF, () -> sql + " failed: " + new String(p, StandardCharsets.UTF_8));
+            if (p.length > 0 && p.length < 9 && (p[0] & 0xFF) == 0xFE) {
+                eofs++;
+            } else if (eofs == 1) {
+                rows.add(p);
+            }
+        }
+        assertEquals(1, rows.size(), sql + " answers one row");
+        byte[] row = rows.get(0);
+        return new String(row, 1, row[0] & 0xFF, StandardCharsets.UTF_8);
     }
 
     private static void send(Socket socket, int sequenceId, byte[] payload) throws IOException {
