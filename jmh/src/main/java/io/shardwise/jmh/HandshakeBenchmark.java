@@ -56,7 +56,12 @@ import org.openjdk.jmh.annotations.Warmup;
  *   <li>{@link #tlsFullHandshake}: one full TLS handshake (no resumption) between the server's
  *       {@link ServerTls} over its generated certificate and a client engine, in memory. The time is
  *       both sides' (one thread runs both); {@code clientProvider} picks the client's engine.</li>
+ *   <li>{@link #tlsResumedHandshake}: the same client reconnecting: its engine offers the session
+ *       ticket the server issued on the previous connection, and the server resumes it (TLS 1.3
+ *       PSK with a fresh key exchange: no certificate, no signature).</li>
  * </ul>
+ *
+ * <p>{@link #main} splits the handshakes' CPU time between the server's engine and the client's.
  *
  * <p>Run (from the repository root, after {@code ./mvnw -pl server,jmh -am package -Pbench -DskipTests}):
  * <pre>
@@ -81,6 +86,13 @@ public class HandshakeBenchmark {
     private Authenticator users;
     private ServerTls tls;
     private SslContext client;
+    /** A second client context: its session cache keeps the tickets the server issues, so its engines resume. */
+    private SslContext resumingClient;
+    /** Set by {@link #main} only: each engine call's CPU time is then added to the server's or the client's side. */
+    private boolean split;
+    private long serverNanos;
+    private long clientNanos;
+    private static final java.lang.management.ThreadMXBean CPU = java.lang.management.ManagementFactory.getThreadMXBean();
     private final ChannelHandler session = new ChannelInboundHandlerAdapter() {
         @Override
         public boolean isSharable() {
@@ -94,8 +106,16 @@ public class HandshakeBenchmark {
         tls = ServerTls.of(TlsConfig.GENERATED);
         client = SslContextBuilder.forClient().sslProvider(SslProvider.valueOf(clientProvider))
                 .trustManager(InsecureTrustManagerFactory.INSTANCE).protocols("TLSv1.3").build();
+        resumingClient = SslContextBuilder.forClient().sslProvider(SslProvider.valueOf(clientProvider))
+                .trustManager(InsecureTrustManagerFactory.INSTANCE).protocols("TLSv1.3").build();
         if (!login()) {
             throw new IllegalStateException("the login was not accepted");
+        }
+        long resumedBefore = tls.handshakes().resumed();
+        tlsResumedHandshake(); // the first connection of the resuming client is a full one: it gets its ticket
+        tlsResumedHandshake();
+        if (resumedBefore >= 0 && tls.handshakes().resumed() != resumedBefore + 1) {
+            throw new IllegalStateException("the reconnecting client did not resume its session: " + tls.handshakes());
         }
     }
 
@@ -137,9 +157,23 @@ public class HandshakeBenchmark {
     /** One full TLS 1.3 handshake, both engines in this thread; the engines are freed after it. */
     @Benchmark
     public String tlsFullHandshake() throws SSLException {
+        return handshake(client.newEngine(ByteBufAllocator.DEFAULT));
+    }
+
+    /**
+     * One resumed TLS 1.3 handshake: the client (one peer, so its cache has a ticket for it) offers
+     * the ticket of its previous connection, read from the server's last flight after the handshake.
+     */
+    @Benchmark
+    public String tlsResumedHandshake() throws SSLException {
+        return handshake(resumingClient.newEngine(ByteBufAllocator.DEFAULT, "shardwise.bench", 3306));
+    }
+
+    private String handshake(SSLEngine clientEngine) throws SSLException {
+        long t = split ? CPU.getCurrentThreadCpuTime() : 0;
         SslHandler serverHandler = tls.newHandler(ByteBufAllocator.DEFAULT);
         SSLEngine server = serverHandler.engine();
-        SSLEngine clientEngine = client.newEngine(ByteBufAllocator.DEFAULT);
+        t = split ? account(t, true) : 0;
         try {
             clientEngine.beginHandshake();
             server.beginHandshake();
@@ -147,18 +181,43 @@ public class HandshakeBenchmark {
             ByteBuffer toClient = ByteBuffer.allocateDirect(64 * 1024);
             ByteBuffer app = ByteBuffer.allocateDirect(64 * 1024);
             ByteBuffer empty = ByteBuffer.allocate(0);
+            ByteBuffer ok = ByteBuffer.allocate(11); // an OK packet's size
             for (int round = 0; round < 20; round++) {
                 step(clientEngine, empty, toServer, toClient, app);
+                t = split ? account(t, false) : 0;
                 step(server, empty, toClient, toServer, app);
+                t = split ? account(t, true) : 0;
                 if (done(clientEngine) && done(server)) {
+                    // BoringSSL sends its TLS 1.3 session tickets with the server's first record (the login's
+                    // OK in a real connection): written and read here so the resuming client gets them
+                    ok.clear();
+                    server.wrap(ok, toClient);
+                    t = split ? account(t, true) : 0;
+                    step(clientEngine, empty, toServer, toClient, app);
+                    t = split ? account(t, false) : 0;
                     return server.getSession().getProtocol();
                 }
             }
             throw new IllegalStateException("the TLS handshake did not finish");
         } finally {
             ReferenceCountUtil.release(clientEngine);
+            t = split ? account(t, false) : 0;
             ReferenceCountUtil.release(server);
+            if (split) {
+                account(t, true);
+            }
         }
+    }
+
+    /** Adds this thread's CPU time since {@code since} to one side; the time now. */
+    private long account(long since, boolean serverSide) {
+        long now = CPU.getCurrentThreadCpuTime();
+        if (serverSide) {
+            serverNanos += now - since;
+        } else {
+            clientNanos += now - since;
+        }
+        return now;
     }
 
     private static boolean done(SSLEngine e) {
@@ -204,6 +263,7 @@ public class HandshakeBenchmark {
         for (int i = 0; i < 3000; i++) {
             b.login();
             b.tlsFullHandshake();
+            b.tlsResumedHandshake();
         }
         java.lang.management.ThreadMXBean cpu = java.lang.management.ManagementFactory.getThreadMXBean();
         long t0 = cpu.getCurrentThreadCpuTime();
@@ -217,5 +277,21 @@ public class HandshakeBenchmark {
         long t2 = cpu.getCurrentThreadCpuTime();
         System.out.printf("CPU per login %.1f µs, per full TLS handshake (server and client engines) %.1f µs%n",
                 (t1 - t0) / 3000 / 1e3, (t2 - t1) / 1000 / 1e3);
+        b.split = true;
+        for (boolean resumed : new boolean[] {false, true}) {
+            b.serverNanos = 0;
+            b.clientNanos = 0;
+            long resumedBefore = b.tls.handshakes().resumed();
+            for (int i = 0; i < 1000; i++) {
+                if (resumed) {
+                    b.tlsResumedHandshake();
+                } else {
+                    b.tlsFullHandshake();
+                }
+            }
+            System.out.printf("%s TLS 1.3 handshake: server engine %.1f µs, client engine %.1f µs (%d of 1000 resumed)%n",
+                    resumed ? "resumed" : "full", b.serverNanos / 1000 / 1e3, b.clientNanos / 1000 / 1e3,
+                    b.tls.handshakes().resumed() - resumedBefore);
+        }
     }
 }

@@ -31,8 +31,9 @@ import javax.net.ssl.SSLException;
  * native library loads — a full handshake costs a fraction of the JDK engine's CPU — and the JDK's
  * {@code SSLEngine} otherwise, or when {@code -Dshardwise.tls.provider=jdk} asks for it; the
  * fallback is logged once per JVM. Clients that reconnect resume their TLS session instead of
- * paying the RSA signature and key exchange again: a server-side session cache (TLS 1.2 session
- * ids) and, under OpenSSL, session tickets (TLS 1.2 tickets, TLS 1.3 PSKs) sealed with keys made
+ * paying the certificate's check and signature again (and under TLS 1.2 the key exchange; TLS 1.3
+ * resumption keeps an ECDHE exchange, so it saves a server with a P-256 key little): a
+ * server-side session cache (TLS 1.2 session ids) and, under OpenSSL, session tickets (TLS 1.2 tickets, TLS 1.3 PSKs) sealed with keys made
  * at start, so tickets die with the process and never touch disk.
  */
 public final class ServerTls {
