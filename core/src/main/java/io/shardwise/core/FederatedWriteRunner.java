@@ -50,8 +50,10 @@ final class FederatedWriteRunner {
 
     /**
      * The write's result, summed over its target nodes as a multi-shard write's is (a broadcast table's
-     * copies counted once). An ORDER BY or LIMIT is refused when the write reaches several nodes: each
-     * would apply its own.
+     * copies counted once). An ORDER BY or LIMIT over several nodes has its rows chosen first (the
+     * session's {@code PlanRunner#chosenThenWritten}); one that reaches here so is a write whose rows no
+     * SELECT can choose ({@link io.shardwise.core.sql.analyze.RowChoice} null), refused: each node would
+     * apply its own.
      */
     StatementResult run(FederatedWrite plan, Statement write, NormalizedSql normalized, CachedPlan cached, List<Object> params) {
         if (!execution.inTransaction() && execution.autocommit()) { // autocommit off: the first statement opens one

@@ -35,12 +35,21 @@ final class KeyedWrites {
      * statement itself (an unknown column in SET) still come.
      */
     static String predicate(ResultCursor rows, String table, String shardingColumn, LexicalMode mode) {
+        return predicate(rows, rows.columns(), table, shardingColumn, mode);
+    }
+
+    /**
+     * As {@link #predicate(ResultCursor, String, String, LexicalMode)}, the key found by the flags of
+     * {@code declared}: the table's own columns in the same order. A row chosen on the federated tier
+     * comes from a temporary copy whose result MariaDB sends without key flags.
+     */
+    static String predicate(ResultCursor rows, List<Column> declared, String table, String shardingColumn, LexicalMode mode) {
         List<Column> columns = rows.columns();
         List<Integer> key = new ArrayList<>();
         int shard = -1;
         for (int i = 0; i < columns.size(); i++) {
             Column c = columns.get(i);
-            if ((c.flags() & FLAG_PRI_KEY) != 0) {
+            if (i < declared.size() && (declared.get(i).flags() & FLAG_PRI_KEY) != 0) {
                 key.add(i);
             }
             if (name(c).equalsIgnoreCase(shardingColumn)) {

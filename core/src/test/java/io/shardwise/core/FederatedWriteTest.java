@@ -209,6 +209,26 @@ class FederatedWriteTest {
         }
     }
 
+    @Test
+    void orderByAndLimitOverSeveralNodesChooseTheRowsOneMysqlChooses() throws SQLException {
+        long before = engine.federatedStatements();
+        assertEquals("affected 3", same("UPDATE orders SET amount = amount + 1 WHERE user_id IN (SELECT user_id FROM users WHERE name IS NOT NULL)"
+                + " ORDER BY amount DESC, order_id LIMIT 3", "orders", "order_id"));
+        assertTrue(engine.federatedStatements() > before, "the choice and the write by key both on the third tier");
+        assertEquals("affected 2", same("DELETE FROM order_items WHERE order_id IN (SELECT order_id FROM orders WHERE amount > 100)"
+                + " ORDER BY price, item_id LIMIT 2", "order_items", "item_id"));
+        assertEquals("affected 4", same("UPDATE users u SET name = CONCAT(name, '<') WHERE EXISTS (SELECT 1 FROM orders o"
+                + " WHERE o.user_id = u.user_id) ORDER BY u.user_id DESC LIMIT 4", "users", "user_id"));
+        assertEquals("affected 2", same("DELETE FROM orders WHERE amount > (SELECT AVG(amount) FROM orders o2) ORDER BY order_id LIMIT 2",
+                "orders", "order_id"), "a subquery over the target itself: chosen and written over the rows as they were");
+        assertEquals("affected 0", same("UPDATE orders SET amount = 1 WHERE user_id IN (SELECT user_id FROM users) ORDER BY order_id LIMIT 0",
+                "orders", "order_id"));
+        assertEquals("affected 0", same("DELETE FROM orders WHERE order_id IN (SELECT order_id FROM order_items WHERE price < 0)"
+                + " ORDER BY order_id LIMIT 5", "orders", "order_id"));
+        assertEquals("error 1054", same("UPDATE orders SET nope = 1 WHERE user_id IN (SELECT user_id FROM users) ORDER BY order_id LIMIT 1",
+                "orders", "order_id"));
+    }
+
     /** {@code <order id> AND user_id = <its user>} of an order on node {@code node} (user_id mod 4) whose user has a name. */
     private static String orderOn(EngineSession s, int node) {
         String[] row = rows(s, "SELECT o.order_id, o.user_id FROM orders o WHERE o.user_id IN (SELECT user_id FROM users WHERE name IS NOT NULL"
