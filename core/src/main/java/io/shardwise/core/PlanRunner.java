@@ -54,7 +54,7 @@ final class PlanRunner {
         this.execution = execution;
         this.session = session;
         this.federation = new FederatedRunner(execution, session, engine.federationBudget(), engine.copyDefinitions());
-        this.federatedWrites = new FederatedWriteRunner(execution, session, engine.federationBudget());
+        this.federatedWrites = new FederatedWriteRunner(execution, session, engine.federationBudget(), federation);
     }
 
     /**

@@ -6,6 +6,7 @@ import io.shardwise.core.route.Bindings;
 import io.shardwise.core.route.NodeSelector;
 import io.shardwise.core.rule.ShardingRule;
 import io.shardwise.core.rule.TableRule;
+import io.shardwise.core.sql.analyze.CopyScope;
 import io.shardwise.core.sql.analyze.Delete;
 import io.shardwise.core.sql.analyze.KeyCondition;
 import io.shardwise.core.sql.analyze.Slot;
@@ -40,7 +41,13 @@ import java.util.Objects;
  * would send it to one node: there the subquery would read that node's rows only, not the table's
  * (a wrong answer whenever the subquery is not confined to that node, which the analyzer cannot tell).
  *
- * <p>Hazard: a site copies every subquery table whole, once per statement, whichever nodes it writes.
+ * <p>A copy is made as the federated SELECT makes one ({@link Federation#copy}, {@link Federation#push}):
+ * like its node on the site, or from another node's definition when the site has none (a single table
+ * of another backend, a sharded table with no node there); its scans keep only the columns the
+ * statement names and the rows a subquery's own single-table conjuncts keep, from the nodes those
+ * conjuncts' sharding keys leave ({@link CopyScope}, bound per execution by {@code CopyScans}).
+ *
+ * <p>Hazard: a site copies what its subqueries may read once per statement, whichever nodes it writes.
  */
 public record FederatedWrite(TableRef target, TableRule targetRule, KeyCondition condition, boolean limited,
                              Map<String, Site> sites, List<Renderer.Edit> selfReads, boolean readsShards) implements Federation.Decision {
@@ -60,6 +67,11 @@ public record FederatedWrite(TableRef target, TableRule targetRule, KeyCondition
             copies = List.copyOf(copies);
             names = Map.copyOf(names);
             logical = Map.copyOf(logical);
+        }
+
+        /** The site's copies as a federated plan coordinated there ({@code FederatedRunner} makes them). */
+        public FederatedPlan plan() {
+            return new FederatedPlan(backend, copies, names, logical, List.of());
         }
     }
 
@@ -95,8 +107,8 @@ public record FederatedWrite(TableRef target, TableRule targetRule, KeyCondition
     /**
      * The plan of a write the router refused, or why the tier declines it too: not a write with
      * subqueries, a write that moves rows (of its sharding column), a subquery reading the target
-     * itself under a name its outer references share ({@link #selfReads}), a table of another schema, a single table on another backend than a site, or a sharded
-     * table with no node on a site to copy its definition from.
+     * itself under a name its outer references share ({@link #selfReads}), a table of another schema,
+     * a table name too long for its copy's.
      */
     public static Federation.Decision plan(Statement statement, ShardingRule rule) {
         List<TableRef> tables;
@@ -141,6 +153,7 @@ public record FederatedWrite(TableRef target, TableRule targetRule, KeyCondition
             }
         }
         String targetKey = target.name().toLowerCase(Locale.ROOT);
+        CopyScope scope = CopyScope.of(statement.template(), rule);
         Map<String, Site> sites = new LinkedHashMap<>();
         for (DataNode node : targetRule.nodes()) {
             if (sites.containsKey(node.backend())) {
@@ -161,7 +174,8 @@ public record FederatedWrite(TableRef target, TableRule targetRule, KeyCondition
                 if (key.equals(targetKey)) {
                     if (!selfCopied) {
                         // the subqueries read the target as it was before the write (MariaDB's order; MySQL refuses, see the runner)
-                        copies.add(copy(targetRule, backend));
+                        copies.add(Federation.copy(targetRule, targetRule.name(), selfName(targetRule), backend, node,
+                                Federation.push(scope, targetRule, targetKey, rule, backend, node)));
                         logical.put(selfName(targetRule), targetRule.name());
                         selfCopied = true;
                     }
@@ -172,18 +186,18 @@ public record FederatedWrite(TableRef target, TableRule targetRule, KeyCondition
                 }
                 TableRule r = rule.logicalTables().served(t.name());
                 DataNode here = Federation.nodeOn(r, backend);
-                if (here == null) {
-                    return new Federation.Declined("table '" + t.name() + "' has no node on backend " + backend);
-                }
-                String read = switch (r) {
-                    case TableRule.Broadcast b -> here.table();
-                    case TableRule.Single s -> here.table();
-                    case TableRule.Sharded s -> {
-                        FederatedPlan.Copy c = copy(s, backend);
-                        copies.add(c);
-                        yield c.temp();
+                String read;
+                if (here != null && !(r instanceof TableRule.Sharded)) {
+                    read = here.table(); // whole on the site: read in place
+                } else {
+                    // a sharded table, or a single or broadcast one of other backends: copied as the federated SELECT copies it,
+                    // made like its node here or from another node's definition, its scans narrowed by the statement
+                    read = Federation.tempName(r);
+                    if (read.length() > Federation.MAX_NAME) {
+                        return new Federation.Declined("table name '" + t.name() + "' too long for a temporary copy");
                     }
-                };
+                    copies.add(Federation.copy(r, r.name(), read, backend, here, Federation.push(scope, r, key, rule, backend, here)));
+                }
                 if (logical.containsKey(read)) {
                     return new Federation.Declined("table '" + t.name() + "' would be read under the name of a target node");
                 }
@@ -202,20 +216,6 @@ public record FederatedWrite(TableRef target, TableRule targetRule, KeyCondition
         }
         return new FederatedWrite(target, targetRule, conditions.getOrDefault(target, KeyCondition.ANY), limited, sites, selfReads,
                 readsShards);
-    }
-
-    /** A copy of {@code table} on {@code backend}: like its node there, filled from its nodes there and shipped from the others. */
-    private static FederatedPlan.Copy copy(TableRule table, String backend) {
-        List<String> local = new ArrayList<>();
-        List<DataNode> remote = new ArrayList<>();
-        for (DataNode n : table.nodes()) {
-            if (n.backend().equals(backend)) {
-                local.add(n.table());
-            } else {
-                remote.add(n);
-            }
-        }
-        return new FederatedPlan.Copy(table.name(), selfName(table), Federation.nodeOn(table, backend).table(), local, remote);
     }
 
     /** A sharded table's copy name ({@link Federation#tempName}); a single or broadcast target's copy is always prefixed. */
@@ -277,19 +277,15 @@ public record FederatedWrite(TableRef target, TableRule targetRule, KeyCondition
         return edits;
     }
 
-    /** A stable one-line-per-step description (golden tests). */
+    /** A stable one-line-per-step description (golden tests): per site, its copies as the federated SELECT's explain shows them. */
     public String explain() {
         StringBuilder sb = new StringBuilder("FEDERATED WRITE of ").append(targetRule.name());
         for (Site site : sites.values().stream().sorted(java.util.Comparator.comparing(Site::backend)).toList()) {
             sb.append("\n  on ").append(site.backend());
-            for (FederatedPlan.Copy c : site.copies()) {
-                sb.append("\n    copy ").append(c.table()).append(" -> ").append(c.temp()).append(" (like ").append(c.like()).append(')');
-                for (String l : c.local()) {
-                    sb.append("\n      local ").append(l);
-                }
-                for (DataNode r : c.remote()) {
-                    sb.append("\n      ship ").append(r.backend()).append('.').append(r.table());
-                }
+            String copies = site.plan().explain();
+            int first = copies.indexOf('\n');
+            if (first >= 0) {
+                sb.append(copies.substring(first).replace("\n", "\n  "));
             }
         }
         return sb.toString();
