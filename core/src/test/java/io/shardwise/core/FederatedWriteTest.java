@@ -202,11 +202,12 @@ class FederatedWriteTest {
                 + " = u.user_id - 1)", "users", "user_id")) > 0, "an aliased target: users.user_id is the subquery's");
         same("UPDATE orders o SET amount = (SELECT MAX(amount) FROM orders WHERE orders.user_id = o.user_id) WHERE o.user_id < 30",
                 "orders", "order_id");
-        try (EngineSession s = engine.openSession()) {
-            ShardwiseException e = assertThrows(ShardwiseException.class,
-                    () -> s.execute("UPDATE orders SET amount = 0 WHERE order_id IN (SELECT order_id FROM orders WHERE orders.amount > 1)"));
-            assertEquals(ErrorCode.UNSUPPORTED, e.code(), "orders.amount could be either reference");
-        }
+        assertTrue(affected(same("UPDATE orders SET amount = amount + 0.01 WHERE order_id IN (SELECT order_id FROM orders WHERE orders.amount > 300)",
+                "orders", "order_id")) > 0, "both unaliased: orders.amount inside the subquery is the subquery's");
+        same("UPDATE orders SET amount = orders.amount + 1 WHERE orders.user_id < 9 AND EXISTS (SELECT 1 FROM orders WHERE orders.amount > 400)"
+                + " AND EXISTS (SELECT 1 FROM order_items i WHERE i.order_id = orders.order_id)", "orders", "order_id");
+        same("DELETE FROM orders WHERE orders.amount < 20 AND orders.amount < (SELECT AVG(orders.amount) FROM orders WHERE orders.status"
+                + " = 'paid' AND orders.user_id IN (SELECT u.user_id FROM users u WHERE u.user_id > orders.user_id - 50))", "orders", "order_id");
     }
 
     @Test

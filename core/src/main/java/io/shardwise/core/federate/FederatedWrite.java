@@ -12,6 +12,7 @@ import io.shardwise.core.sql.analyze.KeyCondition;
 import io.shardwise.core.sql.analyze.Slot;
 import io.shardwise.core.sql.analyze.Statement;
 import io.shardwise.core.sql.analyze.TableRef;
+import io.shardwise.core.sql.analyze.TableScopes;
 import io.shardwise.core.sql.analyze.Update;
 import java.util.ArrayList;
 import java.util.BitSet;
@@ -208,7 +209,7 @@ public record FederatedWrite(TableRef target, TableRule targetRule, KeyCondition
         }
         List<Renderer.Edit> selfReads = selfReads(statement, target, tables, selfName(targetRule));
         if (selfReads == null) {
-            return new Federation.Declined("a column qualified by the write's target table name where a subquery reads that table without an alias too");
+            return new Federation.Declined("a statement whose qualifiers cannot be scoped");
         }
         boolean readsShards = false;
         for (TableRef t : tables.subList(1, tables.size())) {
@@ -226,15 +227,14 @@ public record FederatedWrite(TableRef target, TableRule targetRule, KeyCondition
     /**
      * The edits that point the subqueries' references to the target table at its copy, while the
      * outer ones keep naming the node being written: empty when no subquery names the target; null
-     * when a {@code target.column} qualifier could mean either (the target and a subquery's reference
-     * to it both without an alias, and a qualifier using that name), which needs scopes the analyzer
-     * does not keep.
+     * when the text cannot be read again to scope its qualifiers.
      *
      * <p>The target's table references come first in the text (UPDATE t, DELETE FROM t, DELETE t
      * FROM t), so the first of its name slots that are table names are the outer ones; a qualifier
      * slot is one followed by a dot. With an aliased target, every {@code target.column} qualifier
      * belongs to a subquery's unaliased reference; with an unaliased target and aliased subquery
-     * references, every one belongs to the target.
+     * references, every one belongs to the target; with both unaliased, each belongs to the innermost
+     * SELECT whose FROM exposes the name, or to the target outside every such SELECT ({@link TableScopes}).
      */
     private static List<Renderer.Edit> selfReads(Statement statement, TableRef target, List<TableRef> tables, String copy) {
         int inner = 0;
@@ -260,16 +260,21 @@ public record FederatedWrite(TableRef target, TableRule targetRule, KeyCondition
                 (at < text.length() && text.charAt(at) == '.' ? qualifiers : names).add(t);
             }
         }
+        List<int[]> scopes = List.of();
         if (target.alias() == null && innerUnaliased && !qualifiers.isEmpty()) {
-            return null;
+            scopes = TableScopes.exposing(statement.template(), target.name());
+            if (scopes == null) {
+                return null;
+            }
         }
         List<Renderer.Edit> edits = new ArrayList<>();
         String quoted = CopyTexts.quote(copy);
         for (Slot.Table t : names.subList(Math.max(0, names.size() - inner), names.size())) {
             edits.add(new Renderer.Edit(t.start(), t.end(), quoted));
         }
-        if (target.alias() != null) {
-            for (Slot.Table t : qualifiers) {
+        for (Slot.Table t : qualifiers) {
+            // both unaliased: the qualifier is the innermost SELECT's exposing the name, else the target's
+            if (target.alias() != null || TableScopes.within(scopes, t.start())) {
                 edits.add(new Renderer.Edit(t.start(), t.end(), quoted));
             }
         }
