@@ -253,15 +253,34 @@ final class FederatedRunner {
         List<ExecutionUnit> scans = new ArrayList<>();
         List<ExecutionUnit> sequence = new ArrayList<>();
         SourceText source = SourceText.original(normalized, cached.digestTokenOffsets());
+        previewCopies(plan, select.template(), source, new StatementBindings(normalized, params), scans, sequence);
+        Renderer.Rendered r = Renderer.render(select.template(), SourceText.original(normalized, cached.digestTokenOffsets()),
+                plan.names(), new StatementBindings(normalized, params), labelEdits(plan.labels()));
+        sequence.add(unit(plan, r.sql(), r.params()));
+        for (FederatedPlan.Copy c : plan.copies()) {
+            sequence.add(unit(plan, CopyTexts.drop(c), List.of()));
+        }
+        scans.addAll(sequence);
+        return scans;
+    }
+
+    /**
+     * The steps that make {@code plan}'s copies, without running them: each remote scan added to
+     * {@code scans}, the coordinator's drop, create, local copies and inserts (shipped rows shown as
+     * one INSERT per remote node) to {@code sequence}. The coordinator's catalog is read (as running
+     * would); where it cannot be, the copies are shown as they would be without it.
+     */
+    void previewCopies(FederatedPlan plan, SqlTemplate template, SourceText source, StatementBindings bindings, List<ExecutionUnit> scans,
+                       List<ExecutionUnit> sequence) {
         List<Scan> bound;
         try {
-            bound = bind(plan, select.template(), source, new StatementBindings(normalized, params), true, false);
+            bound = bind(plan, template, source, bindings, true, false);
         } catch (ShardwiseException e) {
             if (e.code() != ErrorCode.SHARD_UNAVAILABLE) {
                 throw e;
             }
             // the coordinator's catalog unreadable: what needs no catalog (qualified conjuncts, every column), as a plan
-            bound = bind(plan, select.template(), source, new StatementBindings(normalized, params), false, false);
+            bound = bind(plan, template, source, bindings, false, false);
         }
         for (Scan s : bound) {
             CopyScans.Bound b = s.bound();
@@ -278,14 +297,6 @@ final class FederatedRunner {
                         + ", in batches of " + BATCH + " */", List.of()));
             }
         }
-        Renderer.Rendered r = Renderer.render(select.template(), SourceText.original(normalized, cached.digestTokenOffsets()),
-                plan.names(), new StatementBindings(normalized, params), labelEdits(plan.labels()));
-        sequence.add(unit(plan, r.sql(), r.params()));
-        for (FederatedPlan.Copy c : plan.copies()) {
-            sequence.add(unit(plan, CopyTexts.drop(c), List.of()));
-        }
-        scans.addAll(sequence);
-        return scans;
     }
 
     /**

@@ -140,6 +140,39 @@ final class FederatedWriteRunner {
         }
     }
 
+    /**
+     * What {@link #run} would do, without running it (PREVIEW): each site's copies as the federated
+     * SELECT previews them ({@link FederatedRunner#previewCopies}), the write on each target node, the
+     * copies' drops; the remote scans first. An ORDER BY / LIMIT over several nodes shows its first
+     * step only, the SELECT that chooses the rows (the write by key depends on what it returns).
+     */
+    List<ExecutionUnit> preview(FederatedWrite plan, Statement write, NormalizedSql normalized, CachedPlan cached, List<Object> params) {
+        StatementBindings bindings = new StatementBindings(normalized, params);
+        SourceText source = SourceText.original(normalized, cached.digestTokenOffsets());
+        Map<String, List<DataNode>> bySite = new LinkedHashMap<>();
+        for (DataNode n : plan.targets(bindings)) {
+            bySite.computeIfAbsent(n.backend(), b -> new ArrayList<>()).add(n);
+        }
+        List<ExecutionUnit> scans = new ArrayList<>();
+        List<ExecutionUnit> sequence = new ArrayList<>();
+        String target = plan.target().name().toLowerCase(Locale.ROOT);
+        for (Map.Entry<String, List<DataNode>> e : bySite.entrySet()) {
+            FederatedWrite.Site site = plan.sites().get(e.getKey());
+            copies.previewCopies(site.plan(), write.template(), source, bindings, scans, sequence);
+            for (DataNode node : e.getValue()) {
+                Map<String, String> names = new HashMap<>(site.names());
+                names.put(target, node.table());
+                Renderer.Rendered r = Renderer.render(write.template(), source, names, bindings, plan.selfReads());
+                sequence.add(unit(site, r.sql(), r.params()));
+            }
+            for (FederatedPlan.Copy c : site.copies()) {
+                sequence.add(unit(site, CopyTexts.drop(c), List.of()));
+            }
+        }
+        scans.addAll(sequence);
+        return scans;
+    }
+
     /** Removes the copies on the transaction's connections; after a failure, what fails here is added to it. */
     private void drop(List<ExecutionUnit> drops, RuntimeException failed) {
         if (drops.isEmpty() || !execution.inTransaction()) {

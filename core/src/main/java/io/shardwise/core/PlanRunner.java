@@ -378,8 +378,8 @@ final class PlanRunner {
                     + " (it runs in the session, on no shard)");
             case Select s -> previewSelect(s, normalized, plan, params);
             case Insert i -> route(normalized, plan, params);
-            case Update u -> route(normalized, plan, params);
-            case Delete d -> route(normalized, plan, params);
+            case Update u -> previewWrite(u, u.choice(), normalized, plan, params);
+            case Delete d -> previewWrite(d, d.choice(), normalized, plan, params);
             case Ddl d -> route(normalized, plan, params);
             case Passthrough p -> route(normalized, plan, params);
             case Call c -> route(normalized, plan, params);
@@ -397,6 +397,28 @@ final class PlanRunner {
             return new RoutePlan(RouteKind.FEDERATED, federation.preview(federated, select, normalized, plan, params),
                     new MergeSpec.PassThrough());
         }
+    }
+
+    /** An UPDATE or DELETE's route, or the federated write's steps where {@link #keyable} runs it on the third tier. */
+    private RoutePlan previewWrite(Statement write, RowChoice choice, NormalizedSql normalized, CachedPlan plan, List<Object> params) {
+        FederatedWrite federated = !execution.holdsTableLocks() && plan.federatedWrite(engine.rule()) instanceof FederatedWrite f ? f : null;
+        if (federated == null || !federated.readsShards()) {
+            try {
+                return route(normalized, plan, params);
+            } catch (ShardwiseException refused) {
+                if (refused.code() != ErrorCode.UNSUPPORTED || federated == null) {
+                    throw refused;
+                }
+            }
+        }
+        if (federated.limited() && choice != null && federated.targets(new StatementBindings(normalized, params)).size() > 1) {
+            SourceText source = SourceText.original(normalized, plan.digestTokenOffsets());
+            NormalizedSql chooser = session.normalize(choice.text(source.text(), source::at));
+            CachedPlan chooserPlan = engine.plan(chooser);
+            return previewSelect((Select) chooserPlan.statement(), chooser, chooserPlan,
+                    params.subList(markers(normalized, choice.firstParam()), params.size()));
+        }
+        return new RoutePlan(RouteKind.FEDERATED, federatedWrites.preview(federated, write, normalized, plan, params), new MergeSpec.PassThrough());
     }
 
     RoutePlan route(NormalizedSql normalized, CachedPlan plan, List<Object> params) {

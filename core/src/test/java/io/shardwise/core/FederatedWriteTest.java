@@ -251,6 +251,23 @@ class FederatedWriteTest {
                 + " WHERE o.user_id IN (3, 4)", "orders", "order_id");
     }
 
+    @Test
+    void previewAndExplainShowTheFederatedWritesStepsAndRunNothing() throws SQLException {
+        String write = "UPDATE users SET name = 'never' WHERE user_id IN (SELECT user_id FROM order_items WHERE user_id = 7 AND quantity > 1)";
+        try (EngineSession s = engine.openSession()) {
+            io.shardwise.core.route.RoutePlan plan = s.preview(write, List.of());
+            assertEquals(io.shardwise.core.route.RouteKind.FEDERATED, plan.kind());
+            String steps = plan.units().stream().map(u -> u.backend() + ": " + u.sql()).toList().toString();
+            assertTrue(steps.contains("CREATE TEMPORARY TABLE"), steps);
+            assertTrue(steps.contains("UPDATE users_0 SET name = 'never'"), steps);
+            assertTrue(steps.contains("(user_id = 7)") && steps.contains("(quantity > 1)"), "the subquery's conjuncts pushed: " + steps);
+            assertTrue(s.preview("DELETE FROM orders WHERE user_id IN (SELECT user_id FROM users) ORDER BY order_id LIMIT 2", List.of()).units()
+                    .stream().anyMatch(u -> u.sql().contains("FOR UPDATE")), "an ORDER BY / LIMIT over nodes: the choosing SELECT first");
+            assertTrue(rows(s, "EXPLAIN " + write).size() > 3);
+            assertEquals(0, rows(s, "SELECT * FROM users WHERE name = 'never'").size(), "nothing ran");
+        }
+    }
+
     /** {@code <order id> AND user_id = <its user>} of an order on node {@code node} (user_id mod 4) whose user has a name. */
     private static String orderOn(EngineSession s, int node) {
         String[] row = rows(s, "SELECT o.order_id, o.user_id FROM orders o WHERE o.user_id IN (SELECT user_id FROM users WHERE name IS NOT NULL"
