@@ -555,6 +555,7 @@ final class HandCorpus {
         c.write("UPDATE users SET name = CONCAT(name, '%') WHERE user_id IN (SELECT id FROM promotions)", "users", "user_id");
         c.write("UPDATE orders SET status = 'evt' WHERE user_id IN (SELECT id FROM events WHERE kind IS NOT NULL)", "orders", "order_id");
         c.write("UPDATE promotions SET discount = discount + 1 WHERE id IN (SELECT id FROM events)", "promotions", "id");
+        c.write("UPDATE orders SET status = 'big' WHERE amount > (SELECT MAX(discount) * 40 FROM promotions)", "orders", "order_id");
         // a subquery's own conjuncts narrow its copy (and its sharding key the nodes read)
         c.write("UPDATE users SET name = CONCAT(name, '~') WHERE user_id IN (SELECT user_id FROM order_items WHERE user_id = 7 AND quantity > 1)",
                 "users", "user_id");
@@ -1161,6 +1162,6 @@ final class HandCorpus {
 
     /** Statements Shardwise refuses by design with 1235; they are not oracle statements. */
     static final List<String> UNSUPPORTED = List.of(
-            // orders has nodes on ds0, promotions lives on ds1 only: the ds0 nodes' subquery has no copy to read
-            "UPDATE orders SET status = 'big' WHERE amount > (SELECT MAX(discount) * 40 FROM promotions)");
+            // a write with subqueries that would move rows between shards (its sharding column assigned)
+            "UPDATE orders SET user_id = user_id + 1 WHERE order_id IN (SELECT order_id FROM order_items WHERE quantity > 3)");
 }
