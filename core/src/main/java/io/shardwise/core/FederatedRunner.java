@@ -18,6 +18,7 @@ import io.shardwise.core.rewrite.Renderer;
 import io.shardwise.core.rewrite.SourceText;
 import io.shardwise.core.route.ExecutionUnit;
 import io.shardwise.core.sql.analyze.Select;
+import io.shardwise.core.sql.analyze.SqlTemplate;
 import io.shardwise.core.sql.normalize.NormalizedSql;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -79,33 +80,11 @@ final class FederatedRunner {
         if (!locks.isEmpty() && Federation.namesLockedTables(select.template().text())) {
             probe(plan, select, normalized, cached, params);
         }
-        List<Scan> scans = bind(plan, select, source, bindings, true, locks.keySet());
-        List<String> creates = new ArrayList<>(scans.size());
-        for (Scan s : scans) {
-            FederatedPlan.Copy c = s.bound().copy();
-            creates.add(c.like() != null ? CopyTexts.create(s.bound()) : CopyTexts.createFrom(c, definitions.get(c.definition(), this::definition)));
-        }
-        notCancelled(cancels);
-        List<List<Object[]>> shipped = ship(plan, scans, new ShipBudget(budget), cancels, locks);
         List<ExecutionUnit> units = new ArrayList<>();
         if (wrap != null) {
             units.add(wrap.before(plan.coordinator()));
         }
-        int scan = 0;
-        for (int k = 0; k < scans.size(); k++) {
-            Scan s = scans.get(k);
-            CopyScans.Bound b = s.bound();
-            String lock = locks.getOrDefault(b.copy().table(), "");
-            units.add(unit(plan, CopyTexts.drop(b.copy()), List.of()));
-            units.add(unit(plan, creates.get(k), List.of()));
-            for (String local : b.local()) {
-                // the lock clause after the pushed WHERE: it locks the rows the copy reads
-                units.add(unit(plan, CopyTexts.copyLocal(b, local, s.where()) + lock, s.params()));
-            }
-            for (int i = 0; i < b.remote().size(); i++) {
-                inserts(plan, b, shipped.get(scan++), units);
-            }
-        }
+        units.addAll(copies(plan, select.template(), source, bindings, locks, locks.keySet(), new ShipBudget(budget), cancels, null));
         int statement = units.size();
         Renderer.Rendered r = Renderer.render(select.template(), SourceText.original(normalized, cached.digestTokenOffsets()),
                 plan.names(), new StatementBindings(normalized, params), edits(plan.labels(), select, plan.names()));
@@ -136,6 +115,44 @@ final class FederatedRunner {
         return answer(((UnitResult.Results) results.get(statement)).results().get(0));
     }
 
+    /**
+     * The units that make {@code plan}'s copies on its coordinator, in order: drop a stale copy, create
+     * it, fill it from the local nodes (the copy's clause of {@code locks}, by logical table, after the
+     * pushed WHERE) and with the shipped rows of the remote ones (read here, now). {@code template}: the
+     * statement whose conjuncts are pushed; {@code locking}: the copies that keep every column ({@link #bind}). {@code shipped} (or null): the rows of scans
+     * already read for another coordinator of the same statement, by backend, text and values, so a
+     * node several sites copy is read once.
+     */
+    List<ExecutionUnit> copies(FederatedPlan plan, SqlTemplate template, SourceText source, StatementBindings bindings,
+                               Map<String, String> locks, java.util.Set<String> locking, ShipBudget ship, long cancels,
+                               Map<List<Object>, List<Object[]>> shipped) {
+        List<Scan> scans = bind(plan, template, source, bindings, true, locking);
+        List<String> creates = new ArrayList<>(scans.size());
+        for (Scan s : scans) {
+            FederatedPlan.Copy c = s.bound().copy();
+            creates.add(c.like() != null ? CopyTexts.create(s.bound()) : CopyTexts.createFrom(c, definitions.get(c.definition(), this::definition)));
+        }
+        notCancelled(cancels);
+        List<List<Object[]>> rows = ship(scans, ship, cancels, locks, shipped);
+        List<ExecutionUnit> units = new ArrayList<>();
+        int scan = 0;
+        for (int k = 0; k < scans.size(); k++) {
+            Scan s = scans.get(k);
+            CopyScans.Bound b = s.bound();
+            String lock = locks.getOrDefault(b.copy().table(), "");
+            units.add(unit(plan, CopyTexts.drop(b.copy()), List.of()));
+            units.add(unit(plan, creates.get(k), List.of()));
+            for (String local : b.local()) {
+                // the lock clause after the pushed WHERE: it locks the rows the copy reads
+                units.add(unit(plan, CopyTexts.copyLocal(b, local, s.where()) + lock, s.params()));
+            }
+            for (int i = 0; i < b.remote().size(); i++) {
+                inserts(plan, b, rows.get(scan++), units);
+            }
+        }
+        return units;
+    }
+
     /** The coordinator's answer: rows, or (SELECT ... INTO) an update count. */
     private static StatementResult answer(UnitResult result) {
         return switch (result) {
@@ -151,7 +168,8 @@ final class FederatedRunner {
      * one after another on the session's connections, each read whole before the next starts, so the
      * executor never buffers a unit beyond the budget's count.
      */
-    private List<List<Object[]>> ship(FederatedPlan plan, List<Scan> bound, ShipBudget ship, long cancels, Map<String, String> locks) {
+    private List<List<Object[]>> ship(List<Scan> bound, ShipBudget ship, long cancels, Map<String, String> locks,
+                                      Map<List<Object>, List<Object[]>> memo) {
         List<ExecutionUnit> scans = new ArrayList<>();
         for (Scan s : bound) {
             String lock = locks.getOrDefault(s.bound().copy().table(), "");
@@ -176,10 +194,18 @@ final class FederatedRunner {
             return shipped;
         }
         for (ExecutionUnit scan : scans) {
-            notCancelled(cancels);
-            try (ResultCursor cursor = ((UnitResult.Rows) execution.execute(List.of(scan)).get(0)).cursor()) {
-                shipped.add(read(cursor, ship));
+            List<Object> key = memo == null ? null : List.of(scan.backend(), scan.sql(), scan.params());
+            List<Object[]> rows = memo == null ? null : memo.get(key);
+            if (rows == null) {
+                notCancelled(cancels);
+                try (ResultCursor cursor = ((UnitResult.Rows) execution.execute(List.of(scan)).get(0)).cursor()) {
+                    rows = read(cursor, ship);
+                }
+                if (memo != null) {
+                    memo.put(key, rows);
+                }
             }
+            shipped.add(rows);
         }
         return shipped;
     }
@@ -242,15 +268,34 @@ final class FederatedRunner {
         List<ExecutionUnit> scans = new ArrayList<>();
         List<ExecutionUnit> sequence = new ArrayList<>();
         SourceText source = SourceText.original(normalized, cached.digestTokenOffsets());
+        previewCopies(plan, select.template(), source, new StatementBindings(normalized, params), scans, sequence);
+        Renderer.Rendered r = Renderer.render(select.template(), SourceText.original(normalized, cached.digestTokenOffsets()),
+                plan.names(), new StatementBindings(normalized, params), edits(plan.labels(), select, plan.names()));
+        sequence.add(unit(plan, r.sql(), r.params()));
+        for (FederatedPlan.Copy c : plan.copies()) {
+            sequence.add(unit(plan, CopyTexts.drop(c), List.of()));
+        }
+        scans.addAll(sequence);
+        return scans;
+    }
+
+    /**
+     * The steps that make {@code plan}'s copies, without running them: each remote scan added to
+     * {@code scans}, the coordinator's drop, create, local copies and inserts (shipped rows shown as
+     * one INSERT per remote node) to {@code sequence}. The coordinator's catalog is read (as running
+     * would); where it cannot be, the copies are shown as they would be without it.
+     */
+    void previewCopies(FederatedPlan plan, SqlTemplate template, SourceText source, StatementBindings bindings, List<ExecutionUnit> scans,
+                       List<ExecutionUnit> sequence) {
         List<Scan> bound;
         try {
-            bound = bind(plan, select, source, new StatementBindings(normalized, params), true, java.util.Set.of());
+            bound = bind(plan, template, source, bindings, true, java.util.Set.of());
         } catch (ShardwiseException e) {
             if (e.code() != ErrorCode.SHARD_UNAVAILABLE) {
                 throw e;
             }
             // the coordinator's catalog unreadable: what needs no catalog (qualified conjuncts, every column), as a plan
-            bound = bind(plan, select, source, new StatementBindings(normalized, params), false, java.util.Set.of());
+            bound = bind(plan, template, source, bindings, false, java.util.Set.of());
         }
         for (Scan s : bound) {
             CopyScans.Bound b = s.bound();
@@ -267,14 +312,6 @@ final class FederatedRunner {
                         + ", in batches of " + BATCH + " */", List.of()));
             }
         }
-        Renderer.Rendered r = Renderer.render(select.template(), SourceText.original(normalized, cached.digestTokenOffsets()),
-                plan.names(), new StatementBindings(normalized, params), edits(plan.labels(), select, plan.names()));
-        sequence.add(unit(plan, r.sql(), r.params()));
-        for (FederatedPlan.Copy c : plan.copies()) {
-            sequence.add(unit(plan, CopyTexts.drop(c), List.of()));
-        }
-        scans.addAll(sequence);
-        return scans;
     }
 
     /**
@@ -377,7 +414,7 @@ final class FederatedRunner {
      * locks the rows themselves; a narrowed scan may read a covering secondary index only, whose
      * shared locks a write of other columns never meets.
      */
-    private List<Scan> bind(FederatedPlan plan, Select select, SourceText source, StatementBindings bindings, boolean read,
+    private List<Scan> bind(FederatedPlan plan, SqlTemplate template, SourceText source, StatementBindings bindings, boolean read,
                             java.util.Set<String> locking) {
         List<String> tables = read ? CopyScans.catalogTables(plan) : List.of();
         Map<String, CopyScans.Columns> catalog = Map.of();
@@ -413,7 +450,7 @@ final class FederatedRunner {
             StringBuilder where = new StringBuilder();
             List<Object> values = new ArrayList<>();
             for (io.shardwise.core.sql.analyze.CopyScope.Conjunct conjunct : b.pushed()) {
-                Renderer.Rendered r = Renderer.span(select.template(), source, Map.of(), bindings, conjunct.start(), conjunct.end());
+                Renderer.Rendered r = Renderer.span(template, source, Map.of(), bindings, conjunct.start(), conjunct.end());
                 where.append(where.isEmpty() ? "(" : " AND (").append(r.sql()).append(')');
                 values.addAll(r.params());
             }

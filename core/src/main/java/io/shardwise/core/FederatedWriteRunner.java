@@ -5,7 +5,6 @@ import io.shardwise.core.error.ErrorCode;
 import io.shardwise.core.error.ShardwiseException;
 import io.shardwise.core.execute.Diagnostics;
 import io.shardwise.core.execute.ExecutionSession;
-import io.shardwise.core.execute.ResultCursor;
 import io.shardwise.core.execute.UnitResult;
 import io.shardwise.core.federate.CopyTexts;
 import io.shardwise.core.federate.FederatedPlan;
@@ -41,19 +40,31 @@ final class FederatedWriteRunner {
     private final ExecutionSession execution;
     private final EngineSession session;
     private final long budget;
+    /** Makes each site's copies as the federated SELECT's are made (definitions, pushdown, shipping). */
+    private final FederatedRunner copies;
 
-    FederatedWriteRunner(ExecutionSession execution, EngineSession session, long budget) {
+    FederatedWriteRunner(ExecutionSession execution, EngineSession session, long budget, FederatedRunner copies) {
         this.execution = execution;
         this.session = session;
         this.budget = budget;
+        this.copies = copies;
     }
 
     /**
      * The write's result, summed over its target nodes as a multi-shard write's is (a broadcast table's
-     * copies counted once). An ORDER BY or LIMIT is refused when the write reaches several nodes: each
-     * would apply its own.
+     * copies counted once). An ORDER BY or LIMIT over several nodes has its rows chosen first (the
+     * session's {@code PlanRunner#chosenThenWritten}); one that reaches here so is a write whose rows no
+     * SELECT can choose ({@link io.shardwise.core.sql.analyze.RowChoice} null), refused: each node would
+     * apply its own.
      */
     StatementResult run(FederatedWrite plan, Statement write, NormalizedSql normalized, CachedPlan cached, List<Object> params) {
+        // one statement to the user: the statement timeout bounds its copies and writes together
+        try (io.shardwise.core.execute.ExecutionSession.StatementScope deadline = execution.oneDeadline()) {
+            return runSteps(plan, write, normalized, cached, params);
+        }
+    }
+
+    private StatementResult runSteps(FederatedWrite plan, Statement write, NormalizedSql normalized, CachedPlan cached, List<Object> params) {
         if (!execution.inTransaction() && execution.autocommit()) { // autocommit off: the first statement opens one
             throw new ShardwiseException(ErrorCode.BUG, "a federated write outside a transaction");
         }
@@ -69,25 +80,24 @@ final class FederatedWriteRunner {
         }
         SourceText source = SourceText.original(normalized, cached.digestTokenOffsets());
         if (!plan.selfReads().isEmpty()) {
-            refusesSelfRead(plan, write, source, bindings, targets.get(0));
+            refusesSelfRead(plan, write, source, bindings, targets);
         }
         long cancels = execution.cancels();
-        Map<DataNode, List<Object[]>> shipped = ship(plan, bySite.keySet(), new ShipBudget(budget), cancels);
+        ShipBudget ship = new ShipBudget(budget);
+        Map<List<Object>, List<Object[]>> shipped = new HashMap<>();
         List<ExecutionUnit> made = new ArrayList<>();
         List<ExecutionUnit> drops = new ArrayList<>();
         List<ExecutionUnit> writes = new ArrayList<>();
         String target = plan.target().name().toLowerCase(Locale.ROOT);
         for (Map.Entry<String, List<DataNode>> e : bySite.entrySet()) {
             FederatedWrite.Site site = plan.sites().get(e.getKey());
+            // narrowed copies (only what the subqueries read), their sources read in share mode as MySQL's own write reads them
+            Map<String, String> shared = new HashMap<>();
             for (FederatedPlan.Copy c : site.copies()) {
-                made.add(unit(site, CopyTexts.drop(c), List.of()));
-                made.add(unit(site, CopyTexts.create(c), List.of()));
-                for (String local : c.local()) {
-                    made.add(unit(site, CopyTexts.copyLocal(c, local) + SHARED, List.of()));
-                }
-                for (DataNode remote : c.remote()) {
-                    inserts(site, c, shipped.get(remote), made);
-                }
+                shared.put(c.table(), SHARED);
+            }
+            made.addAll(copies.copies(site.plan(), write.template(), source, bindings, shared, java.util.Set.of(), ship, cancels, shipped));
+            for (FederatedPlan.Copy c : site.copies()) {
                 drops.add(unit(site, CopyTexts.drop(c), List.of()));
             }
             for (DataNode node : e.getValue()) {
@@ -117,21 +127,61 @@ final class FederatedWriteRunner {
      * A subquery reading the target itself: MySQL refuses the statement (1093, at prepare) where MariaDB
      * reads the table as it was before the write, which the target's copy gives. So the backend is asked
      * first, by preparing (never running) the statement over the real tables of one target node's
-     * backend: its 1093 is the one MySQL would give.
+     * backend: its 1093 is the one MySQL would give. Hazard: where every site copies a table from
+     * another backend's definition (no real table there to prepare over), the check is skipped.
      */
-    private void refusesSelfRead(FederatedWrite plan, Statement write, SourceText source, StatementBindings bindings, DataNode node) {
-        FederatedWrite.Site site = plan.sites().get(node.backend());
-        Map<String, String> names = new HashMap<>(site.names());
-        for (FederatedPlan.Copy c : site.copies()) {
-            names.put(c.table().toLowerCase(Locale.ROOT), c.like());
+    private void refusesSelfRead(FederatedWrite plan, Statement write, SourceText source, StatementBindings bindings, List<DataNode> targets) {
+        for (DataNode node : targets) {
+            FederatedWrite.Site site = plan.sites().get(node.backend());
+            Map<String, String> names = new HashMap<>(site.names());
+            Map<String, String> logical = new HashMap<>(site.logical());
+            boolean real = true;
+            for (FederatedPlan.Copy c : site.copies()) {
+                real &= c.like() != null;
+                names.put(c.table().toLowerCase(Locale.ROOT), c.like());
+                logical.put(c.like(), c.table());
+            }
+            if (!real) {
+                continue; // a copy from another backend's definition has no table here to prepare over: another site, if any
+            }
+            names.put(plan.target().name().toLowerCase(Locale.ROOT), node.table());
+            Renderer.Rendered r = Renderer.render(write.template(), source, names, bindings, List.of());
+            execution.describe(new ExecutionUnit(site.backend(), r.sql(), r.params(), logical));
+            return;
         }
-        names.put(plan.target().name().toLowerCase(Locale.ROOT), node.table());
-        Renderer.Rendered r = Renderer.render(write.template(), source, names, bindings, List.of());
-        Map<String, String> logical = new HashMap<>(site.logical());
-        for (FederatedPlan.Copy c : site.copies()) {
-            logical.put(c.like(), c.table());
+    }
+
+    /**
+     * What {@link #run} would do, without running it (PREVIEW): each site's copies as the federated
+     * SELECT previews them ({@link FederatedRunner#previewCopies}), the write on each target node, the
+     * copies' drops; the remote scans first. An ORDER BY / LIMIT over several nodes shows its first
+     * step only, the SELECT that chooses the rows (the write by key depends on what it returns).
+     */
+    List<ExecutionUnit> preview(FederatedWrite plan, Statement write, NormalizedSql normalized, CachedPlan cached, List<Object> params) {
+        StatementBindings bindings = new StatementBindings(normalized, params);
+        SourceText source = SourceText.original(normalized, cached.digestTokenOffsets());
+        Map<String, List<DataNode>> bySite = new LinkedHashMap<>();
+        for (DataNode n : plan.targets(bindings)) {
+            bySite.computeIfAbsent(n.backend(), b -> new ArrayList<>()).add(n);
         }
-        execution.describe(new ExecutionUnit(site.backend(), r.sql(), r.params(), logical));
+        List<ExecutionUnit> scans = new ArrayList<>();
+        List<ExecutionUnit> sequence = new ArrayList<>();
+        String target = plan.target().name().toLowerCase(Locale.ROOT);
+        for (Map.Entry<String, List<DataNode>> e : bySite.entrySet()) {
+            FederatedWrite.Site site = plan.sites().get(e.getKey());
+            copies.previewCopies(site.plan(), write.template(), source, bindings, scans, sequence);
+            for (DataNode node : e.getValue()) {
+                Map<String, String> names = new HashMap<>(site.names());
+                names.put(target, node.table());
+                Renderer.Rendered r = Renderer.render(write.template(), source, names, bindings, plan.selfReads());
+                sequence.add(unit(site, r.sql(), r.params()));
+            }
+            for (FederatedPlan.Copy c : site.copies()) {
+                sequence.add(unit(site, CopyTexts.drop(c), List.of()));
+            }
+        }
+        scans.addAll(sequence);
+        return scans;
     }
 
     /** Removes the copies on the transaction's connections; after a failure, what fails here is added to it. */
@@ -158,37 +208,6 @@ final class FederatedWriteRunner {
             warnings = broadcast ? u.warnings() : warnings + u.warnings();
         }
         return new StatementResult.Update(affected, 0, List.of(), warnings, WriteInfo.merge(results, broadcast));
-    }
-
-    /**
-     * The rows of every remote node the sites' copies read, each node read once (a node remote to two
-     * sites is shipped to both), one after another on the transaction's connections, each read whole
-     * before the next starts.
-     */
-    private Map<DataNode, List<Object[]>> ship(FederatedWrite plan, Iterable<String> sites, ShipBudget ship, long cancels) {
-        Map<DataNode, List<Object[]>> shipped = new HashMap<>();
-        for (String backend : sites) {
-            for (FederatedPlan.Copy c : plan.sites().get(backend).copies()) {
-                for (DataNode remote : c.remote()) {
-                    if (shipped.containsKey(remote)) {
-                        continue;
-                    }
-                    notCancelled(cancels);
-                    ExecutionUnit scan = new ExecutionUnit(remote.backend(), CopyTexts.scan(remote.table()) + SHARED, List.of(),
-                            Map.of(remote.table(), c.table()));
-                    try (ResultCursor cursor = ((UnitResult.Rows) execution.execute(List.of(scan)).get(0)).cursor()) {
-                        shipped.put(remote, FederatedRunner.read(cursor, ship));
-                    }
-                }
-            }
-        }
-        return shipped;
-    }
-
-    private static void inserts(FederatedWrite.Site site, FederatedPlan.Copy c, List<Object[]> rows, List<ExecutionUnit> units) {
-        for (List<Object[]> batch : InsertBatches.batches(rows)) {
-            units.add(unit(site, InsertBatches.text(CopyTexts.insertHead(c), batch.size(), batch.get(0).length), InsertBatches.params(batch)));
-        }
     }
 
     private void notCancelled(long cancels) {

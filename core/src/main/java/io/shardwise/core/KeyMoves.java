@@ -101,7 +101,7 @@ final class KeyMoves {
     private StatementResult.Update inPlace(String table, TableRule.Sharded rule, RowChoice choice, NormalizedSql normalized,
                                            CachedPlan plan, List<Object> params, List<Column> rowColumns, List<byte[][]> rows,
                                            LexicalMode mode) {
-        String predicate = KeyedWrites.predicate(rowColumns, rows, table, rule.keyColumn(), mode);
+        String predicate = KeyedWrites.predicate(rowColumns, rowColumns, rows, table, rule.keyColumn(), mode);
         String text = KeyedWrites.text(SourceText.original(normalized, plan.digestTokenOffsets()), choice, predicate);
         int markers = 0; // the client's ? before the statement's ORDER BY / LIMIT
         for (int i = 0; i < choice.paramsBefore(); i++) {

@@ -35,7 +35,16 @@ final class KeyedWrites {
      * statement itself (an unknown column in SET) still come.
      */
     static String predicate(ResultCursor rows, String table, String shardingColumn, LexicalMode mode) {
-        return predicate(rows.columns(), read(rows), table, shardingColumn, mode);
+        return predicate(rows.columns(), rows.columns(), read(rows), table, shardingColumn, mode);
+    }
+
+    /**
+     * As {@link #predicate(ResultCursor, String, String, LexicalMode)}, the key found by the flags of
+     * {@code declared}: the table's own columns in the same order. A row chosen on the federated tier
+     * comes from a temporary copy whose result MariaDB sends without key flags.
+     */
+    static String predicate(ResultCursor rows, List<Column> declared, String table, String shardingColumn, LexicalMode mode) {
+        return predicate(rows.columns(), declared, read(rows), table, shardingColumn, mode);
     }
 
     /** The cells of every row of {@code rows} (read to its end). */
@@ -53,9 +62,13 @@ final class KeyedWrites {
         return out;
     }
 
-    /** {@link #predicate(ResultCursor, String, String, LexicalMode)} of rows already read ({@code columns} their first cells'). */
-    static String predicate(List<Column> columns, List<byte[][]> rows, String table, String shardingColumn, LexicalMode mode) {
-        List<Integer> key = primaryKey(columns);
+    /**
+     * {@link #predicate(ResultCursor, List, String, String, LexicalMode)} of rows already read
+     * ({@code columns} their first cells', {@code declared} the flags of those).
+     */
+    static String predicate(List<Column> columns, List<Column> declared, List<byte[][]> rows, String table, String shardingColumn,
+                            LexicalMode mode) {
+        List<Integer> key = primaryKey(declared.size() > columns.size() ? declared.subList(0, columns.size()) : declared);
         int shard = -1;
         for (int i = 0; i < columns.size(); i++) {
             if (name(columns.get(i)).equalsIgnoreCase(shardingColumn)) {

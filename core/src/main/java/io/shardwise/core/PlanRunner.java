@@ -55,7 +55,7 @@ final class PlanRunner {
         this.execution = execution;
         this.session = session;
         this.federation = new FederatedRunner(execution, session, engine.federationBudget(), engine.copyDefinitions());
-        this.federatedWrites = new FederatedWriteRunner(execution, session, engine.federationBudget());
+        this.federatedWrites = new FederatedWriteRunner(execution, session, engine.federationBudget(), federation);
         this.keyMoves = new KeyMoves(engine, session, this);
     }
 
@@ -147,7 +147,7 @@ final class PlanRunner {
     StatementResult keyable(Statement statement, RowChoice choice, NormalizedSql normalized, CachedPlan plan, List<Object> params) {
         // subqueries over sharded tables: the third tier, even for a write routed to one node (FederatedWrite#readsShards)
         if (!execution.holdsTableLocks() && plan.federatedWrite(engine.rule()) instanceof FederatedWrite federated && federated.readsShards()) {
-            return federatedWrite(federated, statement, normalized, plan, params);
+            return federatedWrite(federated, statement, choice, normalized, plan, params);
         }
         RoutePlan route;
         try {
@@ -158,7 +158,7 @@ final class PlanRunner {
                     || !(plan.federatedWrite(engine.rule()) instanceof FederatedWrite federated)) {
                 throw refused;
             }
-            return federatedWrite(federated, statement, normalized, plan, params);
+            return federatedWrite(federated, statement, choice, normalized, plan, params);
         }
         if (route.kind() == RouteKind.KEY_MOVE) {
             TableRef target = statement.tables().get(0);
@@ -176,14 +176,72 @@ final class PlanRunner {
         return keyed(statement, choice, normalized, plan, params, route);
     }
 
-    /** The third tier's write, in a transaction as every multi-shard write ({@link FederatedWriteRunner}). */
-    private StatementResult federatedWrite(FederatedWrite federated, Statement statement, NormalizedSql normalized, CachedPlan plan,
-                                           List<Object> params) {
+    /**
+     * The third tier's write, in a transaction as every multi-shard write ({@link FederatedWriteRunner});
+     * one with ORDER BY / LIMIT over several target nodes chooses its rows first ({@link #chosenThenWritten}).
+     */
+    private StatementResult federatedWrite(FederatedWrite federated, Statement statement, RowChoice choice, NormalizedSql normalized,
+                                           CachedPlan plan, List<Object> params) {
         engine.countFederated();
+        Supplier<StatementResult> write = () -> federated.limited() && choice != null
+                && federated.targets(new StatementBindings(normalized, params)).size() > 1
+                ? chosenThenWritten(choice, normalized, plan, params)
+                : federatedWrites.run(federated, statement, normalized, plan, params);
         if (execution.autocommit() && !execution.inTransaction()) {
-            return atomically(() -> federatedWrites.run(federated, statement, normalized, plan, params));
+            return atomically(write);
         }
-        return federatedWrites.run(federated, statement, normalized, plan, params);
+        return write.get();
+    }
+
+    /**
+     * A write with subqueries whose ORDER BY / LIMIT spans target nodes, as one MySQL runs it: its rows
+     * chosen by {@code SELECT * FROM target WHERE ... ORDER BY ... LIMIT ... FOR UPDATE} from the user's
+     * own text (answered by the tier that answers it, the federated one when its subqueries read other
+     * shards), then the write without ORDER BY / LIMIT, its WHERE and-ed with the chosen rows' keys
+     * ({@link KeyedWrites}) — an ordinary federated write, routed to the chosen rows' nodes. The same
+     * transaction holds both, and the choice's FOR UPDATE keeps the chosen rows as they were chosen.
+     */
+    private StatementResult chosenThenWritten(RowChoice choice, NormalizedSql normalized, CachedPlan plan, List<Object> params) {
+        SourceText source = SourceText.original(normalized, plan.digestTokenOffsets());
+        NormalizedSql chooser = session.normalize(choice.text(source.text(), source::at));
+        CachedPlan chooserPlan = engine.plan(chooser);
+        Select select = (Select) chooserPlan.statement();
+        String table = select.tables().get(0).name();
+        String shardingColumn = engine.rule().table(table) instanceof TableRule.Sharded s ? s.keyColumn() : "";
+        List<Column> declared = declared(choice.target(source.text(), source::at));
+        String predicate;
+        int before = markers(normalized, choice.firstParam());
+        StatementResult chosen = select(select, chooser, chooserPlan, params.subList(before, params.size()));
+        try (ResultCursor rows = ((StatementResult.Rows) chosen).cursor()) {
+            predicate = KeyedWrites.predicate(rows, declared, table, shardingColumn, normalized.lexicalMode());
+        }
+        NormalizedSql written = session.normalize(KeyedWrites.text(source, choice, predicate));
+        CachedPlan writePlan = engine.plan(written);
+        Statement write = writePlan.statement();
+        return keyable(write, null, written, writePlan, params.subList(0, markers(normalized, choice.paramsBefore())));
+    }
+
+    /** The columns of {@code target} (its text in the statement) with their key flags, as its nodes declare them. */
+    private List<Column> declared(String target) {
+        NormalizedSql columns = session.normalize("SELECT * FROM " + target + " LIMIT 0");
+        CachedPlan plan = engine.plan(columns);
+        try (ResultCursor none = ((StatementResult.Rows) select((Select) plan.statement(), columns, plan, List.of())).cursor()) {
+            while (none.next()) {
+                // LIMIT 0: nothing; read to its end so the connection is free
+            }
+            return none.columns();
+        }
+    }
+
+    /** How many of the statement's first {@code values} values ({@code ?} of its digest) are the client's {@code ?}. */
+    private static int markers(NormalizedSql normalized, int values) {
+        int markers = 0;
+        for (int i = 0; i < values; i++) {
+            if (normalized.literals().get(i).isParameter()) {
+                markers++;
+            }
+        }
+        return markers;
     }
 
     /** Chooses the rows (the route's SELECT, which locks them), then writes them by key in the same transaction. */
@@ -197,15 +255,10 @@ final class PlanRunner {
             predicate = KeyedWrites.predicate(rows, table, shardingColumn, normalized.lexicalMode());
         }
         String text = KeyedWrites.text(SourceText.original(normalized, plan.digestTokenOffsets()), choice, predicate);
-        int markers = 0; // the client's ? among the statement's values before its ORDER BY / LIMIT
-        for (int i = 0; i < choice.paramsBefore(); i++) {
-            if (normalized.literals().get(i).isParameter()) {
-                markers++;
-            }
-        }
         NormalizedSql written = session.normalize(text);
         CachedPlan writePlan = engine.plan(written);
-        return run(route(written, writePlan, params.subList(0, markers)));
+        // the client's ? among the statement's values before its ORDER BY / LIMIT
+        return run(route(written, writePlan, params.subList(0, markers(normalized, choice.paramsBefore()))));
     }
 
     /** A DDL statement, or one the analyzer could not read, may have changed a table's columns. */
@@ -334,8 +387,8 @@ final class PlanRunner {
                     + " (it runs in the session, on no shard)");
             case Select s -> previewSelect(s, normalized, plan, params);
             case Insert i -> route(normalized, plan, params);
-            case Update u -> route(normalized, plan, params);
-            case Delete d -> route(normalized, plan, params);
+            case Update u -> previewWrite(u, u.choice(), normalized, plan, params);
+            case Delete d -> previewWrite(d, d.choice(), normalized, plan, params);
             case Ddl d -> route(normalized, plan, params);
             case Passthrough p -> route(normalized, plan, params);
             case Call c -> route(normalized, plan, params);
@@ -353,6 +406,28 @@ final class PlanRunner {
             return new RoutePlan(RouteKind.FEDERATED, federation.preview(federated, select, normalized, plan, params),
                     new MergeSpec.PassThrough());
         }
+    }
+
+    /** An UPDATE or DELETE's route, or the federated write's steps where {@link #keyable} runs it on the third tier. */
+    private RoutePlan previewWrite(Statement write, RowChoice choice, NormalizedSql normalized, CachedPlan plan, List<Object> params) {
+        FederatedWrite federated = !execution.holdsTableLocks() && plan.federatedWrite(engine.rule()) instanceof FederatedWrite f ? f : null;
+        if (federated == null || !federated.readsShards()) {
+            try {
+                return route(normalized, plan, params);
+            } catch (ShardwiseException refused) {
+                if (refused.code() != ErrorCode.UNSUPPORTED || federated == null) {
+                    throw refused;
+                }
+            }
+        }
+        if (federated.limited() && choice != null && federated.targets(new StatementBindings(normalized, params)).size() > 1) {
+            SourceText source = SourceText.original(normalized, plan.digestTokenOffsets());
+            NormalizedSql chooser = session.normalize(choice.text(source.text(), source::at));
+            CachedPlan chooserPlan = engine.plan(chooser);
+            return previewSelect((Select) chooserPlan.statement(), chooser, chooserPlan,
+                    params.subList(markers(normalized, choice.firstParam()), params.size()));
+        }
+        return new RoutePlan(RouteKind.FEDERATED, federatedWrites.preview(federated, write, normalized, plan, params), new MergeSpec.PassThrough());
     }
 
     RoutePlan route(NormalizedSql normalized, CachedPlan plan, List<Object> params) {

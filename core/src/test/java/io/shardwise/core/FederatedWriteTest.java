@@ -202,10 +202,69 @@ class FederatedWriteTest {
                 + " = u.user_id - 1)", "users", "user_id")) > 0, "an aliased target: users.user_id is the subquery's");
         same("UPDATE orders o SET amount = (SELECT MAX(amount) FROM orders WHERE orders.user_id = o.user_id) WHERE o.user_id < 30",
                 "orders", "order_id");
+        assertTrue(affected(same("UPDATE orders SET amount = amount + 0.01 WHERE order_id IN (SELECT order_id FROM orders WHERE orders.amount > 300)",
+                "orders", "order_id")) > 0, "both unaliased: orders.amount inside the subquery is the subquery's");
+        same("UPDATE orders SET amount = orders.amount + 1 WHERE orders.user_id < 9 AND EXISTS (SELECT 1 FROM orders WHERE orders.amount > 400)"
+                + " AND EXISTS (SELECT 1 FROM order_items i WHERE i.order_id = orders.order_id)", "orders", "order_id");
+        same("DELETE FROM orders WHERE orders.amount < 20 AND orders.amount < (SELECT AVG(orders.amount) FROM orders WHERE orders.status"
+                + " = 'paid' AND orders.user_id IN (SELECT u.user_id FROM users u WHERE u.user_id > orders.user_id - 50))", "orders", "order_id");
+    }
+
+    @Test
+    void orderByAndLimitOverSeveralNodesChooseTheRowsOneMysqlChooses() throws SQLException {
+        long before = engine.federatedStatements();
+        assertEquals("affected 3", same("UPDATE orders SET amount = amount + 1 WHERE user_id IN (SELECT user_id FROM users WHERE name IS NOT NULL)"
+                + " ORDER BY amount DESC, order_id LIMIT 3", "orders", "order_id"));
+        assertTrue(engine.federatedStatements() > before, "the choice and the write by key both on the third tier");
+        assertEquals("affected 2", same("DELETE FROM order_items WHERE order_id IN (SELECT order_id FROM orders WHERE amount > 100)"
+                + " ORDER BY price, item_id LIMIT 2", "order_items", "item_id"));
+        assertEquals("affected 4", same("UPDATE users u SET name = CONCAT(name, '<') WHERE EXISTS (SELECT 1 FROM orders o"
+                + " WHERE o.user_id = u.user_id) ORDER BY u.user_id DESC LIMIT 4", "users", "user_id"));
+        assertEquals("affected 2", same("DELETE FROM orders WHERE amount > (SELECT AVG(amount) FROM orders o2) ORDER BY order_id LIMIT 2",
+                "orders", "order_id"), "a subquery over the target itself: chosen and written over the rows as they were");
+        assertEquals("affected 0", same("UPDATE orders SET amount = 1 WHERE user_id IN (SELECT user_id FROM users) ORDER BY order_id LIMIT 0",
+                "orders", "order_id"));
+        assertEquals("affected 0", same("DELETE FROM orders WHERE order_id IN (SELECT order_id FROM order_items WHERE price < 0)"
+                + " ORDER BY order_id LIMIT 5", "orders", "order_id"));
+        assertEquals("error 1054", same("UPDATE orders SET nope = 1 WHERE user_id IN (SELECT user_id FROM users) ORDER BY order_id LIMIT 1",
+                "orders", "order_id"));
+    }
+
+    @Test
+    void subqueriesOverTablesWithNoNodeOnASiteReadCopiesMadeFromTheirDefinitions() throws SQLException {
+        assertTrue(affected(same("UPDATE users SET name = CONCAT(name, '%') WHERE user_id IN (SELECT id FROM promotions)", "users", "user_id")) > 0,
+                "promotions lives on ds1 alone: ds0's site copies it");
+        same("DELETE FROM orders WHERE amount > (SELECT MAX(discount) * 10 FROM promotions) AND user_id < 20", "orders", "order_id");
+        same("UPDATE orders SET status = 'evt' WHERE user_id IN (SELECT id FROM events WHERE kind IS NOT NULL)", "orders", "order_id");
+        same("UPDATE promotions SET discount = discount + 1 WHERE id IN (SELECT id FROM events)", "promotions", "id");
+        same("UPDATE orders SET status = 'p' WHERE user_id IN (SELECT id FROM promotions) ORDER BY order_id DESC LIMIT 2", "orders", "order_id");
+    }
+
+    @Test
+    void aWritesCopiesShipOnlyTheColumnsAndRowsItsSubqueriesRead() throws SQLException {
+        // a subquery's own conjunct on the sharding key leaves one node of order_items to read; the rest is never shipped
+        assertTrue(affected(same("UPDATE users SET name = CONCAT(name, '~') WHERE user_id IN (SELECT user_id FROM order_items"
+                + " WHERE user_id = 7 AND quantity > 1)", "users", "user_id")) >= 0);
+        same("DELETE FROM order_items WHERE order_id IN (SELECT o.order_id FROM orders o WHERE o.status = 'cancelled' AND o.amount > 200)",
+                "order_items", "item_id");
+        same("UPDATE orders o SET amount = (SELECT MAX(price) FROM order_items i WHERE i.order_id = o.order_id AND i.sku LIKE 'S%')"
+                + " WHERE o.user_id IN (3, 4)", "orders", "order_id");
+    }
+
+    @Test
+    void previewAndExplainShowTheFederatedWritesStepsAndRunNothing() throws SQLException {
+        String write = "UPDATE users SET name = 'never' WHERE user_id IN (SELECT user_id FROM order_items WHERE user_id = 7 AND quantity > 1)";
         try (EngineSession s = engine.openSession()) {
-            ShardwiseException e = assertThrows(ShardwiseException.class,
-                    () -> s.execute("UPDATE orders SET amount = 0 WHERE order_id IN (SELECT order_id FROM orders WHERE orders.amount > 1)"));
-            assertEquals(ErrorCode.UNSUPPORTED, e.code(), "orders.amount could be either reference");
+            io.shardwise.core.route.RoutePlan plan = s.preview(write, List.of());
+            assertEquals(io.shardwise.core.route.RouteKind.FEDERATED, plan.kind());
+            String steps = plan.units().stream().map(u -> u.backend() + ": " + u.sql()).toList().toString();
+            assertTrue(steps.contains("CREATE TEMPORARY TABLE"), steps);
+            assertTrue(steps.contains("UPDATE users_0 SET name = 'never'"), steps);
+            assertTrue(steps.contains("(user_id = 7)") && steps.contains("(quantity > 1)"), "the subquery's conjuncts pushed: " + steps);
+            assertTrue(s.preview("DELETE FROM orders WHERE user_id IN (SELECT user_id FROM users) ORDER BY order_id LIMIT 2", List.of()).units()
+                    .stream().anyMatch(u -> u.sql().contains("FOR UPDATE")), "an ORDER BY / LIMIT over nodes: the choosing SELECT first");
+            assertTrue(rows(s, "EXPLAIN " + write).size() > 3);
+            assertEquals(0, rows(s, "SELECT * FROM users WHERE name = 'never'").size(), "nothing ran");
         }
     }
 
@@ -295,13 +354,17 @@ class FederatedWriteTest {
             first.execute("BEGIN");
             String order = orderOn(second, 2);
             first.execute("UPDATE users SET email = email WHERE user_id IN (SELECT user_id FROM orders)");
+            // the copy reads orders' user_id only (as MySQL's own semi-join may, through its index): a change of what it
+            // read waits; deleting the order would
+            second.execute("BEGIN");
             ShardwiseException blocked = assertThrows(ShardwiseException.class,
-                    () -> second.execute("UPDATE orders SET status = status WHERE order_id = " + order));
+                    () -> second.execute("DELETE FROM orders WHERE order_id = " + order));
             assertEquals(ErrorCode.LOCK_WAIT_TIMEOUT.errno(), blocked.errno());
             String count = "SELECT COUNT(*) FROM orders WHERE order_id = " + order;
             assertEquals(rows(first, count), rows(second, count), "shared locks: plain reads go on");
             first.execute("COMMIT");
-            assertInstanceOf(StatementResult.Update.class, second.execute("UPDATE orders SET status = status WHERE order_id = " + order));
+            assertInstanceOf(StatementResult.Update.class, second.execute("DELETE FROM orders WHERE order_id = " + order));
+            second.execute("ROLLBACK");
         }
     }
 }

@@ -6,11 +6,13 @@ import io.shardwise.core.route.Bindings;
 import io.shardwise.core.route.NodeSelector;
 import io.shardwise.core.rule.ShardingRule;
 import io.shardwise.core.rule.TableRule;
+import io.shardwise.core.sql.analyze.CopyScope;
 import io.shardwise.core.sql.analyze.Delete;
 import io.shardwise.core.sql.analyze.KeyCondition;
 import io.shardwise.core.sql.analyze.Slot;
 import io.shardwise.core.sql.analyze.Statement;
 import io.shardwise.core.sql.analyze.TableRef;
+import io.shardwise.core.sql.analyze.TableScopes;
 import io.shardwise.core.sql.analyze.Update;
 import java.util.ArrayList;
 import java.util.BitSet;
@@ -40,7 +42,13 @@ import java.util.Objects;
  * would send it to one node: there the subquery would read that node's rows only, not the table's
  * (a wrong answer whenever the subquery is not confined to that node, which the analyzer cannot tell).
  *
- * <p>Hazard: a site copies every subquery table whole, once per statement, whichever nodes it writes.
+ * <p>A copy is made as the federated SELECT makes one ({@link Federation#copy}, {@link Federation#push}):
+ * like its node on the site, or from another node's definition when the site has none (a single table
+ * of another backend, a sharded table with no node there); its scans keep only the columns the
+ * statement names and the rows a subquery's own single-table conjuncts keep, from the nodes those
+ * conjuncts' sharding keys leave ({@link CopyScope}, bound per execution by {@code CopyScans}).
+ *
+ * <p>Hazard: a site copies what its subqueries may read once per statement, whichever nodes it writes.
  */
 public record FederatedWrite(TableRef target, TableRule targetRule, KeyCondition condition, boolean limited,
                              Map<String, Site> sites, List<Renderer.Edit> selfReads, boolean readsShards) implements Federation.Decision {
@@ -60,6 +68,11 @@ public record FederatedWrite(TableRef target, TableRule targetRule, KeyCondition
             copies = List.copyOf(copies);
             names = Map.copyOf(names);
             logical = Map.copyOf(logical);
+        }
+
+        /** The site's copies as a federated plan coordinated there ({@code FederatedRunner} makes them). */
+        public FederatedPlan plan() {
+            return new FederatedPlan(backend, copies, names, logical, List.of());
         }
     }
 
@@ -95,8 +108,8 @@ public record FederatedWrite(TableRef target, TableRule targetRule, KeyCondition
     /**
      * The plan of a write the router refused, or why the tier declines it too: not a write with
      * subqueries, a write that moves rows (of its sharding column), a subquery reading the target
-     * itself under a name its outer references share ({@link #selfReads}), a table of another schema, a single table on another backend than a site, or a sharded
-     * table with no node on a site to copy its definition from.
+     * itself under a name its outer references share ({@link #selfReads}), a table of another schema,
+     * a table name too long for its copy's.
      */
     public static Federation.Decision plan(Statement statement, ShardingRule rule) {
         List<TableRef> tables;
@@ -141,6 +154,7 @@ public record FederatedWrite(TableRef target, TableRule targetRule, KeyCondition
             }
         }
         String targetKey = target.name().toLowerCase(Locale.ROOT);
+        CopyScope scope = CopyScope.of(statement.template(), rule);
         Map<String, Site> sites = new LinkedHashMap<>();
         for (DataNode node : targetRule.nodes()) {
             if (sites.containsKey(node.backend())) {
@@ -161,7 +175,8 @@ public record FederatedWrite(TableRef target, TableRule targetRule, KeyCondition
                 if (key.equals(targetKey)) {
                     if (!selfCopied) {
                         // the subqueries read the target as it was before the write (MariaDB's order; MySQL refuses, see the runner)
-                        copies.add(copy(targetRule, backend));
+                        copies.add(Federation.copy(targetRule, targetRule.name(), selfName(targetRule), backend, node,
+                                Federation.push(scope, targetRule, targetKey, rule, backend, node)));
                         logical.put(selfName(targetRule), targetRule.name());
                         selfCopied = true;
                     }
@@ -172,18 +187,18 @@ public record FederatedWrite(TableRef target, TableRule targetRule, KeyCondition
                 }
                 TableRule r = rule.logicalTables().served(t.name());
                 DataNode here = Federation.nodeOn(r, backend);
-                if (here == null) {
-                    return new Federation.Declined("table '" + t.name() + "' has no node on backend " + backend);
-                }
-                String read = switch (r) {
-                    case TableRule.Broadcast b -> here.table();
-                    case TableRule.Single s -> here.table();
-                    case TableRule.Sharded s -> {
-                        FederatedPlan.Copy c = copy(s, backend);
-                        copies.add(c);
-                        yield c.temp();
+                String read;
+                if (here != null && !(r instanceof TableRule.Sharded)) {
+                    read = here.table(); // whole on the site: read in place
+                } else {
+                    // a sharded table, or a single or broadcast one of other backends: copied as the federated SELECT copies it,
+                    // made like its node here or from another node's definition, its scans narrowed by the statement
+                    read = Federation.tempName(r);
+                    if (read.length() > Federation.MAX_NAME) {
+                        return new Federation.Declined("table name '" + t.name() + "' too long for a temporary copy");
                     }
-                };
+                    copies.add(Federation.copy(r, r.name(), read, backend, here, Federation.push(scope, r, key, rule, backend, here)));
+                }
                 if (logical.containsKey(read)) {
                     return new Federation.Declined("table '" + t.name() + "' would be read under the name of a target node");
                 }
@@ -194,7 +209,7 @@ public record FederatedWrite(TableRef target, TableRule targetRule, KeyCondition
         }
         List<Renderer.Edit> selfReads = selfReads(statement, target, tables, selfName(targetRule));
         if (selfReads == null) {
-            return new Federation.Declined("a column qualified by the write's target table name where a subquery reads that table without an alias too");
+            return new Federation.Declined("a statement whose qualifiers cannot be scoped");
         }
         boolean readsShards = false;
         for (TableRef t : tables.subList(1, tables.size())) {
@@ -202,20 +217,6 @@ public record FederatedWrite(TableRef target, TableRule targetRule, KeyCondition
         }
         return new FederatedWrite(target, targetRule, conditions.getOrDefault(target, KeyCondition.ANY), limited, sites, selfReads,
                 readsShards);
-    }
-
-    /** A copy of {@code table} on {@code backend}: like its node there, filled from its nodes there and shipped from the others. */
-    private static FederatedPlan.Copy copy(TableRule table, String backend) {
-        List<String> local = new ArrayList<>();
-        List<DataNode> remote = new ArrayList<>();
-        for (DataNode n : table.nodes()) {
-            if (n.backend().equals(backend)) {
-                local.add(n.table());
-            } else {
-                remote.add(n);
-            }
-        }
-        return new FederatedPlan.Copy(table.name(), selfName(table), Federation.nodeOn(table, backend).table(), local, remote);
     }
 
     /** A sharded table's copy name ({@link Federation#tempName}); a single or broadcast target's copy is always prefixed. */
@@ -226,15 +227,14 @@ public record FederatedWrite(TableRef target, TableRule targetRule, KeyCondition
     /**
      * The edits that point the subqueries' references to the target table at its copy, while the
      * outer ones keep naming the node being written: empty when no subquery names the target; null
-     * when a {@code target.column} qualifier could mean either (the target and a subquery's reference
-     * to it both without an alias, and a qualifier using that name), which needs scopes the analyzer
-     * does not keep.
+     * when the text cannot be read again to scope its qualifiers.
      *
      * <p>The target's table references come first in the text (UPDATE t, DELETE FROM t, DELETE t
      * FROM t), so the first of its name slots that are table names are the outer ones; a qualifier
      * slot is one followed by a dot. With an aliased target, every {@code target.column} qualifier
      * belongs to a subquery's unaliased reference; with an unaliased target and aliased subquery
-     * references, every one belongs to the target.
+     * references, every one belongs to the target; with both unaliased, each belongs to the innermost
+     * SELECT whose FROM exposes the name, or to the target outside every such SELECT ({@link TableScopes}).
      */
     private static List<Renderer.Edit> selfReads(Statement statement, TableRef target, List<TableRef> tables, String copy) {
         int inner = 0;
@@ -260,16 +260,21 @@ public record FederatedWrite(TableRef target, TableRule targetRule, KeyCondition
                 (at < text.length() && text.charAt(at) == '.' ? qualifiers : names).add(t);
             }
         }
+        List<int[]> scopes = List.of();
         if (target.alias() == null && innerUnaliased && !qualifiers.isEmpty()) {
-            return null;
+            scopes = TableScopes.exposing(statement.template(), target.name());
+            if (scopes == null) {
+                return null;
+            }
         }
         List<Renderer.Edit> edits = new ArrayList<>();
         String quoted = CopyTexts.quote(copy);
         for (Slot.Table t : names.subList(Math.max(0, names.size() - inner), names.size())) {
             edits.add(new Renderer.Edit(t.start(), t.end(), quoted));
         }
-        if (target.alias() != null) {
-            for (Slot.Table t : qualifiers) {
+        for (Slot.Table t : qualifiers) {
+            // both unaliased: the qualifier is the innermost SELECT's exposing the name, else the target's
+            if (target.alias() != null || TableScopes.within(scopes, t.start())) {
                 edits.add(new Renderer.Edit(t.start(), t.end(), quoted));
             }
         }
@@ -277,19 +282,15 @@ public record FederatedWrite(TableRef target, TableRule targetRule, KeyCondition
         return edits;
     }
 
-    /** A stable one-line-per-step description (golden tests). */
+    /** A stable one-line-per-step description (golden tests): per site, its copies as the federated SELECT's explain shows them. */
     public String explain() {
         StringBuilder sb = new StringBuilder("FEDERATED WRITE of ").append(targetRule.name());
         for (Site site : sites.values().stream().sorted(java.util.Comparator.comparing(Site::backend)).toList()) {
             sb.append("\n  on ").append(site.backend());
-            for (FederatedPlan.Copy c : site.copies()) {
-                sb.append("\n    copy ").append(c.table()).append(" -> ").append(c.temp()).append(" (like ").append(c.like()).append(')');
-                for (String l : c.local()) {
-                    sb.append("\n      local ").append(l);
-                }
-                for (DataNode r : c.remote()) {
-                    sb.append("\n      ship ").append(r.backend()).append('.').append(r.table());
-                }
+            String copies = site.plan().explain();
+            int first = copies.indexOf('\n');
+            if (first >= 0) {
+                sb.append(copies.substring(first).replace("\n", "\n  "));
             }
         }
         return sb.toString();

@@ -31,7 +31,7 @@ import java.util.regex.Pattern;
 public final class Federation {
     /** Temporary tables are named with this prefix: a copy left behind by a failed statement shadows no table. */
     static final String TEMP_PREFIX = "shardwise_fed_";
-    private static final int MAX_NAME = 64;
+    static final int MAX_NAME = 64;
     private static final Pattern BARE_COLUMN = Pattern.compile("[`\\w$]+(\\s*\\.\\s*[`\\w$]+){0,2}");
     /** A table name in a locking clause's OF list: quoted or bare. */
     private static final String NAME = "(?:`[^`]+`|[\\w$]+)";
@@ -191,7 +191,7 @@ public final class Federation {
      * the definition of its first node; filled from its nodes there and shipped from the others. A
      * single or broadcast table elsewhere is whole on any one node, so one node is shipped.
      */
-    private static FederatedPlan.Copy copy(TableRule r, String name, String temp, String coordinator, DataNode here,
+    static FederatedPlan.Copy copy(TableRule r, String name, String temp, String coordinator, DataNode here,
                                            FederatedPlan.Push push) {
         List<String> local = new ArrayList<>();
         List<DataNode> remote = new ArrayList<>();
@@ -344,7 +344,7 @@ public final class Federation {
      * listed either: it keeps every column and takes only qualified conjuncts (rows and nodes are
      * still pruned). A single or broadcast table copied from elsewhere is read whole, from one node.
      */
-    private static FederatedPlan.Push push(CopyScope scope, TableRule r, String key, ShardingRule rule, String coordinator, DataNode here) {
+    static FederatedPlan.Push push(CopyScope scope, TableRule r, String key, ShardingRule rule, String coordinator, DataNode here) {
         if (!(r instanceof TableRule.Sharded s)) {
             return FederatedPlan.Push.NONE;
         }

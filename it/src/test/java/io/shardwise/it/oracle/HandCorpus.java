@@ -560,6 +560,26 @@ final class HandCorpus {
                 "orders", "order_id");
         c.write("UPDATE orders o SET amount = (SELECT MAX(amount) FROM orders WHERE orders.user_id = o.user_id) WHERE o.user_id < 30",
                 "orders", "order_id");
+        // ORDER BY / LIMIT over several target nodes: the rows chosen first (a unique order: MySQL's choice among ties is its own)
+        c.write("UPDATE orders SET status = 'lim-sub' WHERE user_id IN (SELECT user_id FROM users WHERE name IS NOT NULL)"
+                + " ORDER BY amount DESC, order_id LIMIT 3", "orders", "order_id");
+        c.write("DELETE FROM order_items WHERE order_id IN (SELECT order_id FROM orders WHERE amount > 100) ORDER BY price, item_id LIMIT 2",
+                "order_items", "item_id");
+        c.pwrite("UPDATE users u SET name = CONCAT(name, ?) WHERE EXISTS (SELECT 1 FROM orders o WHERE o.user_id = u.user_id AND o.amount > ?)"
+                + " ORDER BY u.user_id DESC LIMIT ?", "users", "user_id", "<", new BigDecimal("50"), 4);
+        c.write("DELETE FROM orders WHERE amount > (SELECT AVG(amount) FROM orders o2) ORDER BY order_id LIMIT 2", "orders", "order_id");
+        // tables with no node on a site: copied there from their definition (promotions lives on ds1, events on ds0)
+        c.write("UPDATE users SET name = CONCAT(name, '%') WHERE user_id IN (SELECT id FROM promotions)", "users", "user_id");
+        c.write("UPDATE orders SET status = 'evt' WHERE user_id IN (SELECT id FROM events WHERE kind IS NOT NULL)", "orders", "order_id");
+        c.write("UPDATE promotions SET discount = discount + 1 WHERE id IN (SELECT id FROM events)", "promotions", "id");
+        c.write("UPDATE orders SET status = 'big' WHERE amount > (SELECT MAX(discount) * 40 FROM promotions)", "orders", "order_id");
+        // a subquery's own conjuncts narrow its copy (and its sharding key the nodes read)
+        c.write("UPDATE users SET name = CONCAT(name, '~') WHERE user_id IN (SELECT user_id FROM order_items WHERE user_id = 7 AND quantity > 1)",
+                "users", "user_id");
+        // both unaliased: orders.x inside the subquery is the subquery's, outside it the target's
+        c.write("UPDATE orders SET amount = orders.amount + 1 WHERE orders.user_id < 30 AND order_id IN (SELECT order_id FROM orders"
+                + " WHERE orders.amount > 300)", "orders", "order_id");
+        c.failingWrite("UPDATE orders SET nope = 1 WHERE user_id IN (SELECT user_id FROM users) ORDER BY order_id LIMIT 1", "orders", "order_id");
         c.failingWrite("UPDATE users SET name = (SELECT status FROM orders WHERE amount > 1) WHERE user_id > 2", "users", "user_id");
         c.failingWrite("DELETE FROM orders WHERE nope IN (SELECT user_id FROM users)", "orders", "order_id");
 
@@ -1216,6 +1236,6 @@ final class HandCorpus {
 
     /** Statements Shardwise refuses by design with 1235; they are not oracle statements. */
     static final List<String> UNSUPPORTED = List.of(
-            // orders has nodes on ds0, promotions lives on ds1 only: the ds0 nodes' subquery has no copy to read
-            "UPDATE orders SET status = 'big' WHERE amount > (SELECT MAX(discount) * 40 FROM promotions)");
+            // a write with subqueries that would move rows between shards (its sharding column assigned)
+            "UPDATE orders SET user_id = user_id + 1 WHERE order_id IN (SELECT order_id FROM order_items WHERE quantity > 3)");
 }

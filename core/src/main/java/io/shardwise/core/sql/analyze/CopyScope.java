@@ -110,7 +110,16 @@ public record CopyScope(Set<String> names, Set<String> wholeTables, boolean allW
 
     /** The scope of a SELECT's copies; {@link #NONE} when its text cannot be read again. */
     public static CopyScope of(Select select, ShardingRule rule) {
-        String sql = select.template().text();
+        return of(select.template(), rule);
+    }
+
+    /**
+     * The scope of any statement's copies, read from its template's text: an UPDATE or DELETE's own
+     * target is in no query block's FROM, so a subquery's reference to it counts as its only one
+     * (its copy serves the subqueries alone: the outer references name the node being written).
+     */
+    public static CopyScope of(SqlTemplate template, ShardingRule rule) {
+        String sql = template.text();
         ParsedText parsed;
         try {
             parsed = ParsedText.parse(sql, DigestScanner.scan(sql));

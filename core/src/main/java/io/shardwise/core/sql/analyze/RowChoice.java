@@ -15,7 +15,10 @@ import org.apache.calcite.sql.parser.SqlParseException;
  * {@code ?} are the statement's from {@code firstParam} on); then the write without its ORDER BY and
  * LIMIT, its WHERE and-ed with the chosen rows' keys. Offsets are the statement's digest's: the
  * WHERE condition spans [{@code whereStart}, {@code whereEnd}) (-1: no WHERE), the ORDER BY / LIMIT
- * clause starts at {@code orderLimitStart}, before which the statement has {@code paramsBefore} {@code ?}.
+ * clause starts at {@code orderLimitStart}, before which the statement has {@code paramsBefore} {@code ?};
+ * the target table (with its alias) spans [{@code targetStart}, {@code targetEnd}), so the same
+ * choice can be written again from the user's own text (a write with subqueries chooses its rows
+ * through a SELECT the federated tier answers: see {@link #text}).
  *
  * <p>An UPDATE of the target's sharding column chooses its rows the same way, ORDER BY / LIMIT or not
  * ({@code moves} non-null, {@code orderLimitStart} then the text's end): its rows may have to move to
@@ -23,7 +26,7 @@ import org.apache.calcite.sql.parser.SqlParseException;
  * ({@code SELECT *, (e1), (e2) …}, the select list's last {@code moves.assigned().size()} items).
  */
 public record RowChoice(Select select, int firstParam, int whereStart, int whereEnd, int orderLimitStart, int paramsBefore,
-                        Moves moves) {
+                        int targetStart, int targetEnd, Moves moves) {
     /**
      * The assignments of an UPDATE that moves rows: the columns in order, and for each whether its
      * expression reads no column assigned before it (MySQL evaluates SET left to right, each
@@ -113,10 +116,29 @@ public record RowChoice(Select select, int firstParam, int whereStart, int where
         String chooser = text.toString();
         try {
             Select select = SelectAnalyzer.analyze(ParsedText.parse(chooser, DigestScanner.scan(chooser)), rule);
-            return new RowChoice(select, firstParam, whereStart, whereEnd, orderLimit, paramsBefore, moves);
+            return new RowChoice(select, firstParam, whereStart, whereEnd, orderLimit, paramsBefore, tokens.get(targetStart).start(),
+                    tokens.get(targetEnd - 1).end(), moves);
         } catch (SqlParseException | ShardwiseException e) {
             return null; // not a SELECT the merger answers: the write stays refused across shards
         }
+    }
+
+    /**
+     * The choosing SELECT in the user's own text ({@code original}: the statement's text, {@code at}
+     * its digest offsets there): {@code SELECT * FROM} the target with the write's WHERE, ORDER BY and
+     * LIMIT, {@code FOR UPDATE}; its {@code ?} are the statement's from {@link #firstParam} on.
+     */
+    public String text(String original, java.util.function.IntUnaryOperator at) {
+        StringBuilder text = new StringBuilder("SELECT * FROM ").append(original, at.applyAsInt(targetStart), at.applyAsInt(targetEnd));
+        if (whereStart >= 0) {
+            text.append(" WHERE ").append(original, at.applyAsInt(whereStart), at.applyAsInt(whereEnd));
+        }
+        return text.append(' ').append(original.substring(at.applyAsInt(orderLimitStart)).strip()).append(" FOR UPDATE").toString();
+    }
+
+    /** The target table as the statement names it (with its alias), in the user's own text as in {@link #text}. */
+    public String target(String original, java.util.function.IntUnaryOperator at) {
+        return original.substring(at.applyAsInt(targetStart), at.applyAsInt(targetEnd));
     }
 
     private static int firstAt(List<Token> tokens, int offset) {
