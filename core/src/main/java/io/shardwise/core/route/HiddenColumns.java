@@ -77,8 +77,13 @@ final class HiddenColumns {
         return index;
     }
 
-    static List<Renderer.Piece> pieces(String before, Expr expression, String after) {
-        if (!expression.hasValues()) {
+    /**
+     * How a node computes {@code before + expression + after}: the expression's span copied where it
+     * holds values or names a table the nodes rename ({@code orders.amount}: each node's text must
+     * name its physical table, as the rest of its SQL does), else plain text.
+     */
+    List<Renderer.Piece> pieces(String before, Expr expression, String after) {
+        if (!expression.hasValues() && !namesTable(expression)) {
             return List.of(new Renderer.Piece.Text(before + expression.text() + after));
         }
         List<Renderer.Piece> pieces = new ArrayList<>(3);
@@ -90,6 +95,21 @@ final class HiddenColumns {
             pieces.add(new Renderer.Piece.Text(after));
         }
         return pieces;
+    }
+
+    /** Whether the expression's span holds a table name (a column's qualifier), which a node's SQL renders as its own. */
+    private boolean namesTable(Expr expression) {
+        if (expression.start() < 0) {
+            return false;
+        }
+        List<Slot> slots = template.slots();
+        for (int i = 0; i < slots.size(); i++) {
+            Slot slot = slots.get(i);
+            if (slot instanceof Slot.Table && slot.start() >= expression.start() && slot.end() <= expression.end()) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** The edit appending the hidden columns: one text, unless some copy the statement's own spans. */

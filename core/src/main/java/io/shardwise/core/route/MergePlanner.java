@@ -164,7 +164,7 @@ final class MergePlanner {
         for (SelectShape.Item item : shape.items()) {
             SelectShape.Aggregate a = item.aggregate();
             if (DistinctArguments.groupsBy(a)) {
-                List<Renderer.Piece> value = a.isTuple() ? DistinctArguments.tuple(a) : HiddenColumns.pieces("", argumentExpr(a), "");
+                List<Renderer.Piece> value = a.isTuple() ? DistinctArguments.tuple(a) : hidden.pieces("", argumentExpr(a), "");
                 edits.add(new Renderer.Edit(item.start(), item.end(), value, item.alias() == null));
             }
         }
@@ -370,7 +370,7 @@ final class MergePlanner {
                     yield average(itemAggregate, aggregates);
                 }
                 Expr expression = r.aggregate() != null ? null
-                        : column < visible ? itemExpr(column) : new Expr(r.text(), -1, -1);
+                        : column < visible ? itemExpr(column) : new Expr(r.text(), r.start(), r.end());
                 yield new RowExpr.ColumnRef(column, expression == null ? -1 : weight(expression));
             }
             case HavingExpr.Binary b -> switch (b.op()) {
@@ -423,7 +423,7 @@ final class MergePlanner {
             }
         }
         if (wanted == null) {
-            return hidden.add("", new Expr(ref.text(), -1, -1), "");
+            return hidden.add("", new Expr(ref.text(), ref.start(), ref.end()), "");
         }
         if (DistinctArguments.groupsBy(wanted)) {
             return distinctColumn(wanted, aggregates);

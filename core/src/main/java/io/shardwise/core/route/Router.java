@@ -11,10 +11,12 @@ import io.shardwise.core.sql.analyze.Call;
 import io.shardwise.core.sql.analyze.Ddl;
 import io.shardwise.core.sql.analyze.Delete;
 import io.shardwise.core.sql.analyze.Insert;
+import io.shardwise.core.sql.analyze.ItemLabels;
 import io.shardwise.core.sql.analyze.KeyCondition;
 import io.shardwise.core.sql.analyze.Passthrough;
 import io.shardwise.core.sql.analyze.RowChoice;
 import io.shardwise.core.sql.analyze.Select;
+import io.shardwise.core.sql.analyze.SelectShape;
 import io.shardwise.core.sql.analyze.SessionCommand;
 import io.shardwise.core.sql.analyze.SqlTemplate;
 import io.shardwise.core.sql.analyze.Statement;
@@ -384,35 +386,26 @@ public final class Router {
         return units;
     }
 
-    private static final java.util.regex.Pattern BARE_COLUMN = java.util.regex.Pattern.compile("[`\\w$]+(\\s*\\.\\s*[`\\w$]+){0,2}");
-
     /**
-     * {@code edits} (only when there are none: see below) plus, for each unaliased select item (not a
-     * bare column, not a star) whose text names a table this node renames ({@code orders.amount + 1}, a subquery), an
-     * alias of its own source text: MySQL labels such an item by the text the user wrote, the backend
-     * would label it by the physical name it received.
+     * {@code edits} plus, for each item {@link ItemLabels#changedByRenaming} on this node ({@code orders.amount + 1},
+     * {@code COUNT(orders.order_id)}, a subquery) and not already replaced by an edit, an alias of its own
+     * source text: MySQL labels such an item by the text the user wrote, the backend would label it by
+     * the physical name it received. (A merge's edits that replace an item, such as a DISTINCT
+     * aggregate's argument, alias it themselves.)
      */
     private static List<Renderer.Edit> withLabels(Select select, Map<String, String> names, List<Renderer.Edit> edits) {
-        if (select.shape() == null || !edits.isEmpty()) {
-            // a set operation: its labels come from its first branch, not read here; a merge's edits
-            // (hidden sort columns, rewritten aggregates) copy spans of their own, left as they are
-            return edits;
+        if (select.shape() == null) {
+            return edits; // a set operation: its labels come from its first branch, not read here
         }
         List<Renderer.Edit> out = null;
-        for (io.shardwise.core.sql.analyze.SelectShape.Item item : select.shape().items()) {
-            if (item.alias() != null || item.isStar()) {
-                continue;
-            }
-            // the slot test first: it allocates nothing, and most items (point selects' columns) name no table
-            for (io.shardwise.core.sql.analyze.Slot slot : select.template().slots()) {
-                if (slot instanceof io.shardwise.core.sql.analyze.Slot.Table t && t.start() >= item.start() && t.end() <= item.end()
-                        && renamed(names, t.table()) && !BARE_COLUMN.matcher(item.text()).matches()) {
-                    if (out == null) {
-                        out = new ArrayList<>(edits);
-                    }
-                    out.add(new Renderer.Edit(item.start(), item.end(), List.of(new Renderer.Piece.Copy(item.start(), item.end())), true));
-                    break;
+        List<SelectShape.Item> items = select.shape().items();
+        for (int i = 0; i < items.size(); i++) {
+            SelectShape.Item item = items.get(i);
+            if (ItemLabels.changedByRenaming(select.template(), item, names) && !overlaps(edits, item)) {
+                if (out == null) {
+                    out = new ArrayList<>(edits);
                 }
+                out.add(new Renderer.Edit(item.start(), item.end(), List.of(new Renderer.Piece.Copy(item.start(), item.end())), true));
             }
         }
         if (out == null) {
@@ -422,9 +415,15 @@ public final class Router {
         return out;
     }
 
-    private static boolean renamed(Map<String, String> names, String table) {
-        String physical = names.get(table.toLowerCase(java.util.Locale.ROOT));
-        return physical != null && !physical.equals(table);
+    /** Whether an edit replaces part of the item, or inserts inside it (an insert at its end, the hidden columns', follows it). */
+    private static boolean overlaps(List<Renderer.Edit> edits, SelectShape.Item item) {
+        for (int i = 0; i < edits.size(); i++) {
+            Renderer.Edit e = edits.get(i);
+            if (e.start() < item.end() && item.start() < e.end() || e.start() == e.end() && e.start() > item.start() && e.start() < item.end()) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /**
