@@ -213,6 +213,29 @@ class EngineTest {
         same("SELECT DISTINCT orders.user_id FROM orders WHERE user_id < 20 ORDER BY orders.user_id", true);
     }
 
+    /**
+     * ENUM members in an order other than their text's ('software' < 'hardware' < 'books'): MySQL sorts
+     * them by index in ORDER BY and in a grouped or DISTINCT result's order, MIN and MAX by text. The
+     * cross-shard merge compared the text (books, hardware, software: the reverse).
+     */
+    @Test
+    void enumColumnsMergeAcrossShardsInMemberOrder() throws Exception {
+        String alter = "ALTER TABLE small MODIFY category ENUM('software', 'hardware', 'books') NOT NULL";
+        try (EngineSession s = engine.openSession()) {
+            s.execute(alter);
+        }
+        try (Connection c = server.connect(whole); Statement st = c.createStatement()) {
+            st.execute(alter);
+        }
+        same("SELECT * FROM small ORDER BY category, id", true);
+        same("SELECT id, category FROM small ORDER BY category DESC, id", true);
+        same("SELECT id FROM small ORDER BY small.category LIMIT 2", true);
+        same("SELECT category, COUNT(*) FROM small GROUP BY category ORDER BY category", true);
+        same("SELECT DISTINCT category FROM small ORDER BY category DESC", true);
+        same("SELECT MIN(category), MAX(category) FROM small", true);
+        samePrepared("SELECT id, category FROM small WHERE id > ? ORDER BY category", List.of(0L));
+    }
+
     @Test
     void pointSelectsKeepTheUsersLabelsAndValues() throws Exception {
         same("SELECT order_id, user_id, Status, amount, created_at FROM orders WHERE user_id = 42 ORDER BY order_id", true);

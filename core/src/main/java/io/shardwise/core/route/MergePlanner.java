@@ -48,10 +48,15 @@ final class MergePlanner {
     }
 
     static Plan plan(SelectShape shape, SqlTemplate template, Bindings bindings) {
-        return new MergePlanner(shape, template, bindings).plan();
+        return plan(shape, template, bindings, java.util.Set.of());
     }
 
-    private Plan plan() {
+    /** As {@link #plan(SelectShape, SqlTemplate, Bindings)}, with the weight columns {@code byIndex} made ENUM/SET member indexes. */
+    static Plan plan(SelectShape shape, SqlTemplate template, Bindings bindings, java.util.Set<Integer> byIndex) {
+        return new MergePlanner(shape, template, bindings).plan(byIndex);
+    }
+
+    private Plan plan(java.util.Set<Integer> byIndex) {
         for (SelectShape.Item item : shape.items()) {
             if (item.containsAggregate() && item.expression() == null) {
                 throw unsupported("this expression over aggregates across shards: " + item.text());
@@ -120,6 +125,7 @@ final class MergePlanner {
             }
         }
         if (!hidden.isEmpty()) {
+            hidden.indexesFor(byIndex);
             Clause end = template.clause(Clause.Kind.SELECT_LIST_END);
             edits.add(hidden.edit(end.start()));
         }
@@ -588,7 +594,7 @@ final class MergePlanner {
     }
 
     private int weight(Expr expression) {
-        return weightOf("", expression, "");
+        return expression.text().isEmpty() ? -1 : hidden.weight(expression);
     }
 
     /** A hidden WEIGHT_STRING of {@code before + expression + after}; -1 for no expression. */

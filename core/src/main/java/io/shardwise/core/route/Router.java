@@ -108,9 +108,17 @@ public final class Router {
     }
 
     public RoutePlan route(Prepared prepared, Bindings bindings, SourceText source) {
-        Placement placement = prepared.placement;
+        return route(prepared, bindings, source, java.util.Set.of());
+    }
+
+    /**
+     * As {@link #route(Prepared, Bindings, SourceText)}, with a cross-shard SELECT's weight columns
+     * {@code byIndex} (numbered as the plan of the other form numbers them) computed as ENUM/SET member
+     * indexes: the units' column types showed those keys are ENUM or SET, which MySQL orders by index.
+     */
+    public RoutePlan route(Prepared prepared, Bindings bindings, SourceText source, java.util.Set<Integer> byIndex) {
         return switch (prepared.statement) {
-            case Select s -> select(s, prepared, bindings, source);
+            case Select s -> select(s, prepared, bindings, source, byIndex);
             case Insert i -> i.source() == null ? InsertRouter.route(i, bindings, rule, source) : insertSelect(i, prepared, bindings);
             case Update u -> write(u.template(), prepared, u.tables(), u.conditions(), u.nested(), u.limited(), u.choice(), u.assigned(),
                     bindings, source);
@@ -127,7 +135,7 @@ public final class Router {
     private RoutePlan insertSelect(Insert insert, Prepared prepared, Bindings bindings) {
         Select source = insert.source().select();
         RoutePlan rows = select(source, prepared.inner, new ShiftedBindings(bindings, insert.source().firstParam()),
-                SourceText.of(source.template().text()));
+                SourceText.of(source.template().text()), java.util.Set.of());
         return new RoutePlan(RouteKind.INSERT_SELECT, rows.units(), rows.merge(), rows.starItem(), rows.assumedWidth(), List.of());
     }
 
@@ -138,7 +146,7 @@ public final class Router {
         return new RoutePlan(RouteKind.UNSHARDED, List.of(unit(backend, r, placement.singleLogical())), PASS_THROUGH);
     }
 
-    private RoutePlan select(Select s, Prepared prepared, Bindings bindings, SourceText source) {
+    private RoutePlan select(Select s, Prepared prepared, Bindings bindings, SourceText source, java.util.Set<Integer> byIndex) {
         if (prepared.refused != null) {
             throw new ShardwiseException(ErrorCode.UNSUPPORTED, prepared.refused);
         }
@@ -166,7 +174,7 @@ public final class Router {
                 // an outer join's NULL-extended rows carry no sharding key: several nodes may return the same one
                 throw MergePlanner.unsupported("SELECT DISTINCT * over a join across shards");
             }
-            MergePlanner.Plan plan = MergePlanner.plan(s.shape(), s.template(), bindings);
+            MergePlanner.Plan plan = MergePlanner.plan(s.shape(), s.template(), bindings, byIndex);
             edits = plan.edits();
             merge = plan.spec();
             width = plan.width();
@@ -251,7 +259,7 @@ public final class Router {
             // the rows are chosen first, as one MySQL chooses them; the session then writes them by key
             Select chooser = choice.select();
             RoutePlan rows = select(chooser, prepared.inner, new ShiftedBindings(bindings, choice.firstParam()),
-                    SourceText.of(chooser.template().text()));
+                    SourceText.of(chooser.template().text()), java.util.Set.of());
             return new RoutePlan(RouteKind.KEYED_WRITE, rows.units(), rows.merge(), rows.starItem(), rows.assumedWidth(), List.of());
         }
         List<ExecutionUnit> units = units(template, source, prepared, selection, bindings, List.of(), null);

@@ -577,6 +577,15 @@ final class HandCorpus {
         c.q("CREATE INDEX idx_oracle_status ON orders (status)");
         c.q("SELECT order_id FROM orders WHERE status = 'paid' ORDER BY order_id");
         c.q("DROP INDEX idx_oracle_status ON orders");
+        // ENUM members in an order other than their text's: ORDER BY, grouped and DISTINCT orders follow the index
+        c.q("ALTER TABLE small MODIFY category ENUM('software', 'hardware', 'books') NOT NULL");
+        c.q("SELECT * FROM small ORDER BY category, id");
+        c.q("SELECT id, category FROM small ORDER BY category DESC, id LIMIT 3");
+        c.q("SELECT category, COUNT(*) FROM small GROUP BY category ORDER BY category DESC");
+        c.q("SELECT DISTINCT category FROM small ORDER BY category");
+        c.q("SELECT MIN(category), MAX(category) FROM small");
+        c.p("SELECT id FROM small WHERE id > ? ORDER BY category, id", 0L);
+        c.q("ALTER TABLE small MODIFY category ENUM('books', 'hardware', 'software') NOT NULL");
         // what a dump file runs around each table's rows (mariadb-dump, mysqldump)
         c.category("executable-comment");
         c.q("/*!40000 ALTER TABLE `orders` DISABLE KEYS */");
