@@ -9,6 +9,7 @@ import io.shardwise.core.execute.ResultCursor;
 import io.shardwise.core.execute.UnitResult;
 import io.shardwise.core.federate.FederatedPlan;
 import io.shardwise.core.federate.FederatedWrite;
+import io.shardwise.core.merge.EnumKeys;
 import io.shardwise.core.merge.Merger;
 import io.shardwise.core.rewrite.SourceText;
 import io.shardwise.core.route.ExecutionUnit;
@@ -76,7 +77,22 @@ final class PlanRunner {
             engine.countFederated();
             return federation.run(federated, select, normalized, plan, params);
         }
-        return run(route);
+        return run(EnumKeys.mayNeed(route) ? byEnumIndex(route, select, normalized, plan, params) : route);
+    }
+
+    /**
+     * The route again with its ENUM and SET ordering keys compared by member index ({@link EnumKeys}),
+     * when a unit's column types show any; else {@code route}. The types come from the backend's
+     * description of the first unit, kept per statement digest (a key's type does not change with the
+     * values) until DDL the engine runs empties the cache.
+     */
+    private RoutePlan byEnumIndex(RoutePlan route, Select select, NormalizedSql normalized, CachedPlan plan, List<Object> params) {
+        ExecutionUnit first = route.units().get(0);
+        List<Column> unit = engine.descriptions().get(select.template().text(), "enum-keys;" + execution.state().charsetKey(),
+                () -> execution.describe(first));
+        java.util.Set<Integer> byIndex = unit.isEmpty() ? java.util.Set.of() : EnumKeys.weightColumns(route, unit);
+        return byIndex.isEmpty() ? route : engine.router().route(plan.prepared(), new StatementBindings(normalized, params),
+                SourceText.original(normalized, plan.digestTokenOffsets()), byIndex);
     }
 
     /** The third tier, for a statement that must run on one connection ({@link AssigningRunner}). */

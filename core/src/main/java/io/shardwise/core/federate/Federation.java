@@ -4,6 +4,7 @@ import io.shardwise.core.config.DataNode;
 import io.shardwise.core.rule.ShardingRule;
 import io.shardwise.core.rule.TableRule;
 import io.shardwise.core.sql.analyze.CopyScope;
+import io.shardwise.core.sql.analyze.ItemLabels;
 import io.shardwise.core.sql.analyze.Select;
 import io.shardwise.core.sql.analyze.SelectShape;
 import io.shardwise.core.sql.analyze.Slot;
@@ -32,7 +33,6 @@ public final class Federation {
     /** Temporary tables are named with this prefix: a copy left behind by a failed statement shadows no table. */
     static final String TEMP_PREFIX = "shardwise_fed_";
     static final int MAX_NAME = 64;
-    private static final Pattern BARE_COLUMN = Pattern.compile("[`\\w$]+(\\s*\\.\\s*[`\\w$]+){0,2}");
     /** A table name in a locking clause's OF list: quoted or bare. */
     private static final String NAME = "(?:`[^`]+`|[\\w$]+)";
     /** A locking read's clause, with the tables it names (MySQL 8's OF) and its option; the copies' source reads repeat it ({@link #lockClause}). */
@@ -235,15 +235,8 @@ public final class Federation {
         }
         List<SelectShape.Span> out = new ArrayList<>();
         for (SelectShape.Item item : select.shape().items()) {
-            if (item.alias() != null || item.isStar() || BARE_COLUMN.matcher(item.text()).matches()) {
-                continue;
-            }
-            for (Slot slot : select.template().slots()) {
-                if (slot instanceof Slot.Table t && t.start() >= item.start() && t.end() <= item.end()
-                        && names.containsKey(t.table().toLowerCase(Locale.ROOT))) {
-                    out.add(new SelectShape.Span(item.start(), item.end()));
-                    break;
-                }
+            if (ItemLabels.changedByRenaming(select.template(), item, names)) {
+                out.add(new SelectShape.Span(item.start(), item.end()));
             }
         }
         return out;

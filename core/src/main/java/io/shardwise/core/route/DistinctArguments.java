@@ -111,7 +111,7 @@ final class DistinctArguments {
             if (i > 0) {
                 out.add(new Renderer.Piece.Text(", "));
             }
-            out.addAll(HiddenColumns.pieces("", arguments.get(i), ""));
+            out.addAll(hidden.pieces("", arguments.get(i), ""));
         }
         if (!after.isEmpty()) {
             out.add(new Renderer.Piece.Text(after));

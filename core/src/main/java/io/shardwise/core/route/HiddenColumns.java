@@ -22,6 +22,8 @@ final class HiddenColumns {
     private final int visible;
     private final Map<String, Integer> byKey = new LinkedHashMap<>();
     private final List<List<Renderer.Piece>> computed = new ArrayList<>();
+    /** Per hidden column, the expression it is the WEIGHT_STRING of (null for other columns). */
+    private final List<Expr> weighed = new ArrayList<>();
 
     HiddenColumns(SqlTemplate template, Bindings bindings, int visible) {
         this.template = template;
@@ -74,11 +76,42 @@ final class HiddenColumns {
         int index = visible + byKey.size();
         byKey.put(key, index);
         computed.add(pieces != null ? pieces : pieces(before, expression, after));
+        weighed.add(null);
         return index;
     }
 
-    static List<Renderer.Piece> pieces(String before, Expr expression, String after) {
-        if (!expression.hasValues()) {
+    /**
+     * The hidden column comparing {@code expression} as its collation does: its WEIGHT_STRING (of the
+     * value without trailing spaces: under PAD SPACE collations 'a ' = 'a', but WEIGHT_STRING keeps them).
+     */
+    int weight(Expr expression) {
+        int index = add("weight_string(rtrim(", expression, "))");
+        weighed.set(index - visible, expression);
+        return index;
+    }
+
+    /**
+     * Turns the weight columns {@code columns} into member indexes: the expressions they weigh are ENUM
+     * or SET values (the units' column types say so), which MySQL orders by index, not by text. The
+     * index (a SET's bit mask) is zero-padded to 20 digits (a SET's 64 bits), so its bytes compare as
+     * the numbers do, as a weight's; equal indexes are equal members. Other columns are left alone.
+     */
+    void indexesFor(java.util.Set<Integer> columns) {
+        for (int column : columns) {
+            int at = column - visible;
+            if (at >= 0 && at < weighed.size() && weighed.get(at) != null) {
+                computed.set(at, pieces("lpad((", weighed.get(at), ") + 0, 20, '0')"));
+            }
+        }
+    }
+
+    /**
+     * How a node computes {@code before + expression + after}: the expression's span copied where it
+     * holds values or names a table the nodes rename ({@code orders.amount}: each node's text must
+     * name its physical table, as the rest of its SQL does), else plain text.
+     */
+    List<Renderer.Piece> pieces(String before, Expr expression, String after) {
+        if (!expression.hasValues() && !namesTable(expression)) {
             return List.of(new Renderer.Piece.Text(before + expression.text() + after));
         }
         List<Renderer.Piece> pieces = new ArrayList<>(3);
@@ -90,6 +123,21 @@ final class HiddenColumns {
             pieces.add(new Renderer.Piece.Text(after));
         }
         return pieces;
+    }
+
+    /** Whether the expression's span holds a table name (a column's qualifier), which a node's SQL renders as its own. */
+    private boolean namesTable(Expr expression) {
+        if (expression.start() < 0) {
+            return false;
+        }
+        List<Slot> slots = template.slots();
+        for (int i = 0; i < slots.size(); i++) {
+            Slot slot = slots.get(i);
+            if (slot instanceof Slot.Table && slot.start() >= expression.start() && slot.end() <= expression.end()) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** The edit appending the hidden columns: one text, unless some copy the statement's own spans. */

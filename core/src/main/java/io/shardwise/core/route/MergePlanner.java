@@ -48,10 +48,15 @@ final class MergePlanner {
     }
 
     static Plan plan(SelectShape shape, SqlTemplate template, Bindings bindings) {
-        return new MergePlanner(shape, template, bindings).plan();
+        return plan(shape, template, bindings, java.util.Set.of());
     }
 
-    private Plan plan() {
+    /** As {@link #plan(SelectShape, SqlTemplate, Bindings)}, with the weight columns {@code byIndex} made ENUM/SET member indexes. */
+    static Plan plan(SelectShape shape, SqlTemplate template, Bindings bindings, java.util.Set<Integer> byIndex) {
+        return new MergePlanner(shape, template, bindings).plan(byIndex);
+    }
+
+    private Plan plan(java.util.Set<Integer> byIndex) {
         for (SelectShape.Item item : shape.items()) {
             if (item.containsAggregate() && item.expression() == null) {
                 throw unsupported("this expression over aggregates across shards: " + item.text());
@@ -120,6 +125,7 @@ final class MergePlanner {
             }
         }
         if (!hidden.isEmpty()) {
+            hidden.indexesFor(byIndex);
             Clause end = template.clause(Clause.Kind.SELECT_LIST_END);
             edits.add(hidden.edit(end.start()));
         }
@@ -164,7 +170,7 @@ final class MergePlanner {
         for (SelectShape.Item item : shape.items()) {
             SelectShape.Aggregate a = item.aggregate();
             if (DistinctArguments.groupsBy(a)) {
-                List<Renderer.Piece> value = a.isTuple() ? DistinctArguments.tuple(a) : HiddenColumns.pieces("", argumentExpr(a), "");
+                List<Renderer.Piece> value = a.isTuple() ? DistinctArguments.tuple(a) : hidden.pieces("", argumentExpr(a), "");
                 edits.add(new Renderer.Edit(item.start(), item.end(), value, item.alias() == null));
             }
         }
@@ -370,7 +376,7 @@ final class MergePlanner {
                     yield average(itemAggregate, aggregates);
                 }
                 Expr expression = r.aggregate() != null ? null
-                        : column < visible ? itemExpr(column) : new Expr(r.text(), -1, -1);
+                        : column < visible ? itemExpr(column) : new Expr(r.text(), r.start(), r.end());
                 yield new RowExpr.ColumnRef(column, expression == null ? -1 : weight(expression));
             }
             case HavingExpr.Binary b -> switch (b.op()) {
@@ -423,7 +429,7 @@ final class MergePlanner {
             }
         }
         if (wanted == null) {
-            return hidden.add("", new Expr(ref.text(), -1, -1), "");
+            return hidden.add("", new Expr(ref.text(), ref.start(), ref.end()), "");
         }
         if (DistinctArguments.groupsBy(wanted)) {
             return distinctColumn(wanted, aggregates);
@@ -588,7 +594,7 @@ final class MergePlanner {
     }
 
     private int weight(Expr expression) {
-        return weightOf("", expression, "");
+        return expression.text().isEmpty() ? -1 : hidden.weight(expression);
     }
 
     /** A hidden WEIGHT_STRING of {@code before + expression + after}; -1 for no expression. */

@@ -11,10 +11,12 @@ import io.shardwise.core.sql.analyze.Call;
 import io.shardwise.core.sql.analyze.Ddl;
 import io.shardwise.core.sql.analyze.Delete;
 import io.shardwise.core.sql.analyze.Insert;
+import io.shardwise.core.sql.analyze.ItemLabels;
 import io.shardwise.core.sql.analyze.KeyCondition;
 import io.shardwise.core.sql.analyze.Passthrough;
 import io.shardwise.core.sql.analyze.RowChoice;
 import io.shardwise.core.sql.analyze.Select;
+import io.shardwise.core.sql.analyze.SelectShape;
 import io.shardwise.core.sql.analyze.SessionCommand;
 import io.shardwise.core.sql.analyze.SqlTemplate;
 import io.shardwise.core.sql.analyze.Statement;
@@ -106,9 +108,17 @@ public final class Router {
     }
 
     public RoutePlan route(Prepared prepared, Bindings bindings, SourceText source) {
-        Placement placement = prepared.placement;
+        return route(prepared, bindings, source, java.util.Set.of());
+    }
+
+    /**
+     * As {@link #route(Prepared, Bindings, SourceText)}, with a cross-shard SELECT's weight columns
+     * {@code byIndex} (numbered as the plan of the other form numbers them) computed as ENUM/SET member
+     * indexes: the units' column types showed those keys are ENUM or SET, which MySQL orders by index.
+     */
+    public RoutePlan route(Prepared prepared, Bindings bindings, SourceText source, java.util.Set<Integer> byIndex) {
         return switch (prepared.statement) {
-            case Select s -> select(s, prepared, bindings, source);
+            case Select s -> select(s, prepared, bindings, source, byIndex);
             case Insert i -> i.source() == null ? InsertRouter.route(i, bindings, rule, source) : insertSelect(i, prepared, bindings);
             case Update u when u.multi() != null -> multiWrite(u.template(), prepared, u.multi(), u.conditions(), u.nested(), u.limited(),
                     bindings, source);
@@ -129,7 +139,7 @@ public final class Router {
     private RoutePlan insertSelect(Insert insert, Prepared prepared, Bindings bindings) {
         Select source = insert.source().select();
         RoutePlan rows = select(source, prepared.inner, new ShiftedBindings(bindings, insert.source().firstParam()),
-                SourceText.of(source.template().text()));
+                SourceText.of(source.template().text()), java.util.Set.of());
         return new RoutePlan(RouteKind.INSERT_SELECT, rows.units(), rows.merge(), rows.starItem(), rows.assumedWidth(), List.of());
     }
 
@@ -140,7 +150,7 @@ public final class Router {
         return new RoutePlan(RouteKind.UNSHARDED, List.of(unit(backend, r, placement.singleLogical())), PASS_THROUGH);
     }
 
-    private RoutePlan select(Select s, Prepared prepared, Bindings bindings, SourceText source) {
+    private RoutePlan select(Select s, Prepared prepared, Bindings bindings, SourceText source, java.util.Set<Integer> byIndex) {
         if (prepared.refused != null) {
             throw new ShardwiseException(ErrorCode.UNSUPPORTED, prepared.refused);
         }
@@ -168,7 +178,7 @@ public final class Router {
                 // an outer join's NULL-extended rows carry no sharding key: several nodes may return the same one
                 throw MergePlanner.unsupported("SELECT DISTINCT * over a join across shards");
             }
-            MergePlanner.Plan plan = MergePlanner.plan(s.shape(), s.template(), bindings);
+            MergePlanner.Plan plan = MergePlanner.plan(s.shape(), s.template(), bindings, byIndex);
             edits = plan.edits();
             merge = plan.spec();
             width = plan.width();
@@ -232,7 +242,7 @@ public final class Router {
         }
         Select chooser = choice.select();
         RoutePlan rows = select(chooser, prepared.inner, new ShiftedBindings(bindings, choice.firstParam()),
-                SourceText.of(chooser.template().text()));
+                SourceText.of(chooser.template().text()), java.util.Set.of());
         return new RoutePlan(RouteKind.KEY_MOVE, rows.units(), rows.merge(), rows.starItem(), rows.assumedWidth(), List.of());
     }
 
@@ -295,7 +305,7 @@ public final class Router {
             // the rows are chosen first, as one MySQL chooses them; the session then writes them by key
             Select chooser = choice.select();
             RoutePlan rows = select(chooser, prepared.inner, new ShiftedBindings(bindings, choice.firstParam()),
-                    SourceText.of(chooser.template().text()));
+                    SourceText.of(chooser.template().text()), java.util.Set.of());
             return new RoutePlan(RouteKind.KEYED_WRITE, rows.units(), rows.merge(), rows.starItem(), rows.assumedWidth(), List.of());
         }
         List<ExecutionUnit> units = units(template, source, prepared, selection, bindings, List.of(), null);
@@ -513,35 +523,26 @@ public final class Router {
         return units;
     }
 
-    private static final java.util.regex.Pattern BARE_COLUMN = java.util.regex.Pattern.compile("[`\\w$]+(\\s*\\.\\s*[`\\w$]+){0,2}");
-
     /**
-     * {@code edits} (only when there are none: see below) plus, for each unaliased select item (not a
-     * bare column, not a star) whose text names a table this node renames ({@code orders.amount + 1}, a subquery), an
-     * alias of its own source text: MySQL labels such an item by the text the user wrote, the backend
-     * would label it by the physical name it received.
+     * {@code edits} plus, for each item {@link ItemLabels#changedByRenaming} on this node ({@code orders.amount + 1},
+     * {@code COUNT(orders.order_id)}, a subquery) and not already replaced by an edit, an alias of its own
+     * source text: MySQL labels such an item by the text the user wrote, the backend would label it by
+     * the physical name it received. (A merge's edits that replace an item, such as a DISTINCT
+     * aggregate's argument, alias it themselves.)
      */
     private static List<Renderer.Edit> withLabels(Select select, Map<String, String> names, List<Renderer.Edit> edits) {
-        if (select.shape() == null || !edits.isEmpty()) {
-            // a set operation: its labels come from its first branch, not read here; a merge's edits
-            // (hidden sort columns, rewritten aggregates) copy spans of their own, left as they are
-            return edits;
+        if (select.shape() == null) {
+            return edits; // a set operation: its labels come from its first branch, not read here
         }
         List<Renderer.Edit> out = null;
-        for (io.shardwise.core.sql.analyze.SelectShape.Item item : select.shape().items()) {
-            if (item.alias() != null || item.isStar()) {
-                continue;
-            }
-            // the slot test first: it allocates nothing, and most items (point selects' columns) name no table
-            for (io.shardwise.core.sql.analyze.Slot slot : select.template().slots()) {
-                if (slot instanceof io.shardwise.core.sql.analyze.Slot.Table t && t.start() >= item.start() && t.end() <= item.end()
-                        && renamed(names, t.table()) && !BARE_COLUMN.matcher(item.text()).matches()) {
-                    if (out == null) {
-                        out = new ArrayList<>(edits);
-                    }
-                    out.add(new Renderer.Edit(item.start(), item.end(), List.of(new Renderer.Piece.Copy(item.start(), item.end())), true));
-                    break;
+        List<SelectShape.Item> items = select.shape().items();
+        for (int i = 0; i < items.size(); i++) {
+            SelectShape.Item item = items.get(i);
+            if (ItemLabels.changedByRenaming(select.template(), item, names) && !overlaps(edits, item)) {
+                if (out == null) {
+                    out = new ArrayList<>(edits);
                 }
+                out.add(new Renderer.Edit(item.start(), item.end(), List.of(new Renderer.Piece.Copy(item.start(), item.end())), true));
             }
         }
         if (out == null) {
@@ -551,9 +552,15 @@ public final class Router {
         return out;
     }
 
-    private static boolean renamed(Map<String, String> names, String table) {
-        String physical = names.get(table.toLowerCase(java.util.Locale.ROOT));
-        return physical != null && !physical.equals(table);
+    /** Whether an edit replaces part of the item, or inserts inside it (an insert at its end, the hidden columns', follows it). */
+    private static boolean overlaps(List<Renderer.Edit> edits, SelectShape.Item item) {
+        for (int i = 0; i < edits.size(); i++) {
+            Renderer.Edit e = edits.get(i);
+            if (e.start() < item.end() && item.start() < e.end() || e.start() == e.end() && e.start() > item.start() && e.start() < item.end()) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /**

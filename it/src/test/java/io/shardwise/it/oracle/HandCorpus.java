@@ -90,6 +90,22 @@ final class HandCorpus {
         c.q("SELECT orders.amount + 1, orders.order_id FROM orders WHERE user_id = 3 ORDER BY orders.order_id");
         c.q("SELECT u.name, (SELECT COUNT(*) FROM orders o WHERE o.user_id = u.user_id) FROM users u WHERE u.user_id = 3");
         c.q("SELECT COUNT(orders.order_id) FROM orders");
+        // across shards: the merge's helper columns (sort and group keys, weights, partials) name each node's table
+        c.q("SELECT orders.amount * 2 FROM orders WHERE user_id IN (1, 2, 3) ORDER BY orders.order_id LIMIT 5");
+        c.q("SELECT COUNT(orders.order_id), AVG(amount), orders.amount - 1 FROM orders WHERE user_id IN (1, 2, 3)"
+                + " GROUP BY amount ORDER BY amount LIMIT 3");
+        c.q("SELECT orders.amount + 1, orders.order_id FROM orders ORDER BY orders.amount DESC, orders.order_id LIMIT 4");
+        c.q("SELECT COUNT(orders.order_id), orders.user_id FROM orders GROUP BY orders.user_id ORDER BY orders.user_id LIMIT 7");
+        c.ci("SELECT orders.status, COUNT(*) FROM orders GROUP BY orders.status ORDER BY orders.status");
+        c.ci("SELECT status, COUNT(*) FROM orders GROUP BY status HAVING orders.status <> 'x' ORDER BY status");
+        c.q("SELECT COUNT(DISTINCT orders.user_id), AVG(DISTINCT orders.amount) FROM orders");
+        c.q("SELECT AVG(orders.amount), MIN(orders.created_at), MAX(orders.amount), BIT_OR(orders.user_id) FROM orders");
+        c.q("SELECT user_id FROM orders GROUP BY user_id ORDER BY SUM(orders.amount) DESC, user_id LIMIT 5");
+        c.q("SELECT user_id, SUM(orders.amount) / COUNT(orders.order_id) FROM orders GROUP BY user_id ORDER BY user_id LIMIT 5");
+        c.q("SELECT GROUP_CONCAT(orders.order_id ORDER BY orders.order_id) FROM orders WHERE user_id IN (1, 2)");
+        c.q("SELECT DISTINCT orders.user_id FROM orders WHERE user_id < 20 ORDER BY orders.user_id");
+        c.q("SELECT sbtest1.k + 1, COUNT(sbtest1.id) FROM sbtest1 GROUP BY sbtest1.k ORDER BY sbtest1.k LIMIT 5");
+        c.p("SELECT orders.order_id FROM orders WHERE user_id IN (1, 2, 3) ORDER BY orders.amount * ?, orders.order_id LIMIT 5", 2L);
 
         c.category("scatter");
         c.q("SELECT * FROM orders");
@@ -642,6 +658,15 @@ final class HandCorpus {
         c.q("CREATE INDEX idx_oracle_status ON orders (status)");
         c.q("SELECT order_id FROM orders WHERE status = 'paid' ORDER BY order_id");
         c.q("DROP INDEX idx_oracle_status ON orders");
+        // ENUM members in an order other than their text's: ORDER BY, grouped and DISTINCT orders follow the index
+        c.q("ALTER TABLE small MODIFY category ENUM('software', 'hardware', 'books') NOT NULL");
+        c.q("SELECT * FROM small ORDER BY category, id");
+        c.q("SELECT id, category FROM small ORDER BY category DESC, id LIMIT 3");
+        c.q("SELECT category, COUNT(*) FROM small GROUP BY category ORDER BY category DESC");
+        c.q("SELECT DISTINCT category FROM small ORDER BY category");
+        c.q("SELECT MIN(category), MAX(category) FROM small");
+        c.p("SELECT id FROM small WHERE id > ? ORDER BY category, id", 0L);
+        c.q("ALTER TABLE small MODIFY category ENUM('books', 'hardware', 'software') NOT NULL");
         // what a dump file runs around each table's rows (mariadb-dump, mysqldump)
         c.category("executable-comment");
         c.q("/*!40000 ALTER TABLE `orders` DISABLE KEYS */");

@@ -8,8 +8,15 @@ import java.util.List;
  * columns (resolved to merged columns by the router), values, comparisons, arithmetic and logic.
  */
 public sealed interface HavingExpr {
-    /** An aggregate call ({@code aggregate} set) or a column or alias (its text). */
-    record Ref(String text, SelectShape.Aggregate aggregate) implements HavingExpr {}
+    /**
+     * An aggregate call ({@code aggregate} set) or a column or alias (its text, at [start, end) of the
+     * statement where known, else -1: a node computing it must render a qualifier as its own table).
+     */
+    record Ref(String text, SelectShape.Aggregate aggregate, int start, int end) implements HavingExpr {
+        public Ref(String text, SelectShape.Aggregate aggregate) {
+            this(text, aggregate, -1, -1);
+        }
+    }
 
     record Value(ValueRef value) implements HavingExpr {}
 

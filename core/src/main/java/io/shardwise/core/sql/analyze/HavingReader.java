@@ -40,7 +40,9 @@ final class HavingReader {
                 return new HavingExpr.Value(new ValueRef.Const(v));
             }
             case SqlIdentifier id -> {
-                return new HavingExpr.Ref(parsed.sql.substring(parsed.start(id), parsed.end(id.getParserPosition())), null);
+                int start = parsed.start(id);
+                int end = parsed.end(id.getParserPosition());
+                return new HavingExpr.Ref(parsed.sql.substring(start, end), null, start, end);
             }
             case SqlCall call -> {
                 SelectShape.Aggregate aggregate = SelectAnalyzer.aggregate(call, parsed.sql, parsed);
