@@ -11,11 +11,16 @@ import java.util.Map;
  * query. {@code nested} is true when the statement has subqueries, derived tables or set
  * operations, which are correct only when the whole statement runs on one node. {@code inner} says,
  * for each table of a nested SELECT, which rows of it that SELECT can read: a nested statement may run
- * on one node only if every inner sharded table's rows it reads are on that node too.
+ * on one node only if every inner sharded table's rows it reads are on that node too. {@code perRow}: the
+ * nesting is only subqueries in the top SELECT's select list, WHERE or join conditions, in a shape whose
+ * merge reads each subquery's value as a per-row value (no subquery in GROUP BY, ORDER BY or HAVING, none in
+ * the select list of a grouped or aggregated statement; no derived table, set operation, window or INTO).
+ * Such a statement may run on several nodes and be merged when each subquery reads, for each outer row,
+ * only rows on that row's node ({@link Inner#followsOuter}, or broadcast tables).
  */
 public record Select(SqlTemplate template, List<TableRef> tables, List<TableRef> topTables,
                      Map<TableRef, KeyCondition> conditions, List<KeyJoin> keyJoins, SelectShape shape, boolean nested,
-                     List<Inner> inner)
+                     List<Inner> inner, boolean perRow)
         implements Statement {
     public Select {
         tables = List.copyOf(tables);

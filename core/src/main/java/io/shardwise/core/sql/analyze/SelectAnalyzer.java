@@ -43,9 +43,13 @@ final class SelectAnalyzer {
             from.nestedIn(select.getSelectList());
             from.nestedIn(select.getWhere());
             from.nestedIn(select.getHaving());
+            // a subquery in GROUP BY or ORDER BY names tables too (renamed on each node, read by the third tier)
+            from.nestedIn(select.getGroup());
+            from.nestedIn(root instanceof SqlOrderBy ob ? ob.orderList : select.getOrderList());
         }
         from.qualifierSlots(root);
-        if (hasWindow(root)) {
+        boolean window = hasWindow(root);
+        if (window) {
             from.nested = true; // a window spans every row: per-shard windows are wrong
         }
         List<Slot> slots = new ArrayList<>(from.slots);
@@ -56,6 +60,7 @@ final class SelectAnalyzer {
         SelectShape shape = null;
         Map<Clause.Kind, Clause> clauses = new EnumMap<>(Clause.Kind.class);
         boolean nested = from.nested;
+        boolean perRow = false;
         if (select != null) {
             List<SqlNode> where = new ArrayList<>(from.innerJoinConditions);
             if (select.getWhere() != null) {
@@ -69,10 +74,77 @@ final class SelectAnalyzer {
             nested |= c.setOperation || c.into;
             shape = shape(parsed, select, c, extractor);
             clauses = clauses(parsed, c);
+            perRow = nested && !from.derived && !window && !c.setOperation && !c.into && perRowShape(parsed, select, shape);
         }
         SqlTemplate template = new SqlTemplate(parsed.sql, slots, clauses);
         return new Select(template, from.allTables, from.topTables, conditions, extractor.keyJoins, shape, nested,
-                inner(parsed, rule, from));
+                inner(parsed, rule, from), perRow);
+    }
+
+    /**
+     * Whether the merger can read every subquery of the top SELECT as a value of its own row ({@link Select#perRow}).
+     * A subquery in WHERE or ON only filters rows; in the select list it is a column the merger passes on,
+     * unless the statement groups or aggregates (the merger would combine it as a group's value, or compute
+     * an expression over it itself) or the merger sorts or de-duplicates by it (its hidden sort columns repeat
+     * the item's text without the nodes' table names), or labels it by its text while editing the units' SQL.
+     * GROUP BY, ORDER BY and HAVING are evaluated again by
+     * the merger across nodes: no subquery there.
+     */
+    private static boolean perRowShape(ParsedText parsed, SqlSelect select, SelectShape shape) {
+        SqlNodeList order = parsed.node instanceof SqlOrderBy ob ? ob.orderList : select.getOrderList();
+        if (hasSubquery(select.getGroup()) || hasSubquery(order) || hasSubquery(select.getHaving())) {
+            return false;
+        }
+        SqlNodeList list = select.getSelectList();
+        boolean any = false;
+        for (int i = 0; i < list.size(); i++) {
+            if (hasSubquery(list.get(i))) {
+                any = true;
+                if (shape.items().get(i).alias() == null && (!shape.orderBy().isEmpty() || shape.limit() != null)) {
+                    // labelled by its text: the units' own labels would name the nodes' tables, and a merge that edits
+                    // the units' text (sort columns, LIMIT) leaves no room for the label alias (Router.withLabels)
+                    return false;
+                }
+                for (SelectShape.Key key : shape.orderBy()) {
+                    if (key.item() == i || key.ordinal() != null) {
+                        return false;
+                    }
+                }
+            }
+        }
+        return !any || !shape.isAggregate() && shape.having() == null && !shape.distinct();
+    }
+
+    private static boolean hasSubquery(SqlNode node) {
+        if (node == null) {
+            return false;
+        }
+        Boolean found = node.accept(new SqlBasicVisitor<>() {
+            @Override
+            public Boolean visit(SqlCall call) {
+                if (call instanceof SqlSelect || call.getKind() == SqlKind.UNION || call.getKind() == SqlKind.EXCEPT
+                        || call.getKind() == SqlKind.INTERSECT || call.getKind() == SqlKind.WITH) {
+                    return true;
+                }
+                for (SqlNode operand : call.getOperandList()) {
+                    if (operand != null && Boolean.TRUE.equals(operand.accept(this))) {
+                        return true;
+                    }
+                }
+                return false;
+            }
+
+            @Override
+            public Boolean visit(SqlNodeList list) {
+                for (SqlNode n : list) {
+                    if (n != null && Boolean.TRUE.equals(n.accept(this))) {
+                        return true;
+                    }
+                }
+                return false;
+            }
+        });
+        return Boolean.TRUE.equals(found);
     }
 
     /**
