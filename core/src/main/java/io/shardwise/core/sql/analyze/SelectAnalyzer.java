@@ -43,9 +43,16 @@ final class SelectAnalyzer {
             from.nestedIn(select.getSelectList());
             from.nestedIn(select.getWhere());
             from.nestedIn(select.getHaving());
-            // a subquery in GROUP BY or ORDER BY names tables too (renamed on each node, read by the third tier)
+            // a subquery in GROUP BY or ORDER BY names tables too (renamed on each node); over sharded tables it
+            // makes the statement nested (one node, or the third tier: the merger's sort columns repeat its text
+            // unrenamed), over broadcast and single tables it stays what it was (per row, the same on every node)
+            boolean before = from.nested;
+            int firstScope = from.scopes.size();
             from.nestedIn(select.getGroup());
             from.nestedIn(root instanceof SqlOrderBy ob ? ob.orderList : select.getOrderList());
+            if (!before && !readsSharded(from, rule, firstScope)) {
+                from.nested = false;
+            }
         }
         from.qualifierSlots(root);
         boolean window = hasWindow(root);
@@ -79,6 +86,17 @@ final class SelectAnalyzer {
         SqlTemplate template = new SqlTemplate(parsed.sql, slots, clauses);
         return new Select(template, from.allTables, from.topTables, conditions, extractor.keyJoins, shape, nested,
                 inner(parsed, rule, from), perRow);
+    }
+
+    private static boolean readsSharded(FromWalker from, ShardingRule rule, int firstScope) {
+        for (FromWalker.Scope scope : from.scopes.subList(firstScope, from.scopes.size())) {
+            for (TableRef t : scope.tables()) {
+                if (!from.isLogical(t) || rule.table(t.name()) instanceof io.shardwise.core.rule.TableRule.Sharded) {
+                    return true;
+                }
+            }
+        }
+        return false;
     }
 
     /**
