@@ -358,6 +358,10 @@ class RouterTest {
         sql("select o.order_id from orders o order by (select count(*) from order_items i where i.user_id = o.user_id)")
                 .fails(ErrorCode.UNSUPPORTED, "subquery");
         sql("select t.n from (select user_id, count(*) n from orders group by user_id) t").fails(ErrorCode.UNSUPPORTED, "derived table");
+        sql("select o.order_id, (select count(*) from order_items i where i.user_id = o.user_id) as n from orders o order by n + 1, o.order_id")
+                .fails(ErrorCode.UNSUPPORTED, "subquery");
+        sql("select o.order_id, (select count(*) from order_items i where i.user_id = o.user_id) as n from orders o order by o.order_id")
+                .routes(SCATTER);
         // ORDER BY a subquery over broadcast tables only: the same value on every node, merged as before
         sql("select order_id from orders o order by (select count(*) from countries c where c.code = o.status), order_id").routes(SCATTER);
         sql("select order_id from orders o where o.user_id = ? order by (select count(*) from order_items i where i.user_id = o.user_id)", 5L)

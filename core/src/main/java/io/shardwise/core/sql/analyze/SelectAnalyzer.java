@@ -123,8 +123,12 @@ final class SelectAnalyzer {
                     // the units' text (sort columns, LIMIT) leaves no room for the label alias (Router.withLabels)
                     return false;
                 }
+                String alias = shape.items().get(i).alias();
                 for (SelectShape.Key key : shape.orderBy()) {
-                    if (key.item() == i || key.ordinal() != null) {
+                    // by the item, its position, or an expression over its alias (the sort column would repeat that text)
+                    if (key.item() == i || key.ordinal() != null || alias != null && key.item() < 0 && key.text() != null
+                            && java.util.regex.Pattern.compile("(?i)(^|[^\\w$])`?" + java.util.regex.Pattern.quote(alias) + "`?($|[^\\w$])")
+                                    .matcher(key.text()).find()) {
                         return false;
                     }
                 }
