@@ -240,6 +240,11 @@ class EngineTest {
         for (String row : preview.subList(1, preview.size())) {
             assertTrue(row.contains("|SCATTER|"), row);
         }
+        List<String> explain = viaEngine("EXPLAIN " + merged.get(1));
+        assertEquals(6, explain.size(), "four reads and the merge: " + explain);
+        for (String row : explain.subList(1, explain.size())) {
+            assertTrue(row.contains("|merger|SCATTER|"), row);
+        }
     }
 
     /** An unaliased item is labelled by its own text, as the user wrote it: never with a node's physical name. */
