@@ -138,35 +138,8 @@ final class SelectAnalyzer {
     }
 
     private static boolean hasSubquery(SqlNode node) {
-        if (node == null) {
-            return false;
-        }
-        Boolean found = node.accept(new SqlBasicVisitor<>() {
-            @Override
-            public Boolean visit(SqlCall call) {
-                if (call instanceof SqlSelect || call.getKind() == SqlKind.UNION || call.getKind() == SqlKind.EXCEPT
-                        || call.getKind() == SqlKind.INTERSECT || call.getKind() == SqlKind.WITH) {
-                    return true;
-                }
-                for (SqlNode operand : call.getOperandList()) {
-                    if (operand != null && Boolean.TRUE.equals(operand.accept(this))) {
-                        return true;
-                    }
-                }
-                return false;
-            }
-
-            @Override
-            public Boolean visit(SqlNodeList list) {
-                for (SqlNode n : list) {
-                    if (n != null && Boolean.TRUE.equals(n.accept(this))) {
-                        return true;
-                    }
-                }
-                return false;
-            }
-        });
-        return Boolean.TRUE.equals(found);
+        return node != null && anyCall(node, call -> call instanceof SqlSelect || call.getKind() == SqlKind.UNION
+                || call.getKind() == SqlKind.EXCEPT || call.getKind() == SqlKind.INTERSECT || call.getKind() == SqlKind.WITH);
     }
 
     /**
@@ -577,10 +550,15 @@ final class SelectAnalyzer {
     }
 
     private static boolean hasWindow(SqlNode root) {
+        return anyCall(root, call -> call.getKind() == SqlKind.OVER || call.getKind() == SqlKind.WINDOW);
+    }
+
+    /** Whether a call anywhere under {@code root} (subqueries included) is one {@code test} accepts. */
+    private static boolean anyCall(SqlNode root, java.util.function.Predicate<SqlCall> test) {
         Boolean found = root.accept(new SqlBasicVisitor<>() {
             @Override
             public Boolean visit(SqlCall call) {
-                if (call.getKind() == SqlKind.OVER || call.getKind() == SqlKind.WINDOW) {
+                if (test.test(call)) {
                     return true;
                 }
                 for (SqlNode operand : call.getOperandList()) {
