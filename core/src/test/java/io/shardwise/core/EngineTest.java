@@ -178,6 +178,75 @@ class EngineTest {
         assertEquals(before + elsewhere.size(), engine.federatedStatements(), "pinned or key-correlated: one node");
     }
 
+    /**
+     * A statement over several nodes whose subqueries read, for each outer row, only rows on that row's node
+     * (bound tables correlated on the sharding key, broadcast tables) runs on each node and is merged (tier 2):
+     * the same answer as one database, no copies. Subqueries that read other rows, or that the merger would
+     * have to evaluate across nodes, still take the third tier.
+     */
+    @Test
+    void keyCorrelatedSubqueriesOverSeveralNodesRunOnEachNodeAndMerge() throws Exception {
+        List<String> merged = List.of(
+                "SELECT order_id FROM orders o WHERE EXISTS (SELECT 1 FROM order_items i WHERE i.user_id = o.user_id AND i.quantity > 2)"
+                        + " ORDER BY order_id",
+                "SELECT order_id, amount FROM orders o WHERE o.amount > (SELECT AVG(amount) FROM orders o2 WHERE o2.user_id = o.user_id)"
+                        + " ORDER BY order_id",
+                "SELECT o.order_id, (SELECT COUNT(*) FROM order_items i WHERE i.user_id = o.user_id) AS n FROM orders o"
+                        + " ORDER BY o.order_id DESC LIMIT 20",
+                "SELECT COUNT(*), SUM(amount), AVG(amount) FROM orders o WHERE NOT EXISTS"
+                        + " (SELECT 1 FROM order_items i WHERE i.user_id = o.user_id AND i.order_id = o.order_id)",
+                "SELECT COUNT(*) FROM orders o WHERE o.amount NOT IN"
+                        + " (SELECT o2.amount FROM orders o2 WHERE o2.user_id = o.user_id AND o2.order_id <> o.order_id)",
+                "SELECT u.user_id, (SELECT c.name FROM countries c WHERE c.code = u.country_code) AS country FROM users u"
+                        + " WHERE u.country_code IN (SELECT code FROM countries) ORDER BY u.user_id LIMIT 15",
+                "SELECT order_id FROM orders o WHERE o.user_id IN (1, 2, 3, 6) AND EXISTS"
+                        + " (SELECT 1 FROM users u WHERE u.user_id = o.user_id AND u.email IS NOT NULL) ORDER BY order_id",
+                "SELECT u.name, (SELECT MAX(o.amount) FROM orders o WHERE o.user_id = u.user_id) FROM users u WHERE u.user_id < 40",
+                "SELECT u.name, (SELECT MAX(o.amount) FROM orders o WHERE o.user_id = u.user_id) AS top FROM users u"
+                        + " ORDER BY u.user_id LIMIT 10",
+                "SELECT o.order_id FROM orders o JOIN order_items i ON i.user_id = o.user_id AND i.order_id = o.order_id"
+                        + " WHERE i.price > (SELECT AVG(i2.price) FROM order_items i2 WHERE i2.user_id = o.user_id) ORDER BY o.order_id, i.item_id");
+        List<String> federated = List.of(
+                "SELECT order_id FROM orders WHERE amount > (SELECT AVG(amount) FROM orders) ORDER BY order_id",
+                "SELECT order_id FROM orders o WHERE EXISTS (SELECT 1 FROM order_items i WHERE i.order_id = o.order_id AND i.quantity > 4)"
+                        + " ORDER BY order_id",
+                "SELECT SUM((SELECT COUNT(*) FROM order_items i WHERE i.user_id = o.user_id)) FROM orders o",
+                // the merger would sort and de-duplicate by the item's text, which names no node's table
+                "SELECT DISTINCT (SELECT COUNT(*) FROM order_items i WHERE i.user_id = u.user_id) AS n FROM users u ORDER BY n",
+                "SELECT o.order_id, (SELECT COUNT(*) FROM order_items i WHERE i.user_id = o.user_id) AS n FROM orders o"
+                        + " ORDER BY n DESC, o.order_id LIMIT 20",
+                "SELECT u.name, (SELECT MAX(o.amount) FROM orders o WHERE o.user_id = u.user_id) FROM users u ORDER BY u.user_id LIMIT 10",
+                "SELECT user_id, COUNT(*) FROM orders o GROUP BY user_id"
+                        + " HAVING COUNT(*) > (SELECT COUNT(*) FROM order_items i WHERE i.user_id = o.user_id) ORDER BY user_id",
+                "SELECT o.order_id FROM orders o WHERE o.user_id IN (SELECT i.user_id FROM order_items i WHERE i.quantity > 4)"
+                        + " ORDER BY o.order_id LIMIT 30",
+                "SELECT o.order_id FROM orders o ORDER BY (SELECT COUNT(*) FROM order_items i WHERE i.user_id = o.user_id) DESC,"
+                        + " o.order_id LIMIT 12");
+        long before = engine.federatedStatements();
+        for (String sql : merged) {
+            same(sql, sql.contains("ORDER BY"));
+        }
+        assertEquals(before, engine.federatedStatements(), "each node answers its own rows' subqueries: the merger");
+        for (String sql : federated) {
+            same(sql, sql.contains("ORDER BY"));
+        }
+        assertEquals(before + federated.size(), engine.federatedStatements(), "other nodes' rows, or a merge over subqueries");
+        // a subquery in ORDER BY names its tables too (they were sent to the node under their logical names)
+        same("SELECT o.order_id FROM orders o WHERE o.user_id = 3 ORDER BY (SELECT COUNT(*) FROM order_items i"
+                + " WHERE i.user_id = o.user_id AND i.order_id = o.order_id) DESC, o.order_id", true);
+        assertEquals(before + federated.size(), engine.federatedStatements(), "one node: the fast path");
+        List<String> preview = viaEngine("PREVIEW " + merged.get(0));
+        assertEquals(5, preview.size(), "one unit per node, no copies: " + preview);
+        for (String row : preview.subList(1, preview.size())) {
+            assertTrue(row.contains("|SCATTER|"), row);
+        }
+        List<String> explain = viaEngine("EXPLAIN " + merged.get(1));
+        assertEquals(6, explain.size(), "four reads and the merge: " + explain);
+        for (String row : explain.subList(1, explain.size())) {
+            assertTrue(row.contains("|merger|SCATTER|"), row);
+        }
+    }
+
     /** An unaliased item is labelled by its own text, as the user wrote it: never with a node's physical name. */
     @Test
     void itemsNamingARenamedTableKeepTheUsersText() throws Exception {

@@ -146,7 +146,12 @@ class FederatedTierTest {
                 "SELECT * FROM orders WHERE user_id = 3 AND order_id IN (SELECT order_id FROM order_items WHERE user_id = 3)",
                 "SELECT u.name, c.name FROM users u JOIN countries c ON c.code = u.country_code ORDER BY u.user_id LIMIT 3",
                 "SELECT DISTINCT status FROM orders",
-                "SELECT * FROM promotions WHERE id IN (SELECT id FROM promotions)");
+                "SELECT * FROM promotions WHERE id IN (SELECT id FROM promotions)",
+                // each node answers its own rows' subqueries (correlated on the key of bound tables, broadcast tables)
+                "SELECT order_id FROM orders o WHERE EXISTS (SELECT 1 FROM order_items i WHERE i.user_id = o.user_id)",
+                "SELECT o.order_id, (SELECT COUNT(*) FROM users u WHERE u.user_id = o.user_id) AS n FROM orders o ORDER BY o.order_id LIMIT 5",
+                "SELECT COUNT(*) FROM users u WHERE u.country_code IN (SELECT code FROM countries)",
+                "SELECT order_id FROM orders o ORDER BY (SELECT COUNT(*) FROM countries c WHERE c.code = o.status), order_id LIMIT 3");
         try (EngineSession s = engine.openSession()) {
             long before = engine.federatedStatements();
             for (String sql : firstTiers) {

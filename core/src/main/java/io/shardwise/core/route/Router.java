@@ -162,11 +162,11 @@ public final class Router {
             return new RoutePlan(kind, List.of(unit(backend, r, placement.singleLogical())), PASS_THROUGH);
         }
         Selection selection = select(placement, s.topTables(), s.conditions(), s.keyJoins(), bindings);
-        if (selection.nodes.cardinality() > 1 && s.nested()) {
+        if (selection.nodes.cardinality() > 1 && s.nested() && !innerOnEachRowsNode(s)) {
             throw MergePlanner.unsupported("a subquery, derived table, UNION or window function over sharded table '"
                     + placement.sharded().get(0).name() + "' spanning " + selection.nodes.cardinality() + " shards");
         }
-        if (s.nested()) {
+        if (s.nested() && selection.nodes.cardinality() == 1) {
             innerOnSameNode(s, selection.nodes, bindings);
         }
         List<Renderer.Edit> edits = List.of();
@@ -215,6 +215,35 @@ public final class Router {
                         + "' reading other shards than the statement's");
             }
         }
+    }
+
+    /**
+     * Whether a statement spanning nodes answers exactly as one statement per node, merged (tier 2): its
+     * subqueries are per-row values the merger passes through ({@link Select#perRow}), and each reads, for
+     * every outer row, only rows on that row's node — sharded tables whose key it equates with the outer
+     * table's (bound: same algorithm and nodes, so the same node), broadcast tables (a full copy on each).
+     * Single tables are left to {@link #select}, which refuses them beside nodes of other backends; another
+     * schema's tables may differ per backend, so they are no per-row value.
+     */
+    private boolean innerOnEachRowsNode(Select s) {
+        if (!s.perRow()) {
+            return false;
+        }
+        for (Select.Inner inner : s.inner()) {
+            switch (ruleOf(inner.table())) {
+                case TableRule.Sharded r -> {
+                    if (!inner.followsOuter()) {
+                        return false;
+                    }
+                }
+                case TableRule.Broadcast b -> { }
+                case TableRule.Single single -> { }
+                case null -> {
+                    return false;
+                }
+            }
+        }
+        return true;
     }
 
     /** The rule of a reference to the logical schema (null for other schemas' tables). */

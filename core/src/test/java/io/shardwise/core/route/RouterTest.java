@@ -342,6 +342,35 @@ class RouterTest {
     }
 
     @Test
+    void subqueriesCorrelatedOnTheKeyOfBoundTablesRunOnEveryNodeTheOuterRowsRouteTo() {
+        sql("select o.order_id from orders o where exists (select 1 from order_items i where i.user_id = o.user_id and i.sku = ?)", "x")
+                .routes(SCATTER).merges("concat");
+        sql("select u.name, (select count(*) from orders o where o.user_id = u.user_id) as n,"
+                + " (select c.name from countries c where c.code = u.country_code) as country from users u where u.user_id in (?, ?)", 1L, 2L)
+                .routes(MULTI_POINT);
+        // a subquery over other rows, or one the merger would evaluate across nodes: the third tier
+        sql("select * from orders o where amount > (select avg(amount) from orders)").fails(ErrorCode.UNSUPPORTED, "subquery");
+        sql("select * from orders o where exists (select 1 from order_items i where i.order_id = o.order_id)")
+                .fails(ErrorCode.UNSUPPORTED, "subquery");
+        sql("select sum((select count(*) from order_items i where i.user_id = o.user_id)) from orders o").fails(ErrorCode.UNSUPPORTED, "subquery");
+        sql("select user_id from orders o group by user_id having count(*) > (select count(*) from users u where u.user_id = o.user_id)")
+                .fails(ErrorCode.UNSUPPORTED, "subquery");
+        sql("select o.order_id from orders o order by (select count(*) from order_items i where i.user_id = o.user_id)")
+                .fails(ErrorCode.UNSUPPORTED, "subquery");
+        sql("select t.n from (select user_id, count(*) n from orders group by user_id) t").fails(ErrorCode.UNSUPPORTED, "derived table");
+        sql("select o.order_id, (select count(*) from order_items i where i.user_id = o.user_id) as n from orders o order by n + 1, o.order_id")
+                .fails(ErrorCode.UNSUPPORTED, "subquery");
+        sql("select o.order_id, (select count(*) from order_items i where i.user_id = o.user_id) as n from orders o order by o.order_id")
+                .routes(SCATTER);
+        // ORDER BY a subquery over broadcast tables only: the same value on every node, merged as before
+        sql("select order_id from orders o order by (select count(*) from countries c where c.code = o.status), order_id").routes(SCATTER);
+        sql("select order_id from orders o where o.user_id = ? order by (select count(*) from order_items i where i.user_id = o.user_id)", 5L)
+                .routes(POINT)
+                .rewritesTo("ds0: select order_id from orders_1 o where o.user_id = 5 order by (select count(*) from order_items_1 i"
+                        + " where i.user_id = o.user_id)");
+    }
+
+    @Test
     void boundTablesJoinedOnTheirKeysMeetOnOneNode() {
         sql("select o.order_id, i.sku from orders o join order_items i on o.user_id = i.user_id where o.user_id = ?", 6L)
                 .routes(POINT)

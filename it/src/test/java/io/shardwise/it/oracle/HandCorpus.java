@@ -107,6 +107,49 @@ final class HandCorpus {
         c.q("SELECT sbtest1.k + 1, COUNT(sbtest1.id) FROM sbtest1 GROUP BY sbtest1.k ORDER BY sbtest1.k LIMIT 5");
         c.p("SELECT orders.order_id FROM orders WHERE user_id IN (1, 2, 3) ORDER BY orders.amount * ?, orders.order_id LIMIT 5", 2L);
 
+        // subqueries over several nodes that read only the outer row's node (correlated on the key of bound
+        // tables, or broadcast tables): run per node and merged; the rest of the category takes the third tier
+        c.category("correlated-scatter");
+        c.q("SELECT order_id FROM orders o WHERE EXISTS (SELECT 1 FROM order_items i WHERE i.user_id = o.user_id AND i.quantity > 2)");
+        c.q("SELECT COUNT(*) FROM orders o WHERE NOT EXISTS (SELECT 1 FROM order_items i WHERE i.user_id = o.user_id AND i.order_id = o.order_id)");
+        c.q("SELECT order_id, amount FROM orders o WHERE o.amount > (SELECT AVG(amount) FROM orders o2 WHERE o2.user_id = o.user_id)"
+                + " ORDER BY order_id");
+        c.q("SELECT o.order_id, (SELECT COUNT(*) FROM order_items i WHERE i.user_id = o.user_id) AS n FROM orders o");
+        c.q("SELECT o.order_id, (SELECT SUM(i.price) FROM order_items i WHERE i.user_id = o.user_id AND i.order_id = o.order_id) AS total"
+                + " FROM orders o ORDER BY o.order_id DESC LIMIT 5, 20");
+        c.q("SELECT COUNT(*) FROM orders o WHERE o.amount NOT IN"
+                + " (SELECT o2.amount FROM orders o2 WHERE o2.user_id = o.user_id AND o2.order_id <> o.order_id)");
+        c.q("SELECT COUNT(*) FROM orders o WHERE o.order_id IN (SELECT i.order_id FROM order_items i WHERE o.user_id = i.user_id AND i.quantity >= 3)");
+        c.ci("SELECT status, COUNT(*), SUM(amount), AVG(amount) FROM orders o WHERE EXISTS"
+                + " (SELECT 1 FROM users u WHERE u.user_id = o.user_id AND u.email IS NULL) GROUP BY status");
+        c.q("SELECT COUNT(*), MAX(amount) FROM orders o WHERE o.amount >= (SELECT MAX(o2.amount) FROM orders o2 WHERE o2.user_id = o.user_id)");
+        c.q("SELECT u.user_id, (SELECT c.name FROM countries c WHERE c.code = u.country_code) AS country FROM users u ORDER BY u.user_id LIMIT 20");
+        c.q("SELECT COUNT(*) FROM users u WHERE u.country_code IN (SELECT code FROM countries WHERE name LIKE 'G%')");
+        c.q("SELECT order_id FROM orders o WHERE o.user_id IN (1, 2, 3, 4, 5) AND EXISTS"
+                + " (SELECT 1 FROM users u WHERE u.user_id = o.user_id AND u.email IS NOT NULL) ORDER BY order_id");
+        c.q("SELECT u.name, (SELECT COUNT(*) FROM orders o WHERE o.user_id = u.user_id) FROM users u");
+        c.q("SELECT COUNT(*) FROM users u WHERE EXISTS (SELECT 1 FROM orders o WHERE o.user_id = u.user_id AND EXISTS"
+                + " (SELECT 1 FROM order_items i WHERE i.user_id = u.user_id AND i.order_id = o.order_id))");
+        c.q("SELECT o.order_id, i.item_id FROM orders o JOIN order_items i ON i.user_id = o.user_id AND i.order_id = o.order_id"
+                + " WHERE i.price > (SELECT AVG(i2.price) FROM order_items i2 WHERE i2.user_id = o.user_id) ORDER BY o.order_id, i.item_id");
+        c.q("SELECT u.user_id, o.order_id FROM users u LEFT JOIN orders o ON o.user_id = u.user_id AND o.amount >"
+                + " (SELECT AVG(o2.amount) FROM orders o2 WHERE o2.user_id = u.user_id) WHERE u.user_id < 40 ORDER BY u.user_id, o.order_id");
+        c.q("SELECT o.order_id, (SELECT i.sku FROM order_items i WHERE i.user_id = o.user_id ORDER BY i.item_id LIMIT 1) AS first_sku"
+                + " FROM orders o WHERE o.amount > 900");
+        c.p("SELECT order_id FROM orders o WHERE o.amount > ? AND EXISTS"
+                + " (SELECT 1 FROM order_items i WHERE i.user_id = o.user_id AND i.quantity > ?) ORDER BY order_id", 100, 2);
+        // sorted, de-duplicated or aggregated by the subquery, or HAVING over it, or correlated on no key: the third tier
+        c.q("SELECT u.name, (SELECT COUNT(*) FROM orders o WHERE o.user_id = u.user_id) FROM users u ORDER BY u.user_id LIMIT 10");
+        c.q("SELECT o.order_id, (SELECT COUNT(*) FROM order_items i WHERE i.user_id = o.user_id) AS n FROM orders o ORDER BY n DESC, o.order_id"
+                + " LIMIT 10");
+        c.q("SELECT DISTINCT (SELECT COUNT(*) FROM order_items i WHERE i.user_id = u.user_id) AS n FROM users u");
+        c.q("SELECT SUM((SELECT COUNT(*) FROM order_items i WHERE i.user_id = o.user_id)) FROM orders o");
+        c.q("SELECT user_id, COUNT(*) FROM orders o GROUP BY user_id HAVING COUNT(*) > (SELECT COUNT(*) FROM order_items i WHERE i.user_id = o.user_id)");
+        c.q("SELECT o.order_id FROM orders o ORDER BY (SELECT COUNT(*) FROM order_items i WHERE i.user_id = o.user_id) DESC, o.order_id LIMIT 8");
+        c.q("SELECT COUNT(*) FROM orders o WHERE EXISTS (SELECT 1 FROM order_items i WHERE i.order_id = o.order_id AND i.quantity > 4)");
+        c.q("SELECT COUNT(*) FROM users u WHERE EXISTS (SELECT 1 FROM orders o WHERE o.user_id = u.user_id AND EXISTS"
+                + " (SELECT 1 FROM order_items i WHERE i.user_id = o.user_id AND i.order_id = o.order_id))");
+
         c.category("scatter");
         c.q("SELECT * FROM orders");
         c.q("SELECT * FROM order_items");

@@ -60,6 +60,8 @@ class OracleIT {
     static final int RANDOM_SHAPES = 60;
     /** Issue 13's shapes, answered by the federated tier. */
     static final int RANDOM_FEDERATED = 200;
+    /** Subqueries correlated on the sharding key (most answered per node by the merger). */
+    static final int RANDOM_CORRELATED = 120;
     static final int RANDOM_WRITES = 60;
     /** Statements of the corpus the relay side must answer by relaying, at least. */
     static final int MIN_RELAYED = 150;
@@ -208,6 +210,7 @@ class OracleIT {
         corpus.addAll(RandomCorpus.generateShapes(RANDOM_SHAPES));
         corpus.addAll(RandomCorpus.generate(RANDOM_STATEMENTS));
         corpus.addAll(RandomCorpus.generateFederated(RANDOM_FEDERATED));
+        corpus.addAll(RandomCorpus.generateCorrelated(RANDOM_CORRELATED));
         corpus.addAll(HandCorpus.errors());
         corpus.addAll(HandCorpus.writes());
         corpus.addAll(HandCorpus.mysqlWrites());

@@ -227,6 +227,99 @@ final class RandomCorpus {
         return new OracleCase("random-federated", sql.toString(), params, false, false);
     }
 
+    static final long CORRELATED_SEED = 0x13_C0_2E1_2026L;
+
+    /**
+     * Subqueries that correlate on the sharding key of bound tables (orders, order_items, users by user_id),
+     * and subqueries over the broadcast countries: each node answers its own rows' subqueries, so most run per
+     * node through the merger, and the rest (sorted by, aggregated over) through the federated tier. [NOT] EXISTS,
+     * [NOT] IN (NULLs on either side), scalar comparisons and select items, under a scatter, a multi-point or a
+     * point route, plain or grouped; rows ordered by the primary key when limited.
+     */
+    static List<OracleCase> generateCorrelated(int count) {
+        RandomCorpus g = new RandomCorpus(CORRELATED_SEED);
+        List<OracleCase> out = new ArrayList<>(count);
+        for (int i = 0; i < count; i++) {
+            out.add(g.nextCorrelated());
+        }
+        return out;
+    }
+
+    private OracleCase nextCorrelated() {
+        Table t = TABLES.get(r.nextInt(3));
+        Table u = TABLES.get(r.nextInt(3));
+        params = r.nextInt(5) == 0 ? new ArrayList<>() : null;
+        StringBuilder sql = new StringBuilder();
+        boolean ci = false;
+        String groupBy = "";
+        Col n = ofKind(t, r.nextBoolean() ? Kind.DEC : Kind.INT);
+        Col m = ofKind(u, r.nextBoolean() ? Kind.DEC : Kind.INT);
+        int shape = r.nextInt(6);
+        switch (shape) {
+            case 0 -> {
+                sql.append(r.nextBoolean() ? "SELECT COUNT(*) FROM " : "SELECT a." + t.pk() + ", a." + n.name() + " FROM ").append(t.name())
+                        .append(" a WHERE ").append(r.nextBoolean() ? "NOT " : "").append("EXISTS (SELECT 1 FROM ").append(u.name())
+                        .append(" b WHERE ").append(correlation(t, u)).append(")");
+            }
+            case 1 -> {
+                String fn = pick(List.of("AVG", "MAX", "MIN", "SUM"));
+                sql.append("SELECT a.").append(t.pk()).append(", a.").append(n.name()).append(" FROM ").append(t.name()).append(" a WHERE a.")
+                        .append(n.name()).append(r.nextBoolean() ? " > " : " <= ").append("(SELECT ").append(fn).append("(b.").append(m.name())
+                        .append(") FROM ").append(u.name()).append(" b WHERE ").append(correlation(t, u)).append(")");
+            }
+            case 2 -> {
+                String fn = pick(List.of("COUNT(*)", "SUM(b." + m.name() + ")", "MAX(b." + m.name() + ")", "COUNT(DISTINCT b." + m.name() + ")"));
+                sql.append("SELECT a.").append(t.pk()).append(", (SELECT ").append(fn).append(" FROM ").append(u.name()).append(" b WHERE ")
+                        .append(correlation(t, u)).append(") AS v FROM ").append(t.name()).append(" a");
+            }
+            case 3 -> {
+                Col x = ofKind(t, Kind.INT);
+                Col y = ofKind(u, Kind.INT);
+                sql.append("SELECT COUNT(*) FROM ").append(t.name()).append(" a WHERE a.").append(x.name()).append(r.nextBoolean() ? " NOT IN" : " IN")
+                        .append(" (SELECT b.").append(y.name()).append(" FROM ").append(u.name()).append(" b WHERE ").append(correlation(t, u))
+                        .append(")");
+            }
+            case 4 -> {
+                Col g = pick(t.cols());
+                ci = g.kind() == Kind.STR;
+                sql.append("SELECT a.").append(g.name()).append(", COUNT(*), SUM(a.").append(n.name()).append(") FROM ").append(t.name())
+                        .append(" a WHERE ").append(r.nextBoolean() ? "NOT " : "").append("EXISTS (SELECT 1 FROM ").append(u.name())
+                        .append(" b WHERE ").append(correlation(t, u)).append(")");
+                groupBy = " GROUP BY a." + g.name();
+            }
+            default -> {
+                t = TABLES.get(2);
+                sql.append("SELECT a.user_id, (SELECT c.name FROM countries c WHERE c.code = a.country_code) AS cn FROM users a WHERE a.country_code")
+                        .append(r.nextBoolean() ? " NOT IN" : " IN").append(" (SELECT code FROM countries WHERE name < ")
+                        .append(lit(pick(List.of("G", "M", "T")))).append(")");
+            }
+        }
+        if (r.nextInt(3) == 0) { // a point or multi-point route instead of a scatter
+            Col key = t.col(t.key());
+            sql.append(sql.indexOf(" a WHERE ") >= 0 && shape != 2 ? " AND a." : " WHERE a.").append(key.name());
+            sql.append(r.nextBoolean() ? " = " + value(key) : " IN (" + value(key) + ", " + value(key) + ", " + value(key) + ")");
+        }
+        sql.append(groupBy);
+        if (shape != 3 && shape != 4 && !sql.toString().startsWith("SELECT COUNT(*) FROM") && r.nextBoolean()) {
+            sql.append(" ORDER BY a.").append(t.pk());
+            limit(sql);
+        }
+        return new OracleCase("random-correlated", sql.toString(), params, false, ci);
+    }
+
+    /** The inner WHERE: the inner table's key equated with the outer one's (either side first), maybe one more condition. */
+    private String correlation(Table t, Table u) {
+        String eq = r.nextBoolean() ? "b." + u.key() + " = a." + t.key() : "a." + t.key() + " = b." + u.key();
+        return switch (r.nextInt(3)) {
+            case 0 -> eq;
+            case 1 -> {
+                Col c = pick(u.cols());
+                yield eq + " AND b." + c.name() + (r.nextBoolean() ? " <> " : " = ") + value(c);
+            }
+            default -> t == u ? eq + " AND b." + u.pk() + " <> a." + t.pk() : eq + " AND b." + ofKind(u, Kind.INT).name() + " > " + lit(r.nextInt(50));
+        };
+    }
+
     /** A column of that kind (INT or DEC), else any numeric one: every table has an integer key. */
     private Col ofKind(Table t, Kind kind) {
         List<Col> cols = new ArrayList<>();

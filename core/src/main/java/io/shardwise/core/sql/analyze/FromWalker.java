@@ -46,6 +46,8 @@ final class FromWalker {
     /** Whether the nested FROM being walked has an outer join (its WHERE then narrows no table of it). */
     private boolean scopeOuterJoin;
     boolean nested;
+    /** A derived table (or any FROM item that is no table) in the top-level FROM: its rows are not one node's rows. */
+    boolean derived;
 
     /**
      * A nested SELECT: the tables its own FROM names (not those of deeper subqueries) and its WHERE.
@@ -102,15 +104,18 @@ final class FromWalker {
                     table(id, alias, top);
                 } else {
                     nested = true;
+                    derived |= top;
                     subquery(source);
                 }
             }
             case SqlSelect select -> {
                 nested = true;
+                derived |= top;
                 subquery(select);
             }
             default -> {
                 nested = true;
+                derived |= top;
                 subquery(node);
             }
         }

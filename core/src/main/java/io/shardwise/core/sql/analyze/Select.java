@@ -15,10 +15,16 @@ import java.util.Map;
  * {@code branchItems}, for a statement with no {@code shape} (a set operation, a WITH), are the spans of
  * the select items that name its result's columns (its first branch's) and that MySQL labels with
  * their own text: neither aliased nor a bare column or star; empty when the statement has a shape.
+ * {@code perRow}: the nesting is only subqueries in the top SELECT's select list, WHERE or join
+ * conditions, in a shape whose merge reads each subquery's value as a per-row value (no subquery in
+ * GROUP BY, ORDER BY or HAVING, none in the select list of a grouped or aggregated statement; no derived
+ * table, set operation, window or INTO). Such a statement may run on several nodes and be merged when
+ * each subquery reads, for each outer row, only rows on that row's node ({@link Inner#followsOuter}, or
+ * broadcast tables).
  */
 public record Select(SqlTemplate template, List<TableRef> tables, List<TableRef> topTables,
                      Map<TableRef, KeyCondition> conditions, List<KeyJoin> keyJoins, SelectShape shape, boolean nested,
-                     List<Inner> inner, List<SelectShape.Span> branchItems)
+                     List<Inner> inner, List<SelectShape.Span> branchItems, boolean perRow)
         implements Statement {
     public Select {
         tables = List.copyOf(tables);
@@ -31,7 +37,7 @@ public record Select(SqlTemplate template, List<TableRef> tables, List<TableRef>
 
     public Select(SqlTemplate template, List<TableRef> tables, List<TableRef> topTables, Map<TableRef, KeyCondition> conditions,
                   List<KeyJoin> keyJoins, SelectShape shape, boolean nested, List<Inner> inner) {
-        this(template, tables, topTables, conditions, keyJoins, shape, nested, inner, List.of());
+        this(template, tables, topTables, conditions, keyJoins, shape, nested, inner, List.of(), false);
     }
 
     /**

@@ -43,9 +43,20 @@ final class SelectAnalyzer {
             from.nestedIn(select.getSelectList());
             from.nestedIn(select.getWhere());
             from.nestedIn(select.getHaving());
+            // a subquery in GROUP BY or ORDER BY names tables too (renamed on each node); over sharded tables it
+            // makes the statement nested (one node, or the third tier: the merger's sort columns repeat its text
+            // unrenamed), over broadcast and single tables it stays what it was (per row, the same on every node)
+            boolean before = from.nested;
+            int firstScope = from.scopes.size();
+            from.nestedIn(select.getGroup());
+            from.nestedIn(root instanceof SqlOrderBy ob ? ob.orderList : select.getOrderList());
+            if (!before && !readsSharded(from, rule, firstScope)) {
+                from.nested = false;
+            }
         }
         from.qualifierSlots(root);
-        if (hasWindow(root)) {
+        boolean window = hasWindow(root);
+        if (window) {
             from.nested = true; // a window spans every row: per-shard windows are wrong
         }
         List<Slot> slots = new ArrayList<>(from.slots);
@@ -56,6 +67,7 @@ final class SelectAnalyzer {
         SelectShape shape = null;
         Map<Clause.Kind, Clause> clauses = new EnumMap<>(Clause.Kind.class);
         boolean nested = from.nested;
+        boolean perRow = false;
         if (select != null) {
             List<SqlNode> where = new ArrayList<>(from.innerJoinConditions);
             if (select.getWhere() != null) {
@@ -69,10 +81,11 @@ final class SelectAnalyzer {
             nested |= c.setOperation || c.into;
             shape = shape(parsed, select, c, extractor);
             clauses = clauses(parsed, c);
+            perRow = nested && !from.derived && !window && !c.setOperation && !c.into && perRowShape(parsed, select, shape);
         }
         SqlTemplate template = new SqlTemplate(parsed.sql, slots, clauses);
         return new Select(template, from.allTables, from.topTables, conditions, extractor.keyJoins, shape, nested,
-                inner(parsed, rule, from), select == null ? branchItems(parsed, root) : List.of());
+                inner(parsed, rule, from), select == null ? branchItems(parsed, root) : List.of(), perRow);
     }
 
     /**
@@ -120,6 +133,61 @@ final class SelectAnalyzer {
             }
         }
         return out;
+
+    }
+
+    private static boolean readsSharded(FromWalker from, ShardingRule rule, int firstScope) {
+        for (FromWalker.Scope scope : from.scopes.subList(firstScope, from.scopes.size())) {
+            for (TableRef t : scope.tables()) {
+                if (!from.isLogical(t) || rule.table(t.name()) instanceof io.shardwise.core.rule.TableRule.Sharded) {
+                    return true;
+                }
+            }
+        }
+        return false;
+    }
+
+    /**
+     * Whether the merger can read every subquery of the top SELECT as a value of its own row ({@link Select#perRow}).
+     * A subquery in WHERE or ON only filters rows; in the select list it is a column the merger passes on,
+     * unless the statement groups or aggregates (the merger would combine it as a group's value, or compute
+     * an expression over it itself) or the merger sorts or de-duplicates by it (its hidden sort columns repeat
+     * the item's text without the nodes' table names), or labels it by its text while editing the units' SQL.
+     * GROUP BY, ORDER BY and HAVING are evaluated again by
+     * the merger across nodes: no subquery there.
+     */
+    private static boolean perRowShape(ParsedText parsed, SqlSelect select, SelectShape shape) {
+        SqlNodeList order = parsed.node instanceof SqlOrderBy ob ? ob.orderList : select.getOrderList();
+        if (hasSubquery(select.getGroup()) || hasSubquery(order) || hasSubquery(select.getHaving())) {
+            return false;
+        }
+        SqlNodeList list = select.getSelectList();
+        boolean any = false;
+        for (int i = 0; i < list.size(); i++) {
+            if (hasSubquery(list.get(i))) {
+                any = true;
+                if (shape.items().get(i).alias() == null && (!shape.orderBy().isEmpty() || shape.limit() != null)) {
+                    // labelled by its text: the units' own labels would name the nodes' tables, and a merge that edits
+                    // the units' text (sort columns, LIMIT) leaves no room for the label alias (Router.withLabels)
+                    return false;
+                }
+                String alias = shape.items().get(i).alias();
+                for (SelectShape.Key key : shape.orderBy()) {
+                    // by the item, its position, or an expression over its alias (the sort column would repeat that text)
+                    if (key.item() == i || key.ordinal() != null || alias != null && key.item() < 0 && key.text() != null
+                            && java.util.regex.Pattern.compile("(?i)(^|[^\\w$])`?" + java.util.regex.Pattern.quote(alias) + "`?($|[^\\w$])")
+                                    .matcher(key.text()).find()) {
+                        return false;
+                    }
+                }
+            }
+        }
+        return !any || !shape.isAggregate() && shape.having() == null && !shape.distinct();
+    }
+
+    private static boolean hasSubquery(SqlNode node) {
+        return node != null && anyCall(node, call -> call instanceof SqlSelect || call.getKind() == SqlKind.UNION
+                || call.getKind() == SqlKind.EXCEPT || call.getKind() == SqlKind.INTERSECT || call.getKind() == SqlKind.WITH);
     }
 
     /**
@@ -530,10 +598,15 @@ final class SelectAnalyzer {
     }
 
     private static boolean hasWindow(SqlNode root) {
+        return anyCall(root, call -> call.getKind() == SqlKind.OVER || call.getKind() == SqlKind.WINDOW);
+    }
+
+    /** Whether a call anywhere under {@code root} (subqueries included) is one {@code test} accepts. */
+    private static boolean anyCall(SqlNode root, java.util.function.Predicate<SqlCall> test) {
         Boolean found = root.accept(new SqlBasicVisitor<>() {
             @Override
             public Boolean visit(SqlCall call) {
-                if (call.getKind() == SqlKind.OVER || call.getKind() == SqlKind.WINDOW) {
+                if (test.test(call)) {
                     return true;
                 }
                 for (SqlNode operand : call.getOperandList()) {
