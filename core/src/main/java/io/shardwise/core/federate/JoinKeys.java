@@ -19,7 +19,8 @@ import java.util.regex.Pattern;
  * left out has a key no row of the source's copy has, so the key's equality drops it there anyway.
  *
  * <p>Order: copies with pushed conjuncts of their own first (they are the narrow ones), then the
- * rest, each in plan order; a copy takes keys only from a copy before it that is narrowed itself (by
+ * rest, each in plan order, a copy placed after the narrowed copies it takes keys from where that
+ * makes no cycle; a copy takes keys only from a copy placed before it that is narrowed itself (by
  * its conjuncts or its own keys), so there is no cycle and a key set comes from a filtered table. A
  * source whose distinct keys exceed {@code federation.joinKeys} leaves the copy to its whole scan.
  * Immutable values and static functions; the runner reads the sources and ships.
@@ -73,7 +74,8 @@ public final class JoinKeys {
         boolean[] done = new boolean[n];
         int[] levels = new int[n];
         int depth = 0;
-        for (int i : ranked) {
+        for (int step = 0; step < n; step++) {
+            int i = next(bounds, ranked, done);
             for (FederatedPlan.Key k : bounds.get(i).keys()) {
                 int source = indexOf(bounds, k.source());
                 if (source >= 0 && source != i && done[source] && narrowed[source] && bounds.get(source).position(k.sourceColumn()) >= 0) {
@@ -90,6 +92,33 @@ public final class JoinKeys {
             frozen.add(List.copyOf(e));
         }
         return new Order(frozen, levels, depth);
+    }
+
+    /**
+     * The next copy to place: the first (by rank) that waits for no copy with conjuncts of its own
+     * still unplaced (a semi-join's outer table waits for its subquery's); in a cycle (an inner join
+     * narrows either side) the first by rank.
+     */
+    private static int next(List<CopyScans.Bound> bounds, List<Integer> ranked, boolean[] done) {
+        for (int i : ranked) {
+            if (done[i]) {
+                continue;
+            }
+            boolean waits = false;
+            for (FederatedPlan.Key k : bounds.get(i).keys()) {
+                int source = indexOf(bounds, k.source());
+                waits |= source >= 0 && source != i && !done[source] && !bounds.get(source).pushed().isEmpty();
+            }
+            if (!waits) {
+                return i;
+            }
+        }
+        for (int i : ranked) {
+            if (!done[i]) {
+                return i;
+            }
+        }
+        throw new IllegalStateException("every copy placed");
     }
 
     private static int indexOf(List<CopyScans.Bound> bounds, String logical) {
