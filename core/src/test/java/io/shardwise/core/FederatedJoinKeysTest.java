@@ -152,6 +152,15 @@ class FederatedJoinKeysTest {
     }
 
     @Test
+    void aCorrelatedSubquerysTableTakesTheOuterTablesKeysEvenUnderNotExists() throws Exception {
+        String sql = "SELECT o.order_id FROM orders o WHERE o.user_id = 7 AND NOT EXISTS (SELECT 1 FROM order_items i"
+                + " WHERE i.order_id = o.order_id AND i.quantity > 2)";
+        reduced(scans(sql, "order_items"), "(`i`.`order_id` IN (/* keys of orders.order_id");
+        reduced(scans("SELECT o.order_id, (SELECT SUM(i.quantity) FROM order_items i WHERE i.order_id = o.order_id) FROM orders o"
+                + " WHERE o.user_id = 7", "order_items"), "(`i`.`order_id` IN (/* keys of orders.order_id");
+    }
+
+    @Test
     void theNullSuppliedSideTakesItsOwnOnConditionsAndKeys() throws Exception {
         String sql = "SELECT o.order_id, i.item_id FROM orders o LEFT JOIN order_items i ON i.order_id = o.order_id AND i.quantity > 3"
                 + " WHERE o.user_id = 7";

@@ -18,8 +18,8 @@ import java.util.regex.Pattern;
  * sharding key. Exact because the coordinator still runs the whole statement over the copies: a row
  * left out has a key no row of the source's copy has, so the key's equality drops it there anyway.
  *
- * <p>Order: copies with pushed conjuncts of their own first (they are the narrow ones), then the
- * rest, each in plan order, a copy placed after the narrowed copies it takes keys from where that
+ * <p>Order: copies whose pushed conjuncts pin their sharding key first, then those with other
+ * pushed conjuncts of their own (the narrow ones), then the rest, each in plan order, a copy placed after the narrowed copies it takes keys from where that
  * makes no cycle; a copy takes keys only from a copy placed before it that is narrowed itself (by
  * its conjuncts or its own keys), so there is no cycle and a key set comes from a filtered table. A
  * source whose distinct keys exceed {@code federation.joinKeys} leaves the copy to its whole scan.
@@ -59,9 +59,9 @@ public final class JoinKeys {
     public static Order order(List<CopyScans.Bound> bounds) {
         int n = bounds.size();
         List<Integer> ranked = new ArrayList<>(n);
-        for (int pass = 0; pass < 2; pass++) {
+        for (int rank = 0; rank < 3; rank++) {
             for (int i = 0; i < n; i++) {
-                if (bounds.get(i).pushed().isEmpty() == (pass == 1)) {
+                if (rank(bounds.get(i)) == rank) {
                     ranked.add(i);
                 }
             }
@@ -92,6 +92,16 @@ public final class JoinKeys {
             frozen.add(List.copyOf(e));
         }
         return new Order(frozen, levels, depth);
+    }
+
+    /** 0: a pushed conjunct pins its sharding key (fewest nodes, likely fewest rows); 1: other pushed conjuncts; 2: none. */
+    private static int rank(CopyScans.Bound b) {
+        for (io.shardwise.core.sql.analyze.CopyScope.Conjunct c : b.pushed()) {
+            if (!(c.key() instanceof io.shardwise.core.sql.analyze.KeyCondition.Any)) {
+                return 0;
+            }
+        }
+        return b.pushed().isEmpty() ? 2 : 1;
     }
 
     /**

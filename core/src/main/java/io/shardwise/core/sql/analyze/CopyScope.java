@@ -150,6 +150,9 @@ public record CopyScope(Set<String> names, Set<String> wholeTables, boolean allW
         private final Map<String, Integer> occurrences = new HashMap<>();
         private final Set<SqlNode> existsQueries = Collections.newSetFromMap(new IdentityHashMap<>());
         private final List<SqlSelect> blocks = new ArrayList<>();
+        /** Each query block's enclosing block (the one whose columns its correlated names read), absent for the outermost. */
+        private final Map<SqlSelect, SqlSelect> parents = new IdentityHashMap<>();
+        private final java.util.ArrayDeque<SqlSelect> open = new java.util.ArrayDeque<>();
         private boolean allWhole;
 
         Reader(ParsedText parsed, ShardingRule rule) {
@@ -183,6 +186,15 @@ public record CopyScope(Set<String> names, Set<String> wholeTables, boolean allW
                         }
                         stars(s);
                         blocks.add(s);
+                        if (!open.isEmpty()) {
+                            parents.put(s, open.peek());
+                        }
+                        open.push(s);
+                        try {
+                            return super.visit(call);
+                        } finally {
+                            open.pop();
+                        }
                     }
                     if (call instanceof SqlJoin j && (j.isNatural() || j.getCondition() instanceof SqlNodeList)) {
                         allWhole = true; // NATURAL and USING join on columns the text never names
@@ -310,6 +322,7 @@ public record CopyScope(Set<String> names, Set<String> wholeTables, boolean allW
                         mine.add(conjunct);
                     }
                     keys(c, ref, refs, rivals, plain, keys);
+                    correlated(c, ref, refs, rivals, plain, parents.get(top), keys);
                 }
                 if (!mine.isEmpty() || !keys.isEmpty()) {
                     out.put(name, new Table(ref.exposedName(), mine, rivals, keys));
@@ -399,6 +412,54 @@ public record CopyScope(Set<String> names, Set<String> wholeTables, boolean allW
                     }
                 }
                 default -> { }
+            }
+        }
+
+        /**
+         * The join key a correlated conjunct {@code a = outer.b} of a subquery's block gives its table:
+         * whatever the subquery is used for (EXISTS, NOT EXISTS, IN, a scalar, under OR), its value for
+         * an outer row depends only on its rows whose {@code a} equals that row's {@code b}, as its WHERE
+         * drops the others before anything else; so rows whose {@code a} no row of the outer table's copy
+         * has are used nowhere. Only the immediately enclosing block's tables, and only when it has no
+         * derived table (its unqualified names must be attributable).
+         */
+        private void correlated(SqlNode c, TableRef ref, List<TableRef> refs, List<String> rivals, boolean plain, SqlSelect parent,
+                                List<Key> out) {
+            if (parent == null || !(c instanceof SqlCall call) || call.getKind() != SqlKind.EQUALS) {
+                return;
+            }
+            List<TableRef> outer = new ArrayList<>();
+            boolean outerPlain = from(parent.getFrom(), outer, new ArrayList<>(), new ArrayList<>(), true, new IdentityHashMap<>());
+            for (int side = 0; side < 2; side++) {
+                SqlIdentifier a = column(call.operand(side));
+                SqlIdentifier b = column(call.operand(1 - side));
+                if (a == null || b == null || !names(a, ref, plain)) {
+                    continue;
+                }
+                boolean shadowed = false;
+                for (TableRef inner : refs) {
+                    shadowed |= b.names.size() == 2 && b.names.get(0).equalsIgnoreCase(inner.exposedName());
+                }
+                if (shadowed) {
+                    continue;
+                }
+                for (TableRef source : outer) {
+                    if (!sharded(source) || !(b.names.size() == 2 ? b.names.get(0).equalsIgnoreCase(source.exposedName()) : outerPlain)) {
+                        continue;
+                    }
+                    // an unqualified outer name: no table of the subquery's block may have it, nor another of the outer block
+                    List<String> sourceRivals = new ArrayList<>();
+                    for (TableRef inner : refs) {
+                        sourceRivals.add(lower(inner.name()));
+                    }
+                    for (TableRef other : outer) {
+                        if (other != source) {
+                            sourceRivals.add(lower(other.name()));
+                        }
+                    }
+                    out.add(new Key(lower(last(a)), a.names.size() == 2, rivals, lower(source.name()), lower(last(b)), b.names.size() == 2,
+                            sourceRivals));
+                }
             }
         }
 
