@@ -444,7 +444,7 @@ public record CopyScope(Set<String> names, Set<String> wholeTables, boolean allW
                     continue;
                 }
                 for (TableRef source : outer) {
-                    if (!sharded(source) || !(b.names.size() == 2 ? b.names.get(0).equalsIgnoreCase(source.exposedName()) : outerPlain)) {
+                    if (!sharded(source) || !(b.names.size() == 2 ? b.names.get(0).equalsIgnoreCase(source.exposedName()) : outerPlain && plain)) {
                         continue;
                     }
                     // an unqualified outer name: no table of the subquery's block may have it, nor another of the outer block
