@@ -29,6 +29,8 @@ public final class Engine implements AutoCloseable {
     private final io.shardwise.core.federate.CopyDefinitions copyDefinitions = new io.shardwise.core.federate.CopyDefinitions();
     private final long federationBudget;
     private final java.util.concurrent.atomic.LongAdder federated = new java.util.concurrent.atomic.LongAdder();
+    private final java.util.concurrent.atomic.LongAdder shippedRows = new java.util.concurrent.atomic.LongAdder();
+    private final java.util.concurrent.atomic.LongAdder shippedCells = new java.util.concurrent.atomic.LongAdder();
 
     private Engine(ShardingRule rule, BackendPools pools, ExecutorOptions options) {
         this.rule = rule;
@@ -123,6 +125,21 @@ public final class Engine implements AutoCloseable {
     /** Bytes of rows one federated statement may hold in this process ({@link io.shardwise.core.federate.ShipBudget}). */
     long federationBudget() {
         return federationBudget;
+    }
+
+    /** Distinct keys a federated copy's join-key reduction may send ({@link io.shardwise.core.federate.JoinKeys}); 0: none. */
+    int federationJoinKeys() {
+        return rule.config().federation().joinKeys();
+    }
+
+    /** Rows and cells the federated tier's SELECTs have shipped between backends since start (TpchShippedIT reads it). */
+    public long[] federatedShipped() {
+        return new long[] {shippedRows.sum(), shippedCells.sum()};
+    }
+
+    void countShipped(long rows, long cells) {
+        shippedRows.add(rows);
+        shippedCells.add(cells);
     }
 
     /** SELECTs run by the federated tier since start (the tier-choice tests read it). */

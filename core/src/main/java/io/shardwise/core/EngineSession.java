@@ -79,6 +79,11 @@ public final class EngineSession implements AutoCloseable {
     /** SET NAMES of the handshake's collation, which COM_RESET_CONNECTION restores; null for the server's default. */
     private SetStatement handshakeNames;
 
+    /** The engine this session runs on (its federation settings and counters). */
+    Engine engine() {
+        return engine;
+    }
+
     EngineSession(Engine engine, ExecutionSession execution, String schema, SessionHost host) {
         this.engine = engine;
         this.defaultBackend = engine.rule().config().defaultBackend();

@@ -13,9 +13,11 @@ import io.shardwise.core.federate.CopyScans;
 import io.shardwise.core.federate.CopyTexts;
 import io.shardwise.core.federate.FederatedPlan;
 import io.shardwise.core.federate.Federation;
+import io.shardwise.core.federate.JoinKeys;
 import io.shardwise.core.federate.ShipBudget;
 import io.shardwise.core.rewrite.Renderer;
 import io.shardwise.core.rewrite.SourceText;
+import io.shardwise.core.rule.TableRule;
 import io.shardwise.core.route.ExecutionUnit;
 import io.shardwise.core.sql.analyze.Select;
 import io.shardwise.core.sql.analyze.SqlTemplate;
@@ -44,7 +46,7 @@ final class FederatedRunner {
 
     private final ExecutionSession execution;
     private final EngineSession session;
-    private final long budget;
+    private final long budget; // federation.memoryBudget
     private final CopyDefinitions definitions;
 
     FederatedRunner(ExecutionSession execution, EngineSession session, long budget, CopyDefinitions definitions) {
@@ -84,7 +86,9 @@ final class FederatedRunner {
         if (wrap != null) {
             units.add(wrap.before(plan.coordinator()));
         }
-        units.addAll(copies(plan, select.template(), source, bindings, locks, locks.keySet(), new ShipBudget(budget), cancels, null));
+        ShipBudget ship = new ShipBudget(budget);
+        units.addAll(copies(plan, select.template(), source, bindings, locks, locks.keySet(), ship, cancels, null));
+        session.engine().countShipped(ship.rows(), ship.cells());
         int statement = units.size();
         Renderer.Rendered r = Renderer.render(select.template(), SourceText.original(normalized, cached.digestTokenOffsets()),
                 plan.names(), new StatementBindings(normalized, params), edits(plan.labels(), select, plan.names()));
@@ -133,21 +137,19 @@ final class FederatedRunner {
             creates.add(c.like() != null ? CopyTexts.create(s.bound()) : CopyTexts.createFrom(c, definitions.get(c.definition(), this::definition)));
         }
         notCancelled(cancels);
-        List<List<Object[]>> rows = ship(scans, ship, cancels, locks, shipped);
+        List<Fill> fills = fill(plan, scans, ship, cancels, locks, shipped);
         List<ExecutionUnit> units = new ArrayList<>();
-        int scan = 0;
         for (int k = 0; k < scans.size(); k++) {
-            Scan s = scans.get(k);
-            CopyScans.Bound b = s.bound();
+            CopyScans.Bound b = scans.get(k).bound();
             String lock = locks.getOrDefault(b.copy().table(), "");
             units.add(unit(plan, CopyTexts.drop(b.copy()), List.of()));
             units.add(unit(plan, creates.get(k), List.of()));
-            for (String local : b.local()) {
+            for (Read local : fills.get(k).local()) {
                 // the lock clause after the pushed WHERE: it locks the rows the copy reads
-                units.add(unit(plan, CopyTexts.copyLocal(b, local, s.where()) + lock, s.params()));
+                units.add(unit(plan, CopyTexts.copyLocal(b, local.table(), local.where()) + lock, local.params()));
             }
-            for (int i = 0; i < b.remote().size(); i++) {
-                inserts(plan, b, rows.get(scan++), units);
+            for (List<Object[]> rows : fills.get(k).shipped()) {
+                inserts(plan, b, rows, units);
             }
         }
         return units;
@@ -162,22 +164,158 @@ final class FederatedRunner {
         };
     }
 
+    /** One read of a copy's node: a local table (INSERT ... SELECT on the coordinator) or a remote node (shipped). */
+    private record Read(String table, DataNode remote, String where, List<Object> params) {}
+
+    /** The keys a copy's scans keep and the edge they come from. */
+    private record Keys(JoinKeys.Edge edge, java.util.Set<Object> keys) {}
+
+    /** A copy's reads as this execution does them: its local ones, and the rows of its remote ones. */
+    private record Fill(List<Read> local, List<List<Object[]>> shipped) {}
+
     /**
-     * Every remote node's rows, in plan order. Outside a transaction the scans run in parallel, each on
+     * Each copy's reads, level by level ({@link JoinKeys}): a level's remote scans ship together, then
+     * the copies of the next level read their sources' keys and ship theirs. No reduction under a
+     * locking read: its copies must lock every row the statement's own plan could lock.
+     */
+    private List<Fill> fill(FederatedPlan plan, List<Scan> scans, ShipBudget ship, long cancels, Map<String, String> locks,
+                            Map<List<Object>, List<Object[]>> memo) {
+        List<CopyScans.Bound> bounds = new ArrayList<>(scans.size());
+        for (Scan s : scans) {
+            bounds.add(s.bound());
+        }
+        int limit = session.engine().federationJoinKeys();
+        JoinKeys.Order order = locks.isEmpty() && limit > 0 ? JoinKeys.order(bounds) : JoinKeys.none(bounds.size());
+        Fill[] fills = new Fill[scans.size()];
+        for (int level = 0; level <= order.depth(); level++) {
+            List<Read> remote = new ArrayList<>();
+            List<Integer> owners = new ArrayList<>();
+            List<List<Read>> locals = new ArrayList<>();
+            for (int k = 0; k < scans.size(); k++) {
+                if (order.levels()[k] != level) {
+                    locals.add(null);
+                    continue;
+                }
+                List<Read> reads = reads(plan, scans.get(k), keys(plan, scans, fills, order.edges().get(k), limit, cancels));
+                List<Read> local = new ArrayList<>();
+                for (Read r : reads) {
+                    if (r.remote() == null) {
+                        local.add(r);
+                    } else {
+                        remote.add(r);
+                        owners.add(k);
+                    }
+                }
+                locals.add(local);
+                fills[k] = new Fill(local, new ArrayList<>());
+            }
+            List<List<Object[]>> rows = ship(plan, scans, remote, owners, ship, cancels, locks, memo);
+            for (int i = 0; i < rows.size(); i++) {
+                fills[owners.get(i)].shipped().add(rows.get(i));
+            }
+        }
+        return List.of(fills);
+    }
+
+    /**
+     * The keys a copy's scans keep, from the edge whose source has the fewest distinct keys; null when
+     * it has no edge or every source has more than {@code limit} (the whole scan then).
+     */
+    private Keys keys(FederatedPlan plan, List<Scan> scans, Fill[] fills, List<JoinKeys.Edge> edges, int limit, long cancels) {
+        Keys best = null;
+        for (JoinKeys.Edge e : edges) {
+            java.util.Set<Object> keys = new java.util.LinkedHashSet<>();
+            CopyScans.Bound source = scans.get(e.source()).bound();
+            int at = source.position(e.key().sourceColumn());
+            Fill fill = fills[e.source()];
+            boolean over = false;
+            for (List<Object[]> rows : fill.shipped()) {
+                for (Object[] row : rows) {
+                    if (row[at] != null && keys.add(row[at]) && keys.size() > limit) {
+                        over = true;
+                        break;
+                    }
+                }
+            }
+            for (int i = 0; !over && i < fill.local().size(); i++) {
+                notCancelled(cancels);
+                Read r = fill.local().get(i);
+                String sql = JoinKeys.distinct(e.key().sourceColumn(), r.table(), source.copy().push().exposed(), r.where());
+                try (ResultCursor cursor = ((UnitResult.Rows) execution.execute(List.of(new ExecutionUnit(plan.coordinator(), sql, r.params(),
+                        Map.of()))).get(0)).cursor()) {
+                    Column column = cursor.columns().get(0);
+                    while (!over && cursor.next()) {
+                        Object v = InsertBatches.value(cursor.get(0), column);
+                        over = v != null && keys.add(v) && keys.size() > limit;
+                    }
+                }
+            }
+            if (!over && (best == null || keys.size() < best.keys().size())) {
+                best = new Keys(e, keys);
+            }
+        }
+        return best;
+    }
+
+    /** A copy's reads: each node once with its pushed WHERE, or, given {@code keys}, in IN batches of them, each to the nodes they route to. */
+    private static List<Read> reads(FederatedPlan plan, Scan s, Keys reduction) {
+        CopyScans.Bound b = s.bound();
+        List<Read> out = new ArrayList<>();
+        if (reduction == null) {
+            for (String local : b.local()) {
+                out.add(new Read(local, null, s.where(), s.params()));
+            }
+            for (DataNode remote : b.remote()) {
+                out.add(new Read(remote.table(), remote, s.where(), s.params()));
+            }
+            return out;
+        }
+        TableRule.Sharded sharded = b.copy().push().sharded();
+        String column = reduction.edge().key().column();
+        java.util.Set<Object> keys = reduction.keys();
+        boolean routed = sharded != null && sharded.keyColumn() != null && sharded.keyColumn().equalsIgnoreCase(column);
+        List<Integer> indexes = new ArrayList<>();
+        List<DataNode> nodes = new ArrayList<>();
+        for (String local : b.local()) {
+            DataNode node = new DataNode(plan.coordinator(), local);
+            nodes.add(node);
+            indexes.add(JoinKeys.nodeIndex(sharded, node));
+        }
+        nodes.addAll(b.remote());
+        for (DataNode remote : b.remote()) {
+            indexes.add(JoinKeys.nodeIndex(sharded, remote));
+        }
+        List<List<Object>> routes = JoinKeys.route(keys, sharded, routed, indexes);
+        for (int n = 0; n < nodes.size(); n++) {
+            List<Object> mine = routes.get(n);
+            for (int from = 0; from < mine.size(); from += JoinKeys.BATCH) {
+                List<Object> batch = mine.subList(from, Math.min(mine.size(), from + JoinKeys.BATCH));
+                String in = JoinKeys.in(b.copy().push().exposed(), column, batch.size());
+                List<Object> params = new ArrayList<>(s.params());
+                params.addAll(batch);
+                boolean local = n < b.local().size();
+                out.add(new Read(nodes.get(n).table(), local ? null : nodes.get(n), s.where() == null ? in : s.where() + " AND " + in, params));
+            }
+        }
+        return out;
+    }
+
+    /**
+     * The rows of {@code reads} (remote), in order. Outside a transaction the scans run in parallel, each on
      * a pooled connection, and stream while the first are read; in one (or under LOCK TABLES) they run
      * one after another on the session's connections, each read whole before the next starts, so the
      * executor never buffers a unit beyond the budget's count.
      */
-    private List<List<Object[]>> ship(List<Scan> bound, ShipBudget ship, long cancels, Map<String, String> locks,
-                                      Map<List<Object>, List<Object[]>> memo) {
+    private List<List<Object[]>> ship(FederatedPlan plan, List<Scan> bound, List<Read> reads, List<Integer> owners, ShipBudget ship,
+                                      long cancels, Map<String, String> locks, Map<List<Object>, List<Object[]>> memo) {
         List<ExecutionUnit> scans = new ArrayList<>();
-        for (Scan s : bound) {
-            String lock = locks.getOrDefault(s.bound().copy().table(), "");
-            for (DataNode remote : s.bound().remote()) {
-                // the lock clause after the pushed WHERE: it locks the rows the scan ships
-                scans.add(new ExecutionUnit(remote.backend(), CopyTexts.scan(s.bound(), remote.table(), s.where()) + lock, s.params(),
-                        Map.of(remote.table(), s.bound().copy().table())));
-            }
+        for (int i = 0; i < reads.size(); i++) {
+            Read r = reads.get(i);
+            CopyScans.Bound b = bound.get(owners.get(i)).bound();
+            String lock = locks.getOrDefault(b.copy().table(), "");
+            // the lock clause after the pushed WHERE: it locks the rows the scan ships
+            scans.add(new ExecutionUnit(r.remote().backend(), CopyTexts.scan(b, r.table(), r.where()) + lock, r.params(),
+                    Map.of(r.table(), b.copy().table())));
         }
         List<List<Object[]>> shipped = new ArrayList<>(scans.size());
         if (scans.size() > 1 && execution.autocommit() && !execution.inTransaction() && !execution.holdsTableLocks()) {
@@ -297,17 +435,30 @@ final class FederatedRunner {
             // the coordinator's catalog unreadable: what needs no catalog (qualified conjuncts, every column), as a plan
             bound = bind(plan, template, source, bindings, false, java.util.Set.of());
         }
+        List<CopyScans.Bound> bounds = new ArrayList<>(bound.size());
         for (Scan s : bound) {
+            bounds.add(s.bound());
+        }
+        JoinKeys.Order order = session.engine().federationJoinKeys() > 0 ? JoinKeys.order(bounds) : JoinKeys.none(bounds.size());
+        for (int k = 0; k < bound.size(); k++) {
+            Scan s = bound.get(k);
             CopyScans.Bound b = s.bound();
             FederatedPlan.Copy c = b.copy();
+            String where = s.where();
+            List<JoinKeys.Edge> edges = order.edges().get(k);
+            if (!edges.isEmpty()) {
+                // which source's keys narrow it is chosen when running (the fewest keys); shown: the first
+                String in = JoinKeys.placeholder(c.push().exposed(), edges.getFirst());
+                where = where == null ? in : where + " AND " + in;
+            }
             sequence.add(unit(plan, CopyTexts.drop(c), List.of()));
             sequence.add(unit(plan, c.like() != null ? CopyTexts.create(b)
                     : "CREATE TEMPORARY TABLE " + c.temp() + " /* as SHOW CREATE TABLE of " + c.definition() + " */", List.of()));
             for (String local : b.local()) {
-                sequence.add(unit(plan, CopyTexts.copyLocal(b, local, s.where()), s.params()));
+                sequence.add(unit(plan, CopyTexts.copyLocal(b, local, where), s.params()));
             }
             for (DataNode remote : b.remote()) {
-                scans.add(new ExecutionUnit(remote.backend(), CopyTexts.scan(b, remote.table(), s.where()), s.params(), Map.of()));
+                scans.add(new ExecutionUnit(remote.backend(), CopyTexts.scan(b, remote.table(), where), s.params(), Map.of()));
                 sequence.add(unit(plan, CopyTexts.insertHead(b) + " VALUES /* the rows of " + remote.backend() + "." + remote.table()
                         + ", in batches of " + BATCH + " */", List.of()));
             }

@@ -149,7 +149,9 @@ class FederatedPushdownTest {
             List<String> orders = scans(sql, List.of(), "orders");
             assertFalse(orders.isEmpty(), sql);
             for (String scan : orders) {
-                assertFalse(scan.contains("WHERE"), scan);
+                // the subquery's join key may narrow the scan (FederatedJoinKeysTest); its text never goes
+                assertFalse(scan.replace(" WHERE (`o`.`user_id` IN (/* keys of order_items.user_id, in batches of 1000 */))", "")
+                        .contains("WHERE"), scan);
             }
         }
     }

@@ -57,12 +57,17 @@ public final class CopyScans {
         }
 
         boolean has(String lower) {
+            return column(lower) != null;
+        }
+
+        /** Column {@code lower} (lower-case name), or null. */
+        Column column(String lower) {
             for (Column c : columns) {
                 if (c.name().toLowerCase(Locale.ROOT).equals(lower)) {
-                    return true;
+                    return c;
                 }
             }
-            return false;
+            return null;
         }
 
         Set<String> unique() {
@@ -84,12 +89,38 @@ public final class CopyScans {
      * the conjuncts pushed into each scan; the local and remote nodes that can hold matching rows.
      */
     public record Bound(FederatedPlan.Copy copy, List<String> columns, Columns definition, List<CopyScope.Conjunct> pushed,
-                        List<String> local, List<DataNode> remote) {
+                        List<String> local, List<DataNode> remote, List<FederatedPlan.Key> keys, Columns own) {
         public Bound {
             columns = columns == null ? null : List.copyOf(columns);
             pushed = List.copyOf(pushed);
             local = List.copyOf(local);
             remote = List.copyOf(remote);
+            keys = List.copyOf(keys);
+        }
+
+        public Bound(FederatedPlan.Copy copy, List<String> columns, Columns definition, List<CopyScope.Conjunct> pushed,
+                     List<String> local, List<DataNode> remote) {
+            this(copy, columns, definition, pushed, local, remote, List.of(), definition);
+        }
+
+        /** Where column {@code lower} is in the rows its scans return ({@code SELECT *}: the catalog's order), or -1. */
+        public int position(String lower) {
+            List<String> order = columns;
+            if (order == null) {
+                if (own == null) {
+                    return -1;
+                }
+                order = new ArrayList<>(own.columns().size());
+                for (Column c : own.columns()) {
+                    order.add(c.name());
+                }
+            }
+            for (int i = 0; i < order.size(); i++) {
+                if (order.get(i).toLowerCase(Locale.ROOT).equals(lower)) {
+                    return i;
+                }
+            }
+            return -1;
         }
     }
 
@@ -107,6 +138,14 @@ public final class CopyScans {
             }
             if (unqualified) {
                 out.addAll(p.rivals());
+            }
+            if (c.like() != null && !p.keys().isEmpty()) {
+                out.add(c.like()); // a join key needs both columns' types
+                for (FederatedPlan.Key k : p.keys()) {
+                    out.add(k.sourceLike());
+                    out.addAll(k.rivals());
+                    out.addAll(k.sourceRivals());
+                }
             }
         }
         return List.copyOf(out);
@@ -219,7 +258,32 @@ public final class CopyScans {
             local.removeIf(table -> !containsTable(left, copy, table));
             remote.retainAll(left);
         }
-        return new Bound(copy, columns, columns == null ? null : own, pushed, local, remote);
+        List<FederatedPlan.Key> keys = new ArrayList<>();
+        for (FederatedPlan.Key k : push.keys()) {
+            Columns source = catalog.get(k.sourceLike().toLowerCase(Locale.ROOT));
+            if (own != null && source != null && owns(k.column(), k.qualified(), own, k.rivals(), catalog)
+                    && owns(k.sourceColumn(), k.sourceQualified(), source, k.sourceRivals(), catalog)
+                    && JoinKeys.comparable(own.column(k.column()), source.column(k.sourceColumn()))) {
+                keys.add(k);
+            }
+        }
+        return new Bound(copy, columns, columns == null ? null : own, pushed, local, remote, keys, own);
+    }
+
+    /** Column {@code lower} is {@code table}'s, and (unqualified) no rival's: MySQL attributes the name to it. */
+    private static boolean owns(String lower, boolean qualified, Columns table, List<String> rivals, Map<String, Columns> catalog) {
+        if (!table.has(lower)) {
+            return false;
+        }
+        if (!qualified) {
+            for (String rival : rivals) {
+                Columns r = catalog.get(rival.toLowerCase(Locale.ROOT));
+                if (r == null || r.has(lower)) {
+                    return false;
+                }
+            }
+        }
+        return true;
     }
 
     private static boolean containsTable(List<DataNode> nodes, FederatedPlan.Copy copy, String localTable) {

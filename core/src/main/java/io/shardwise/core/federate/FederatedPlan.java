@@ -85,15 +85,36 @@ public record FederatedPlan(String coordinator, List<Copy> copies, Map<String, S
      * @param rivals the physical names, on the coordinator, of the other tables of the outermost FROM
      *     (an unqualified name in a conjunct is pushed only when none of them has it)
      * @param sharded the table's rule, whose algorithm prunes nodes by the pushed conjuncts' keys
+     * @param keys the join keys whose source copies may narrow its scans ({@link JoinKeys})
      */
     public record Push(String exposed, boolean whole, Set<String> names, List<CopyScope.Conjunct> conjuncts, List<String> rivals,
-                       TableRule.Sharded sharded) {
-        public static final Push NONE = new Push(null, true, Set.of(), List.of(), List.of(), null);
+                       TableRule.Sharded sharded, List<Key> keys) {
+        public static final Push NONE = new Push(null, true, Set.of(), List.of(), List.of(), null, List.of());
 
         public Push {
             names = Set.copyOf(names);
             conjuncts = List.copyOf(conjuncts);
             rivals = List.copyOf(rivals);
+            keys = List.copyOf(keys);
+        }
+
+        public Push(String exposed, boolean whole, Set<String> names, List<CopyScope.Conjunct> conjuncts, List<String> rivals,
+                    TableRule.Sharded sharded) {
+            this(exposed, whole, names, conjuncts, rivals, sharded, List.of());
+        }
+    }
+
+    /**
+     * A join key ({@link CopyScope.Key}) with its tables as the coordinator names them: {@code column}
+     * of this copy is among the values of {@code sourceColumn} in copy {@code source} (logical, lower
+     * case), made like {@code sourceLike}; {@code rivals} and {@code sourceRivals} are the physical
+     * tables whose having an unqualified name of the same spelling makes the key not apply.
+     */
+    public record Key(String column, boolean qualified, List<String> rivals, String source, String sourceLike, String sourceColumn,
+                      boolean sourceQualified, List<String> sourceRivals) {
+        public Key {
+            rivals = List.copyOf(rivals);
+            sourceRivals = List.copyOf(sourceRivals);
         }
     }
 
@@ -109,6 +130,9 @@ public record FederatedPlan(String coordinator, List<Copy> copies, Map<String, S
                     sb.append("  /* if ").append(String.join(", ", new java.util.TreeSet<>(conjunct.unqualified())))
                             .append(" are ").append(c.push().exposed()).append("'s alone */");
                 }
+            }
+            for (Key k : c.push().keys()) {
+                sb.append("\n    keys ").append(k.column()).append(" in ").append(k.source()).append('.').append(k.sourceColumn());
             }
             for (String l : c.local()) {
                 sb.append("\n    local ").append(l);

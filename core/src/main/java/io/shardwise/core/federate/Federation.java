@@ -362,8 +362,41 @@ public final class Federation {
                 }
             }
         }
+        List<FederatedPlan.Key> keys = new ArrayList<>();
+        if (here != null && table != null) {
+            for (CopyScope.Key k : table.keys()) {
+                List<String> physical = physical(k.rivals(), rule, coordinator);
+                List<String> sourcePhysical = physical(k.sourceRivals(), rule, coordinator);
+                TableRule source = rule.logicalTables().served(k.source());
+                DataNode like = source == null ? null : nodeOn(source, coordinator);
+                // every table an unqualified name is checked against must be listed by the coordinator's catalog
+                if (like != null && (k.qualified() || physical != null) && (k.sourceQualified() || sourcePhysical != null)) {
+                    keys.add(new FederatedPlan.Key(k.column(), k.qualified(), physical == null ? List.of() : physical, k.source(), like.table(),
+                            k.sourceColumn(), k.sourceQualified(), sourcePhysical == null ? List.of() : sourcePhysical));
+                }
+            }
+        }
         return new FederatedPlan.Push(table == null ? s.name() : table.exposed(), here == null || scope.whole(key), scope.names(), conjuncts,
-                rivals, s);
+                rivals, s, keys);
+    }
+
+    /** The coordinator's tables for logical {@code names}, or null when one has none there (a CTE's name, a table elsewhere). */
+    private static List<String> physical(List<String> names, ShardingRule rule, String coordinator) {
+        List<String> out = new ArrayList<>(names.size());
+        for (String name : names) {
+            DataNode node;
+            try {
+                TableRule other = rule.logicalTables().served(name);
+                node = other == null ? null : nodeOn(other, coordinator);
+            } catch (RuntimeException e) {
+                node = null;
+            }
+            if (node == null) {
+                return null;
+            }
+            out.add(node.table());
+        }
+        return out;
     }
 
     private static List<CopyScope.Conjunct> qualifiedOnly(List<CopyScope.Conjunct> conjuncts) {

@@ -18,6 +18,8 @@ public final class ShipBudget {
 
     private final long limit;
     private long used;
+    private long rows;
+    private long cells;
 
     public ShipBudget(long limit) {
         if (limit <= 0) {
@@ -28,11 +30,23 @@ public final class ShipBudget {
 
     /** Counts one row of {@code cells} cells holding {@code bytes} bytes. */
     public void row(int cells, long bytes) {
+        this.rows++;
+        this.cells += cells;
         used += ROW_OVERHEAD + (long) cells * CELL_OVERHEAD + bytes;
         if (used > limit) {
             throw new ShardwiseException(ErrorCode.CAPACITY_EXCEEDED, limit, SETTING,
                     "The statement's copy of rows from other shards is larger; raise the budget or narrow the statement.");
         }
+    }
+
+    /** Rows counted so far. */
+    public long rows() {
+        return rows;
+    }
+
+    /** Cells counted so far. */
+    public long cells() {
+        return cells;
     }
 
     public long used() {

@@ -25,6 +25,15 @@ class FederationSectionTest {
     }
 
     @Test
+    void theJoinKeyBoundIs10000UnlessSetAndZeroTurnsTheReductionOff() {
+        assertEquals(10_000, federation(null).joinKeys());
+        assertEquals(0, federation("{ joinKeys: 0 }").joinKeys());
+        assertEquals(50_000, federation("{ memoryBudget: 64M, joinKeys: 50000 }").joinKeys());
+        assertEquals(64L << 20, federation("{ memoryBudget: 64M, joinKeys: 50000 }").memoryBudget());
+        assertOneProblem(BASE + "federation: { joinKeys: -1 }\n", "federation.joinKeys", "expected an integer from 0 to 1000000");
+    }
+
+    @Test
     void mistakesNameThePathTheValueAndWhatWouldBeValid() {
         assertOneProblem(BASE + "federation: { memoryBudget: lots }\n", "federation.memoryBudget", "'lots' is not a size");
         assertOneProblem(BASE + "federation: { memoryBudget: 100 }\n", "federation.memoryBudget", "expected bytes from 1024 to 64G");

@@ -1183,6 +1183,24 @@ final class HandCorpus {
                 + " ON o.user_id = u.user_id WHERE u.user_id < 30 ORDER BY u.user_id");
         c.q("SELECT COUNT(*) FROM order_items i JOIN sbtest1 s ON s.k = i.quantity JOIN small m ON m.id = s.id % 5");
 
+        // the join-key reduction (federate.JoinKeys): a narrowed table's keys in IN batches to the other's scans
+        c.category("federated-join-keys");
+        c.q("SELECT o.order_id, i.item_id, i.sku FROM orders o JOIN order_items i ON i.order_id = o.order_id"
+                + " WHERE o.user_id = 7 AND o.amount > 10 ORDER BY i.item_id");
+        c.q("SELECT i.item_id FROM order_items i WHERE i.order_id IN (SELECT o.order_id FROM orders o WHERE o.user_id = 7) ORDER BY 1");
+        c.q("SELECT o.order_id FROM orders o WHERE o.user_id = 7 AND NOT EXISTS (SELECT 1 FROM order_items i"
+                + " WHERE i.order_id = o.order_id AND i.quantity > 2) ORDER BY 1");
+        c.q("SELECT o.order_id, (SELECT SUM(i.quantity) FROM order_items i WHERE i.order_id = o.order_id) q FROM orders o"
+                + " WHERE o.user_id = 7 ORDER BY 1");
+        c.q("SELECT o.order_id, i.item_id FROM orders o LEFT JOIN order_items i ON i.order_id = o.order_id AND i.quantity > 3"
+                + " WHERE o.user_id = 7 ORDER BY 1, 2");
+        c.q("SELECT COUNT(*), COUNT(o.order_id) FROM order_items i LEFT JOIN orders o ON o.order_id = i.order_id AND o.user_id = 7");
+        c.q("SELECT s.id, o.order_id FROM small s JOIN orders o ON o.user_id = s.id WHERE s.id < 6 ORDER BY 2");
+        c.q("SELECT item_id, status FROM orders o JOIN order_items i ON item_id = o.order_id WHERE status = 'paid' AND o.user_id < 30"
+                + " ORDER BY 1");
+        c.q("SELECT COUNT(*) FROM order_items i WHERE i.order_id NOT IN (SELECT o.order_id FROM orders o WHERE o.user_id = 7)");
+        c.q("SELECT COUNT(*) FROM order_items i WHERE i.quantity > 4 OR i.order_id IN (SELECT o.order_id FROM orders o WHERE o.user_id = 7)");
+
         c.category("federated-window");
         c.q("SELECT order_id, ROW_NUMBER() OVER (ORDER BY order_id) FROM orders");
         c.q("SELECT user_id, order_id, RANK() OVER (PARTITION BY user_id ORDER BY amount DESC, order_id) r FROM orders WHERE user_id < 10");

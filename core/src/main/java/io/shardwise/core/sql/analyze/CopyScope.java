@@ -60,10 +60,32 @@ public record CopyScope(Set<String> names, Set<String> wholeTables, boolean allW
      * {@code rivals} the other tables of its query block's FROM (logical names, lower case) whose columns
      * an unqualified name might be.
      */
-    public record Table(String exposed, List<Conjunct> conjuncts, List<String> rivals) {
+    public record Table(String exposed, List<Conjunct> conjuncts, List<String> rivals, List<Key> keys) {
         public Table {
             conjuncts = List.copyOf(conjuncts);
             rivals = List.copyOf(rivals);
+            keys = List.copyOf(keys);
+        }
+
+        public Table(String exposed, List<Conjunct> conjuncts, List<String> rivals) {
+            this(exposed, conjuncts, rivals, List.of());
+        }
+    }
+
+    /**
+     * A join key: every row of the table the statement can use has {@code column} equal to
+     * {@code sourceColumn} of some row of table {@code source}'s copy (a conjunct {@code column =
+     * sourceColumn} of its block that no row of it escapes: WHERE, an inner join's ON, its own outer
+     * join's ON, an {@code IN (SELECT sourceColumn FROM source ...)} or {@code EXISTS (SELECT ... FROM
+     * source WHERE sourceColumn = column ...)}). So its scans may keep only rows whose {@code column}
+     * is among the keys of {@code source}'s copy. An unqualified name is attributed at run time: it must
+     * be its table's column and none of its rivals' (logical names, lower case).
+     */
+    public record Key(String column, boolean qualified, List<String> rivals, String source, String sourceColumn,
+                      boolean sourceQualified, List<String> sourceRivals) {
+        public Key {
+            rivals = List.copyOf(rivals);
+            sourceRivals = List.copyOf(sourceRivals);
         }
     }
 
@@ -137,6 +159,9 @@ public record CopyScope(Set<String> names, Set<String> wholeTables, boolean allW
         private final Map<String, Integer> occurrences = new HashMap<>();
         private final Set<SqlNode> existsQueries = Collections.newSetFromMap(new IdentityHashMap<>());
         private final List<SqlSelect> blocks = new ArrayList<>();
+        /** Each query block's enclosing block (the one whose columns its correlated names read), absent for the outermost. */
+        private final Map<SqlSelect, SqlSelect> parents = new IdentityHashMap<>();
+        private final java.util.ArrayDeque<SqlSelect> open = new java.util.ArrayDeque<>();
         private boolean allWhole;
 
         Reader(ParsedText parsed, ShardingRule rule) {
@@ -170,6 +195,15 @@ public record CopyScope(Set<String> names, Set<String> wholeTables, boolean allW
                         }
                         stars(s);
                         blocks.add(s);
+                        if (!open.isEmpty()) {
+                            parents.put(s, open.peek());
+                        }
+                        open.push(s);
+                        try {
+                            return super.visit(call);
+                        } finally {
+                            open.pop();
+                        }
                     }
                     if (call instanceof SqlJoin j && (j.isNatural() || j.getCondition() instanceof SqlNodeList)) {
                         allWhole = true; // NATURAL and USING join on columns the text never names
@@ -256,7 +290,8 @@ public record CopyScope(Set<String> names, Set<String> wholeTables, boolean allW
             List<TableRef> refs = new ArrayList<>();
             List<TableRef> nullSupplying = new ArrayList<>();
             List<SqlNode> conditions = new ArrayList<>();
-            boolean plain = from(top.getFrom(), refs, nullSupplying, conditions, true);
+            Map<TableRef, SqlNode> ownOn = new IdentityHashMap<>();
+            boolean plain = from(top.getFrom(), refs, nullSupplying, conditions, true, ownOn);
             if (top.getWhere() != null) {
                 conditions.add(top.getWhere());
             }
@@ -266,8 +301,18 @@ public record CopyScope(Set<String> names, Set<String> wholeTables, boolean allW
             }
             for (TableRef ref : refs) {
                 String name = lower(ref.name());
-                if (occurrences.getOrDefault(name, 0) != 1 || nullSupplying.contains(ref) || ref.schema() != null && !ref.schema().equalsIgnoreCase(rule.schema())
-                        || !(rule.table(ref.name()) instanceof TableRule.Sharded)) {
+                if (occurrences.getOrDefault(name, 0) != 1 || !sharded(ref)) {
+                    continue;
+                }
+                // a null-supplying table takes only its own outer join's ON: its rows failing that ON are never matched
+                List<SqlNode> candidates = new ArrayList<>();
+                if (!nullSupplying.contains(ref)) {
+                    candidates.addAll(conjuncts);
+                }
+                if (ownOn.containsKey(ref)) {
+                    conjuncts(ownOn.get(ref), candidates);
+                }
+                if (candidates.isEmpty()) {
                     continue;
                 }
                 List<String> rivals = new ArrayList<>();
@@ -279,16 +324,178 @@ public record CopyScope(Set<String> names, Set<String> wholeTables, boolean allW
                     }
                 }
                 List<Conjunct> mine = new ArrayList<>();
-                for (SqlNode c : conjuncts) {
+                List<Key> keys = new ArrayList<>();
+                for (SqlNode c : candidates) {
                     Conjunct conjunct = conjunct(c, ref, plain);
                     if (conjunct != null) {
                         mine.add(conjunct);
                     }
+                    keys(c, ref, refs, rivals, plain, keys);
+                    correlated(c, ref, refs, rivals, plain, parents.get(top), keys);
                 }
-                if (!mine.isEmpty()) {
-                    out.put(name, new Table(ref.exposedName(), mine, rivals));
+                if (!mine.isEmpty() || !keys.isEmpty()) {
+                    out.put(name, new Table(ref.exposedName(), mine, rivals, keys));
                 }
             }
+        }
+
+        private boolean sharded(TableRef ref) {
+            return (ref.schema() == null || ref.schema().equalsIgnoreCase(rule.schema())) && rule.table(ref.name()) instanceof TableRule.Sharded;
+        }
+
+        /**
+         * The join keys conjunct {@code c} of {@code ref}'s block gives it: {@code a = b} with {@code a}
+         * possibly its column and {@code b} possibly another sharded table's of the block (each pair a
+         * candidate; attribution at run time keeps the right one), {@code a IN (SELECT b FROM s ...)},
+         * {@code EXISTS (SELECT ... FROM s WHERE b = a ...)}. Never under OR or NOT: only a top-level
+         * conjunct drops every row it does not match.
+         */
+        private void keys(SqlNode c, TableRef ref, List<TableRef> refs, List<String> rivals, boolean plain, List<Key> out) {
+            if (!(c instanceof SqlCall call)) {
+                return;
+            }
+            switch (call.getKind()) {
+                case EQUALS -> {
+                    for (int side = 0; side < 2; side++) {
+                        SqlIdentifier a = column(call.operand(side));
+                        SqlIdentifier b = column(call.operand(1 - side));
+                        if (a == null || b == null || !names(a, ref, plain)) {
+                            continue;
+                        }
+                        for (TableRef source : refs) {
+                            if (source != ref && sharded(source) && names(b, source, plain)) {
+                                List<String> sourceRivals = new ArrayList<>();
+                                for (TableRef other : refs) {
+                                    if (other != source) {
+                                        sourceRivals.add(lower(other.name()));
+                                    }
+                                }
+                                out.add(new Key(lower(last(a)), a.names.size() == 2, rivals, lower(source.name()), lower(last(b)),
+                                        b.names.size() == 2, sourceRivals));
+                            }
+                        }
+                    }
+                }
+                case IN -> {
+                    SqlIdentifier a = column(call.operand(0));
+                    if (a == null || !names(a, ref, plain) || !(call.operand(1) instanceof SqlSelect sub)) {
+                        return;
+                    }
+                    TableRef source = single(sub);
+                    if (source == null || sub.getSelectList().size() != 1) {
+                        return;
+                    }
+                    SqlIdentifier b = column(sub.getSelectList().get(0));
+                    if (b != null && names(b, source, true)) {
+                        out.add(new Key(lower(last(a)), a.names.size() == 2, rivals, lower(source.name()), lower(last(b)),
+                                b.names.size() == 2, List.of()));
+                    }
+                }
+                case EXISTS -> {
+                    if (!(unwrap(call.operand(0)) instanceof SqlSelect sub) || single(sub) == null || sub.getWhere() == null) {
+                        return;
+                    }
+                    TableRef source = single(sub);
+                    List<SqlNode> inner = new ArrayList<>();
+                    conjuncts(sub.getWhere(), inner);
+                    for (SqlNode n : inner) {
+                        if (!(n instanceof SqlCall eq) || eq.getKind() != SqlKind.EQUALS) {
+                            continue;
+                        }
+                        for (int side = 0; side < 2; side++) {
+                            SqlIdentifier a = column(eq.operand(side));
+                            SqlIdentifier b = column(eq.operand(1 - side));
+                            // the outer column: qualified by the outer name (not shadowed by the inner one), or
+                            // unqualified and then no column of the inner table (MySQL resolves innermost first)
+                            boolean outer = a != null && (a.names.size() == 2 ? !a.names.get(0).equalsIgnoreCase(source.exposedName())
+                                    && names(a, ref, plain) : plain);
+                            if (outer && b != null && names(b, source, true)) {
+                                List<String> outerRivals = new ArrayList<>(rivals);
+                                if (a.names.size() == 1) {
+                                    outerRivals.add(lower(source.name()));
+                                }
+                                out.add(new Key(lower(last(a)), a.names.size() == 2, outerRivals, lower(source.name()), lower(last(b)),
+                                        b.names.size() == 2, List.of()));
+                            }
+                        }
+                    }
+                }
+                default -> { }
+            }
+        }
+
+        /**
+         * The join key a correlated conjunct {@code a = outer.b} of a subquery's block gives its table:
+         * whatever the subquery is used for (EXISTS, NOT EXISTS, IN, a scalar, under OR), its value for
+         * an outer row depends only on its rows whose {@code a} equals that row's {@code b}, as its WHERE
+         * drops the others before anything else; so rows whose {@code a} no row of the outer table's copy
+         * has are used nowhere. Only the immediately enclosing block's tables, and only when it has no
+         * derived table (its unqualified names must be attributable).
+         */
+        private void correlated(SqlNode c, TableRef ref, List<TableRef> refs, List<String> rivals, boolean plain, SqlSelect parent,
+                                List<Key> out) {
+            if (parent == null || !(c instanceof SqlCall call) || call.getKind() != SqlKind.EQUALS) {
+                return;
+            }
+            List<TableRef> outer = new ArrayList<>();
+            boolean outerPlain = from(parent.getFrom(), outer, new ArrayList<>(), new ArrayList<>(), true, new IdentityHashMap<>());
+            for (int side = 0; side < 2; side++) {
+                SqlIdentifier a = column(call.operand(side));
+                SqlIdentifier b = column(call.operand(1 - side));
+                if (a == null || b == null || !names(a, ref, plain)) {
+                    continue;
+                }
+                boolean shadowed = false;
+                for (TableRef inner : refs) {
+                    shadowed |= b.names.size() == 2 && b.names.get(0).equalsIgnoreCase(inner.exposedName());
+                }
+                if (shadowed) {
+                    continue;
+                }
+                for (TableRef source : outer) {
+                    if (!sharded(source) || !(b.names.size() == 2 ? b.names.get(0).equalsIgnoreCase(source.exposedName()) : outerPlain && plain)) {
+                        continue;
+                    }
+                    // an unqualified outer name: no table of the subquery's block may have it, nor another of the outer block
+                    List<String> sourceRivals = new ArrayList<>();
+                    for (TableRef inner : refs) {
+                        sourceRivals.add(lower(inner.name()));
+                    }
+                    for (TableRef other : outer) {
+                        if (other != source) {
+                            sourceRivals.add(lower(other.name()));
+                        }
+                    }
+                    out.add(new Key(lower(last(a)), a.names.size() == 2, rivals, lower(source.name()), lower(last(b)), b.names.size() == 2,
+                            sourceRivals));
+                }
+            }
+        }
+
+        /** The one sharded table a subquery reads, when its FROM is exactly that (no join, no derived table). */
+        private TableRef single(SqlSelect sub) {
+            SqlNode from = sub.getFrom();
+            TableRef t = switch (from) {
+                case SqlIdentifier id -> ref(id, null);
+                case SqlCall as when as.getKind() == SqlKind.AS && as.operand(0) instanceof SqlIdentifier id
+                        && as.operandCount() == 2 -> ref(id, ((SqlIdentifier) as.operand(1)).getSimple());
+                case null, default -> null;
+            };
+            return t != null && sharded(t) ? t : null;
+        }
+
+        /** A plain column name (one or two parts, no star, not a variable or masked word). */
+        private SqlIdentifier column(SqlNode n) {
+            return n instanceof SqlIdentifier id && !id.isStar() && id.names.size() <= 2 && !masked(id) ? id : null;
+        }
+
+        /** Whether {@code id} can name a column of {@code ref}: qualified by its exposed name, or unqualified in a block with no derived table. */
+        private static boolean names(SqlIdentifier id, TableRef ref, boolean plain) {
+            return id.names.size() == 2 ? id.names.get(0).equalsIgnoreCase(ref.exposedName()) : plain;
+        }
+
+        private static String last(SqlIdentifier id) {
+            return id.names.get(id.names.size() - 1);
         }
 
         /**
@@ -296,7 +503,8 @@ public record CopyScope(Set<String> names, Set<String> wholeTables, boolean allW
          * inner joins that no outer join encloses; false when it also holds a derived table (whose
          * columns no catalog lists, so an unqualified name cannot be attributed).
          */
-        private static boolean from(SqlNode node, List<TableRef> refs, List<TableRef> nullSupplying, List<SqlNode> conditions, boolean inner) {
+        private static boolean from(SqlNode node, List<TableRef> refs, List<TableRef> nullSupplying, List<SqlNode> conditions, boolean inner,
+                                    Map<TableRef, SqlNode> ownOn) {
             switch (node) {
                 case null -> {
                     return true;
@@ -309,14 +517,23 @@ public record CopyScope(Set<String> names, Set<String> wholeTables, boolean allW
                     JoinType type = join.getJoinType();
                     boolean innerJoin = type == JoinType.INNER || type == JoinType.COMMA || type == JoinType.CROSS;
                     int leftStart = refs.size();
-                    boolean plain = from(join.getLeft(), refs, nullSupplying, conditions, inner);
+                    boolean plain = from(join.getLeft(), refs, nullSupplying, conditions, inner, ownOn);
                     int rightStart = refs.size();
-                    plain &= from(join.getRight(), refs, nullSupplying, conditions, inner && innerJoin);
+                    plain &= from(join.getRight(), refs, nullSupplying, conditions, inner && innerJoin, ownOn);
                     if (type == JoinType.LEFT || type == JoinType.FULL) {
                         nullSupplying.addAll(refs.subList(rightStart, refs.size()));
                     }
                     if (type == JoinType.RIGHT || type == JoinType.FULL) {
                         nullSupplying.addAll(refs.subList(leftStart, rightStart));
+                    }
+                    // the one table on the null-supplying side of a LEFT (RIGHT) join: its rows failing
+                    // the ON match nothing, so the ON's conjuncts filter its copy exactly
+                    boolean on = join.getCondition() != null && !(join.getCondition() instanceof SqlNodeList);
+                    if (on && type == JoinType.LEFT && refs.size() == rightStart + 1 && plainTable(join.getRight())) {
+                        ownOn.put(refs.get(rightStart), join.getCondition());
+                    }
+                    if (on && type == JoinType.RIGHT && rightStart == leftStart + 1 && plainTable(join.getLeft())) {
+                        ownOn.put(refs.get(leftStart), join.getCondition());
                     }
                     if (inner && innerJoin && join.getCondition() != null && !(join.getCondition() instanceof SqlNodeList)) {
                         conditions.add(join.getCondition());
@@ -331,6 +548,10 @@ public record CopyScope(Set<String> names, Set<String> wholeTables, boolean allW
                     return false;
                 }
             }
+        }
+
+        private static boolean plainTable(SqlNode n) {
+            return n instanceof SqlIdentifier || n instanceof SqlCall call && call.getKind() == SqlKind.AS && call.operand(0) instanceof SqlIdentifier;
         }
 
         private static TableRef ref(SqlIdentifier id, String alias) {

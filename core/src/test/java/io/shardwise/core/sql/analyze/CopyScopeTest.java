@@ -26,6 +26,9 @@ class CopyScopeTest {
     private static Map<String, List<String>> pushed(String sql) {
         Map<String, List<String>> out = new TreeMap<>();
         scope(sql).tables().forEach((table, t) -> {
+            if (t.conjuncts().isEmpty()) {
+                return; // join keys only: see keys()
+            }
             List<String> texts = new ArrayList<>();
             for (CopyScope.Conjunct c : t.conjuncts()) {
                 texts.add(c.text() + (c.unqualified().isEmpty() ? "" : " " + new java.util.TreeSet<>(c.unqualified()))
@@ -34,6 +37,49 @@ class CopyScopeTest {
             out.put(table + " as " + t.exposed(), texts);
         });
         return out;
+    }
+
+    /** Per table, its join keys as {@code column <- source.column}, an unqualified name marked with {@code ?}. */
+    private static Map<String, List<String>> keys(String sql) {
+        Map<String, List<String>> out = new TreeMap<>();
+        scope(sql).tables().forEach((table, t) -> {
+            List<String> texts = new ArrayList<>();
+            for (CopyScope.Key k : t.keys()) {
+                texts.add(k.column() + (k.qualified() ? "" : "?") + " <- " + k.source() + "." + k.sourceColumn() + (k.sourceQualified() ? "" : "?"));
+            }
+            if (!texts.isEmpty()) {
+                out.put(table, texts);
+            }
+        });
+        return out;
+    }
+
+    @Test
+    void joinKeysComeFromEqualitiesInnerJoinsInAndExistsButNeverFromAPreservedSideNotOrOr() {
+        assertEquals(Map.of("orders", List.of("order_id <- order_items.order_id"), "order_items", List.of("order_id <- orders.order_id")),
+                keys("SELECT o.order_id FROM orders o JOIN order_items i ON i.order_id = o.order_id WHERE o.amount > 3"));
+        // unqualified: every pairing is a candidate; the live columns decide (CopyScans)
+        assertEquals(List.of("item_id? <- orders.order_id?", "order_id? <- orders.item_id?"),
+                keys("SELECT 1 FROM orders, order_items WHERE item_id = order_id").get("order_items"));
+        assertEquals(Map.of("users", List.of("user_id <- orders.user_id")),
+                keys("SELECT u.name FROM users u WHERE u.user_id IN (SELECT o.user_id FROM orders o WHERE o.amount > 3)"));
+        assertEquals(Map.of("users", List.of("user_id <- orders.user_id"), "orders", List.of("user_id <- users.user_id")),
+                keys("SELECT u.name FROM users u WHERE EXISTS (SELECT 1 FROM orders o WHERE o.amount > 3 AND o.user_id = u.user_id)"));
+        assertEquals(Map.of("orders", List.of("user_id <- users.user_id")),
+                keys("SELECT u.name FROM users u LEFT JOIN orders o ON o.user_id = u.user_id WHERE u.name = 'a'"));
+        // a correlated subquery's table: its rows failing the correlation are used nowhere, even under NOT EXISTS;
+        // the outer table then takes none from it
+        assertEquals(Map.of("orders", List.of("user_id <- users.user_id")),
+                keys("SELECT u.name FROM users u WHERE NOT EXISTS (SELECT 1 FROM orders o WHERE o.user_id = u.user_id)"));
+        assertEquals(List.of("user_id <- users.user_id"),
+                keys("SELECT u.name, (SELECT SUM(o.amount) FROM orders o WHERE o.user_id = u.user_id) FROM users u").get("orders"));
+        for (String none : List.of(
+                "SELECT u.name FROM users u WHERE u.user_id NOT IN (SELECT o.user_id FROM orders o WHERE o.amount > 3)",
+                "SELECT u.name FROM users u WHERE u.name = 'a' OR u.user_id IN (SELECT o.user_id FROM orders o)",
+                "SELECT u.name FROM users u JOIN orders o ON o.user_id = u.user_id OR o.amount > 3",
+                "SELECT u.name FROM users u JOIN orders o ON o.user_id = u.user_id + 1")) {
+            assertEquals(null, keys(none).get("users"), none);
+        }
     }
 
     @Test
@@ -57,8 +103,8 @@ class CopyScopeTest {
     }
 
     @Test
-    void theNullSupplyingSideOfAnOuterJoinTakesNothingThePreservedSideItsWhereConjuncts() {
-        assertEquals(Map.of("users as u", List.of("u.user_id < 20 key (-inf, 20)")),
+    void theNullSupplyingSideOfAnOuterJoinTakesOnlyItsOwnOnsConjunctsThePreservedSideItsWhereConjuncts() {
+        assertEquals(Map.of("users as u", List.of("u.user_id < 20 key (-inf, 20)"), "orders as o", List.of("o.amount > 5")),
                 pushed("SELECT u.user_id, o.order_id FROM users u LEFT JOIN orders o ON o.status = u.name AND o.amount > 5"
                         + " WHERE o.amount IS NULL AND u.user_id < 20"));
         assertEquals(Map.of("users as u", List.of("u.user_id < 20 key (-inf, 20)")),
