@@ -4,8 +4,16 @@ import io.shardwise.core.execute.Condition;
 import io.shardwise.core.execute.Diagnostics;
 import io.shardwise.core.execute.ExecutionSession;
 import io.shardwise.core.route.MergeSpec;
+import io.shardwise.core.route.RouteKind;
 import io.shardwise.core.route.RoutePlan;
+import io.shardwise.core.sql.analyze.Call;
+import io.shardwise.core.sql.analyze.Ddl;
+import io.shardwise.core.sql.analyze.Delete;
+import io.shardwise.core.sql.analyze.Passthrough;
+import io.shardwise.core.sql.analyze.SessionCommand;
+import io.shardwise.core.sql.analyze.Insert;
 import io.shardwise.core.sql.analyze.Select;
+import io.shardwise.core.sql.analyze.Update;
 import io.shardwise.core.sql.analyze.TableRef;
 import io.shardwise.core.session.UserVariables;
 import io.shardwise.core.sql.normalize.NormalizedSql;
@@ -36,7 +44,9 @@ final class EngineRelay implements RelaySession {
     @Override
     public RelayPlan plan(String sql) {
         String schema = session.schema();
-        String setup = schema == null || session.handshakePending() ? null : execution.relaySetup();
+        boolean transactional = execution.inTransaction() || !execution.autocommit();
+        String setup = schema == null || session.handshakePending() ? null
+                : transactional ? execution.nativeSetup() : execution.relaySetup();
         if (setup == null) {
             return null;
         }
@@ -47,23 +57,70 @@ final class EngineRelay implements RelaySession {
                 return null; // @x := ... runs with the session's variables set and read back (AssigningRunner)
             }
             CachedPlan plan = engine.cachedPlan(normalized);
-            if (plan == null || !(plan.statement() instanceof Select select) || select.tables().isEmpty()) {
+            if (plan == null || plan.statement().tables().isEmpty()) {
                 return null;
             }
-            for (TableRef t : select.tables()) {
+            Boolean relayed = switch (plan.statement()) {
+                case Select s -> false;
+                // an INSERT naming no columns has them filled in by the session first (ImplicitColumns);
+                // INSERT ... SELECT reads, then inserts (PlanRunner.insertSelect)
+                case Insert i -> i.columns().isEmpty() || i.source() != null ? null : true;
+                case Update u -> true;
+                case Delete d -> true;
+                case SessionCommand c -> null;
+                case Ddl d -> null;
+                case Passthrough p -> null;
+                case Call c -> null;
+            };
+            if (relayed == null) {
+                return null;
+            }
+            boolean write = relayed;
+            for (TableRef t : plan.statement().tables()) {
                 if (t.schema() != null && !t.schema().equalsIgnoreCase(schema)) {
                     return null;
                 }
             }
+            if (write && session.refusesWrite()) {
+                return null; // the session reports 1792
+            }
             RoutePlan route = plans.route(normalized, plan, List.of());
-            boolean concat = route.merge() instanceof MergeSpec.Concat c && c.tail().equals(MergeSpec.Tail.NONE);
-            if (!(route.merge() instanceof MergeSpec.PassThrough) && !concat) {
+            // a keyed write's route is the SELECT that chooses its rows (PlanRunner.keyable)
+            if (write ? route.units().size() != 1 || !route.generatedKeys().isEmpty() || route.kind() == RouteKind.KEYED_WRITE
+                    || !(route.merge() instanceof MergeSpec.PassThrough) : !relayableRead(route)) {
                 return null;
             }
-            return new RelayPlan(route.units(), engine.rule().schema(), setup);
+            session.accessChecked(plan.statement());
+            List<String> begin = transactional ? execution.nativeBegin(session.transactionReadOnly()) : null;
+            return new RelayPlan(route.units(), engine.rule().schema(), setup, begin, write);
         } catch (RuntimeException e) {
             return null; // a lexer or routing error included: execute reports it
         }
+    }
+
+    private static boolean relayableRead(RoutePlan route) {
+        boolean concat = route.merge() instanceof MergeSpec.Concat c && c.tail().equals(MergeSpec.Tail.NONE);
+        return route.merge() instanceof MergeSpec.PassThrough || concat;
+    }
+
+    @Override
+    public void wrote(long affectedRows, long lastInsertId) {
+        session.relayedWrite(lastInsertId);
+    }
+
+    @Override
+    public void attach(io.shardwise.core.execute.NativeTransaction transaction) {
+        execution.attachNative(transaction);
+    }
+
+    @Override
+    public io.shardwise.core.execute.NativeTransaction nativeTransaction() {
+        return execution.nativeTransaction();
+    }
+
+    @Override
+    public void nativeEnded() {
+        execution.nativeEnded();
     }
 
     @Override
@@ -111,5 +168,10 @@ final class EngineRelay implements RelaySession {
     @Override
     public boolean autocommit() {
         return session.autocommit();
+    }
+
+    @Override
+    public boolean noBackslashEscapes() {
+        return session.lexicalMode().noBackslashEscapes();
     }
 }

@@ -12,9 +12,22 @@ import java.util.List;
  * @param logicalSchema what a column definition's non-empty schema becomes
  * @param setup SQL a fresh backend connection runs once so it carries the session's settings as the
  *     executor's connections would ("" for none): connections are pooled per setup
+ * @param begin null in autocommit mode; in a transaction, what a backend connection runs when it
+ *     joins the transaction ({@link io.shardwise.core.execute.ExecutionSession#nativeBegin}): the units run on
+ *     the session's pinned connections, and the session's transaction is native from then on
+ * @param write a single-unit INSERT, UPDATE or DELETE, answered by the backend's OK packet
  */
-public record RelayPlan(List<ExecutionUnit> units, String logicalSchema, String setup) {
+public record RelayPlan(List<ExecutionUnit> units, String logicalSchema, String setup, List<String> begin, boolean write) {
+    /** An autocommit read. */
+    public RelayPlan(List<ExecutionUnit> units, String logicalSchema, String setup) {
+        this(units, logicalSchema, setup, null, false);
+    }
+
     public RelayPlan {
+        begin = begin == null ? null : List.copyOf(begin);
+        if (write && units.size() != 1) {
+            throw new IllegalArgumentException("a relayed write has one unit");
+        }
         units = List.copyOf(units);
         java.util.Objects.requireNonNull(setup, "setup");
         if (units.isEmpty()) {
@@ -25,5 +38,10 @@ public record RelayPlan(List<ExecutionUnit> units, String logicalSchema, String 
                 throw new IllegalArgumentException("a relayed unit is text SQL without parameters: " + u.explain());
             }
         }
+    }
+
+    /** Runs on the session's transaction connections. */
+    public boolean transactional() {
+        return begin != null;
     }
 }

@@ -50,15 +50,20 @@ final class RelayPool {
         this.connectTimeoutMillis = connectTimeoutMillis;
     }
 
-    /** An idle connection, or a new one when the budget allows (completing once logged in); null when the budget is spent. */
-    Future<BackendConnection> acquire() {
+    /**
+     * An idle connection, or a new one when the budget allows (completing once logged in); null when the budget is spent.
+     *
+     * @param beyondBudget open one even when the budget is spent (an admitted native transaction joining a backend:
+     *     see {@link Relays#admitTransaction})
+     */
+    Future<BackendConnection> acquire(boolean beyondBudget) {
         for (BackendConnection c; (c = idle.pollLast()) != null; ) {
             if (c.usable()) {
                 return loop.newSucceededFuture(c);
             }
         }
         int open = budget.incrementAndGet();
-        if (open > relays.maxConnections(address.backend())) {
+        if (open > relays.maxConnections(address.backend()) && !beyondBudget) {
             budget.decrementAndGet();
             return null;
         }

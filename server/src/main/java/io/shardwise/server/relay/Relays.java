@@ -24,8 +24,12 @@ public final class Relays implements AutoCloseable {
     private final Map<String, BackendConfig> configs;
     private final Map<String, BackendAddress> addresses = new ConcurrentHashMap<>();
     private final Map<String, AtomicInteger> budgets = new HashMap<>();
+    private final java.util.concurrent.Semaphore transactionSlots;
     private final Map<EventLoop, Map<Key, RelayPool>> pools = new ConcurrentHashMap<>();
     private final LongAdder relayed = new LongAdder();
+    private final LongAdder nativeRuns = new LongAdder();
+    /** Connections held by open native transactions ({@link PinnedTransaction}). */
+    private final AtomicInteger pinned = new AtomicInteger();
     private final Class<? extends SocketChannel> channelClass;
     private volatile boolean closed;
 
@@ -33,6 +37,11 @@ public final class Relays implements AutoCloseable {
     public Relays(Map<String, BackendConfig> backends, Class<? extends SocketChannel> channelClass) {
         this.configs = Map.copyOf(backends);
         this.channelClass = channelClass;
+        int slots = Integer.MAX_VALUE;
+        for (BackendConfig c : backends.values()) {
+            slots = Math.min(slots, c.pool().max());
+        }
+        this.transactionSlots = new java.util.concurrent.Semaphore(backends.isEmpty() ? 1 : slots);
         for (BackendConfig c : backends.values()) {
             budgets.put(c.name(), new AtomicInteger());
             try {
@@ -58,6 +67,11 @@ public final class Relays implements AutoCloseable {
      * Call on {@code loop}.
      */
     public Future<BackendConnection> acquire(EventLoop loop, String backend, boolean foundRows, String setup) {
+        return acquire(loop, backend, foundRows, setup, false);
+    }
+
+    /** As {@link #acquire(EventLoop, String, boolean, String)}; {@code beyondBudget}: for an admitted native transaction. */
+    Future<BackendConnection> acquire(EventLoop loop, String backend, boolean foundRows, String setup, boolean beyondBudget) {
         BackendAddress address = addresses.get(backend);
         if (address == null || closed) {
             return null;
@@ -66,7 +80,23 @@ public final class Relays implements AutoCloseable {
         RelayPool pool = pools.computeIfAbsent(loop, l -> new HashMap<>()).computeIfAbsent(new Key(backend, foundRows, setup),
                 k -> new RelayPool(this, loop, address, foundRows, setup, budgets.get(backend), config.pool().idleTimeout().toNanos(),
                         Math.max(250, config.pool().connectionTimeout().toMillis())));
-        return pool.acquire();
+        return pool.acquire(beyondBudget);
+    }
+
+    /**
+     * A slot for a native transaction, or false when all are taken (the transaction then runs on the
+     * JDBC executor, whose admission makes it wait). There are as many as the smallest backend's
+     * {@code pool.max}; an admitted transaction opens its relay connections beyond the backend's
+     * relay budget (at most one per backend), so it never waits for a connection while holding
+     * another — no pool deadlock — and each backend has at most twice its {@code pool.max} relay
+     * connections open. Thread-safe.
+     */
+    boolean admitTransaction() {
+        return transactionSlots.tryAcquire();
+    }
+
+    void transactionEnded() {
+        transactionSlots.release();
     }
 
     /** Hands {@code connection} back after a response that ended cleanly; anything else must be closed instead. Call on its loop. */
@@ -101,6 +131,24 @@ public final class Relays implements AutoCloseable {
 
     public long relayedStatements() {
         return relayed.sum();
+    }
+
+    /** Counts statements of native transactions the session ran through its executor ({@link PinnedTransaction}). */
+    void countNative() {
+        nativeRuns.increment();
+    }
+
+    public long nativeStatements() {
+        return nativeRuns.sum();
+    }
+
+    void pinned(int delta) {
+        pinned.addAndGet(delta);
+    }
+
+    /** Relay connections native transactions hold now; zero whenever no transaction is open. */
+    public int pinnedConnections() {
+        return pinned.get();
     }
 
     /** Idle connections close as their loops shut down; from now on nothing is pooled. */
