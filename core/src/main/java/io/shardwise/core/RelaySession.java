@@ -20,6 +20,16 @@ public interface RelaySession {
      */
     RelayPlan plan(String sql);
 
+    /**
+     * The relay plan of one execution of a prepared statement ({@code sql} with {@code ?} markers,
+     * {@code params} the values bound this time), or null when the session's executor must run it.
+     * The plan's one unit keeps the markers, in the order and number of {@code sql}'s, with no other
+     * change than names (its params are empty): a face binds the client's values to it as they came.
+     */
+    default RelayPlan prepared(String sql, List<Object> params) {
+        return null;
+    }
+
     /** A relayed statement starts: a fresh diagnostics area with a slot per unit. */
     void started(String sql, RelayPlan plan);
 

@@ -313,7 +313,7 @@ class RelayServerTest {
         return readResponse(client);
     }
 
-    private static List<String> readResponse(RawClient client) throws IOException {
+    static List<String> readResponse(RawClient client) throws IOException {
         List<String> packets = new ArrayList<>();
         RawClient.Reply first = client.read();
         packets.add(text(first));

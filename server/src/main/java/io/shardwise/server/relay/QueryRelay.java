@@ -71,8 +71,27 @@ final class QueryRelay implements BackendConnection.Listener {
         void release(BackendConnection connection);
     }
 
+    /**
+     * How a unit's statement goes to its backend; its response comes back to the relay as for
+     * COM_QUERY. A prepared statement's execution sends COM_STMT_EXECUTE ({@link PreparedRelay}),
+     * whose rows are binary but framed and ended alike.
+     */
+    interface Request {
+        void send(BackendConnection connection, ExecutionUnit unit, BackendConnection.Listener relay);
+    }
+
+    private static final Request TEXT = (connection, unit, relay) -> connection.query(unit.sql(), relay);
+
+    private final Request request;
+
     QueryRelay(Channel client, Capabilities capabilities, RelaySession session, RelayPlan plan,
                Map<String, BackendConnection> connections, int firstSequenceId, ReleaseTo pool, Ended ended) {
+        this(client, capabilities, session, plan, connections, firstSequenceId, pool, ended, TEXT);
+    }
+
+    QueryRelay(Channel client, Capabilities capabilities, RelaySession session, RelayPlan plan,
+               Map<String, BackendConnection> connections, int firstSequenceId, ReleaseTo pool, Ended ended, Request request) {
+        this.request = request;
         this.client = client;
         this.capabilities = capabilities;
         this.session = session;
@@ -93,7 +112,7 @@ final class QueryRelay implements BackendConnection.Listener {
         ExecutionUnit u = plan.units().get(index);
         current = connections.get(u.backend());
         current.channel().config().setAutoRead(!paused);
-        current.query(u.sql(), this);
+        request.send(current, u, this);
     }
 
     @Override

@@ -36,6 +36,18 @@ final class SessionRelay implements RelaySession {
      */
     @Override
     public RelayPlan plan(String sql) {
+        String s = selectOnly(sql);
+        return s == null ? null : core.plan(s);
+    }
+
+    /** A prepared statement's execution, under the same rule. */
+    @Override
+    public RelayPlan prepared(String sql, List<Object> params) {
+        String s = selectOnly(sql);
+        return s == null ? null : core.prepared(s, params);
+    }
+
+    private static String selectOnly(String sql) {
         String s = QueryStatements.strip(sql);
         boolean select = startsWithWord(s, "select");
         if (s.length() < 8 || !select && !startsWithWord(s, "insert") && !startsWithWord(s, "update") && !startsWithWord(s, "delete")
@@ -43,7 +55,7 @@ final class SessionRelay implements RelaySession {
                 || SessionStatements.mentionsInformationSchema(s) || select && containsIgnoreCase(s, "into")) {
             return null;
         }
-        return core.plan(s);
+        return s;
     }
 
     private static boolean startsWithWord(String s, String word) {
