@@ -332,6 +332,81 @@ class NativeTransactionServerTest {
     }
 
     /**
+     * Pinned connections count against the relay's bound, {@code pool.max} per backend over every
+     * event loop: with the budget spent by idle relay connections of other sessions' settings, a new
+     * transaction finds none to reserve and runs on the JDBC executor rather than opening one more
+     * (counted on the backend's PROCESSLIST: the JDBC pool's {@code max}, kept open by {@code minIdle},
+     * plus the relay's, never beyond). Its writes commit all the same and nothing stays pinned.
+     */
+    @Test
+    void pinnedConnectionsStayWithinThePoolBoundWhenTheRelayBudgetIsSpent() throws Exception {
+        io.shardwise.testkit.MysqlServer backend = sample.backend;
+        String prefix = io.shardwise.testkit.TestBackends.uniqueSchemaName("nativebound");
+        io.shardwise.core.sample.SampleTarget target = new io.shardwise.core.sample.SampleTarget(backend.host(), backend.port(),
+                backend.user(), backend.password(), prefix);
+        io.shardwise.core.rule.ShardingRule rule = io.shardwise.core.sample.SampleData.rule(target, yaml -> yaml
+                .replace("    password: \"${env:SHARDWISE_SAMPLE_PASSWORD:-}\"\n",
+                        "    password: \"${env:SHARDWISE_SAMPLE_PASSWORD:-}\"\n    pool: { max: 2, minIdle: 2, connectionTimeout: 5s }\n"));
+        io.shardwise.core.sample.SampleData.loadSharded(rule);
+        try (io.shardwise.core.Engine engine = io.shardwise.core.Engine.start(rule);
+             ShardwiseServer relayOn = ShardwiseServer.start(engine, "127.0.0.1", 0);
+             ShardwiseServer relayOff = ShardwiseServer.start(engine, engine.rule().config().server().withRelay(false), 0)) {
+            String off = "jdbc:mysql://127.0.0.1:" + relayOff.address().getPort() + "/shop?user=app&password=app&sslMode=DISABLED"
+                    + "&allowPublicKeyRetrieval=true";
+            String on = "jdbc:mysql://127.0.0.1:" + relayOn.address().getPort() + "/shop?user=app&password=app&sslMode=DISABLED"
+                    + "&allowPublicKeyRetrieval=true";
+            try (Connection c = java.sql.DriverManager.getConnection(off); Statement s = c.createStatement()) {
+                // the shapes into the plan cache through the JDBC face, so no relay connection opens for them
+                rows(s, "SELECT status FROM orders WHERE user_id = 1");
+                s.executeUpdate(orderInsert(7_100_000_001L, 1));
+                s.executeUpdate("DELETE FROM orders WHERE order_id = 7100000001");
+            }
+            List<Connection> others = new ArrayList<>();
+            try (Connection t = java.sql.DriverManager.getConnection(on); Statement st = t.createStatement()) {
+                for (String zone : List.of("+01:00", "+02:00")) { // a pool of their own each: their idle connections spend the budget
+                    Connection other = java.sql.DriverManager.getConnection(on);
+                    others.add(other);
+                    try (Statement s = other.createStatement()) {
+                        s.execute("SET time_zone = '" + zone + "'");
+                        long relayed = relayOn.relayedStatements();
+                        rows(s, "SELECT status FROM orders WHERE user_id = 1");
+                        rows(s, "SELECT status FROM orders WHERE user_id = 3");
+                        assertEquals(relayed + 2, relayOn.relayedStatements(), "relayed, leaving idle relay connections");
+                    }
+                }
+                t.setAutoCommit(false);
+                st.executeUpdate(orderInsert(7_100_000_011L, 1)); // ds0
+                st.executeUpdate(orderInsert(7_100_000_012L, 3)); // ds1
+                long ds0 = backendConnections(backend, prefix + "_0");
+                long ds1 = backendConnections(backend, prefix + "_1");
+                assertTrue(ds0 <= 4 && ds1 <= 4, "backend connections within 2 x pool.max: ds0 " + ds0 + ", ds1 " + ds1);
+                t.commit();
+                t.setAutoCommit(true);
+                assertEquals(List.of("2"), rows(st, "SELECT COUNT(*) FROM orders WHERE order_id IN (7100000011, 7100000012)"));
+                st.executeUpdate("DELETE FROM orders WHERE order_id IN (7100000011, 7100000012)");
+            } finally {
+                for (Connection other : others) {
+                    other.close();
+                }
+            }
+            assertEquals(0, relayOn.pinnedConnections());
+            Await.until("every borrowed connection back", () -> engine.activeConnections() == 0);
+        } finally {
+            backend.dropSchema(prefix + "_0");
+            backend.dropSchema(prefix + "_1");
+        }
+    }
+
+    /** Connections open on {@code backend} with {@code schema} as their database. */
+    private static long backendConnections(io.shardwise.testkit.MysqlServer backend, String schema) throws SQLException {
+        try (Connection c = backend.connect("information_schema"); Statement s = c.createStatement();
+             ResultSet rs = s.executeQuery("SELECT COUNT(*) FROM information_schema.PROCESSLIST WHERE DB = '" + schema + "'")) {
+            rs.next();
+            return rs.getLong(1);
+        }
+    }
+
+    /**
      * One client's transaction writing on ds0 then ds1 (order ids from {@code id}), its ds1
      * connections cut (or ds1 gone) between the two writes: what each later step answered, as
      * {@code errno} or {@code ok}. The connection must still serve and keep nothing of the transaction.

@@ -44,6 +44,8 @@ import java.util.function.Consumer;
  */
 public final class PinnedTransaction implements NativeTransaction {
     private final Relays relays;
+    /** The connections reserved at admission and not joined yet; given back when the transaction ends. */
+    private final Relays.Reservation reservation;
     private final EventLoop loop;
     private final boolean foundRows;
     /** What the pool's connections carry (the pool's key). */
@@ -60,9 +62,10 @@ public final class PinnedTransaction implements NativeTransaction {
     private String applied;
     private volatile boolean open = true;
 
-    PinnedTransaction(Relays relays, EventLoop loop, boolean foundRows, String setup, List<String> begin, RelaySession session,
-                      String logicalSchema) {
+    PinnedTransaction(Relays relays, Relays.Reservation reservation, EventLoop loop, boolean foundRows, String setup, List<String> begin,
+                      RelaySession session, String logicalSchema) {
         this.relays = relays;
+        this.reservation = reservation;
         this.loop = loop;
         this.foundRows = foundRows;
         this.setup = setup;
@@ -90,10 +93,13 @@ public final class PinnedTransaction implements NativeTransaction {
         if (c != null) {
             return loop.newSucceededFuture(c);
         }
-        Future<BackendConnection> lease = relays.acquire(loop, backend, foundRows, setup, true);
+        if (!open) {
+            return loop.newFailedFuture(new ShardwiseException(ErrorCode.SHARD_UNAVAILABLE, backend, "the transaction has ended"));
+        }
+        Future<BackendConnection> lease = reservation.take(backend);
         if (lease == null) {
             return loop.newFailedFuture(new ShardwiseException(ErrorCode.SHARD_UNAVAILABLE, backend,
-                    relays.closed() ? "the server is closing" : "its relay connections are refused"));
+                    relays.closed() ? "the server is closing" : "its relay connections are refused or all in use"));
         }
         Promise<BackendConnection> ready = loop.newPromise();
         lease.addListener(f -> {
@@ -104,6 +110,11 @@ public final class PinnedTransaction implements NativeTransaction {
                 return;
             }
             BackendConnection fresh = lease.getNow();
+            if (!open) { // ended (the client left, a ROLLBACK from the session's close) while the connection was coming
+                relays.release(loop, fresh, foundRows, setup);
+                ready.tryFailure(new ShardwiseException(ErrorCode.SHARD_UNAVAILABLE, backend, "the transaction has ended"));
+                return;
+            }
             List<String> steps = new ArrayList<>(begin.size() + savepoints.size() + 1);
             if (!applied.equals(setup) && !applied.isEmpty()) {
                 steps.add(applied);
@@ -113,6 +124,11 @@ public final class PinnedTransaction implements NativeTransaction {
                 steps.add("SAVEPOINT " + quote(name));
             }
             runSteps(fresh, steps, 0, () -> {
+                if (!open) { // ended while it began: what it began is rolled back as it closes, never pinned past the end
+                    fresh.channel().close();
+                    ready.tryFailure(new ShardwiseException(ErrorCode.SHARD_UNAVAILABLE, backend, "the transaction has ended"));
+                    return;
+                }
                 joined.put(backend, fresh);
                 carries.put(backend, applied);
                 relays.pinned(1);
@@ -324,7 +340,7 @@ public final class PinnedTransaction implements NativeTransaction {
     private void finish(String sql, List<BackendConnection> left, int index, Throwable failure, CompletableFuture<?> done) {
         if (index == left.size()) {
             joined.clear();
-            relays.transactionEnded();
+            reservation.release();
             if (failure == null) {
                 done.complete(null);
             } else {

@@ -74,10 +74,12 @@ public final class RelayExecutor {
                 return false; // the session SET something inside the transaction: its thread applies it first
             }
             if (pinned == null) {
-                if (!relays.admitTransaction()) {
-                    return false; // as many native transactions as the smallest pool.max are open: the JDBC executor's admission waits
+                Relays.Reservation reservation = relays.reserve(loop, foundRows, plan.setup());
+                if (reservation == null) {
+                    return false; // some backend's relay connections are all taken: the JDBC executor's admission waits
                 }
-                pinned = new PinnedTransaction(relays, loop, foundRows, plan.setup(), plan.begin(), session, plan.logicalSchema());
+                pinned = new PinnedTransaction(relays, reservation, loop, foundRows, plan.setup(), plan.begin(), session,
+                        plan.logicalSchema());
             }
         }
         Map<String, Future<BackendConnection>> leases = new LinkedHashMap<>(4);
