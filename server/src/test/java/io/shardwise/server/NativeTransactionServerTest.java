@@ -456,7 +456,7 @@ class NativeTransactionServerTest {
             String m = String.valueOf(e.getMessage());
             assertTrue(e.getErrorCode() >= 1000 && !m.contains("[BUG]") && !m.contains("Exception") && !c.isClosed(),
                     () -> "a MySQL error on a connection that serves on: " + e.getErrorCode() + " " + e.getSQLState() + " " + m);
-            return Integer.toString(e.getErrorCode());
+            return e.getErrorCode() + "/" + e.getSQLState(); // both faces the same documented error: 1105/HY000
         }
     }
 
