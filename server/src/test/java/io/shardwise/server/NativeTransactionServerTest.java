@@ -170,7 +170,21 @@ class NativeTransactionServerTest {
                     return -e.getErrorCode();
                 }
             });
-            awaitLockWait();
+            try {
+                awaitLockWait();
+            } catch (AssertionError e) {
+                // what the backend and the server held when the first statement never waited: for the next reader of a failure
+                System.out.println("deadlock test: first statement done " + first.isDone() + (first.isDone() ? " with " + first.join() : "")
+                        + "; relayed " + sample.server.relayedStatements() + ", pinned " + sample.server.pinnedConnections()
+                        + ", borrowed " + sample.engine.activeConnections());
+                try (Connection d = sample.backend.connect("information_schema"); Statement ds = d.createStatement()) {
+                    System.out.println("deadlock test: innodb_trx " + rows(ds, "SELECT trx_state, trx_mysql_thread_id, trx_query, trx_rows_locked"
+                            + " FROM information_schema.innodb_trx"));
+                    System.out.println("deadlock test: processlist " + rows(ds, "SELECT ID, DB, COMMAND, TIME, STATE, INFO"
+                            + " FROM information_schema.PROCESSLIST WHERE DB LIKE '" + sample.target.databasePrefix() + "%'"));
+                }
+                throw e;
+            }
             int second;
             try {
                 second = sb.executeUpdate("UPDATE sbtest1 SET k = k + 1 WHERE id = " + ids.get(0));
