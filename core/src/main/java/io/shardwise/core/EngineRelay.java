@@ -3,9 +3,18 @@ package io.shardwise.core;
 import io.shardwise.core.execute.Condition;
 import io.shardwise.core.execute.Diagnostics;
 import io.shardwise.core.execute.ExecutionSession;
+import io.shardwise.core.route.ExecutionUnit;
 import io.shardwise.core.route.MergeSpec;
+import io.shardwise.core.route.RouteKind;
 import io.shardwise.core.route.RoutePlan;
+import io.shardwise.core.sql.analyze.Call;
+import io.shardwise.core.sql.analyze.Ddl;
+import io.shardwise.core.sql.analyze.Delete;
+import io.shardwise.core.sql.analyze.Passthrough;
+import io.shardwise.core.sql.analyze.SessionCommand;
+import io.shardwise.core.sql.analyze.Insert;
 import io.shardwise.core.sql.analyze.Select;
+import io.shardwise.core.sql.analyze.Update;
 import io.shardwise.core.sql.analyze.TableRef;
 import io.shardwise.core.session.UserVariables;
 import io.shardwise.core.sql.normalize.NormalizedSql;
@@ -36,7 +45,9 @@ final class EngineRelay implements RelaySession {
     @Override
     public RelayPlan plan(String sql) {
         String schema = session.schema();
-        String setup = schema == null || session.handshakePending() ? null : execution.relaySetup();
+        boolean transactional = execution.inTransaction() || !execution.autocommit();
+        String setup = schema == null || session.handshakePending() ? null
+                : transactional ? execution.nativeSetup() : execution.relaySetup();
         if (setup == null) {
             return null;
         }
@@ -47,23 +58,175 @@ final class EngineRelay implements RelaySession {
                 return null; // @x := ... runs with the session's variables set and read back (AssigningRunner)
             }
             CachedPlan plan = engine.cachedPlan(normalized);
-            if (plan == null || !(plan.statement() instanceof Select select) || select.tables().isEmpty()) {
+            if (plan == null || plan.statement().tables().isEmpty()) {
                 return null;
             }
-            for (TableRef t : select.tables()) {
+            Boolean relayed = switch (plan.statement()) {
+                case Select s -> false;
+                // an INSERT naming no columns has them filled in by the session first (ImplicitColumns);
+                // INSERT ... SELECT reads, then inserts (PlanRunner.insertSelect)
+                case Insert i -> i.columns().isEmpty() || i.source() != null ? null : true;
+                case Update u -> true;
+                case Delete d -> true;
+                case SessionCommand c -> null;
+                case Ddl d -> null;
+                case Passthrough p -> null;
+                case Call c -> null;
+            };
+            if (relayed == null) {
+                return null;
+            }
+            boolean write = relayed;
+            for (TableRef t : plan.statement().tables()) {
                 if (t.schema() != null && !t.schema().equalsIgnoreCase(schema)) {
                     return null;
                 }
             }
+            if (write && session.refusesWrite()) {
+                return null; // the session reports 1792
+            }
             RoutePlan route = plans.route(normalized, plan, List.of());
-            boolean concat = route.merge() instanceof MergeSpec.Concat c && c.tail().equals(MergeSpec.Tail.NONE);
-            if (!(route.merge() instanceof MergeSpec.PassThrough) && !concat) {
+            // a keyed write's route is the SELECT that chooses its rows (PlanRunner.keyable)
+            if (write ? route.units().size() != 1 || !route.generatedKeys().isEmpty() || route.kind() == RouteKind.KEYED_WRITE
+                    || !(route.merge() instanceof MergeSpec.PassThrough) : !relayableRead(route)) {
                 return null;
             }
-            return new RelayPlan(route.units(), engine.rule().schema(), setup);
+            session.accessChecked(plan.statement());
+            List<String> begin = transactional ? execution.nativeBegin(session.transactionReadOnly()) : null;
+            return new RelayPlan(route.units(), engine.rule().schema(), setup, begin, write);
         } catch (RuntimeException e) {
             return null; // a lexer or routing error included: execute reports it
         }
+    }
+
+    private static boolean relayableRead(RoutePlan route) {
+        boolean concat = route.merge() instanceof MergeSpec.Concat c && c.tail().equals(MergeSpec.Tail.NONE);
+        return route.merge() instanceof MergeSpec.PassThrough || concat;
+    }
+
+    @Override
+    public void wrote(long affectedRows, long lastInsertId) {
+        session.relayedWrite(lastInsertId);
+    }
+
+    @Override
+    public void attach(io.shardwise.core.execute.NativeTransaction transaction) {
+        execution.attachNative(transaction);
+    }
+
+    @Override
+    public io.shardwise.core.execute.NativeTransaction nativeTransaction() {
+        return execution.nativeTransaction();
+    }
+
+    @Override
+    public void nativeEnded() {
+        execution.nativeEnded();
+    }
+
+    /**
+     * As {@link #plan}, for one execution of a prepared statement: a single unit passed through,
+     * whose parameters are the very values bound, in their order (so the unit's SQL has the
+     * statement's markers, only names changed: no value was inlined, dropped or repeated); and not
+     * under NO_BACKSLASH_ESCAPES, whose status bit the relay's end packet does not carry.
+     */
+    @Override
+    public RelayPlan prepared(String sql, List<Object> params) {
+        String setup = setup();
+        if (setup == null || session.lexicalMode().noBackslashEscapes()) {
+            return null;
+        }
+        try {
+            if (!markersOnlyInWhere(session.normalize(sql))) {
+                return null;
+            }
+            RoutePlan route = route(sql, params);
+            if (route == null || !(route.merge() instanceof MergeSpec.PassThrough) || route.units().size() != 1) {
+                return null;
+            }
+            ExecutionUnit unit = route.units().get(0);
+            if (unit.params().size() != params.size()) {
+                return null;
+            }
+            for (int i = 0; i < params.size(); i++) {
+                if (unit.params().get(i) != params.get(i)) {
+                    return null; // identity: the router passes the values on, so a different object was made or moved
+                }
+            }
+            return new RelayPlan(List.of(new ExecutionUnit(unit.backend(), unit.sql(), List.of(), unit.logicalTables())),
+                    engine.rule().schema(), setup);
+        } catch (RuntimeException e) {
+            return null;
+        }
+    }
+
+    /** Clauses of a SELECT that end its WHERE clause (at parenthesis depth 0). */
+    private static final List<String> AFTER_WHERE = List.of("group", "having", "window", "order", "limit", "union", "intersect",
+            "except", "for", "lock", "into", "procedure");
+
+    /**
+     * Whether every {@code ?} marker of the statement lies in its WHERE clause. A marker elsewhere
+     * (the select list, ORDER BY, LIMIT) makes the result's column types or order depend on how the
+     * value is typed: bound on the backend it is a typed parameter, on the executor's path a literal
+     * (Connector/J's client-side prepare), so the bytes would differ ({@code ? AS tag}, {@code amount * ?}).
+     */
+    static boolean markersOnlyInWhere(NormalizedSql normalized) {
+        String sql = normalized.sql();
+        int depth = 0;
+        boolean inWhere = false;
+        for (int i = 0; i < normalized.tokenCount(); i++) {
+            int start = normalized.tokenStart(i);
+            int length = normalized.tokenEnd(i) - start;
+            char c = sql.charAt(start);
+            if (length == 1 && c == '?' && !inWhere) {
+                return false;
+            } else if (length == 1 && c == '(') {
+                depth++;
+            } else if (length == 1 && c == ')') {
+                depth--;
+            } else if (depth == 0 && length == 5 && sql.regionMatches(true, start, "where", 0, 5)) {
+                inWhere = true;
+            } else if (depth == 0 && inWhere && Character.isLetter(c)) {
+                for (String keyword : AFTER_WHERE) {
+                    if (keyword.length() == length && sql.regionMatches(true, start, keyword, 0, length)) {
+                        inWhere = false;
+                    }
+                }
+            }
+        }
+        return true;
+    }
+
+    /**
+     * The session's settings for a relay connection in autocommit outside a transaction (prepared
+     * statements are relayed only there), or null when nothing may be relayed now.
+     */
+    private String setup() {
+        String schema = session.schema();
+        boolean transactional = execution.inTransaction() || !execution.autocommit();
+        return schema == null || session.handshakePending() || transactional ? null : execution.relaySetup();
+    }
+
+    /**
+     * The route of {@code sql} with {@code params} for its markers when it is a SELECT over the
+     * session's schema whose plan is cached; else null. May throw (a lexer or routing error).
+     */
+    private RoutePlan route(String sql, List<Object> params) {
+        NormalizedSql normalized = session.normalize(sql);
+        if (normalized.parameterCount() != params.size()
+                || UserVariables.innerAssignment(normalized.sql(), normalized.lexicalMode()) != null) {
+            return null; // @x := ... runs with the session's variables set and read back (AssigningRunner)
+        }
+        CachedPlan plan = engine.cachedPlan(normalized);
+        if (plan == null || !(plan.statement() instanceof Select select) || select.tables().isEmpty()) {
+            return null;
+        }
+        for (TableRef t : select.tables()) {
+            if (t.schema() != null && !t.schema().equalsIgnoreCase(session.schema())) {
+                return null;
+            }
+        }
+        return plans.route(normalized, plan, params);
     }
 
     @Override
@@ -111,5 +274,10 @@ final class EngineRelay implements RelaySession {
     @Override
     public boolean autocommit() {
         return session.autocommit();
+    }
+
+    @Override
+    public boolean noBackslashEscapes() {
+        return session.lexicalMode().noBackslashEscapes();
     }
 }

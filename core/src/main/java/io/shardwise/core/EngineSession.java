@@ -255,6 +255,29 @@ public final class EngineSession implements AutoCloseable {
         return result;
     }
 
+    /** A write the server's relay answered: LAST_INSERT_ID() and the description cache as after {@link #wrote}. */
+    void relayedWrite(long insertId) {
+        engine.descriptions().invalidateAll();
+        if (insertId != 0) {
+            lastInsertId = insertId;
+        }
+    }
+
+    /** Whether a write now would be refused with 1792 (read-only transaction or access mode); consumes nothing. */
+    boolean refusesWrite() {
+        return access.refusesWrite(execution);
+    }
+
+    /** The access check a statement the relay runs passed (it consumes a next-transaction mode as {@link #run} would). */
+    void accessChecked(Statement statement) {
+        access.check(statement, execution);
+    }
+
+    /** The open (or opening) transaction is READ ONLY. */
+    boolean transactionReadOnly() {
+        return access.readOnlyNow(execution);
+    }
+
     /** {@code LAST_INSERT_ID()} of this session. */
     public long lastInsertId() {
         return lastInsertId;

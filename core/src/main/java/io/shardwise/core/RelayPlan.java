@@ -8,13 +8,28 @@ import java.util.List;
  * face may relay the backends' packets instead of decoding rows. Only the column metadata's names
  * change (schema to the logical one, each unit's physical tables to logical ones, as
  * {@link ExecutionUnit#logicalTable}); the first unit's column definitions describe every unit's rows.
+ * A unit's SQL is text with its literals inline, except in the plan of a prepared statement's
+ * execution ({@link RelaySession#prepared}), whose one unit keeps the statement's {@code ?} markers.
  *
  * @param logicalSchema what a column definition's non-empty schema becomes
  * @param setup SQL a fresh backend connection runs once so it carries the session's settings as the
  *     executor's connections would ("" for none): connections are pooled per setup
+ * @param begin null in autocommit mode; in a transaction, what a backend connection runs when it
+ *     joins the transaction ({@link io.shardwise.core.execute.ExecutionSession#nativeBegin}): the units run on
+ *     the session's pinned connections, and the session's transaction is native from then on
+ * @param write a single-unit INSERT, UPDATE or DELETE, answered by the backend's OK packet
  */
-public record RelayPlan(List<ExecutionUnit> units, String logicalSchema, String setup) {
+public record RelayPlan(List<ExecutionUnit> units, String logicalSchema, String setup, List<String> begin, boolean write) {
+    /** An autocommit read. */
+    public RelayPlan(List<ExecutionUnit> units, String logicalSchema, String setup) {
+        this(units, logicalSchema, setup, null, false);
+    }
+
     public RelayPlan {
+        begin = begin == null ? null : List.copyOf(begin);
+        if (write && units.size() != 1) {
+            throw new IllegalArgumentException("a relayed write has one unit");
+        }
         units = List.copyOf(units);
         java.util.Objects.requireNonNull(setup, "setup");
         if (units.isEmpty()) {
@@ -25,5 +40,10 @@ public record RelayPlan(List<ExecutionUnit> units, String logicalSchema, String 
                 throw new IllegalArgumentException("a relayed unit is text SQL without parameters: " + u.explain());
             }
         }
+    }
+
+    /** Runs on the session's transaction connections. */
+    public boolean transactional() {
+        return begin != null;
     }
 }

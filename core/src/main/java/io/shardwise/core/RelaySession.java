@@ -20,6 +20,16 @@ public interface RelaySession {
      */
     RelayPlan plan(String sql);
 
+    /**
+     * The relay plan of one execution of a prepared statement ({@code sql} with {@code ?} markers,
+     * {@code params} the values bound this time), or null when the session's executor must run it.
+     * The plan's one unit keeps the markers, in the order and number of {@code sql}'s, with no other
+     * change than names (its params are empty): a face binds the client's values to it as they came.
+     */
+    default RelayPlan prepared(String sql, List<Object> params) {
+        return null;
+    }
+
     /** A relayed statement starts: a fresh diagnostics area with a slot per unit. */
     void started(String sql, RelayPlan plan);
 
@@ -40,7 +50,29 @@ public interface RelaySession {
 
     boolean inTransaction();
 
+    /** A relayed write's OK: LAST_INSERT_ID() and the description cache follow it as after the executor's write. */
+    void wrote(long affectedRows, long lastInsertId);
+
+    /**
+     * A transactional relay plan ({@link RelayPlan#transactional}) joined its first connection: the
+     * session's transaction runs on {@code transaction} until it ends.
+     */
+    void attach(io.shardwise.core.execute.NativeTransaction transaction);
+
+    /** The session's native transaction, or null. */
+    io.shardwise.core.execute.NativeTransaction nativeTransaction();
+
+    /** The native transaction ended on its connections (a deadlock rolled it back): the session is out of it. */
+    void nativeEnded();
+
     boolean autocommit();
+
+    /**
+     * The session's sql_mode has NO_BACKSLASH_ESCAPES: every OK and EOF a relay sends carries
+     * SERVER_STATUS_NO_BACKSLASH_ESCAPES then, as one MySQL's, because clients that escape values
+     * themselves (go-sql-driver's interpolateParams, PyMySQL) choose how by the last status they read.
+     */
+    boolean noBackslashEscapes();
 
     /**
      * Asks {@code backend} to KILL QUERY its connection {@code threadId} (a relay connection whose

@@ -97,6 +97,20 @@ final class TransactionAccess {
         }
     }
 
+    /** As {@link #check} would answer for a write, without consuming a next-transaction mode. */
+    boolean refusesWrite(ExecutionSession execution) {
+        if (execution.inTransaction()) {
+            return current != null ? current : execution.state().readOnly();
+        }
+        Boolean next = execution.state().nextReadOnly();
+        return next != null ? next : execution.state().readOnly();
+    }
+
+    /** The mode of the transaction open now (after {@link #check} opened it, with autocommit off). */
+    boolean readOnlyNow(ExecutionSession execution) {
+        return current != null ? current : execution.state().readOnly();
+    }
+
     /** The mode a statement runs in; outside a transaction it consumes a pending next-transaction mode. */
     private boolean inForce(ExecutionSession execution) {
         if (execution.inTransaction()) {

@@ -240,6 +240,16 @@ public final class ShardwiseServer implements AutoCloseable {
         return relays == null ? 0 : relays.relayedStatements();
     }
 
+    /** Statements of native transactions that ran through the session's executor on relay connections. */
+    public long nativeStatements() {
+        return relays == null ? 0 : relays.nativeStatements();
+    }
+
+    /** Relay connections held by open native transactions. */
+    public int pinnedConnections() {
+        return relays == null ? 0 : relays.pinnedConnections();
+    }
+
     /**
      * Session threads started since the start: a connection gets one with its first command that is
      * not relayed (nor COM_QUIT), so clients that only run relayed statements cost none.

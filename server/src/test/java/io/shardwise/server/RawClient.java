@@ -113,12 +113,19 @@ final class RawClient implements AutoCloseable {
     }
 
     Reply loginReply;
+    private Capabilities capabilities = Capabilities.SERVER;
+
+    /** Whether this client logged in with CLIENT_DEPRECATE_EOF (no EOF after column or parameter definitions). */
+    boolean deprecatesEof() {
+        return capabilities.endsResultsWithOk();
+    }
 
     private void login(String user, String password, String database, String plugin, Capabilities capabilities) throws IOException {
         HandshakeV10 hello = read().as(HandshakeV10::decode);
         byte[] token = plugin.equals(NativePassword.PLUGIN) ? NativePassword.scramble(hello.authSeed(), password) : new byte[32];
         // a cleartext client: it must not set CLIENT_SSL, or the server takes the response for an SSL request
         Capabilities clear = new Capabilities(capabilities.bits() & ~Capabilities.SSL);
+        this.capabilities = clear;
         HandshakeResponse response = new HandshakeResponse(clear, 1 << 24, 45, user, token, database, plugin, Map.of());
         ByteBuf buf = response.encode(ByteBufAllocator.DEFAULT);
         try {

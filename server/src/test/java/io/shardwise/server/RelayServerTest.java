@@ -177,10 +177,12 @@ class RelayServerTest {
             exchange(client, "SELECT * FROM orders WHERE user_id = 7");
             long before = sample.server.relayedStatements();
             exchange(client, "SELECT * FROM orders WHERE user_id = 7");
-            assertEquals(before, sample.server.relayedStatements(), "no relay inside a transaction");
+            assertEquals(before + 1, sample.server.relayedStatements(), "relayed inside a transaction, on its pinned connection");
+            assertEquals(1, sample.server.pinnedConnections());
             exchange(client, "ROLLBACK");
+            assertEquals(0, sample.server.pinnedConnections());
             exchange(client, "SELECT * FROM orders WHERE user_id = 7");
-            assertEquals(before + 1, sample.server.relayedStatements(), "relayed again after it");
+            assertEquals(before + 2, sample.server.relayedStatements(), "relayed after it, on a pooled connection");
         }
     }
 
@@ -311,7 +313,7 @@ class RelayServerTest {
         return readResponse(client);
     }
 
-    private static List<String> readResponse(RawClient client) throws IOException {
+    static List<String> readResponse(RawClient client) throws IOException {
         List<String> packets = new ArrayList<>();
         RawClient.Reply first = client.read();
         packets.add(text(first));

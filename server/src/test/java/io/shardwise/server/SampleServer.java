@@ -96,7 +96,7 @@ final class SampleServer implements AutoCloseable, BeforeAllCallback, AfterAllCa
      */
     void assertClean() throws Exception {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(15);
-        while (engine.activeConnections() != 0) {
+        while (engine.activeConnections() != 0 || server.pinnedConnections() != 0) {
             if (System.nanoTime() > deadline) {
                 fail("a backend connection was not returned to its pool");
             }

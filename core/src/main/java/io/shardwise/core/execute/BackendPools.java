@@ -122,9 +122,10 @@ public final class BackendPools implements AutoCloseable {
      * A backend's error as clients see it: its errno, SQLSTATE and text, with logical names for the
      * physical ones (see {@link BackendMessages}). The message does not name the backend, so it
      * reads as MySQL's; the log does, with the backend's own text, at DEBUG (WARNING for a lost
-     * connection), and {@link BackendException#backend()} carries it.
+     * connection), and {@link BackendException#backend()} carries it. A connection the driver found
+     * broken is no backend's error: the backend is unavailable (1105, HY000), as on the server's native path.
      */
-    BackendException error(String backend, SQLException e) {
+    ShardwiseException error(String backend, SQLException e) {
         String logical = messages.logical(backend, e.getErrorCode(), e.getMessage());
         boolean lost = Errors.connectionLost(e);
         if (lost) {
@@ -138,7 +139,23 @@ public final class BackendPools implements AutoCloseable {
         if (LOG.isLoggable(level)) {
             LOG.log(level, "backend " + backend + " failed: " + e.getErrorCode() + " (" + e.getSQLState() + ") " + e.getMessage());
         }
+        if (lost && e.getErrorCode() == 0) {
+            // the driver found the connection broken (no server sent an error): 1105/HY000 "Shard … is unavailable", as the
+            // server's native path and the relay say it; never the driver's 08S01, which a client takes for its own connection
+            return new ShardwiseException(e, ErrorCode.SHARD_UNAVAILABLE, backend, lostReason(e.getMessage()));
+        }
         return new BackendException(backend, e, logical);
+    }
+
+    /**
+     * What broke, in one line: Connector/J's "Communications link failure" and the like run over several
+     * lines of advice; what a caller added after them (a commit's outcome) is kept.
+     */
+    static String lostReason(String message) {
+        if (message == null || message.isBlank()) {
+            return "the connection was lost";
+        }
+        return "the connection was lost (" + message.strip().replaceAll("\\s+", " ") + ")";
     }
 
     /** Who may hold several of these pools' connections at once; one per set of pools, so per engine. */

@@ -66,6 +66,11 @@ public final class ExecutionSession implements AutoCloseable {
     private Transaction transaction;
     /** The connections holding the session's LOCK TABLES, or null: statements outside a transaction run on them. */
     private Transaction locks;
+    /**
+     * The open transaction's native connections (a face's own executor), or null: while set, the
+     * transaction ({@link #transaction}, which then holds no JDBC connection) runs only there.
+     */
+    private volatile NativeTransaction nativeTx;
     private volatile boolean closed;
 
     /**
@@ -179,6 +184,10 @@ public final class ExecutionSession implements AutoCloseable {
         if (units.isEmpty()) {
             return List.of();
         }
+        NativeTransaction on = nativeTx;
+        if (on != null && locks == null) {
+            return executeNative(on, units, diagnostics, allResults);
+        }
         Transaction tx = null;
         if (locks != null && transaction == null) {
             tx = locks; // with autocommit off too: the locked connections stay in autocommit mode (documented)
@@ -217,6 +226,18 @@ public final class ExecutionSession implements AutoCloseable {
             }
         }
         throw run.explain(failure);
+    }
+
+    /** A statement of a native transaction; a deadlock (1213) ends the transaction, as on the JDBC path. */
+    private List<UnitResult> executeNative(NativeTransaction on, List<ExecutionUnit> units, Diagnostics diagnostics, boolean allResults) {
+        try {
+            return on.execute(InlineParameters.of(units, state.lexicalMode()), diagnostics, transactionSetup(), allResults);
+        } catch (ShardwiseException failure) {
+            if (isDeadlock(failure)) {
+                endNative().rollback();
+            }
+            throw failure;
+        }
     }
 
     /**
@@ -507,6 +528,17 @@ public final class ExecutionSession implements AutoCloseable {
         if (tx == null) {
             return;
         }
+        NativeTransaction on = nativeTx;
+        if (on != null) {
+            try {
+                on.commit();
+            } finally {
+                if (!on.open()) {
+                    nativeEnded(); // a doomed transaction stays until ROLLBACK, as on the JDBC path
+                }
+            }
+            return;
+        }
         closeTransactionCursors();
         if (tx.isDoomed()) {
             throw tx.doomed();
@@ -522,6 +554,10 @@ public final class ExecutionSession implements AutoCloseable {
         if (tx == null) {
             return;
         }
+        if (nativeTx != null) {
+            endNative().rollback();
+            return;
+        }
         closeTransactionCursors();
         transaction = null;
         tx.rollback();
@@ -534,6 +570,10 @@ public final class ExecutionSession implements AutoCloseable {
         if (transaction == null && autocommit) {
             return;
         }
+        if (nativeTx != null) {
+            nativeTx.savepoint(name);
+            return;
+        }
         liveTransaction().savepoint(name);
     }
 
@@ -542,6 +582,10 @@ public final class ExecutionSession implements AutoCloseable {
         if (transaction == null) {
             throw new ShardwiseException(ErrorCode.SAVEPOINT_DOES_NOT_EXIST, name);
         }
+        if (nativeTx != null) {
+            nativeTx.rollbackToSavepoint(name);
+            return;
+        }
         liveTransaction().rollbackToSavepoint(name);
     }
 
@@ -549,6 +593,10 @@ public final class ExecutionSession implements AutoCloseable {
         ensureOpen();
         if (transaction == null) {
             throw new ShardwiseException(ErrorCode.SAVEPOINT_DOES_NOT_EXIST, name);
+        }
+        if (nativeTx != null) {
+            nativeTx.releaseSavepoint(name);
+            return;
         }
         liveTransaction().releaseSavepoint(name);
     }
@@ -582,6 +630,69 @@ public final class ExecutionSession implements AutoCloseable {
             return null;
         }
         return state.setup();
+    }
+
+    /**
+     * The settings a native connection needs to run this session's transaction as a JDBC one would
+     * ({@link #nativeBegin} starts it), or null when the transaction cannot run natively: the JDBC
+     * transaction already touched a backend, transaction mode xa (its two-phase commit is the JDBC
+     * executor's), table locks, a statement timeout to enforce, or no transaction at all.
+     */
+    public String nativeSetup() {
+        if (closed || locks != null || !statementTimeout.isZero() || pools.xa() != null
+                || (transaction == null ? autocommit : nativeTx == null && !transaction.untouched())) {
+            return null;
+        }
+        return transactionSetup();
+    }
+
+    /** One SET that gives a connection the session's settings as a transaction's connections carry them. */
+    private String transactionSetup() {
+        Map<String, String> m = state.assignments(true, options.lockWaitSeconds());
+        return m.isEmpty() ? "" : "SET " + String.join(", ", m.values());
+    }
+
+    /**
+     * What a native connection runs, in order, when it joins this session's transaction: the
+     * transaction's isolation level (for that transaction only) and START TRANSACTION, READ ONLY
+     * when the transaction is. Opens the transaction (autocommit off) if none is open yet.
+     */
+    public List<String> nativeBegin(boolean readOnly) {
+        if (transaction == null) {
+            transaction = new Transaction(pools, state, options, clientFoundRows);
+        }
+        SessionState.Isolation level = transaction.isolation();
+        String start = readOnly ? "START TRANSACTION READ ONLY" : "START TRANSACTION";
+        return level == null ? List.of(start)
+                : List.of("SET TRANSACTION ISOLATION LEVEL " + level.name().replace('_', ' '), start);
+    }
+
+    /** From now on the open transaction runs on {@code on} (see {@link NativeTransaction}); call while no statement runs. */
+    public void attachNative(NativeTransaction on) {
+        if (transaction == null || !transaction.untouched() || nativeTx != null) {
+            throw new ShardwiseException(ErrorCode.BUG, "a native transaction attached to a transaction that is not new");
+        }
+        nativeTx = on;
+    }
+
+    /** The attached native transaction, or null. */
+    public NativeTransaction nativeTransaction() {
+        return nativeTx;
+    }
+
+    /**
+     * The native transaction ended on its own connections (a deadlock the backend rolled back, or
+     * the face rolled it back): the session is out of the transaction, no I/O here.
+     */
+    public void nativeEnded() {
+        nativeTx = null;
+        transaction = null;
+    }
+
+    private NativeTransaction endNative() {
+        NativeTransaction on = nativeTx;
+        nativeEnded();
+        return on;
     }
 
     /** The backends' error messages in logical names (see {@link BackendMessages}). */
@@ -639,6 +750,10 @@ public final class ExecutionSession implements AutoCloseable {
         for (StatementRun run : runs) {
             run.cancel();
         }
+        NativeTransaction on = nativeTx;
+        if (on != null) {
+            on.cancel();
+        }
     }
 
     /**
@@ -662,7 +777,15 @@ public final class ExecutionSession implements AutoCloseable {
         }
         Transaction tx = transaction;
         transaction = null;
-        if (tx != null) {
+        NativeTransaction on = nativeTx;
+        nativeTx = null;
+        if (on != null) {
+            try {
+                on.rollback();
+            } catch (RuntimeException ignored) {
+                // closing: the backends roll back what a closed connection held
+            }
+        } else if (tx != null) {
             try {
                 tx.rollback();
             } catch (ShardwiseException ignored) {

@@ -244,6 +244,11 @@ public final class SessionState {
         return next;
     }
 
+    /** The pending next-transaction access mode, not consumed (null: none). */
+    public Boolean nextReadOnly() {
+        return nextReadOnly;
+    }
+
     public Isolation isolation() {
         return isolation;
     }

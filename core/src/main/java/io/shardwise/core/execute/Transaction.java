@@ -123,6 +123,16 @@ final class Transaction {
         return fresh;
     }
 
+    /** Nothing ran yet: no backend joined, so the transaction may still run on another executor. */
+    boolean untouched() {
+        lock.lock();
+        try {
+            return leases.isEmpty() && !admitted;
+        } finally {
+            lock.unlock();
+        }
+    }
+
     /** True until the transaction holds its admission slot, which it needs before any connection. */
     boolean needsAdmission() {
         return !admitted;

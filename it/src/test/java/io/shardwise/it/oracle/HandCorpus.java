@@ -1107,6 +1107,32 @@ final class HandCorpus {
                 + " name = CONCAT(name, '+')", "users", "user_id");
         c.write("INSERT INTO orders (order_id, user_id, status, created_at) VALUES (300001, 5, 'again', '2025-01-01')"
                 + " ON DUPLICATE KEY UPDATE status = VALUES(status), `user_id` = orders.user_id", "orders", "order_id");
+
+        // on the relay face a transaction whose first statement relays runs natively: point reads and writes relay on
+        // the connections it pins, the rest (the whole-table checks, merges) runs on the same connections and sees its writes
+        c.category("native-transaction");
+        c.q("BEGIN");
+        c.write("UPDATE sbtest1 SET k = k + 7 WHERE id = 3", "sbtest1", "id");
+        c.q("SELECT k, c FROM sbtest1 WHERE id = 3");
+        c.q("SELECT SUM(k), COUNT(*) FROM sbtest1 WHERE id BETWEEN 1 AND 50");
+        c.write("INSERT INTO sbtest1 (id, k, c, pad) VALUES (7001, 5, 'tx', 'tx')", "sbtest1", "id");
+        c.fails("INSERT INTO sbtest1 (id, k, c, pad) VALUES (7001, 6, 'tx', 'tx')");
+        c.write("DELETE FROM sbtest1 WHERE id = 4", "sbtest1", "id");
+        c.q("SAVEPOINT s1");
+        c.write("UPDATE sbtest1 SET c = 'after' WHERE id = 5", "sbtest1", "id");
+        c.q("ROLLBACK TO SAVEPOINT s1");
+        c.check("sbtest1", "id");
+        c.q("COMMIT");
+        c.check("sbtest1", "id");
+        c.q("BEGIN");
+        c.write("UPDATE sbtest1 SET k = k - 7 WHERE id = 3", "sbtest1", "id");
+        c.q("ROLLBACK");
+        c.check("sbtest1", "id");
+        c.q("START TRANSACTION READ ONLY");
+        c.q("SELECT k FROM sbtest1 WHERE id = 3");
+        c.failsWordedOtherwise("UPDATE sbtest1 SET k = 0 WHERE id = 3",
+                "Shardwise refuses it before routing with MySQL's text, which ends with a period; MariaDB's does not");
+        c.q("COMMIT");
         return c.cases();
     }
 

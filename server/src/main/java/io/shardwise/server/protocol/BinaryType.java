@@ -28,5 +28,10 @@ public final class BinaryType {
     /** The flag byte that follows a parameter's type in COM_STMT_EXECUTE; bit 0x80 marks it unsigned. */
     public static final int UNSIGNED_PARAMETER = 0x80;
 
+    /** The types whose values are bytes, never text in the client's character set. */
+    public static boolean isBlob(int type) {
+        return type == TINY_BLOB || type == MEDIUM_BLOB || type == LONG_BLOB || type == BLOB || type == GEOMETRY;
+    }
+
     private BinaryType() {}
 }

@@ -124,6 +124,32 @@ public final class BackendConnection extends ChannelInboundHandlerAdapter {
         channel.writeAndFlush(new Packet(0, payload), channel.voidPromise());
     }
 
+    /**
+     * Sends a command whose payload (command byte first) the caller built, as {@link #query} sends
+     * COM_QUERY; the connection writes and releases {@code payload}.
+     */
+    public void command(ByteBuf payload, Listener responseListener) {
+        if (state != State.READY) {
+            payload.release();
+            throw new IllegalStateException("backend connection is " + state + ", not ready");
+        }
+        state = State.BUSY;
+        listener = responseListener;
+        channel.writeAndFlush(new Packet(0, payload), channel.voidPromise());
+    }
+
+    /**
+     * Sends a command the backend never answers (COM_STMT_CLOSE) while the connection is ready: it
+     * stays ready, and the next command follows it on the wire. Released by the connection.
+     */
+    public void commandWithoutReply(ByteBuf payload) {
+        if (state != State.READY) {
+            payload.release();
+            return;
+        }
+        channel.write(new Packet(0, payload), channel.voidPromise());
+    }
+
     /** The listener saw the response's last packet: the connection takes the next command. */
     public void responseEnded() {
         listener = null;

@@ -61,14 +61,37 @@ final class QueryRelay implements BackendConnection.Listener {
     private boolean paused;
     private int warningCount;
     private List<Condition> conditions;
+    /** A write's OK, held while SHOW WARNINGS reads its warnings. */
+    private OkPacket written;
+    /** The errno the statement failed with, 0 while it has not. */
+    private int failedWith;
 
     /** Where a connection goes back when its responses ended cleanly. */
     interface ReleaseTo {
         void release(BackendConnection connection);
     }
 
+    /**
+     * How a unit's statement goes to its backend; its response comes back to the relay as for
+     * COM_QUERY. A prepared statement's execution sends COM_STMT_EXECUTE ({@link PreparedRelay}),
+     * whose rows are binary but framed and ended alike.
+     */
+    interface Request {
+        void send(BackendConnection connection, ExecutionUnit unit, BackendConnection.Listener relay);
+    }
+
+    private static final Request TEXT = (connection, unit, relay) -> connection.query(unit.sql(), relay);
+
+    private final Request request;
+
     QueryRelay(Channel client, Capabilities capabilities, RelaySession session, RelayPlan plan,
                Map<String, BackendConnection> connections, int firstSequenceId, ReleaseTo pool, Ended ended) {
+        this(client, capabilities, session, plan, connections, firstSequenceId, pool, ended, TEXT);
+    }
+
+    QueryRelay(Channel client, Capabilities capabilities, RelaySession session, RelayPlan plan,
+               Map<String, BackendConnection> connections, int firstSequenceId, ReleaseTo pool, Ended ended, Request request) {
+        this.request = request;
         this.client = client;
         this.capabilities = capabilities;
         this.session = session;
@@ -89,7 +112,7 @@ final class QueryRelay implements BackendConnection.Listener {
         ExecutionUnit u = plan.units().get(index);
         current = connections.get(u.backend());
         current.channel().config().setAutoRead(!paused);
-        current.query(u.sql(), this);
+        request.send(current, u, this);
     }
 
     @Override
@@ -155,9 +178,21 @@ final class QueryRelay implements BackendConnection.Listener {
             return;
         }
         if (header == 0x00) {
-            // a SELECT that returns no result set (INTO OUTFILE): its OK, as the JDBC path answers an update
+            // a write, or a SELECT that returns no result set (INTO OUTFILE): its OK, as the JDBC path answers an update
             OkPacket ok = OkPacket.decode(in);
             current.responseEnded();
+            if (plan.write()) {
+                session.wrote(ok.affectedRows(), ok.lastInsertId());
+            }
+            if (ok.warnings() > 0) {
+                // the session's diagnostics hold the write's warnings before the client can ask, as on the JDBC path
+                written = ok;
+                warningCount = ok.warnings();
+                conditions = new ArrayList<>();
+                phase = Phase.WARNINGS_HEADER;
+                current.query("SHOW WARNINGS", this);
+                return;
+            }
             finish(ok, ok.warnings());
             return;
         }
@@ -208,6 +243,10 @@ final class QueryRelay implements BackendConnection.Listener {
     private void warningsRead() {
         session.warnings(unit, current.backend(), warningCount, conditions);
         current.responseEnded();
+        if (written != null) {
+            finish(written, written.warnings());
+            return;
+        }
         nextUnit();
     }
 
@@ -225,7 +264,8 @@ final class QueryRelay implements BackendConnection.Listener {
         ServerStatus status = status();
         ByteBuf out = client.alloc().ioBuffer(16);
         if (ok != null) {
-            new OkPacket(ok.affectedRows(), ok.lastInsertId(), status, okWarnings, "").writeTo(out, false);
+            // a write's info ("Rows matched: 1  Changed: 1  Warnings: 0") is its one backend's, as one MySQL words it
+            new OkPacket(ok.affectedRows(), ok.lastInsertId(), status, okWarnings, plan.write() ? ok.info() : "").writeTo(out, false);
         } else if (capabilities.endsResultsWithOk()) {
             new OkPacket(0, 0, status, session.warningCount(), "").writeTo(out, true);
         } else {
@@ -254,6 +294,7 @@ final class QueryRelay implements BackendConnection.Listener {
             return;
         }
         phase = Phase.DONE;
+        failedWith = errno;
         session.failed(errno, message);
         forward(new ErrPacket(errno, sqlState, message).encode(client.alloc()));
         client.flush();
@@ -265,9 +306,15 @@ final class QueryRelay implements BackendConnection.Listener {
         end();
     }
 
-    /** Relays run in autocommit mode outside transactions, never inside a multi-statement: the session's own status. */
+    /** The errno the statement failed with, 0 if it did not. */
+    int failedWith() {
+        return failedWith;
+    }
+
+    /** Never inside a multi-statement: the session's own status (in a transaction, autocommit, NO_BACKSLASH_ESCAPES). */
     private ServerStatus status() {
-        return ServerStatus.of(session.inTransaction(), session.autocommit());
+        ServerStatus status = ServerStatus.of(session.inTransaction(), session.autocommit());
+        return session.noBackslashEscapes() ? status.with(ServerStatus.NO_BACKSLASH_ESCAPES) : status;
     }
 
     private void forward(ByteBuf payload) {
@@ -301,8 +348,19 @@ final class QueryRelay implements BackendConnection.Listener {
         }
     }
 
-    /** KILL QUERY: the backend connection closes (it may be mid-result) and the client gets 1317, as from a killed backend query. */
+    /**
+     * KILL QUERY: outside a transaction the backend connection closes (it may be mid-result) and the
+     * client gets 1317, as from a killed backend query.
+     */
     void kill() {
+        if (plan.transactional()) {
+            // a transaction's connection must survive (closing it would doom the transaction, which MySQL's KILL QUERY
+            // does not): the backend interrupts the statement and answers 1317 itself
+            if (current != null && current.running()) {
+                session.killQuery(current.backend(), current.threadId());
+            }
+            return;
+        }
         fail(ErrorCode.QUERY_INTERRUPTED, true);
     }
 

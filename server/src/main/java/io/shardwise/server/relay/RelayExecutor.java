@@ -30,6 +30,8 @@ public final class RelayExecutor {
     private final Channel client;
     private final Capabilities capabilities;
     private final RelaySession session;
+    /** ER_LOCK_DEADLOCK: the backend rolled back the whole transaction there. */
+    private static final int DEADLOCK = 1213;
     /** The statement being relayed, or null. */
     private QueryRelay relay;
     /** A relay waits for its backend connections to log in. */
@@ -62,10 +64,29 @@ public final class RelayExecutor {
         }
         EventLoop loop = client.eventLoop();
         boolean foundRows = capabilities.countsFoundRows();
+        PinnedTransaction pinned = null;
+        if (plan.transactional()) {
+            pinned = session.nativeTransaction() instanceof PinnedTransaction p ? p : null;
+            if (pinned == null && session.nativeTransaction() != null) {
+                return false;
+            }
+            if (pinned != null && !pinned.carries(plan.setup())) {
+                return false; // the session SET something inside the transaction: its thread applies it first
+            }
+            if (pinned == null) {
+                Relays.Reservation reservation = relays.reserve(loop, foundRows, plan.setup());
+                if (reservation == null) {
+                    return false; // some backend's relay connections are all taken: the JDBC executor's admission waits
+                }
+                pinned = new PinnedTransaction(relays, reservation, loop, foundRows, plan.setup(), plan.begin(), session,
+                        plan.logicalSchema());
+            }
+        }
         Map<String, Future<BackendConnection>> leases = new LinkedHashMap<>(4);
         for (ExecutionUnit u : plan.units()) {
             if (!leases.containsKey(u.backend())) {
-                Future<BackendConnection> lease = relays.acquire(loop, u.backend(), foundRows, plan.setup());
+                Future<BackendConnection> lease = pinned != null ? pinned.join(u.backend())
+                        : relays.acquire(loop, u.backend(), foundRows, plan.setup());
                 if (lease == null) {
                     giveBack(leases, plan.setup());
                     return false;
@@ -73,6 +94,7 @@ public final class RelayExecutor {
                 leases.put(u.backend(), lease);
             }
         }
+        PinnedTransaction transaction = pinned;
         starting = true;
         int[] pending = {leases.size()};
         for (Future<BackendConnection> lease : leases.values()) {
@@ -81,19 +103,19 @@ public final class RelayExecutor {
             } else {
                 lease.addListener(f -> {
                     if (--pending[0] == 0) {
-                        begin(packet, sql, plan, leases, fallback, ended);
+                        begin(packet, sql, plan, transaction, leases, fallback, ended);
                     }
                 });
             }
         }
         if (pending[0] == 0) {
-            begin(packet, sql, plan, leases, fallback, ended);
+            begin(packet, sql, plan, transaction, leases, fallback, ended);
         }
         return true;
     }
 
-    private void begin(Packet packet, String sql, RelayPlan plan, Map<String, Future<BackendConnection>> leases,
-                       Consumer<Packet> fallback, Runnable ended) {
+    private void begin(Packet packet, String sql, RelayPlan plan, PinnedTransaction pinned,
+                       Map<String, Future<BackendConnection>> leases, Consumer<Packet> fallback, Runnable ended) {
         starting = false;
         Map<String, BackendConnection> connections = new LinkedHashMap<>(4);
         for (Map.Entry<String, Future<BackendConnection>> e : leases.entrySet()) {
@@ -101,9 +123,15 @@ public final class RelayExecutor {
                 connections.put(e.getKey(), e.getValue().getNow());
             }
         }
+        boolean fresh = pinned != null && session.nativeTransaction() == null;
         if (connections.size() < leases.size() || !client.isActive()) {
-            // a backend could not be reached or logged into: the session's executor runs it (and reports any error)
-            giveBack(leases, plan.setup());
+            // a backend could not be reached or logged into: the session's executor runs it (and reports any error);
+            // in a transaction that was not native yet it stays on the JDBC executor whole
+            if (fresh) {
+                pinned.rollback();
+            } else if (pinned == null) {
+                giveBack(leases, plan.setup());
+            }
             if (client.isActive()) {
                 fallback.accept(packet);
             } else {
@@ -116,11 +144,18 @@ public final class RelayExecutor {
         packet.release();
         EventLoop loop = client.eventLoop();
         boolean foundRows = capabilities.countsFoundRows();
-        relay = new QueryRelay(client, capabilities, session, plan, connections, firstSequenceId,
-                c -> relays.release(loop, c, foundRows, plan.setup()), done -> {
-                    relay = null;
-                    ended.run();
-                });
+        if (fresh) {
+            session.attach(pinned);
+        }
+        QueryRelay.ReleaseTo release = pinned != null ? c -> { } // the transaction keeps its connections
+                : c -> relays.release(loop, c, foundRows, plan.setup());
+        relay = new QueryRelay(client, capabilities, session, plan, connections, firstSequenceId, release, done -> {
+            relay = null;
+            if (pinned != null && done.failedWith() == DEADLOCK && session.nativeTransaction() == pinned) {
+                pinned.deadlocked();
+            }
+            ended.run();
+        });
         session.started(sql, plan);
         relays.countRelayed();
         relay.start();

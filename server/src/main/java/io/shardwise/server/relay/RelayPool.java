@@ -18,7 +18,8 @@ import java.util.concurrent.atomic.AtomicInteger;
  * at login, as for the JDBC pools) and one setup (the SET of session settings each connection ran
  * once after login, "" for none). Event-loop confined, so no locks: the deque is touched only by
  * the loop that owns the connections. The number of open connections is bounded per backend over
- * every loop ({@code budget}); when it is spent, {@link #acquire} answers null and the statement takes
+ * every loop ({@code budget}), native transactions' pinned connections included (they reserve theirs
+ * up front, {@link #reserve}); when it is spent, {@link #acquire} answers null and the statement takes
  * the JDBC path instead of waiting. Connections idle longer than the backend's pool idle timeout are
  * closed as the pool is used, and the most recently used connection is handed out first, so the rest
  * age out.
@@ -50,16 +51,25 @@ final class RelayPool {
         this.connectTimeoutMillis = connectTimeoutMillis;
     }
 
-    /** An idle connection, or a new one when the budget allows (completing once logged in); null when the budget is spent. */
-    Future<BackendConnection> acquire() {
+    /**
+     * An idle connection, or a new one when the budget allows (completing once logged in); null when the budget is spent.
+     *
+     * @param reserved the caller holds a unit of the budget ({@link #reserve}) that this call consumes: an idle
+     *     connection hands the unit back, a new one takes it over (its close frees it), so a native transaction's
+     *     connections stay within the budget without ever waiting for one
+     */
+    Future<BackendConnection> acquire(boolean reserved) {
         for (BackendConnection c; (c = idle.pollLast()) != null; ) {
-            if (c.usable()) {
+            if (!c.usable()) {
+                c.channel().close(); // closed already, or in a state no idle connection may be in: it must not stay counted
+            } else {
+                if (reserved) {
+                    budget.decrementAndGet();
+                }
                 return loop.newSucceededFuture(c);
             }
         }
-        int open = budget.incrementAndGet();
-        if (open > relays.maxConnections(address.backend())) {
-            budget.decrementAndGet();
+        if (!reserved && !takeUnit()) {
             return null;
         }
         Promise<BackendConnection> connected = loop.newPromise();
@@ -95,6 +105,35 @@ final class RelayPool {
             }
         });
         return connected;
+    }
+
+    /** One unit of the backend's budget (an open connection, or one a native transaction may open), if any is left. */
+    private boolean takeUnit() {
+        if (budget.incrementAndGet() > relays.maxConnections(address.backend())) {
+            budget.decrementAndGet();
+            return false;
+        }
+        return true;
+    }
+
+    /**
+     * Reserves a connection for a native transaction: a unit of the budget ({@code true}; {@link #acquire}
+     * with {@code reserved} consumes it, {@link Relays.Reservation#release} gives it back), or, when the budget is spent, an
+     * idle connection of this pool taken out of it (the connection; it already counts); null when neither is
+     * left. Call on the pool's loop.
+     */
+    Object reserve() {
+        if (takeUnit()) {
+            return Boolean.TRUE;
+        }
+        for (BackendConnection c; (c = idle.pollLast()) != null; ) {
+            if (!c.usable()) {
+                c.channel().close(); // closed already, or in a state no idle connection may be in: it must not stay counted
+            } else {
+                return c;
+            }
+        }
+        return null;
     }
 
     /** Back to the idle deque if it finished its response cleanly; closes what sat idle too long. */

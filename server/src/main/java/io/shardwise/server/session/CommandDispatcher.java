@@ -14,6 +14,9 @@ import io.shardwise.server.protocol.Capabilities;
 import io.shardwise.server.protocol.Command;
 import io.shardwise.server.protocol.MalformedPacketException;
 import io.shardwise.server.protocol.Packet;
+import io.shardwise.core.RelaySession;
+import io.shardwise.server.protocol.StmtCommand;
+import io.shardwise.server.relay.PreparedRelayExecutor;
 import io.shardwise.server.relay.RelayExecutor;
 import io.shardwise.server.relay.Relays;
 import java.util.ArrayDeque;
@@ -48,6 +51,8 @@ public final class CommandDispatcher extends ChannelInboundHandlerAdapter {
     private final Relays relays;
     /** This connection's relay executor (null when the server relays nothing); event-loop confined, as the queue below. */
     private RelayExecutor relayer;
+    /** The relay of COM_STMT_EXECUTE, beside it (null when the server relays nothing). */
+    private PreparedRelayExecutor preparedRelayer;
     /** Commands a client pipelined behind a relayed one: they wait for its end. */
     private final ArrayDeque<Object> held = new ArrayDeque<>();
     private ChannelHandlerContext context;
@@ -109,7 +114,9 @@ public final class CommandDispatcher extends ChannelInboundHandlerAdapter {
         context = ctx;
         gate = new WritabilityGate(ctx.channel());
         if (relays != null) {
-            relayer = new RelayExecutor(relays, ctx.channel(), capabilities, handler.relaySession());
+            RelaySession relaySession = handler.relaySession();
+            relayer = new RelayExecutor(relays, ctx.channel(), capabilities, relaySession);
+            preparedRelayer = new PreparedRelayExecutor(relays, ctx.channel(), capabilities, relaySession);
         }
         handler.inbound(new CommandHandler.Inbound() {
             @Override
@@ -212,7 +219,10 @@ public final class CommandDispatcher extends ChannelInboundHandlerAdapter {
         if (busy.get()) {
             Thread.ofVirtual().start(handler::cancel);
         } else if (relayer != null) {
-            context.channel().eventLoop().execute(relayer::kill);
+            context.channel().eventLoop().execute(() -> {
+                relayer.kill();
+                preparedRelayer.kill();
+            });
         }
     }
 
@@ -229,7 +239,7 @@ public final class CommandDispatcher extends ChannelInboundHandlerAdapter {
         }
         ctx.channel().eventLoop().execute(() -> {
             // the session thread wrote the transaction state before the answer whose last byte lowered unanswered
-            if (ctx.channel().isActive() && unanswered.get() == 0 && (relayer == null || !relayer.busy()) && !handler.inTransaction()) {
+            if (ctx.channel().isActive() && unanswered.get() == 0 && !relayBusy() && !handler.inTransaction()) {
                 ctx.channel().close();
             }
         });
@@ -262,7 +272,7 @@ public final class CommandDispatcher extends ChannelInboundHandlerAdapter {
             ReferenceCountUtil.release(msg);
             return;
         }
-        if (relayer != null && relayer.busy()) {
+        if (relayBusy()) {
             held.add(msg);
             return;
         }
@@ -335,9 +345,19 @@ public final class CommandDispatcher extends ChannelInboundHandlerAdapter {
         }
     }
 
-    /** Hands a COM_QUERY to the relay executor; false (nothing changed) when the session thread must answer it. */
+    /** A statement is being relayed (or its relay is starting): the client's next commands wait. */
+    private boolean relayBusy() {
+        return relayer != null && (relayer.busy() || preparedRelayer.busy());
+    }
+
+    /** Hands a COM_QUERY or COM_STMT_EXECUTE to a relay executor; false (nothing changed) when the session thread must answer it. */
     private boolean tryRelay(ChannelHandlerContext ctx, Packet packet) {
         ByteBuf content = packet.content();
+        if (content.readableBytes() >= 10 && content.getByte(content.readerIndex()) == StmtCommand.COM_STMT_EXECUTE) {
+            PreparedStatements.RelayableExecute execute = handler.relayableExecute(content);
+            return execute != null && preparedRelayer.relay(packet, execute.sql(), execute.values(), execute.types(),
+                    execute.valuesOffset(), this::toSession, () -> takeHeld(ctx));
+        }
         if (content.readableBytes() < 8 || content.getByte(content.readerIndex()) != Command.COM_QUERY) {
             return false;
         }
@@ -349,7 +369,7 @@ public final class CommandDispatcher extends ChannelInboundHandlerAdapter {
 
     /** Commands that arrived during a relay, in order, now that it ended (each may be relayed in turn). */
     private void takeHeld(ChannelHandlerContext ctx) {
-        while (!relayer.busy() && !held.isEmpty()) {
+        while (!relayBusy() && !held.isEmpty()) {
             channelRead(ctx, held.poll());
         }
     }
@@ -358,6 +378,7 @@ public final class CommandDispatcher extends ChannelInboundHandlerAdapter {
     public void channelWritabilityChanged(ChannelHandlerContext ctx) {
         if (relayer != null) {
             relayer.writable();
+            preparedRelayer.writable();
         }
         gate.signal();
         ctx.fireChannelWritabilityChanged();
@@ -367,6 +388,7 @@ public final class CommandDispatcher extends ChannelInboundHandlerAdapter {
     public void channelInactive(ChannelHandlerContext ctx) {
         if (relayer != null) {
             relayer.abort();
+            preparedRelayer.abort();
         }
         for (Object left; (left = held.poll()) != null; ) {
             ReferenceCountUtil.release(left);
@@ -402,7 +424,7 @@ public final class CommandDispatcher extends ChannelInboundHandlerAdapter {
     /** The idle timeout (an {@link IdleStateEvent} from the server's IdleStateHandler): only a client with no command running is idle. */
     @Override
     public void userEventTriggered(ChannelHandlerContext ctx, Object event) {
-        if (event instanceof IdleStateEvent && unanswered.get() == 0 && (relayer == null || !relayer.busy())) {
+        if (event instanceof IdleStateEvent && unanswered.get() == 0 && !relayBusy()) {
             // MySQL 8.0.24+ says why before closing; sequence 0 as for any unsolicited packet
             ctx.writeAndFlush(new Packet(0, ErrPackets.of(ErrorCode.CLIENT_INTERACTION_TIMEOUT).encode(ctx.alloc())))
                     .addListener(ChannelFutureListener.CLOSE);

@@ -249,6 +249,11 @@ public final class CommandHandler implements AutoCloseable {
         }
     }
 
+    /** An execute the relay may run ({@link PreparedStatements#relayable}); event loop only, while no command runs here. */
+    PreparedStatements.RelayableExecute relayableExecute(ByteBuf payload) {
+        return statements.relayable(payload);
+    }
+
     /** This session as the relay executor sees it (event loop only, while no command runs here). */
     RelaySession relaySession() {
         return new SessionRelay(session.relay(), registry, activity, session::schema);

@@ -1,5 +1,6 @@
 package io.shardwise.server.session;
 
+import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import io.shardwise.core.EngineSession;
 import io.shardwise.core.StatementResult;
@@ -8,6 +9,7 @@ import io.shardwise.core.error.ShardwiseException;
 import io.shardwise.core.execute.Column;
 import io.shardwise.core.execute.ResultCursor;
 import io.shardwise.server.protocol.BinaryRow;
+import io.shardwise.server.protocol.BinaryType;
 import io.shardwise.server.protocol.Command;
 import io.shardwise.server.protocol.ConnectionCommand;
 import io.shardwise.server.protocol.ExecuteRequest;
@@ -70,6 +72,68 @@ final class PreparedStatements {
                 open.close();
             }
         }
+    }
+
+    /**
+     * A COM_STMT_EXECUTE the packet relay may run instead of this class ({@code PreparedRelayExecutor}):
+     * its statement's text, the values it binds (decoded as an execute here would decode them, for
+     * routing), each parameter's type and flag byte, and where the values start in the packet.
+     */
+    record RelayableExecute(String sql, List<Object> values, int[] types, int valuesOffset) {}
+
+    /**
+     * The execute in {@code payload} (command byte first) if the relay may run it: a known statement
+     * with no cursor open and no long data collected, no cursor asked for, parameters that decode,
+     * the client's statement bytes in UTF-8 (the relay connections' character set, so text values
+     * travel as they are) and every text value text in it. Else null: this class answers it as ever.
+     * Called on the event loop while no command runs here; binding the request's types is what an
+     * execute here would do first, so a fallback decodes the packet the same way.
+     */
+    RelayableExecute relayable(ByteBuf payload) {
+        if (!session.clientCharset().isUtf8() || payload.readableBytes() < 10) {
+            return null;
+        }
+        int start = payload.readerIndex();
+        Prepared p = statements.get(payload.getIntLE(start + 1));
+        if (p == null || p.cursor != null || p.longData != null || payload.getByte(start + 5) != 0) {
+            return null;
+        }
+        ExecuteRequest request;
+        try {
+            request = ExecuteRequest.decode(payload.slice(start + 5, payload.readableBytes() - 5), p.parameterCount, p.boundTypes,
+                    null, session.clientCharset()::parameter);
+        } catch (MalformedPacketException e) {
+            return null;
+        }
+        int offset = 5 + 5;
+        if (p.parameterCount > 0) {
+            offset += (p.parameterCount + 7) / 8;
+            boolean bound = payload.getByte(start + offset) == 1;
+            offset += 1 + (bound ? 2 * p.parameterCount : 0);
+            for (int i = 0; i < p.parameterCount; i++) {
+                int type = request.types()[i] & 0xFF;
+                if (!sameBoundAsInlined(type) || request.values().get(i) instanceof byte[] && !BinaryType.isBlob(type)) {
+                    return null; // text bytes that are no UTF-8: the executor binds them as bytes
+                }
+            }
+        }
+        p.boundTypes = request.types();
+        return new RelayableExecute(p.sql, request.values(), request.types(), offset);
+    }
+
+    /**
+     * Whether a value of this type compares alike bound on the backend and written as a literal, as
+     * the executor's Connector/J writes it (client-side prepare): integers, decimals, text, bytes and
+     * NULL do; a FLOAT bound is not the decimal its text reads as, a DOUBLE or a date is typed where
+     * the literal would be a decimal or a string.
+     */
+    private static boolean sameBoundAsInlined(int type) {
+        return switch (type) {
+            case BinaryType.NULL, BinaryType.TINY, BinaryType.SHORT, BinaryType.LONG, BinaryType.INT24, BinaryType.LONGLONG,
+                 BinaryType.DECIMAL, BinaryType.NEWDECIMAL, BinaryType.VARCHAR, BinaryType.VAR_STRING, BinaryType.STRING,
+                 BinaryType.TINY_BLOB, BinaryType.MEDIUM_BLOB, BinaryType.LONG_BLOB, BinaryType.BLOB -> true;
+            default -> false;
+        };
     }
 
     /** Forgets every statement and closes their cursors (COM_RESET_CONNECTION does, as in MySQL, and the connection's end). */

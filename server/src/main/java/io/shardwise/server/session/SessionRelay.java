@@ -29,20 +29,38 @@ final class SessionRelay implements RelaySession {
     }
 
     /**
-     * Only a single plain SELECT (no {@code ;}, no system variables or {@code ()} functions this server
-     * answers itself, no user variable assignment, no information_schema, no INTO) goes on to the
-     * engine's own checks. User variables the statement reads may relay: the engine reads them as
-     * literals before it plans. Cheap: no lexing here.
+     * Only a single plain SELECT (no INTO), INSERT, UPDATE or DELETE (no {@code ;}, no system variables
+     * or {@code ()} functions this server answers itself, no user variable assignment, no
+     * information_schema) goes on to the engine's own checks. User variables the statement reads may
+     * relay: the engine reads them as literals before it plans. Cheap: no lexing here.
      */
     @Override
     public RelayPlan plan(String sql) {
+        String s = selectOnly(sql);
+        return s == null ? null : core.plan(s);
+    }
+
+    /** A prepared statement's execution, under the same rule. */
+    @Override
+    public RelayPlan prepared(String sql, List<Object> params) {
+        String s = selectOnly(sql);
+        return s == null ? null : core.prepared(s, params);
+    }
+
+    private static String selectOnly(String sql) {
         String s = QueryStatements.strip(sql);
-        if (s.length() < 8 || !s.regionMatches(true, 0, "select", 0, 6) || Character.isLetterOrDigit(s.charAt(6))
+        boolean select = startsWithWord(s, "select");
+        if (s.length() < 8 || !select && !startsWithWord(s, "insert") && !startsWithWord(s, "update") && !startsWithWord(s, "delete")
                 || s.indexOf(';') >= 0 || s.indexOf("@@") >= 0 || s.indexOf(":=") >= 0 || s.indexOf("()") >= 0
-                || SessionStatements.mentionsInformationSchema(s) || containsIgnoreCase(s, "into")) {
+                || SessionStatements.mentionsInformationSchema(s) || select && containsIgnoreCase(s, "into")) {
             return null;
         }
-        return core.plan(s);
+        return s;
+    }
+
+    private static boolean startsWithWord(String s, String word) {
+        return s.length() > word.length() && s.regionMatches(true, 0, word, 0, word.length())
+                && !Character.isLetterOrDigit(s.charAt(word.length()));
     }
 
     private static boolean containsIgnoreCase(String text, String lowerWord) {
@@ -97,6 +115,31 @@ final class SessionRelay implements RelaySession {
     @Override
     public boolean autocommit() {
         return core.autocommit();
+    }
+
+    @Override
+    public boolean noBackslashEscapes() {
+        return core.noBackslashEscapes();
+    }
+
+    @Override
+    public void wrote(long affectedRows, long lastInsertId) {
+        core.wrote(affectedRows, lastInsertId);
+    }
+
+    @Override
+    public void attach(io.shardwise.core.execute.NativeTransaction transaction) {
+        core.attach(transaction);
+    }
+
+    @Override
+    public io.shardwise.core.execute.NativeTransaction nativeTransaction() {
+        return core.nativeTransaction();
+    }
+
+    @Override
+    public void nativeEnded() {
+        core.nativeEnded();
     }
 
     @Override

@@ -104,8 +104,33 @@ class QueryRelayTest {
         }
 
         @Override
+        public boolean noBackslashEscapes() {
+            return false;
+        }
+
+        @Override
         public void killQuery(String backend, long threadId) {
             calls.add("killQuery " + backend);
+        }
+
+        @Override
+        public void wrote(long affectedRows, long lastInsertId) {
+            calls.add("wrote " + affectedRows + " " + lastInsertId);
+        }
+
+        @Override
+        public void attach(io.shardwise.core.execute.NativeTransaction transaction) {
+            throw new AssertionError("these relays run in autocommit mode");
+        }
+
+        @Override
+        public io.shardwise.core.execute.NativeTransaction nativeTransaction() {
+            return null;
+        }
+
+        @Override
+        public void nativeEnded() {
+            throw new AssertionError("these relays run in autocommit mode");
         }
     }
 

@@ -1,0 +1,92 @@
+package io.shardwise.core.execute;
+
+import io.shardwise.core.error.ErrorCode;
+import io.shardwise.core.error.ShardwiseException;
+import io.shardwise.core.route.ExecutionUnit;
+import io.shardwise.core.sql.normalize.LexicalMode;
+import io.shardwise.core.sql.normalize.SqlLexer;
+import io.shardwise.core.sql.normalize.TokenKind;
+import java.math.BigDecimal;
+import java.math.BigInteger;
+import java.time.LocalDate;
+import java.time.LocalDateTime;
+import java.time.LocalTime;
+import java.util.HexFormat;
+import java.util.List;
+
+/**
+ * A unit's {@code ?} values written into its text as SQL literals, for an executor that sends text
+ * only (a native transaction's connections speak COM_QUERY): each marker the lexer finds, in the
+ * session's lexical mode (so a {@code ?} inside a string or comment stays), becomes the literal of
+ * its value. Numbers are written as MySQL reads them back (a double with an exponent, so it stays a
+ * DOUBLE), strings quoted for the mode, bytes as a hex (binary) literal, temporals as their text.
+ *
+ * <p>Hazard: a parameter typed by the binary protocol (a DATE, say) becomes a string literal, which
+ * MySQL converts where a column's type asks for it; only {@code SELECT ?} shows the difference.
+ */
+final class InlineParameters {
+    private InlineParameters() {}
+
+    static List<ExecutionUnit> of(List<ExecutionUnit> units, LexicalMode mode) {
+        boolean any = false;
+        for (ExecutionUnit u : units) {
+            any |= !u.params().isEmpty();
+        }
+        if (!any) {
+            return units;
+        }
+        return units.stream().map(u -> u.params().isEmpty() ? u : inline(u, mode)).toList();
+    }
+
+    static ExecutionUnit inline(ExecutionUnit unit, LexicalMode mode) {
+        String sql = unit.sql();
+        StringBuilder out = new StringBuilder(sql.length() + 16 * unit.params().size());
+        SqlLexer lexer = new SqlLexer(sql, mode);
+        int copied = 0;
+        int index = 0;
+        for (TokenKind kind; (kind = lexer.next()) != TokenKind.EOF; ) {
+            if (kind == TokenKind.PARAMETER) {
+                if (index >= unit.params().size()) {
+                    throw new ShardwiseException(ErrorCode.BUG, "unit has more ? markers than parameters: " + unit.explain());
+                }
+                out.append(sql, copied, lexer.start()).append(literal(unit.params().get(index++), mode));
+                copied = lexer.end();
+            }
+        }
+        if (index != unit.params().size()) {
+            throw new ShardwiseException(ErrorCode.BUG, "unit has fewer ? markers than parameters: " + unit.explain());
+        }
+        out.append(sql, copied, sql.length());
+        return new ExecutionUnit(unit.backend(), out.toString(), List.of(), unit.logicalTables());
+    }
+
+    static String literal(Object value, LexicalMode mode) {
+        return switch (value) {
+            case null -> "NULL";
+            case Long l -> l.toString();
+            case Integer i -> i.toString();
+            case Short s -> s.toString();
+            case Byte b -> b.toString();
+            case BigInteger b -> b.toString();
+            case BigDecimal d -> d.toPlainString();
+            case Double d -> real(d);
+            case Float f -> real(f.doubleValue());
+            case Boolean b -> b ? "1" : "0";
+            case String s -> mode.quote(s);
+            case byte[] bytes -> bytes.length == 0 ? "''" : "X'" + HexFormat.of().formatHex(bytes) + "'";
+            case LocalDate d -> "'" + d + "'";
+            case LocalDateTime t -> "'" + t.toString().replace('T', ' ') + "'";
+            case LocalTime t -> "'" + t + "'";
+            default -> throw new ShardwiseException(ErrorCode.UNSUPPORTED, "a parameter of type " + value.getClass().getSimpleName()
+                    + " inside a transaction on the server's native connections");
+        };
+    }
+
+    private static String real(double d) {
+        if (Double.isNaN(d) || Double.isInfinite(d)) {
+            throw new ShardwiseException(ErrorCode.UNSUPPORTED, "a parameter of value " + d);
+        }
+        String text = Double.toString(d);
+        return text.indexOf('E') >= 0 ? text : text + "E0";
+    }
+}

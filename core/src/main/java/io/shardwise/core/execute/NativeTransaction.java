@@ -1,0 +1,50 @@
+package io.shardwise.core.execute;
+
+import io.shardwise.core.route.ExecutionUnit;
+import java.util.List;
+
+/**
+ * A session's transaction held on a face's own native backend connections (the server's relay
+ * connections) instead of the JDBC pools: once attached ({@link ExecutionSession#attachNative}),
+ * every statement, COMMIT, ROLLBACK and savepoint of the transaction runs here, so a transaction
+ * is never split between a JDBC connection and a native one to the same backend.
+ *
+ * <p>Threads: the blocking methods are called by the session's thread (never an event loop), one
+ * at a time, while the face runs nothing else for the session; {@link #rollback} may also come from
+ * the thread that closes the session.
+ *
+ * <p>Errors: a backend's error is a {@link io.shardwise.core.error.BackendException} with the
+ * backend's errno and SQLSTATE and logical names in its message; a lost connection (SQLSTATE 08)
+ * dooms the transaction, as on the JDBC path.
+ */
+public interface NativeTransaction {
+    /**
+     * Runs a statement's units on the transaction's connections (a backend joins at its first unit):
+     * backends in parallel, one backend's units in order. Every result set is read whole before this
+     * returns (its cursor holds no connection), each unit's warnings recorded in {@code diagnostics}.
+     *
+     * @param settings the SET the session's connections must carry now (it may have changed since the
+     *     transaction began: a connection that carries other settings runs it first)
+     * @param allResults each unit may return several results (CALL): each unit's result is then a
+     *     {@link UnitResult.Results}, as {@link ExecutionSession#executeAll} answers
+     */
+    List<UnitResult> execute(List<ExecutionUnit> units, Diagnostics diagnostics, String settings, boolean allResults);
+
+    /** COMMIT on every joined backend, in join order; the connections go back to their pool. */
+    void commit();
+
+    /** ROLLBACK on every joined backend; the connections go back (or close when their state is unknown). Never throws for a lost one. */
+    void rollback();
+
+    void savepoint(String name);
+
+    void rollbackToSavepoint(String name);
+
+    void releaseSavepoint(String name);
+
+    /** KILL QUERY on what the transaction's connections run now; from any thread, returns at once. */
+    void cancel();
+
+    /** Still holding its connections: false once COMMIT or ROLLBACK ended it (a doomed COMMIT leaves it open). */
+    boolean open();
+}

@@ -1,0 +1,504 @@
+package io.shardwise.server.relay;
+
+import io.netty.channel.EventLoop;
+import io.netty.util.concurrent.Future;
+import io.netty.util.concurrent.Promise;
+import io.shardwise.core.RelaySession;
+import io.shardwise.core.error.BackendException;
+import io.shardwise.core.error.ErrorCode;
+import io.shardwise.core.error.ShardwiseException;
+import io.shardwise.core.execute.Column;
+import io.shardwise.core.execute.Condition;
+import io.shardwise.core.execute.Diagnostics;
+import io.shardwise.core.execute.NativeTransaction;
+import io.shardwise.core.execute.UnitResult;
+import io.shardwise.core.route.ExecutionUnit;
+import io.shardwise.server.protocol.ColumnDefinition;
+import io.shardwise.server.protocol.ErrPacket;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.function.Consumer;
+
+/**
+ * One client session's transaction on native relay connections: one connection per backend the
+ * transaction touched, taken from the relay pool at first touch (the session's settings, then its
+ * isolation level and START TRANSACTION, then the savepoints set before it joined) and kept until
+ * COMMIT or ROLLBACK, when it goes back to the pool, or closes if what it carries is no longer what
+ * its pool's connections carry. Single-unit statements relay on these connections
+ * ({@link RelayExecutor}); everything else the session runs in the transaction comes here through
+ * {@link NativeTransaction}, from the session's thread, and runs on the event loop.
+ *
+ * <p>Confinement: every field is touched on the client's event loop only; the blocking methods
+ * post their work to the loop and wait for it (never call them on the loop). Doomed: a connection
+ * that closes inside the transaction took its backend's work with it; every further statement and
+ * COMMIT fails until ROLLBACK, as on the JDBC path.
+ */
+public final class PinnedTransaction implements NativeTransaction {
+    private final Relays relays;
+    /** The connections reserved at admission and not joined yet; given back when the transaction ends. */
+    private final Relays.Reservation reservation;
+    private final EventLoop loop;
+    private final boolean foundRows;
+    /** What the pool's connections carry (the pool's key). */
+    private final String setup;
+    private final List<String> begin;
+    private final RelaySession session;
+    private final String logicalSchema;
+    private final Map<String, BackendConnection> joined = new LinkedHashMap<>();
+    /** What each joined connection carries now: the session may SET inside the transaction. */
+    private final Map<String, String> carries = new HashMap<>();
+    private final List<String> savepoints = new ArrayList<>();
+    private final Set<String> lost = new LinkedHashSet<>();
+    /** The settings the transaction's statements run with now. */
+    private String applied;
+    private volatile boolean open = true;
+
+    PinnedTransaction(Relays relays, Relays.Reservation reservation, EventLoop loop, boolean foundRows, String setup, List<String> begin,
+                      RelaySession session, String logicalSchema) {
+        this.relays = relays;
+        this.reservation = reservation;
+        this.loop = loop;
+        this.foundRows = foundRows;
+        this.setup = setup;
+        this.applied = setup;
+        this.begin = List.copyOf(begin);
+        this.session = session;
+        this.logicalSchema = logicalSchema;
+    }
+
+    /** The transaction's connections carry {@code settings} now (else the session thread runs the statement, applying them first). */
+    boolean carries(String settings) {
+        return applied.equals(settings);
+    }
+
+    boolean joinedNothing() {
+        return joined.isEmpty() && lost.isEmpty();
+    }
+
+    /** The transaction's connection of {@code backend}, joining it at first touch. On the loop. */
+    Future<BackendConnection> join(String backend) {
+        if (!lost.isEmpty()) {
+            return loop.newFailedFuture(doomed()); // on the backends still joined too, as the JDBC executor's doomed transaction
+        }
+        BackendConnection c = joined.get(backend);
+        if (c != null) {
+            return loop.newSucceededFuture(c);
+        }
+        if (!open) {
+            return loop.newFailedFuture(new ShardwiseException(ErrorCode.SHARD_UNAVAILABLE, backend, "the transaction has ended"));
+        }
+        Future<BackendConnection> lease = reservation.take(backend);
+        if (lease == null) {
+            return loop.newFailedFuture(new ShardwiseException(ErrorCode.SHARD_UNAVAILABLE, backend,
+                    relays.closed() ? "the server is closing" : "its relay connections are refused or all in use"));
+        }
+        Promise<BackendConnection> ready = loop.newPromise();
+        lease.addListener(f -> {
+            if (!f.isSuccess()) {
+                // unreachable, or its login failed: the statement fails as the JDBC executor's borrow fails (1105),
+                // and the transaction goes on (nothing of it was on that backend)
+                ready.tryFailure(lostError(backend, f.cause()));
+                return;
+            }
+            BackendConnection fresh = lease.getNow();
+            if (!open) { // ended (the client left, a ROLLBACK from the session's close) while the connection was coming
+                relays.release(loop, fresh, foundRows, setup);
+                ready.tryFailure(new ShardwiseException(ErrorCode.SHARD_UNAVAILABLE, backend, "the transaction has ended"));
+                return;
+            }
+            List<String> steps = new ArrayList<>(begin.size() + savepoints.size() + 1);
+            if (!applied.equals(setup) && !applied.isEmpty()) {
+                steps.add(applied);
+            }
+            steps.addAll(begin);
+            for (String name : savepoints) {
+                steps.add("SAVEPOINT " + quote(name));
+            }
+            runSteps(fresh, steps, 0, () -> {
+                if (!open) { // ended while it began: what it began is rolled back as it closes, never pinned past the end
+                    fresh.channel().close();
+                    ready.tryFailure(new ShardwiseException(ErrorCode.SHARD_UNAVAILABLE, backend, "the transaction has ended"));
+                    return;
+                }
+                joined.put(backend, fresh);
+                carries.put(backend, applied);
+                relays.pinned(1);
+                fresh.channel().closeFuture().addListener(closed -> {
+                    if (open && joined.get(backend) == fresh) {
+                        joined.remove(backend);
+                        relays.pinned(-1);
+                        lost.add(backend);
+                    }
+                });
+                ready.trySuccess(fresh);
+            }, failure -> {
+                fresh.channel().close(); // half-joined: its state is unknown
+                ready.tryFailure(failure);
+            });
+        });
+        return ready;
+    }
+
+    /** Runs {@code steps} in order, each expected to answer OK. */
+    private void runSteps(BackendConnection c, List<String> steps, int index, Runnable then, Consumer<Throwable> failed) {
+        if (index == steps.size()) {
+            then.run();
+            return;
+        }
+        ResponseReader.run(c, steps.get(index), false).addListener(f -> {
+            if (!f.isSuccess()) {
+                failed.accept(lostError(c.backend(), f.cause()));
+            } else if (((ResponseReader.Response) f.getNow()).err() != null) {
+                failed.accept(error(c.backend(), ((ResponseReader.Response) f.getNow()).err()));
+            } else {
+                runSteps(c, steps, index + 1, then, failed);
+            }
+        });
+    }
+
+    @Override
+    public List<UnitResult> execute(List<ExecutionUnit> units, Diagnostics diagnostics, String settings, boolean allResults) {
+        return Arrays.asList(await(onLoop(done -> run(units, diagnostics, settings, allResults, done))));
+    }
+
+    private void run(List<ExecutionUnit> units, Diagnostics diagnostics, String settings, boolean allResults,
+                     CompletableFuture<UnitResult[]> done) {
+        relays.countNative();
+        if (!settings.equals(applied) && !settings.isEmpty()) {
+            applied = settings; // joined connections run it before their next unit
+        }
+        Map<String, List<Integer>> byBackend = new LinkedHashMap<>();
+        for (int i = 0; i < units.size(); i++) {
+            byBackend.computeIfAbsent(units.get(i).backend(), b -> new ArrayList<>()).add(i);
+        }
+        UnitResult[] results = new UnitResult[units.size()];
+        Throwable[] failure = new Throwable[1];
+        int[] pending = {byBackend.size()};
+        Runnable backendDone = () -> {
+            if (--pending[0] == 0) {
+                if (failure[0] == null) {
+                    done.complete(results);
+                } else {
+                    done.completeExceptionally(failure[0]);
+                }
+            }
+        };
+        Consumer<Throwable> fail = t -> {
+            if (failure[0] == null) {
+                failure[0] = t;
+            }
+            backendDone.run();
+        };
+        byBackend.forEach((backend, indexes) -> join(backend).addListener(f -> {
+            if (!f.isSuccess()) {
+                fail.accept(lostError(backend, f.cause()));
+                return;
+            }
+            BackendConnection c = (BackendConnection) f.getNow();
+            String carried = carries.get(backend);
+            List<String> refresh = applied.equals(carried) ? List.of() : List.of(applied);
+            runSteps(c, refresh, 0, () -> {
+                carries.put(backend, applied);
+                runUnits(c, units, indexes, 0, allResults, results, diagnostics, backendDone, fail);
+            }, fail);
+        }));
+    }
+
+    /** One backend's units in order on its connection. */
+    private void runUnits(BackendConnection c, List<ExecutionUnit> units, List<Integer> indexes, int k, boolean allResults,
+                          UnitResult[] results, Diagnostics diagnostics, Runnable finished, Consumer<Throwable> fail) {
+        if (k == indexes.size()) {
+            finished.run();
+            return;
+        }
+        int index = indexes.get(k);
+        ExecutionUnit unit = units.get(index);
+        ResponseReader.run(c, unit.sql(), true, allResults).addListener(f -> {
+            if (!f.isSuccess()) {
+                fail.accept(lostError(c.backend(), f.cause()));
+                return;
+            }
+            ResponseReader.Response r = (ResponseReader.Response) f.getNow();
+            if (r.err() != null) {
+                fail.accept(error(c.backend(), r.err()));
+                return;
+            }
+            if (r.warnings() > 0) {
+                List<Condition> logical = new ArrayList<>(r.conditions().size());
+                for (Condition w : r.conditions()) {
+                    logical.add(new Condition(w.level(), w.code(), session.translate(c.backend(), w.code(), w.message())));
+                }
+                diagnostics.unit(index, r.warnings(), logical);
+            }
+            UnitResult last = result(unit, r);
+            if (allResults) {
+                List<UnitResult> all = new ArrayList<>(r.earlier().size() + 1);
+                for (ResponseReader.Response e : r.earlier()) {
+                    all.add(result(unit, e));
+                }
+                all.add(last);
+                last = new UnitResult.Results(all);
+            }
+            results[index] = last;
+            runUnits(c, units, indexes, k + 1, allResults, results, diagnostics, finished, fail);
+        });
+    }
+
+    private UnitResult result(ExecutionUnit unit, ResponseReader.Response r) {
+        return r.ok() != null ? new UnitResult.Update(r.ok().affectedRows(), r.ok().lastInsertId(), r.ok().warnings())
+                : new UnitResult.Rows(new RowsCursor(columns(unit, r.columns()), r.rows()));
+    }
+
+    private List<Column> columns(ExecutionUnit unit, List<ColumnDefinition> definitions) {
+        List<Column> columns = new ArrayList<>(definitions.size());
+        for (ColumnDefinition d : definitions) {
+            columns.add(new Column(d.schema().isEmpty() ? "" : logicalSchema, unit.logicalTable(d.table()),
+                    unit.logicalTable(d.orgTable()), d.name(), d.orgName(), d.collation(), d.length(), d.type(), d.flags(),
+                    d.decimals()));
+        }
+        return List.copyOf(columns);
+    }
+
+    @Override
+    public void commit() {
+        await(onLoop(done -> {
+            if (!lost.isEmpty()) {
+                done.completeExceptionally(doomed()); // stays open: only ROLLBACK ends it
+                return;
+            }
+            open = false;
+            finish("COMMIT", new ArrayList<>(joined.values()), 0, null, done);
+        }));
+    }
+
+    /**
+     * The error of a COMMIT that failed on {@code failed}, worded as the JDBC executor's
+     * ({@code Transaction.commit}): what committed before it, and what was rolled back after it.
+     */
+    private ShardwiseException commitFailed(String failed, Throwable cause, List<BackendConnection> all, int index) {
+        List<String> committed = new ArrayList<>();
+        List<String> notCommitted = new ArrayList<>();
+        for (int i = 0; i < all.size(); i++) {
+            (i < index ? committed : notCommitted).add(all.get(i).backend());
+        }
+        String note = committed.isEmpty()
+                ? " (commit failed; nothing committed; rolled back on " + String.join(", ", notCommitted) + ")"
+                : " (commit is partial: committed on " + String.join(", ", committed) + "; not committed on "
+                        + String.join(", ", notCommitted) + ")";
+        if (cause instanceof BackendException b) {
+            return new BackendException(failed, new SQLException(b.getCause().getMessage() + note, b.sqlState(), b.errno()),
+                    b.getMessage() + note);
+        }
+        String reason = cause instanceof ShardwiseException s ? s.getMessage() : reason(cause);
+        return new ShardwiseException(cause, ErrorCode.SHARD_UNAVAILABLE, failed, reason + note);
+    }
+
+    @Override
+    public void rollback() {
+        if (loop.inEventLoop()) {
+            rollbackNow(new CompletableFuture<>());
+            return;
+        }
+        try {
+            await(onLoop(this::rollbackNow));
+        } catch (ShardwiseException ignored) {
+            // connections that failed to roll back were closed, which rolls back their part
+        }
+    }
+
+    private void rollbackNow(CompletableFuture<Object> done) {
+        if (!open) {
+            done.complete(null);
+            return;
+        }
+        open = false;
+        finish("ROLLBACK", new ArrayList<>(joined.values()), 0, null, done);
+    }
+
+    /**
+     * Deadlock (1213): the backend rolled back its part and ended the transaction there; the rest is
+     * rolled back as MySQL ends the whole transaction, and the session is out of it. On the loop.
+     */
+    void deadlocked() {
+        session.nativeEnded();
+        rollbackNow(new CompletableFuture<>());
+    }
+
+    /**
+     * {@code sql} (COMMIT or ROLLBACK) on each connection in join order; after a failed COMMIT the rest
+     * roll back. Every connection goes back to its pool, or closes if it failed or carries other settings.
+     */
+    private void finish(String sql, List<BackendConnection> left, int index, Throwable failure, CompletableFuture<?> done) {
+        if (index == left.size()) {
+            joined.clear();
+            reservation.release();
+            if (failure == null) {
+                done.complete(null);
+            } else {
+                done.completeExceptionally(failure);
+            }
+            return;
+        }
+        BackendConnection c = left.get(index);
+        String now = failure == null ? sql : "ROLLBACK";
+        ResponseReader.run(c, now, false).addListener(f -> {
+            Throwable next = failure;
+            boolean clean = f.isSuccess() && ((ResponseReader.Response) f.getNow()).err() == null;
+            if (!clean && next == null && now.equals("COMMIT")) {
+                next = commitFailed(c.backend(), f.isSuccess() ? error(c.backend(), ((ResponseReader.Response) f.getNow()).err())
+                        : f.cause(), left, index);
+            }
+            if (clean && setup.equals(carries.get(c.backend()))) {
+                relays.release(loop, c, foundRows, setup);
+            } else {
+                c.channel().close();
+            }
+            relays.pinned(-1);
+            finish(sql, left, index + 1, next, done);
+        });
+    }
+
+    @Override
+    public void savepoint(String name) {
+        onAll("SAVEPOINT " + quote(name), null, () -> {
+            savepoints.removeIf(name::equalsIgnoreCase); // MySQL moves a savepoint set again
+            savepoints.add(name);
+        });
+    }
+
+    @Override
+    public void rollbackToSavepoint(String name) {
+        onAll("ROLLBACK TO SAVEPOINT " + quote(name), name, () -> trim(name, true));
+    }
+
+    @Override
+    public void releaseSavepoint(String name) {
+        onAll("RELEASE SAVEPOINT " + quote(name), name, () -> trim(name, false));
+    }
+
+    /** Keeps the savepoints before {@code name}, and {@code name} itself if {@code keep}. */
+    private void trim(String name, boolean keep) {
+        for (int i = 0; i < savepoints.size(); i++) {
+            if (savepoints.get(i).equalsIgnoreCase(name)) {
+                savepoints.subList(keep ? i + 1 : i, savepoints.size()).clear();
+                return;
+            }
+        }
+    }
+
+    /** {@code sql} on every joined connection; 1305 when {@code known} names a savepoint the transaction does not hold, as MySQL. */
+    private void onAll(String sql, String known, Runnable recorded) {
+        await(onLoop(done -> {
+            if (!lost.isEmpty()) {
+                done.completeExceptionally(doomed());
+                return;
+            }
+            if (known != null && savepoints.stream().noneMatch(known::equalsIgnoreCase)) {
+                done.completeExceptionally(new ShardwiseException(ErrorCode.SAVEPOINT_DOES_NOT_EXIST, known));
+                return;
+            }
+            onEach(sql, new ArrayList<>(joined.values()), 0, null, () -> {
+                recorded.run();
+                done.complete(null);
+            }, done);
+        }));
+    }
+
+    private void onEach(String sql, List<BackendConnection> all, int index, Throwable failure, Runnable then, CompletableFuture<?> done) {
+        if (index == all.size()) {
+            if (failure == null) {
+                then.run();
+            } else {
+                done.completeExceptionally(failure);
+            }
+            return;
+        }
+        BackendConnection c = all.get(index);
+        runSteps(c, List.of(sql), 0, () -> onEach(sql, all, index + 1, failure, then, done),
+                t -> onEach(sql, all, index + 1, failure == null ? t : failure, then, done));
+    }
+
+    /** KILL QUERY on whatever a joined connection runs now (from any thread). */
+    @Override
+    public void cancel() {
+        loop.execute(() -> {
+            for (BackendConnection c : joined.values()) {
+                if (c.running()) {
+                    session.killQuery(c.backend(), c.threadId());
+                }
+            }
+        });
+    }
+
+    @Override
+    public boolean open() {
+        return open;
+    }
+
+    private ShardwiseException doomed() {
+        return new ShardwiseException(ErrorCode.SHARD_UNAVAILABLE, String.join(", ", lost),
+                "the connection was lost inside a transaction and the backend rolled back its part;"
+                        + " the transaction cannot continue: ROLLBACK to end it");
+    }
+
+    private BackendException error(String backend, ErrPacket err) {
+        return new BackendException(backend, new SQLException(err.message(), err.sqlState(), err.errno()),
+                session.translate(backend, err.errno(), err.message()));
+    }
+
+    /**
+     * A backend connection that broke, could not be opened or logged into: 1105 as the relay's and
+     * the JDBC executor's lost or unreachable backend (never a Java exception's name or [BUG]).
+     */
+    private static ShardwiseException lostError(String backend, Throwable cause) {
+        return cause instanceof ShardwiseException s ? s : new ShardwiseException(cause, ErrorCode.SHARD_UNAVAILABLE, backend, reason(cause));
+    }
+
+    /** What went wrong in words: a closed channel's exception has no message. */
+    private static String reason(Throwable cause) {
+        String message = cause.getMessage();
+        return message == null || message.isBlank() ? "the connection was lost" : message;
+    }
+
+    static String quote(String identifier) {
+        return "`" + identifier.replace("`", "``") + "`";
+    }
+
+    private <T> CompletableFuture<T> onLoop(Consumer<CompletableFuture<T>> work) {
+        if (loop.inEventLoop()) {
+            throw new IllegalStateException("a native transaction's blocking call on its own event loop");
+        }
+        CompletableFuture<T> done = new CompletableFuture<>();
+        loop.execute(() -> {
+            try {
+                work.accept(done);
+            } catch (RuntimeException e) {
+                done.completeExceptionally(e);
+            }
+        });
+        return done;
+    }
+
+    private static <T> T await(CompletableFuture<T> done) {
+        try {
+            return done.get();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new ShardwiseException(ErrorCode.QUERY_INTERRUPTED);
+        } catch (ExecutionException e) {
+            if (e.getCause() instanceof ShardwiseException s) {
+                throw s;
+            }
+            throw ShardwiseException.bug("native transaction", e.getCause());
+        }
+    }
+}

@@ -1,0 +1,202 @@
+package io.shardwise.server.relay;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.util.concurrent.Promise;
+import io.shardwise.core.execute.Condition;
+import io.shardwise.server.protocol.ColumnDefinition;
+import io.shardwise.server.protocol.ErrPacket;
+import io.shardwise.server.protocol.OkPacket;
+import io.shardwise.server.protocol.Packet;
+import io.shardwise.server.protocol.ServerStatus;
+import io.shardwise.server.protocol.Wire;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Reads the whole response to one COM_QUERY on a {@link BackendConnection} into a
+ * {@link Response}: an OK, an ERR, or a text result set decoded into rows of cell bytes (MySQL's
+ * text-protocol values, what {@link io.shardwise.core.execute.ResultCursor} carries). When the
+ * response counted warnings, SHOW WARNINGS follows on the same connection before the promise
+ * completes, so its conditions travel with the response. Event-loop confined, one per command.
+ *
+ * <p>Buffer lifetime: every packet is released here; rows are copied out as byte arrays.
+ */
+final class ResponseReader implements BackendConnection.Listener {
+    /**
+     * One response. Exactly one of {@code ok}, {@code err} and {@code columns} is non-null; rows
+     * are those of a result set (empty otherwise).
+     */
+    record Response(OkPacket ok, ErrPacket err, List<ColumnDefinition> columns, List<byte[][]> rows, int warnings,
+                    List<Condition> conditions, List<Response> earlier) {}
+
+    private enum Phase { HEADER, COLUMNS, COLUMNS_EOF, ROWS, WARNINGS_HEADER, WARNINGS_COLUMNS, WARNINGS_COLUMNS_EOF, WARNINGS_ROWS, DONE }
+
+    private final Promise<Response> done;
+    private final boolean fetchWarnings;
+    private final boolean allResults;
+    private Phase phase = Phase.HEADER;
+    private long columnsLeft;
+    private OkPacket ok;
+    private List<ColumnDefinition> columns;
+    private List<byte[][]> rows = new ArrayList<>();
+    /** The results before the last, when the command returns several (a CALL). */
+    private final List<Response> earlier = new ArrayList<>();
+    private int warnings;
+    private List<Condition> conditions = List.of();
+
+    private ResponseReader(Promise<Response> done, boolean fetchWarnings, boolean allResults) {
+        this.done = done;
+        this.fetchWarnings = fetchWarnings;
+        this.allResults = allResults;
+    }
+
+    /**
+     * Sends {@code sql} on {@code connection}; the promise completes with its response, or fails when
+     * the connection breaks — or broke already: a transaction's connection may close between two of
+     * its statements (its backend died), and that must fail the statement, not throw on the loop.
+     */
+    static Promise<Response> run(BackendConnection connection, String sql, boolean fetchWarnings) {
+        return run(connection, sql, fetchWarnings, false);
+    }
+
+    /** @param allResults several results may follow (a CALL): all but the last are in {@link Response#earlier} */
+    static Promise<Response> run(BackendConnection connection, String sql, boolean fetchWarnings, boolean allResults) {
+        Promise<Response> done = connection.channel().eventLoop().newPromise();
+        if (!connection.usable()) {
+            return done.setFailure(new IllegalStateException("backend " + connection.backend() + " closed the connection"));
+        }
+        connection.query(sql, new ResponseReader(done, fetchWarnings, allResults));
+        return done;
+    }
+
+    @Override
+    public void packet(BackendConnection connection, Packet packet) {
+        ByteBuf in = packet.content();
+        try {
+            int length = in.readableBytes();
+            int header = length == 0 ? -1 : in.getUnsignedByte(in.readerIndex());
+            boolean end = header == 0xFE && length < Packet.MAX_WIRE_PAYLOAD;
+            switch (phase) {
+                case HEADER -> {
+                    if (header == ErrPacket.HEADER) {
+                        connection.responseEnded();
+                        complete(connection, null, ErrPacket.decode(in));
+                    } else if (header == OkPacket.HEADER) {
+                        ok = OkPacket.decode(in);
+                        ended(connection, ok.warnings(), ok.status());
+                    } else {
+                        columnsLeft = Wire.readLenenc(in);
+                        columns = new ArrayList<>((int) columnsLeft);
+                        phase = Phase.COLUMNS;
+                    }
+                }
+                case COLUMNS -> {
+                    columns.add(ColumnDefinition.decode(in));
+                    if (--columnsLeft == 0) {
+                        phase = connection.endsResultsWithOk() ? Phase.ROWS : Phase.COLUMNS_EOF;
+                    }
+                }
+                case COLUMNS_EOF -> phase = Phase.ROWS;
+                case ROWS -> {
+                    if (header == ErrPacket.HEADER) {
+                        connection.responseEnded();
+                        complete(connection, null, ErrPacket.decode(in));
+                    } else if (end) {
+                        if (connection.endsResultsWithOk()) {
+                            OkPacket last = OkPacket.decode(in);
+                            ended(connection, last.warnings(), last.status());
+                        } else {
+                            in.skipBytes(1);
+                            int w = in.readUnsignedShortLE();
+                            ended(connection, w, new ServerStatus(in.readUnsignedShortLE()));
+                        }
+                    } else {
+                        byte[][] row = new byte[columns.size()][];
+                        for (int i = 0; i < row.length; i++) {
+                            if (in.getUnsignedByte(in.readerIndex()) == 0xFB) {
+                                in.skipBytes(1); // NULL
+                            } else {
+                                row[i] = Wire.readLenencBytes(in);
+                            }
+                        }
+                        rows.add(row);
+                    }
+                }
+                case WARNINGS_HEADER -> {
+                    if (header == ErrPacket.HEADER || header == OkPacket.HEADER) {
+                        warningsRead(connection); // nothing to record, as when Connector/J's SHOW WARNINGS fails
+                    } else {
+                        columnsLeft = Wire.readLenenc(in);
+                        phase = Phase.WARNINGS_COLUMNS;
+                    }
+                }
+                case WARNINGS_COLUMNS -> {
+                    if (--columnsLeft == 0) {
+                        phase = connection.endsResultsWithOk() ? Phase.WARNINGS_ROWS : Phase.WARNINGS_COLUMNS_EOF;
+                    }
+                }
+                case WARNINGS_COLUMNS_EOF -> phase = Phase.WARNINGS_ROWS;
+                case WARNINGS_ROWS -> {
+                    if (end || header == ErrPacket.HEADER) {
+                        warningsRead(connection);
+                    } else {
+                        String level = Wire.readLenencString(in);
+                        int code = Integer.parseInt(Wire.readLenencString(in));
+                        conditions.add(new Condition(Condition.Level.of(level), code, Wire.readLenencString(in)));
+                    }
+                }
+                case DONE -> { }
+            }
+        } catch (RuntimeException e) {
+            phase = Phase.DONE;
+            connection.channel().close(); // the response cannot be followed: the connection's state is unknown
+            done.tryFailure(e);
+        } finally {
+            packet.release();
+        }
+    }
+
+    /** The response's last packet: SHOW WARNINGS next when it counted some. */
+    private void ended(BackendConnection connection, int count, ServerStatus status) {
+        if (status.moreResultsExist()) {
+            if (!allResults) {
+                throw new IllegalStateException("backend " + connection.backend() + " announced more results");
+            }
+            earlier.add(new Response(ok, null, ok == null ? columns : null, rows, count, List.of(), List.of()));
+            ok = null;
+            columns = null;
+            rows = new ArrayList<>();
+            phase = Phase.HEADER; // the connection stays busy: the next result follows
+            return;
+        }
+        connection.responseEnded();
+        warnings = count;
+        if (count > 0 && fetchWarnings) {
+            conditions = new ArrayList<>();
+            phase = Phase.WARNINGS_HEADER;
+            connection.query("SHOW WARNINGS", this);
+            return;
+        }
+        complete(connection, ok, null);
+    }
+
+    private void warningsRead(BackendConnection connection) {
+        connection.responseEnded();
+        complete(connection, ok, null);
+    }
+
+    private void complete(BackendConnection connection, OkPacket okPacket, ErrPacket err) {
+        phase = Phase.DONE;
+        done.trySuccess(new Response(err == null ? okPacket : null, err, err == null && okPacket == null ? columns : null, rows, warnings,
+                conditions, List.copyOf(earlier)));
+    }
+
+    @Override
+    public void readComplete(BackendConnection connection) {}
+
+    @Override
+    public void lost(BackendConnection connection, Throwable cause) {
+        phase = Phase.DONE;
+        done.tryFailure(cause);
+    }
+}

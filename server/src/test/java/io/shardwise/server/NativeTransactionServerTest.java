@@ -1,0 +1,671 @@
+package io.shardwise.server;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.shardwise.server.auth.NativePassword;
+import io.shardwise.server.protocol.ErrPacket;
+import io.shardwise.server.protocol.OkPacket;
+import io.shardwise.server.protocol.ServerStatus;
+import io.shardwise.testkit.Await;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+/**
+ * Transactions on the server's native path: once a transaction's first statement relays, the
+ * whole transaction runs on relay connections pinned to the session (one per backend it touches) —
+ * single-unit statements relay their packets, everything else the session runs goes through the
+ * same connections — and the JDBC executor holds no connection meanwhile
+ * ({@code engine.activeConnections() == 0}). Statement shapes run once in autocommit first: only a
+ * plan-cache hit relays.
+ */
+class NativeTransactionServerTest {
+    @RegisterExtension
+    static final SampleServer sample = SampleServer.forClass("nativetx");
+
+    @Test
+    void aTransactionsReadsAndWritesRunOnPinnedRelayConnectionsAndCommit() throws Exception {
+        try (Connection c = sample.connect("app", ""); Statement s = c.createStatement()) {
+            warm(s);
+            long relayed = sample.server.relayedStatements();
+            long bridged = sample.server.nativeStatements();
+            s.execute("BEGIN");
+            assertEquals(1, rows(s, "SELECT k FROM sbtest1 WHERE id = 11").size());
+            assertEquals(1, s.executeUpdate("UPDATE sbtest1 SET k = 4242 WHERE id = 11"));
+            assertEquals(0, sample.engine.activeConnections(), "the JDBC executor holds no connection in the transaction");
+            assertTrue(sample.server.pinnedConnections() >= 1);
+            // several shards with a merge: the session's executor, on the same pinned connections (it sees the update)
+            assertEquals(List.of("1"), rows(s, "SELECT COUNT(*) FROM sbtest1 WHERE k = 4242"));
+            assertEquals(0, sample.engine.activeConnections());
+            s.execute("COMMIT");
+            assertEquals(relayed + 2, sample.server.relayedStatements(), "the point read and the write relayed");
+            assertTrue(sample.server.nativeStatements() > bridged, "the merged read ran natively");
+            assertEquals(0, sample.server.pinnedConnections(), "COMMIT gave the connections back");
+        }
+        assertEquals(List.of("4242"), direct("SELECT k FROM sbtest1 WHERE id = 11"));
+    }
+
+    @Test
+    void rollbackUndoesWhatTheTransactionWrote() throws Exception {
+        List<String> before = direct("SELECT k FROM sbtest1 WHERE id = 12");
+        try (Connection c = sample.connect("app", ""); Statement s = c.createStatement()) {
+            warm(s);
+            c.setAutoCommit(false); // autocommit off: the first statement opens the transaction
+            long relayed = sample.server.relayedStatements();
+            assertEquals(1, s.executeUpdate("UPDATE sbtest1 SET k = -1 WHERE id = 12"));
+            assertEquals(List.of("-1"), rows(s, "SELECT k FROM sbtest1 WHERE id = 12"));
+            assertEquals(relayed + 2, sample.server.relayedStatements());
+            assertEquals(0, sample.engine.activeConnections());
+            c.rollback();
+            assertEquals(before, rows(s, "SELECT k FROM sbtest1 WHERE id = 12"));
+            c.rollback();
+        }
+        assertEquals(before, direct("SELECT k FROM sbtest1 WHERE id = 12"));
+    }
+
+    @Test
+    void theSessionsIsolationLevelAppliesToItsNativeTransaction() throws Exception {
+        try (Connection c = sample.connect("app", ""); Statement s = c.createStatement();
+             Connection other = sample.connect("app", ""); Statement o = other.createStatement()) {
+            warm(s);
+            for (String level : List.of("REPEATABLE READ", "READ COMMITTED")) {
+                s.execute("SET SESSION TRANSACTION ISOLATION LEVEL " + level);
+                s.execute("BEGIN");
+                long relayed = sample.server.relayedStatements();
+                String first = rows(s, "SELECT k FROM sbtest1 WHERE id = 13").get(0);
+                assertEquals(relayed + 1, sample.server.relayedStatements());
+                o.executeUpdate("UPDATE sbtest1 SET k = k + 1 WHERE id = 13");
+                String second = rows(s, "SELECT k FROM sbtest1 WHERE id = 13").get(0);
+                if (level.equals("REPEATABLE READ")) {
+                    assertEquals(first, second, "a repeatable read's snapshot");
+                } else {
+                    assertNotEquals(first, second, "read committed sees the other's commit");
+                }
+                s.execute("COMMIT");
+            }
+        }
+    }
+
+    @Test
+    void aReadOnlyTransactionRefusesWritesWithMysqlsError() throws Exception {
+        try (Connection c = sample.connect("app", ""); Statement s = c.createStatement()) {
+            warm(s);
+            s.execute("START TRANSACTION READ ONLY");
+            long relayed = sample.server.relayedStatements();
+            assertEquals(1, rows(s, "SELECT k FROM sbtest1 WHERE id = 14").size());
+            assertEquals(relayed + 1, sample.server.relayedStatements());
+            SQLException e = assertThrows(SQLException.class, () -> s.executeUpdate("UPDATE sbtest1 SET k = 1 WHERE id = 14"));
+            assertEquals(1792, e.getErrorCode());
+            assertEquals("25006", e.getSQLState());
+            s.execute("COMMIT");
+        }
+    }
+
+    @Test
+    void aDuplicateKeyFailsOnlyItsStatementAndTheTransactionGoesOn() throws Exception {
+        try (Connection c = sample.connect("app", ""); Statement s = c.createStatement()) {
+            warm(s);
+            s.execute("BEGIN");
+            assertEquals(1, s.executeUpdate("INSERT INTO sbtest1 (id, k, c, pad) VALUES (5001, 1, 'a', 'b')"));
+            SQLException e = assertThrows(SQLException.class,
+                    () -> s.executeUpdate("INSERT INTO sbtest1 (id, k, c, pad) VALUES (5001, 2, 'a', 'b')"));
+            assertEquals(1062, e.getErrorCode());
+            assertEquals(1, s.executeUpdate("INSERT INTO sbtest1 (id, k, c, pad) VALUES (5002, 3, 'a', 'b')"));
+            assertEquals(0, sample.engine.activeConnections());
+            s.execute("COMMIT");
+            assertEquals(List.of("5001 1", "5002 3"), rows(s, "SELECT id, k FROM sbtest1 WHERE id IN (5001, 5002) ORDER BY id"));
+            s.executeUpdate("DELETE FROM sbtest1 WHERE id IN (5001, 5002)");
+        }
+    }
+
+    @Test
+    void aClientGoneMidTransactionIsRolledBackAndItsConnectionsGoBack() throws Exception {
+        List<String> before = direct("SELECT k FROM sbtest1 WHERE id = 15");
+        Connection gone = sample.connect("app", "");
+        try (Statement s = gone.createStatement()) {
+            warm(s);
+            s.execute("BEGIN");
+            assertEquals(1, s.executeUpdate("UPDATE sbtest1 SET k = -15 WHERE id = 15"));
+            assertTrue(sample.server.pinnedConnections() >= 1);
+        }
+        gone.abort(Runnable::run); // the socket closes without COM_QUIT
+        Await.until("the vanished client's transaction ends", () -> sample.server.pinnedConnections() == 0);
+        try (Connection c = sample.connect("app", ""); Statement s = c.createStatement()) {
+            s.execute("SET innodb_lock_wait_timeout = 1");
+            assertEquals(before, rows(s, "SELECT k FROM sbtest1 WHERE id = 15 FOR UPDATE"), "rolled back, and the row lock is free");
+        }
+    }
+
+    @Test
+    void aDeadlockIsRelayedAsMysqlsErrorAndEndsTheTransaction() throws Exception {
+        // two rows on one backend, so that backend sees the lock cycle
+        List<String> ids = new ArrayList<>();
+        try (Connection c = sample.backend.connect(sample.target.databasePrefix() + "_0"); Statement s = c.createStatement();
+             ResultSet rs = s.executeQuery("SELECT id FROM sbtest1 WHERE id BETWEEN 20 AND 200 ORDER BY id LIMIT 2")) {
+            while (rs.next()) {
+                ids.add(rs.getString(1));
+            }
+        }
+        try (Connection a = sample.connect("app", ""); Statement sa = a.createStatement();
+             Connection b = sample.connect("app", ""); Statement sb = b.createStatement()) {
+            warm(sa);
+            warm(sb);
+            sa.execute("BEGIN");
+            sb.execute("BEGIN");
+            sa.executeUpdate("UPDATE sbtest1 SET k = k + 1 WHERE id = " + ids.get(0));
+            sb.executeUpdate("UPDATE sbtest1 SET k = k + 1 WHERE id = " + ids.get(1));
+            CompletableFuture<Integer> first = CompletableFuture.supplyAsync(() -> {
+                try {
+                    return sa.executeUpdate("UPDATE sbtest1 SET k = k + 1 WHERE id = " + ids.get(1));
+                } catch (SQLException e) {
+                    return -e.getErrorCode();
+                }
+            });
+            try {
+                awaitLockWait();
+            } catch (AssertionError e) {
+                // what the backend and the server held when the first statement never waited: for the next reader of a failure
+                System.out.println("deadlock test: first statement done " + first.isDone() + (first.isDone() ? " with " + first.join() : "")
+                        + "; relayed " + sample.server.relayedStatements() + ", pinned " + sample.server.pinnedConnections()
+                        + ", borrowed " + sample.engine.activeConnections());
+                try (Connection d = sample.backend.connect("information_schema"); Statement ds = d.createStatement()) {
+                    System.out.println("deadlock test: innodb_trx " + rows(ds, "SELECT trx_state, trx_mysql_thread_id, trx_query, trx_rows_locked"
+                            + " FROM information_schema.innodb_trx"));
+                    System.out.println("deadlock test: processlist " + rows(ds, "SELECT ID, DB, COMMAND, TIME, STATE, INFO"
+                            + " FROM information_schema.PROCESSLIST WHERE DB LIKE '" + sample.target.databasePrefix() + "%'"));
+                }
+                throw e;
+            }
+            int second;
+            try {
+                second = sb.executeUpdate("UPDATE sbtest1 SET k = k + 1 WHERE id = " + ids.get(0));
+            } catch (SQLException e) {
+                second = -e.getErrorCode();
+            }
+            int firstResult = first.get();
+            assertTrue(firstResult == -1213 ^ second == -1213, "exactly one side is the deadlock victim: " + firstResult + ", " + second);
+            Statement victim = firstResult == -1213 ? sa : sb;
+            Statement winner = firstResult == -1213 ? sb : sa;
+            // the victim's transaction is over, as in MySQL: its next statement starts afresh
+            assertEquals(1, rows(victim, "SELECT k FROM sbtest1 WHERE id = " + ids.get(0)).size());
+            winner.execute("COMMIT");
+            victim.execute("COMMIT");
+        }
+        assertEquals(0, sample.server.pinnedConnections());
+    }
+
+    @Test
+    void preparedStatementsInsideANativeTransactionRunOnItsConnectionsWithTheirValues() throws Exception {
+        try (Connection c = sample.connect("app", "&useServerPrepStmts=true"); Statement s = c.createStatement()) {
+            warm(s);
+            s.execute("BEGIN");
+            long relayed = sample.server.relayedStatements();
+            assertEquals(1, rows(s, "SELECT k FROM sbtest1 WHERE id = 17").size());
+            assertEquals(relayed + 1, sample.server.relayedStatements(), "the transaction is native");
+            try (java.sql.PreparedStatement update = c.prepareStatement("UPDATE sbtest1 SET k = ?, c = ? WHERE id = ? AND k <> ?")) {
+                update.setInt(1, 1717);
+                update.setString(2, "it's a \\ ? 'quoted' value");
+                update.setLong(3, 17);
+                update.setDouble(4, -0.5);
+                assertEquals(1, update.executeUpdate());
+            }
+            try (java.sql.PreparedStatement read = c.prepareStatement("SELECT k, c FROM sbtest1 WHERE id = ? AND c LIKE ?")) {
+                read.setInt(1, 17);
+                read.setString(2, "it's%");
+                try (ResultSet rs = read.executeQuery()) {
+                    assertTrue(rs.next());
+                    assertEquals(1717, rs.getInt(1));
+                    assertEquals("it's a \\ ? 'quoted' value", rs.getString(2));
+                }
+            }
+            assertEquals(0, sample.engine.activeConnections(), "the executes ran on the transaction's connection");
+            s.execute("ROLLBACK");
+        }
+    }
+
+    @Test
+    void aCallInsideANativeTransactionReadsAllItsResultsOnThePinnedConnection() throws Exception {
+        try (Connection c = sample.connect("app", "&allowMultiQueries=false"); Statement s = c.createStatement()) {
+            warm(s);
+            s.execute("DROP PROCEDURE IF EXISTS native_two");
+            s.execute("CREATE PROCEDURE native_two() BEGIN SELECT 1 AS one; SELECT 2 AS two, 3 AS three; END");
+            s.execute("BEGIN");
+            long relayed = sample.server.relayedStatements();
+            assertEquals(1, rows(s, "SELECT k FROM sbtest1 WHERE id = 16").size());
+            assertEquals(relayed + 1, sample.server.relayedStatements(), "the transaction is native");
+            List<String> seen = new ArrayList<>();
+            for (boolean rows = s.execute("CALL native_two()"); rows || s.getUpdateCount() != -1; rows = s.getMoreResults()) {
+                if (rows) {
+                    try (ResultSet rs = s.getResultSet()) {
+                        while (rs.next()) {
+                            seen.add(rs.getMetaData().getColumnLabel(1) + "=" + rs.getString(1));
+                        }
+                    }
+                }
+            }
+            assertEquals(List.of("one=1", "two=2"), seen);
+            assertEquals(0, sample.engine.activeConnections(), "the CALL ran on the transaction's connection");
+            s.execute("COMMIT");
+            s.execute("DROP PROCEDURE native_two");
+        }
+    }
+
+    /**
+     * A relayed write's OK is its backend's (affected rows, insert id, warnings and MySQL's info text)
+     * with the session's status flags: compared with the same raw client on the unsharded copy, in
+     * autocommit mode and inside a transaction.
+     */
+    @Test
+    void relayedWritesAnswerWithTheOkPacketOneMysqlSends() throws Exception {
+        List<String> statements = List.of(
+                "UPDATE sbtest1 SET k = k WHERE id = 5",
+                "UPDATE sbtest1 SET k = k + 1 WHERE id = 5",
+                "UPDATE sbtest1 SET k = k + 1 WHERE id = 777777",
+                "INSERT INTO sbtest1 (id, k, c, pad) VALUES (6001, 1, 'a', 'b')",
+                "INSERT IGNORE INTO sbtest1 (id, k, c, pad) VALUES (6001, 1, 'a', 'b')",
+                "UPDATE sbtest1 SET c = REPEAT('x', 200) WHERE id = 6001",
+                "DELETE FROM sbtest1 WHERE id = 6001");
+        try (Connection c = sample.connect("app", ""); Statement s = c.createStatement()) {
+            warm(s);
+            for (String sql : statements) {
+                try {
+                    s.executeUpdate(sql);
+                } catch (SQLException e) {
+                    // warming the shape is all that counts
+                }
+            }
+            s.executeUpdate("DELETE FROM sbtest1 WHERE id = 6001");
+        }
+        for (boolean transaction : List.of(false, true)) {
+            List<String> expected;
+            try (RawClient c = RawClient.connect(sample.backend.port(), sample.backend.user(), sample.backend.password(), sample.whole,
+                    NativePassword.PLUGIN)) {
+                expected = oks(c, statements, transaction);
+            }
+            long relayed = sample.server.relayedStatements();
+            List<String> actual;
+            try (RawClient c = RawClient.connect(sample.server.address().getPort(), "app", "app", "shop", NativePassword.PLUGIN)) {
+                actual = oks(c, statements, transaction);
+            }
+            assertEquals(String.join("\n", expected), String.join("\n", actual), transaction ? "in a transaction" : "autocommit");
+            assertEquals(relayed + statements.size(), sample.server.relayedStatements(), "every write relayed");
+        }
+    }
+
+    /**
+     * A backend lost inside a transaction, on the native path as on the JDBC path (a server with the
+     * relay off over the same engine, the same client steps): first its connections cut mid-transaction
+     * (the transaction is doomed: its statements and COMMIT fail, ROLLBACK ends it), then the backend
+     * gone for good (joining it fails the statement; the transaction goes on and rolls back). Every
+     * error is 1105 as the JDBC path's, never a [BUG] or a Java exception; the client's connection
+     * serves on; nothing is left pinned or borrowed; nothing of the transactions stays written.
+     */
+    @Test
+    void aBackendLostInsideANativeTransactionFailsAsOnTheJdbcPathAndLeaksNothing() throws Exception {
+        io.shardwise.testkit.MysqlServer backend = sample.backend;
+        String prefix = io.shardwise.testkit.TestBackends.uniqueSchemaName("nativelost");
+        io.shardwise.core.sample.SampleTarget target = new io.shardwise.core.sample.SampleTarget(backend.host(), backend.port(),
+                backend.user(), backend.password(), prefix);
+        try (io.shardwise.testkit.FaultProxy ds1 = io.shardwise.testkit.FaultProxy.to(backend.host(), backend.port())) {
+            io.shardwise.core.rule.ShardingRule rule = io.shardwise.core.sample.SampleData.rule(target, yaml -> yaml
+                    .replace("${env:SHARDWISE_SAMPLE_HOST:-127.0.0.1}:${env:SHARDWISE_SAMPLE_PORT:-3306}/${env:SHARDWISE_SAMPLE_DB:-shop}_1",
+                            ds1.host() + ":" + ds1.port() + "/" + prefix + "_1")
+                    .replace("    password: \"${env:SHARDWISE_SAMPLE_PASSWORD:-}\"\n",
+                            "    password: \"${env:SHARDWISE_SAMPLE_PASSWORD:-}\"\n    pool: { max: 4, connectionTimeout: 2s }\n"));
+            io.shardwise.core.sample.SampleData.loadSharded(rule);
+            try (io.shardwise.core.Engine engine = io.shardwise.core.Engine.start(rule);
+                 ShardwiseServer relayOn = ShardwiseServer.start(engine, "127.0.0.1", 0);
+                 ShardwiseServer relayOff = ShardwiseServer.start(engine, engine.rule().config().server().withRelay(false), 0)) {
+                List<List<String>> cut = new ArrayList<>();
+                for (ShardwiseServer server : List.of(relayOff, relayOn)) {
+                    cut.add(loseBackendInTransaction(server, ds1, 7_000_000_001L + cut.size() * 10, false));
+                }
+                assertEquals(cut.get(0), cut.get(1), "connections cut mid-transaction: relay off, then on");
+                ds1.close(); // the backend is gone: connections to it are refused
+                List<List<String>> gone = new ArrayList<>();
+                for (ShardwiseServer server : List.of(relayOff, relayOn)) {
+                    gone.add(loseBackendInTransaction(server, ds1, 7_000_000_101L + gone.size() * 10, true));
+                }
+                assertEquals(gone.get(0), gone.get(1), "the backend gone: relay off, then on");
+                Await.until("the native transactions gave their connections back", () -> relayOn.pinnedConnections() == 0);
+                assertEquals(0, engine.activeConnections());
+            }
+        } finally {
+            backend.dropSchema(prefix + "_0");
+            backend.dropSchema(prefix + "_1");
+        }
+    }
+
+    /**
+     * Pinned connections count against the relay's bound, {@code pool.max} per backend over every
+     * event loop: with the budget spent by idle relay connections of other sessions' settings, a new
+     * transaction finds none to reserve and runs on the JDBC executor rather than opening one more
+     * (counted on the backend's PROCESSLIST: the JDBC pool's {@code max}, kept open by {@code minIdle},
+     * plus the relay's, never beyond). Its writes commit all the same and nothing stays pinned.
+     */
+    @Test
+    void pinnedConnectionsStayWithinThePoolBoundWhenTheRelayBudgetIsSpent() throws Exception {
+        io.shardwise.testkit.MysqlServer backend = sample.backend;
+        String prefix = io.shardwise.testkit.TestBackends.uniqueSchemaName("nativebound");
+        io.shardwise.core.sample.SampleTarget target = new io.shardwise.core.sample.SampleTarget(backend.host(), backend.port(),
+                backend.user(), backend.password(), prefix);
+        io.shardwise.core.rule.ShardingRule rule = io.shardwise.core.sample.SampleData.rule(target, yaml -> yaml
+                .replace("    password: \"${env:SHARDWISE_SAMPLE_PASSWORD:-}\"\n",
+                        "    password: \"${env:SHARDWISE_SAMPLE_PASSWORD:-}\"\n    pool: { max: 2, minIdle: 2, connectionTimeout: 5s }\n"));
+        io.shardwise.core.sample.SampleData.loadSharded(rule);
+        try (io.shardwise.core.Engine engine = io.shardwise.core.Engine.start(rule);
+             ShardwiseServer relayOn = ShardwiseServer.start(engine, "127.0.0.1", 0);
+             ShardwiseServer relayOff = ShardwiseServer.start(engine, engine.rule().config().server().withRelay(false), 0)) {
+            String off = "jdbc:mysql://127.0.0.1:" + relayOff.address().getPort() + "/shop?user=app&password=app&sslMode=DISABLED"
+                    + "&allowPublicKeyRetrieval=true";
+            String on = "jdbc:mysql://127.0.0.1:" + relayOn.address().getPort() + "/shop?user=app&password=app&sslMode=DISABLED"
+                    + "&allowPublicKeyRetrieval=true";
+            try (Connection c = java.sql.DriverManager.getConnection(off); Statement s = c.createStatement()) {
+                // the shapes into the plan cache through the JDBC face, so no relay connection opens for them
+                rows(s, "SELECT status FROM orders WHERE user_id = 1");
+                s.executeUpdate(orderInsert(7_100_000_001L, 1));
+                s.executeUpdate("DELETE FROM orders WHERE order_id = 7100000001");
+            }
+            List<Connection> others = new ArrayList<>();
+            try (Connection t = java.sql.DriverManager.getConnection(on); Statement st = t.createStatement()) {
+                for (String zone : List.of("+01:00", "+02:00")) { // a pool of their own each: their idle connections spend the budget
+                    Connection other = java.sql.DriverManager.getConnection(on);
+                    others.add(other);
+                    try (Statement s = other.createStatement()) {
+                        s.execute("SET time_zone = '" + zone + "'");
+                        long relayed = relayOn.relayedStatements();
+                        rows(s, "SELECT status FROM orders WHERE user_id = 1");
+                        rows(s, "SELECT status FROM orders WHERE user_id = 3");
+                        assertEquals(relayed + 2, relayOn.relayedStatements(), "relayed, leaving idle relay connections");
+                    }
+                }
+                t.setAutoCommit(false);
+                st.executeUpdate(orderInsert(7_100_000_011L, 1)); // ds0
+                st.executeUpdate(orderInsert(7_100_000_012L, 3)); // ds1
+                long ds0 = backendConnections(backend, prefix + "_0");
+                long ds1 = backendConnections(backend, prefix + "_1");
+                assertTrue(ds0 <= 4 && ds1 <= 4, "backend connections within 2 x pool.max: ds0 " + ds0 + ", ds1 " + ds1);
+                t.commit();
+                t.setAutoCommit(true);
+                assertEquals(List.of("2"), rows(st, "SELECT COUNT(*) FROM orders WHERE order_id IN (7100000011, 7100000012)"));
+                st.executeUpdate("DELETE FROM orders WHERE order_id IN (7100000011, 7100000012)");
+            } finally {
+                for (Connection other : others) {
+                    other.close();
+                }
+            }
+            assertEquals(0, relayOn.pinnedConnections());
+            Await.until("every borrowed connection back", () -> engine.activeConnections() == 0);
+        } finally {
+            backend.dropSchema(prefix + "_0");
+            backend.dropSchema(prefix + "_1");
+        }
+    }
+
+    /** Connections open on {@code backend} with {@code schema} as their database. */
+    private static long backendConnections(io.shardwise.testkit.MysqlServer backend, String schema) throws SQLException {
+        try (Connection c = backend.connect("information_schema"); Statement s = c.createStatement();
+             ResultSet rs = s.executeQuery("SELECT COUNT(*) FROM information_schema.PROCESSLIST WHERE DB = '" + schema + "'")) {
+            rs.next();
+            return rs.getLong(1);
+        }
+    }
+
+    /**
+     * One client's transaction writing on ds0 then ds1 (order ids from {@code id}), its ds1
+     * connections cut (or ds1 gone) between the two writes: what each later step answered, as
+     * {@code errno} or {@code ok}. The connection must still serve and keep nothing of the transaction.
+     */
+    private static List<String> loseBackendInTransaction(ShardwiseServer server, io.shardwise.testkit.FaultProxy ds1, long id, boolean gone)
+            throws Exception {
+        List<String> steps = new ArrayList<>();
+        try (Connection c = java.sql.DriverManager.getConnection("jdbc:mysql://127.0.0.1:" + server.address().getPort()
+                + "/shop?user=app&password=app&sslMode=DISABLED&allowPublicKeyRetrieval=true"); Statement s = c.createStatement()) {
+            if (!gone) { // the shapes into the plan cache (only a hit relays)
+                s.executeUpdate(orderInsert(id + 5, 1));
+                s.executeUpdate(orderInsert(id + 6, 3));
+                s.executeUpdate("DELETE FROM orders WHERE order_id IN (" + (id + 5) + ", " + (id + 6) + ")");
+            }
+            long relayed = server.relayedStatements();
+            c.setAutoCommit(false);
+            s.executeUpdate(orderInsert(id, 1)); // user 1: ds0
+            if (!gone) {
+                s.executeUpdate(orderInsert(id + 1, 3)); // user 3: ds1
+                if (server.pinnedConnections() > 0) {
+                    assertTrue(server.relayedStatements() >= relayed + 2, "the transaction's writes relayed");
+                }
+                ds1.cutAll();
+            }
+            steps.add(step(() -> s.executeUpdate(orderInsert(id + 2, 3)), c));
+            steps.add(step(() -> s.executeUpdate(orderInsert(id + 3, 1)), c));
+            steps.add(step(c::commit, c));
+            steps.add(step(c::rollback, c));
+            c.setAutoCommit(true);
+            try (ResultSet rs = s.executeQuery("SELECT COUNT(*) FROM orders WHERE user_id = 1 AND order_id BETWEEN " + id + " AND " + (id + 9))) {
+                rs.next();
+                steps.add("ds0 rows " + rs.getLong(1));
+            }
+        }
+        return steps;
+    }
+
+    private interface SqlStep {
+        void run() throws SQLException;
+    }
+
+    private static String step(SqlStep step, Connection c) throws SQLException {
+        try {
+            step.run();
+            return "ok";
+        } catch (SQLException e) {
+            String m = String.valueOf(e.getMessage());
+            assertTrue(e.getErrorCode() >= 1000 && !m.contains("[BUG]") && !m.contains("Exception") && !c.isClosed(),
+                    () -> "a MySQL error on a connection that serves on: " + e.getErrorCode() + " " + e.getSQLState() + " " + m);
+            return e.getErrorCode() + "/" + e.getSQLState(); // both faces the same documented error: 1105/HY000
+        }
+    }
+
+    private static String orderInsert(long id, int user) {
+        return "INSERT INTO orders (order_id, user_id, status, amount, created_at) VALUES (" + id + ", " + user
+                + ", 'lost', 1.00, '2026-11-26 12:00:00')";
+    }
+
+    /**
+     * Issue 14's data safety on the relay: a client that escapes values itself (go-sql-driver with
+     * interpolateParams, PyMySQL) reads SERVER_STATUS_NO_BACKSLASH_ESCAPES from every OK and EOF, so a
+     * relayed write's or read's status must carry it as one MySQL's does — else the client's next
+     * value ending in a backslash is escaped the wrong way and the backend fails it with 1064, or
+     * worse, reads it as more SQL. Raw bytes inside {@code _binary'…'} and such a value, relayed in
+     * autocommit mode and inside a transaction, are stored as one MySQL stores them.
+     */
+    @Test
+    void writesCarryingRawBytesUnderNoBackslashEscapesStoreWhatTheClientSent() throws Exception {
+        byte[] raw = {0x00, (byte) 0xFF, (byte) 0x80};
+        String injection = "\u00e9'' OR 1=1 -- \\"; // é' OR 1=1 -- \ with the quote doubled, as the client escapes it
+        List<List<String>> answers = new ArrayList<>();
+        for (boolean viaServer : List.of(false, true)) {
+            try (RawClient c = viaServer ? RawClient.connect(sample.server.address().getPort(), "app", "app", "shop", NativePassword.PLUGIN)
+                    : RawClient.connect(sample.backend.port(), sample.backend.user(), sample.backend.password(), sample.whole,
+                            NativePassword.PLUGIN)) {
+                List<String> out = new ArrayList<>();
+                ok(c, "DROP TABLE IF EXISTS native_bytes");
+                ok(c, "CREATE TABLE native_bytes (id INT PRIMARY KEY, v VARBINARY(64), s VARCHAR(64)) DEFAULT CHARSET utf8mb4");
+                ok(c, "SET sql_mode = CONCAT(@@sql_mode, ',NO_BACKSLASH_ESCAPES')");
+                long relayed = sample.server.relayedStatements();
+                for (int id = 1; id <= 6; id++) {
+                    if (id == 4) {
+                        ok(c, "BEGIN");
+                    }
+                    java.io.ByteArrayOutputStream q = new java.io.ByteArrayOutputStream();
+                    q.write(0x03);
+                    q.writeBytes(("INSERT INTO native_bytes (id, v, s) VALUES (" + id + ",_binary'").getBytes(java.nio.charset.StandardCharsets.UTF_8));
+                    q.writeBytes(raw);
+                    q.writeBytes(("','" + injection + "')").getBytes(java.nio.charset.StandardCharsets.UTF_8));
+                    c.send(0, q.toByteArray());
+                    out.add(reply(c));
+                    // the same shape with the raw bytes in an UPDATE's WHERE and SET
+                    q.reset();
+                    q.write(0x03);
+                    q.writeBytes("UPDATE native_bytes SET v = CONCAT(v, _binary'".getBytes(java.nio.charset.StandardCharsets.UTF_8));
+                    q.writeBytes(raw);
+                    q.writeBytes(("') WHERE id = " + id + " AND s = '" + injection + "'").getBytes(java.nio.charset.StandardCharsets.UTF_8));
+                    c.send(0, q.toByteArray());
+                    out.add(reply(c));
+                }
+                ok(c, "COMMIT");
+                for (int run = 0; run < 2; run++) { // the second run of the SELECT relays
+                    c.command(0x03, "SELECT id, HEX(v) FROM native_bytes WHERE s = '" + injection + "' ORDER BY id");
+                    out.addAll(textRows(c));
+                }
+                if (viaServer) {
+                    assertTrue(sample.server.relayedStatements() >= relayed + 10, "the writes' and the read's later runs relayed");
+                }
+                ok(c, "SET sql_mode = DEFAULT");
+                c.command(0x03, "SELECT id, HEX(v), HEX(s) FROM native_bytes ORDER BY id");
+                out.addAll(textRows(c));
+                ok(c, "DROP TABLE native_bytes");
+                answers.add(out);
+            }
+        }
+        assertEquals(6, answers.get(0).stream().filter(r -> r.endsWith("|00FF8000FF80|C3A927204F5220313D31202D2D205C")).count(),
+                answers.get(0)::toString);
+        assertEquals(String.join("\n", answers.get(0)), String.join("\n", answers.get(1)));
+    }
+
+    private static void ok(RawClient c, String sql) throws Exception {
+        c.command(0x03, sql);
+        String r = reply(c);
+        assertTrue(r.startsWith("OK"), () -> sql + ": " + r);
+    }
+
+    private static String reply(RawClient c) throws Exception {
+        RawClient.Reply r = c.read();
+        if (r.header() == 0xFF) {
+            ErrPacket e = r.as(ErrPacket::decode);
+            return "ERR " + e.errno() + " " + e.message();
+        }
+        OkPacket ok = r.as(OkPacket::decode);
+        return "OK affected=" + ok.affectedRows() + " warnings=" + ok.warnings() + " " + status(ok);
+    }
+
+    /** The status bits a client acts on: in transaction, autocommit, NO_BACKSLASH_ESCAPES. */
+    private static String status(OkPacket ok) {
+        return "status=0x" + Integer.toHexString(ok.status().bits() & (ServerStatus.IN_TRANSACTION | ServerStatus.AUTOCOMMIT
+                | ServerStatus.NO_BACKSLASH_ESCAPES));
+    }
+
+    /** A text result set's rows as {@code a|b|c} (short values only: one-byte lengths), NULL as "NULL". */
+    private static List<String> textRows(RawClient c) throws Exception {
+        RawClient.Reply first = c.read();
+        if (first.header() == 0xFF) {
+            throw new AssertionError(first.as(ErrPacket::decode).message());
+        }
+        int columns = first.payload()[0] & 0xFF;
+        for (int i = 0; i < columns; i++) {
+            c.read();
+        }
+        List<String> rows = new ArrayList<>();
+        // CLIENT_DEPRECATE_EOF: no EOF after the columns, an OK (header 0xFE) after the rows
+        RawClient.Reply r = c.read();
+        for (; r.header() != 0xFE; r = c.read()) {
+            byte[] p = r.payload();
+            StringBuilder row = new StringBuilder();
+            int at = 0;
+            for (int i = 0; i < columns; i++) {
+                row.append(i > 0 ? "|" : "");
+                int len = p[at++] & 0xFF;
+                if (len == 0xFB) {
+                    row.append("NULL");
+                    continue;
+                }
+                row.append(new String(p, at, len, java.nio.charset.StandardCharsets.UTF_8));
+                at += len;
+            }
+            rows.add(row.toString());
+        }
+        rows.add("end " + status(r.as(OkPacket::decode)));
+        return rows;
+    }
+
+    private static List<String> oks(RawClient c, List<String> statements, boolean transaction) throws Exception {
+        List<String> out = new ArrayList<>();
+        if (transaction) {
+            c.command(0x03, "BEGIN");
+            c.read();
+        }
+        for (String sql : statements) {
+            c.command(0x03, sql);
+            RawClient.Reply r = c.read();
+            if (r.header() == 0xFF) {
+                out.add("ERR " + r.as(ErrPacket::decode).errno());
+                continue;
+            }
+            OkPacket ok = r.as(OkPacket::decode);
+            out.add("OK affected=" + ok.affectedRows() + " id=" + ok.lastInsertId() + " in_trans,autocommit=" + (ok.status().bits() & 3)
+                    + " warnings=" + ok.warnings() + " info=" + ok.info());
+        }
+        if (transaction) {
+            c.command(0x03, "ROLLBACK");
+            c.read();
+        }
+        return out;
+    }
+
+    private static void awaitLockWait() throws Exception {
+        try (Connection c = sample.backend.connect("information_schema"); Statement s = c.createStatement()) {
+            Await.until("a backend statement waits for a row lock", () -> {
+                try (ResultSet rs = s.executeQuery("SELECT COUNT(*) FROM information_schema.innodb_trx WHERE trx_state = 'LOCK WAIT'")) {
+                    rs.next();
+                    return rs.getLong(1) > 0;
+                } catch (SQLException e) {
+                    throw new IllegalStateException(e);
+                }
+            });
+        }
+    }
+
+    /** Runs the statement shapes once in autocommit, so that they are plan-cache hits, which is what relays. */
+    private static void warm(Statement s) throws SQLException {
+        rows(s, "SELECT k FROM sbtest1 WHERE id = 1");
+        rows(s, "SELECT k FROM sbtest1 WHERE id = 1 FOR UPDATE");
+        rows(s, "SELECT COUNT(*) FROM sbtest1 WHERE k = 1");
+        rows(s, "SELECT id, k FROM sbtest1 WHERE id IN (1, 2) ORDER BY id");
+        s.executeUpdate("UPDATE sbtest1 SET k = k WHERE id = 1");
+        s.executeUpdate("UPDATE sbtest1 SET k = 1 WHERE id = 1");
+        s.executeUpdate("DELETE FROM sbtest1 WHERE id IN (0, 0)");
+        s.executeUpdate("INSERT INTO sbtest1 (id, k, c, pad) VALUES (9999, 1, 'a', 'b')");
+        s.executeUpdate("DELETE FROM sbtest1 WHERE id = 9999");
+    }
+
+    /** What a new client reads (autocommit): the sharded data, not the oracle's copy. */
+    private static List<String> direct(String sql) throws SQLException {
+        try (Connection c = sample.connect("app", ""); Statement s = c.createStatement()) {
+            return rows(s, sql);
+        }
+    }
+
+    /** Rows as space-joined text. */
+    private static List<String> rows(Statement s, String sql) throws SQLException {
+        List<String> out = new ArrayList<>();
+        try (ResultSet rs = s.executeQuery(sql)) {
+            int n = rs.getMetaData().getColumnCount();
+            while (rs.next()) {
+                StringBuilder row = new StringBuilder();
+                for (int i = 1; i <= n; i++) {
+                    row.append(i > 1 ? " " : "").append(rs.getString(i));
+                }
+                out.add(row.toString());
+            }
+        }
+        return out;
+    }
+}

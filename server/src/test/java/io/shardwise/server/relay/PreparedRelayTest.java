@@ -1,0 +1,345 @@
+package io.shardwise.server.relay;
+
+import static io.shardwise.server.protocol.WireBytes.bytes;
+import static io.shardwise.server.protocol.WireBytes.concat;
+import static io.shardwise.server.protocol.WireBytes.cuts;
+import static io.shardwise.server.protocol.WireBytes.wirePacket;
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.Unpooled;
+import io.netty.channel.embedded.EmbeddedChannel;
+import io.shardwise.core.RelayPlan;
+import io.shardwise.core.RelaySession;
+import io.shardwise.core.execute.Condition;
+import io.shardwise.core.route.ExecutionUnit;
+import io.shardwise.server.Leaks;
+import io.shardwise.server.auth.NativePassword;
+import io.shardwise.server.protocol.Capabilities;
+import io.shardwise.server.protocol.ColumnDefinition;
+import io.shardwise.server.protocol.ErrPacket;
+import io.shardwise.server.protocol.HandshakeV10;
+import io.shardwise.server.protocol.OkPacket;
+import io.shardwise.server.protocol.PacketDecoder;
+import io.shardwise.server.protocol.PacketEncoder;
+import io.shardwise.server.protocol.ServerStatus;
+import io.shardwise.server.protocol.StmtCommand;
+import java.util.ArrayList;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * {@link PreparedRelay} under a {@link QueryRelay} at the byte level, over a logged-in
+ * {@link BackendConnection} on an {@link EmbeddedChannel}: the statement is prepared on the
+ * connection once, each execution carries the client's bitmap and values with the types bound and
+ * the backend's statement id, a backend that forgot the statement (1243) gets it prepared again
+ * unseen by the client, and the per-connection statements stay bounded. Backend responses are fed
+ * whole, byte by byte and split at every boundary.
+ */
+class PreparedRelayTest {
+    private static final ServerStatus AUTOCOMMIT = ServerStatus.of(false, true);
+    private static final Capabilities CLIENT = new Capabilities(Capabilities.SERVER.bits() | Capabilities.DEPRECATE_EOF);
+    private static final String SQL = "SELECT id, body FROM notes_0 WHERE id = ?";
+    private static final HexFormat HEX = HexFormat.of();
+
+    @AfterEach
+    void noBufferLeaked() {
+        Leaks.assertNone();
+    }
+
+    private static final class Session implements RelaySession {
+        final List<String> calls = new ArrayList<>();
+
+        @Override
+        public RelayPlan plan(String sql) {
+            throw new AssertionError("the relay never plans");
+        }
+
+        @Override
+        public void started(String sql, RelayPlan plan) {}
+
+        @Override
+        public String translate(String backend, int errno, String message) {
+            return message;
+        }
+
+        @Override
+        public void warnings(int unit, String backend, int count, List<Condition> conditions) {}
+
+        @Override
+        public void failed(int errno, String message) {
+            calls.add("failed " + errno);
+        }
+
+        @Override
+        public void ended() {
+            calls.add("ended");
+        }
+
+        @Override
+        public int warningCount() {
+            return 0;
+        }
+
+        @Override
+        public boolean inTransaction() {
+            return false;
+        }
+
+        @Override
+        public boolean autocommit() {
+            return true;
+        }
+
+        @Override
+        public void killQuery(String backend, long threadId) {}
+
+        @Override
+        public boolean noBackslashEscapes() {
+            return false;
+        }
+
+        @Override
+        public void wrote(long affectedRows, long lastInsertId) {
+            throw new AssertionError("prepared relays only read");
+        }
+
+        @Override
+        public void attach(io.shardwise.core.execute.NativeTransaction transaction) {
+            throw new AssertionError("prepared relays run in autocommit mode");
+        }
+
+        @Override
+        public io.shardwise.core.execute.NativeTransaction nativeTransaction() {
+            return null;
+        }
+
+        @Override
+        public void nativeEnded() {
+            throw new AssertionError("prepared relays run in autocommit mode");
+        }
+    }
+
+    private static final class Fixture {
+        final Session session = new Session();
+        final EmbeddedChannel client = new EmbeddedChannel(PacketEncoder.INSTANCE);
+        final EmbeddedChannel backend;
+        final BackendConnection connection;
+        final List<BackendConnection> released = new ArrayList<>();
+
+        Fixture() {
+            var connected = client.eventLoop().<BackendConnection>newPromise();
+            connection = new BackendConnection(new BackendAddress("ds0", "127.0.0.1", 3306, "shop_0", "root", "", null), true, "",
+                    connected);
+            backend = new EmbeddedChannel(new PacketDecoder(1 << 24), PacketEncoder.INSTANCE, connection);
+            HandshakeV10 hello = new HandshakeV10("11.4.5-MariaDB", 9, new byte[HandshakeV10.SEED_LENGTH],
+                    new Capabilities(Capabilities.SERVER.bits() | Capabilities.DEPRECATE_EOF), 45, AUTOCOMMIT, NativePassword.PLUGIN);
+            backend.writeInbound(Unpooled.wrappedBuffer(wirePacket(0, payload(hello.encode(backend.alloc())))));
+            sent();
+            backend.writeInbound(Unpooled.wrappedBuffer(wirePacket(2, ok(false))));
+            sent(); // SET net_write_timeout
+            backend.writeInbound(Unpooled.wrappedBuffer(wirePacket(1, ok(false))));
+            assertTrue(connected.isSuccess(), "logged in");
+        }
+
+        /** One execution of SQL with BIGINT {@code value}, relayed. */
+        QueryRelay execute(long value) {
+            ByteBuf execute = Unpooled.buffer().writeByte(StmtCommand.COM_STMT_EXECUTE).writeIntLE(1).writeByte(0).writeIntLE(1)
+                    .writeByte(0).writeByte(1).writeShortLE(8).writeLongLE(value);
+            PreparedRelay request = PreparedRelay.of(execute, new int[] {8}, 14, Unpooled.buffer().alloc());
+            execute.release();
+            RelayPlan plan = new RelayPlan(List.of(new ExecutionUnit("ds0", SQL, List.of(), Map.of("notes_0", "notes"))), "shop", "");
+            QueryRelay relay = new QueryRelay(client, CLIENT, session, plan, Map.of("ds0", connection), 1, released::add, r -> request.release(),
+                    request);
+            relay.start();
+            return relay;
+        }
+
+        /** The payloads the connection wrote since the last call, in hex. */
+        List<String> sent() {
+            ByteBuf all = Unpooled.buffer();
+            for (ByteBuf b; (b = backend.readOutbound()) != null; ) {
+                all.writeBytes(b);
+                b.release();
+            }
+            List<String> out = new ArrayList<>();
+            while (all.isReadable()) {
+                int length = all.readUnsignedMediumLE();
+                all.skipBytes(1);
+                out.add(HEX.formatHex(bytes(all.readSlice(length))));
+            }
+            all.release();
+            return out;
+        }
+
+        byte[] clientBytes() {
+            ByteBuf all = Unpooled.buffer();
+            for (ByteBuf b; (b = client.readOutbound()) != null; ) {
+                all.writeBytes(b);
+                b.release();
+            }
+            byte[] out = bytes(all);
+            all.release();
+            return out;
+        }
+
+        void finish() {
+            assertFalse(backend.finish(), "the backend channel kept unread messages");
+            assertFalse(client.finish(), "the client channel kept unwritten messages");
+        }
+    }
+
+    private static byte[] payload(ByteBuf buf) {
+        byte[] b = bytes(buf);
+        buf.release();
+        return b;
+    }
+
+    private static byte[] ok(boolean endOfRows) {
+        return payload(new OkPacket(0, 0, AUTOCOMMIT, 0, "").encode(Unpooled.buffer().alloc(), endOfRows));
+    }
+
+    private static byte[] column(String schema, String table, String name) {
+        return payload(new ColumnDefinition(schema, table, table, name, name, 45, 80, ColumnDefinition.TYPE_LONGLONG, 0, 0)
+                .encode(Unpooled.buffer().alloc()));
+    }
+
+    private static String prepare() {
+        return HEX.formatHex(concat(new byte[] {StmtCommand.COM_STMT_PREPARE}, SQL.getBytes()));
+    }
+
+    private static String execute(int statementId, long value) {
+        ByteBuf b = Unpooled.buffer().writeByte(StmtCommand.COM_STMT_EXECUTE).writeIntLE(statementId).writeByte(0).writeIntLE(1)
+                .writeByte(0).writeByte(1).writeShortLE(8).writeLongLE(value);
+        return HEX.formatHex(payload(b));
+    }
+
+    /** PREPARE_OK of {@code id} with one parameter and two columns, their definitions (no EOFs: DEPRECATE_EOF). */
+    private static byte[] prepareOk(int id) {
+        byte[] ok = payload(Unpooled.buffer().writeByte(0).writeIntLE(id).writeShortLE(2).writeShortLE(1).writeByte(0).writeShortLE(0));
+        return concat(wirePacket(1, ok), wirePacket(2, column("", "", "?")), wirePacket(3, column("shop_0", "notes_0", "id")),
+                wirePacket(4, column("shop_0", "notes_0", "body")));
+    }
+
+    /** A binary result set of one row (id, body) = (value, 7), from sequence id 1. */
+    private static byte[] binaryResult(String schema, String table, long value) {
+        byte[] row = payload(Unpooled.buffer().writeByte(0).writeByte(0).writeLongLE(value).writeLongLE(7));
+        return concat(wirePacket(1, new byte[] {2}), wirePacket(2, column(schema, table, "id")), wirePacket(3, column(schema, table, "body")),
+                wirePacket(4, row), wirePacket(5, ok(true)));
+    }
+
+    @Test
+    void theStatementIsPreparedOnceThenEachExecutionCarriesTheClientsValuesUnderTheBackendsId() {
+        byte[] expected = binaryResult("shop", "notes", 42);
+        for (List<byte[]> cut : cuts(prepareOk(5))) {
+            Fixture f = new Fixture();
+            f.execute(42);
+            assertEquals(List.of(prepare()), f.sent());
+            feed(f.backend, cut);
+            assertEquals(List.of(execute(5, 42)), f.sent(), "executed under the backend's id once prepared");
+            feed(f.backend, List.of(binaryResult("shop_0", "notes_0", 42)));
+            assertArrayEquals(expected, f.clientBytes(), "binary rows as they came, names logical");
+            assertEquals(List.of(f.connection), f.released);
+
+            f.execute(43);
+            assertEquals(List.of(execute(5, 43)), f.sent(), "prepared once per connection");
+            feed(f.backend, List.of(binaryResult("shop_0", "notes_0", 43)));
+            assertArrayEquals(binaryResult("shop", "notes", 43), f.clientBytes());
+            assertEquals(List.of("ended", "ended"), f.session.calls);
+            f.finish();
+        }
+    }
+
+    @Test
+    void aBackendThatForgotTheStatementGetsItPreparedAgainUnseenByTheClient() {
+        byte[] unknown = payload(new ErrPacket(1243, "HY000", "Unknown prepared statement handler (5) given to mysqld_stmt_execute")
+                .encode(Unpooled.buffer().alloc()));
+        for (List<byte[]> cut : cuts(concat(wirePacket(1, unknown)))) {
+            Fixture f = new Fixture();
+            f.execute(42);
+            f.sent();
+            feed(f.backend, List.of(prepareOk(5)));
+            assertEquals(List.of(execute(5, 42)), f.sent());
+            feed(f.backend, cut);
+            assertEquals(List.of(prepare()), f.sent(), "prepared again");
+            feed(f.backend, List.of(prepareOk(6)));
+            assertEquals(List.of(execute(6, 42)), f.sent());
+            feed(f.backend, List.of(binaryResult("shop_0", "notes_0", 42)));
+            assertArrayEquals(binaryResult("shop", "notes", 42), f.clientBytes(), "the client saw only the result");
+            assertEquals(List.of("ended"), f.session.calls);
+            assertEquals(6, RelayStatements.of(f.connection).get(SQL).id());
+            f.finish();
+        }
+    }
+
+    @Test
+    void aSecondUnknownStatementErrorReachesTheClient() {
+        byte[] unknown = payload(new ErrPacket(1243, "HY000", "Unknown prepared statement handler").encode(Unpooled.buffer().alloc()));
+        Fixture f = new Fixture();
+        f.execute(42);
+        f.sent();
+        feed(f.backend, List.of(prepareOk(5)));
+        f.sent();
+        feed(f.backend, List.of(wirePacket(1, unknown)));
+        f.sent();
+        feed(f.backend, List.of(prepareOk(6)));
+        f.sent();
+        feed(f.backend, List.of(wirePacket(1, unknown)));
+        assertArrayEquals(wirePacket(1, unknown), f.clientBytes());
+        assertEquals(List.of("failed 1243", "ended"), f.session.calls);
+        assertEquals(List.of(f.connection), f.released, "a clean ERR leaves the connection fit for the pool");
+        f.finish();
+    }
+
+    @Test
+    void statementsBeyondTheBoundCloseTheLeastRecentlyUsed() {
+        Fixture f = new Fixture();
+        List<RelayStatements.Statement> seen = new ArrayList<>();
+        RelayStatements.Prepared record = new RelayStatements.Prepared() {
+            @Override
+            public void prepared(RelayStatements.Statement statement) {
+                seen.add(statement);
+            }
+
+            @Override
+            public void refused(io.shardwise.server.protocol.Packet error) {
+                error.release();
+            }
+
+            @Override
+            public void lost(Throwable cause) {
+                throw new AssertionError(cause);
+            }
+        };
+        for (int i = 0; i <= RelayStatements.MAX; i++) {
+            RelayStatements.prepare(f.connection, "SELECT " + i, 0, record);
+            f.sent();
+            byte[] ok = payload(Unpooled.buffer().writeByte(0).writeIntLE(100 + i).writeShortLE(0).writeShortLE(0).writeByte(0)
+                    .writeShortLE(0));
+            f.backend.writeInbound(Unpooled.wrappedBuffer(wirePacket(1, ok)));
+            if (i == 1) {
+                assertEquals(100, RelayStatements.of(f.connection).get("SELECT 0").id(), "a use makes it the most recent");
+            }
+        }
+        assertEquals(RelayStatements.MAX + 1, seen.size());
+        assertEquals(RelayStatements.MAX, RelayStatements.of(f.connection).size());
+        assertNull(RelayStatements.of(f.connection).get("SELECT 1"), "the least recently used went");
+        f.backend.flush(); // a close goes out with the connection's next command
+        assertEquals(List.of(HEX.formatHex(payload(Unpooled.buffer().writeByte(StmtCommand.COM_STMT_CLOSE).writeIntLE(101)))),
+                f.sent(), "and was closed on the backend");
+        f.finish();
+    }
+
+    private static void feed(EmbeddedChannel channel, List<byte[]> pieces) {
+        for (byte[] piece : pieces) {
+            channel.writeInbound(Unpooled.wrappedBuffer(piece));
+        }
+    }
+}
