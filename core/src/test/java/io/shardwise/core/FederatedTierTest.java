@@ -11,7 +11,6 @@ import io.shardwise.core.sample.SampleData;
 import io.shardwise.core.sample.SampleTarget;
 import io.shardwise.testkit.MysqlServer;
 import java.nio.charset.StandardCharsets;
-import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
@@ -57,7 +56,7 @@ class FederatedTierTest {
     }
 
     private static void noCopyLeft(EngineSession s) {
-        assertEquals(1146, assertThrows(ShardwiseException.class, () -> rows(s, THE_COPY)).errno(),
+        assertEquals(1146, assertThrows(ShardwiseException.class, () -> SampleEngine.rows(s, THE_COPY)).errno(),
                 "the coordinator's connection still holds the copy");
     }
 
@@ -71,7 +70,7 @@ class FederatedTierTest {
             }
             assertEquals(0, narrow.activeConnections());
             noCopyLeft(s);
-            assertEquals(1000, rows(s, FEDERATED_SCAN).size());
+            assertEquals(1000, SampleEngine.rows(s, FEDERATED_SCAN).size());
             noCopyLeft(s);
         }
     }
@@ -114,24 +113,9 @@ class FederatedTierTest {
             assertTrue(c.next());
             noCopyLeft(s); // on the transaction's connection, after the open result was closed
             c.close();
-            assertEquals(1000, rows(s, FEDERATED_SCAN).size());
+            assertEquals(1000, SampleEngine.rows(s, FEDERATED_SCAN).size());
             noCopyLeft(s);
             s.execute("COMMIT");
-        }
-    }
-
-    private static List<String> rows(EngineSession s, String sql) {
-        try (ResultCursor c = assertInstanceOf(StatementResult.Rows.class, s.execute(sql)).cursor()) {
-            List<String> out = new ArrayList<>();
-            while (c.next()) {
-                StringBuilder row = new StringBuilder();
-                for (int i = 0; i < c.columns().size(); i++) {
-                    byte[] v = c.get(i);
-                    row.append(v == null ? "NULL" : new String(v, StandardCharsets.UTF_8)).append('|');
-                }
-                out.add(row.toString());
-            }
-            return out;
         }
     }
 
@@ -155,11 +139,11 @@ class FederatedTierTest {
         try (EngineSession s = engine.openSession()) {
             long before = engine.federatedStatements();
             for (String sql : firstTiers) {
-                rows(s, sql);
+                SampleEngine.rows(s, sql);
             }
             assertEquals(before, engine.federatedStatements());
-            assertEquals(List.of(rows(s, "SELECT COUNT(DISTINCT user_id) FROM orders").get(0)),
-                    rows(s, "SELECT COUNT(*) FROM (SELECT DISTINCT user_id FROM orders) t"));
+            assertEquals(List.of(SampleEngine.rows(s, "SELECT COUNT(DISTINCT user_id) FROM orders").get(0)),
+                    SampleEngine.rows(s, "SELECT COUNT(*) FROM (SELECT DISTINCT user_id FROM orders) t"));
             assertEquals(before + 1, engine.federatedStatements());
         }
     }
@@ -189,8 +173,8 @@ class FederatedTierTest {
     void aCacheHitRunsTheCachedFederatedPlan() {
         try (EngineSession s = engine.openSession()) {
             long misses = engine.planCacheStats().misses();
-            List<String> first = rows(s, "SELECT COUNT(*) FROM orders WHERE user_id IN (SELECT user_id FROM users WHERE user_id < 10)");
-            List<String> second = rows(s, "SELECT COUNT(*) FROM orders WHERE user_id IN (SELECT user_id FROM users WHERE user_id < 20)");
+            List<String> first = SampleEngine.rows(s, "SELECT COUNT(*) FROM orders WHERE user_id IN (SELECT user_id FROM users WHERE user_id < 10)");
+            List<String> second = SampleEngine.rows(s, "SELECT COUNT(*) FROM orders WHERE user_id IN (SELECT user_id FROM users WHERE user_id < 20)");
             assertEquals(misses + 1, engine.planCacheStats().misses());
             assertTrue(Long.parseLong(first.get(0).replace("|", "")) <= Long.parseLong(second.get(0).replace("|", "")));
         }
@@ -203,7 +187,7 @@ class FederatedTierTest {
                     () -> s.execute("SELECT COUNT(*) FROM (SELECT DISTINCT user_id FROM orders) t"));
             assertEquals(3170, e.errno());
             assertTrue(e.getMessage().contains("federation.memoryBudget"), e.getMessage());
-            assertEquals(1, rows(s, "SELECT COUNT(*) FROM orders").size());
+            assertEquals(1, SampleEngine.rows(s, "SELECT COUNT(*) FROM orders").size());
         }
     }
 
@@ -212,10 +196,10 @@ class FederatedTierTest {
         try (EngineSession s = engine.openSession()) {
             assertEquals(1054, assertThrows(ShardwiseException.class,
                     () -> s.execute("SELECT nope FROM (SELECT DISTINCT user_id FROM orders) t")).errno());
-            String all = rows(s, "SELECT COUNT(*) FROM orders").get(0);
+            String all = SampleEngine.rows(s, "SELECT COUNT(*) FROM orders").get(0);
             // later statements on the same pooled connections read the shards, never a stale copy
             for (int i = 0; i < 4; i++) {
-                assertEquals(all, rows(s, "SELECT COUNT(*) FROM (SELECT order_id FROM orders) t").get(0));
+                assertEquals(all, SampleEngine.rows(s, "SELECT COUNT(*) FROM (SELECT order_id FROM orders) t").get(0));
             }
         }
     }
@@ -225,10 +209,10 @@ class FederatedTierTest {
         String xa = "\ntransaction: { mode: xa, log: \"" + dir.resolve("xa.log").toString().replace("\\", "/")
                 + "\", recoveryInterval: 1h }\n";
         try (Engine xaEngine = Engine.start(SampleData.rule(target, yaml -> yaml + xa)); EngineSession s = xaEngine.openSession()) {
-            String expected = rows(s, "SELECT COUNT(DISTINCT user_id) FROM orders").get(0);
+            String expected = SampleEngine.rows(s, "SELECT COUNT(DISTINCT user_id) FROM orders").get(0);
             s.execute("BEGIN");
-            rows(s, "SELECT COUNT(*) FROM orders WHERE user_id = 3"); // a branch on a shard before the copies
-            assertEquals(expected, rows(s, "SELECT COUNT(*) FROM (SELECT DISTINCT user_id FROM orders) t").get(0));
+            SampleEngine.rows(s, "SELECT COUNT(*) FROM orders WHERE user_id = 3"); // a branch on a shard before the copies
+            assertEquals(expected, SampleEngine.rows(s, "SELECT COUNT(*) FROM (SELECT DISTINCT user_id FROM orders) t").get(0));
             s.execute("COMMIT");
             assertEquals(0, xaEngine.activeConnections());
         }
@@ -238,13 +222,13 @@ class FederatedTierTest {
     void inATransactionTheStatementSeesTheTransactionsOwnChanges() {
         try (EngineSession s = engine.openSession()) {
             s.execute("BEGIN");
-            String before = rows(s, "SELECT COUNT(*) FROM (SELECT order_id FROM orders) t").get(0);
+            String before = SampleEngine.rows(s, "SELECT COUNT(*) FROM (SELECT order_id FROM orders) t").get(0);
             s.execute("INSERT INTO orders (order_id, user_id, status, amount, created_at) VALUES (990001, 5, 'tx', 1.00, '2025-01-01'),"
                     + " (990002, 6, 'tx', 1.00, '2025-01-01')");
-            String after = rows(s, "SELECT COUNT(*) FROM (SELECT order_id FROM orders) t").get(0);
+            String after = SampleEngine.rows(s, "SELECT COUNT(*) FROM (SELECT order_id FROM orders) t").get(0);
             s.execute("ROLLBACK");
             assertEquals(Long.parseLong(before.replace("|", "")) + 2, Long.parseLong(after.replace("|", "")));
-            assertEquals(before, rows(s, "SELECT COUNT(*) FROM (SELECT order_id FROM orders) t").get(0));
+            assertEquals(before, SampleEngine.rows(s, "SELECT COUNT(*) FROM (SELECT order_id FROM orders) t").get(0));
         }
     }
 }

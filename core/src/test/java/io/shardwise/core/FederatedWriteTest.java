@@ -7,13 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.shardwise.core.error.ErrorCode;
 import io.shardwise.core.error.ShardwiseException;
-import io.shardwise.core.execute.ResultCursor;
-import io.shardwise.testkit.MysqlServer;
-import java.nio.charset.StandardCharsets;
-import java.sql.Connection;
-import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.BeforeAll;
@@ -28,74 +22,22 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 class FederatedWriteTest {
     @RegisterExtension
     static final SampleEngine SAMPLE = SampleEngine.withWhole("fedwrite");
-    private static MysqlServer server;
-    private static String whole;
     private static Engine engine;
 
     @BeforeAll
     static void load() {
-        server = SAMPLE.server();
-        whole = SAMPLE.whole();
         engine = SAMPLE.engine();
-    }
-
-    private static List<String> rows(EngineSession s, String sql) {
-        try (ResultCursor c = assertInstanceOf(StatementResult.Rows.class, s.execute(sql)).cursor()) {
-            List<String> out = new ArrayList<>();
-            while (c.next()) {
-                StringBuilder row = new StringBuilder();
-                for (int i = 0; i < c.columns().size(); i++) {
-                    byte[] v = c.get(i);
-                    row.append(v == null ? "NULL" : new String(v, StandardCharsets.UTF_8)).append('|');
-                }
-                out.add(row.toString());
-            }
-            return out;
-        }
-    }
-
-    private static List<String> direct(String sql) throws SQLException {
-        try (Connection c = server.connect(whole); Statement st = c.createStatement(); ResultSet rs = st.executeQuery(sql)) {
-            List<String> out = new ArrayList<>();
-            int width = rs.getMetaData().getColumnCount();
-            while (rs.next()) {
-                StringBuilder row = new StringBuilder();
-                for (int i = 1; i <= width; i++) {
-                    byte[] v = rs.getBytes(i);
-                    row.append(v == null ? "NULL" : new String(v, StandardCharsets.UTF_8)).append('|');
-                }
-                out.add(row.toString());
-            }
-            return out;
-        }
-    }
-
-    /** The outcome on one MySQL: affected rows, or the error number. */
-    private static String directWrite(String sql) {
-        try (Connection c = server.connect(whole); Statement st = c.createStatement()) {
-            return "affected " + st.executeUpdate(sql);
-        } catch (SQLException e) {
-            return "error " + e.getErrorCode();
-        }
-    }
-
-    private static String engineWrite(EngineSession s, String sql) {
-        try {
-            return "affected " + assertInstanceOf(StatementResult.Update.class, s.execute(sql)).affectedRows();
-        } catch (ShardwiseException e) {
-            return "error " + e.errno();
-        }
     }
 
     /** Runs the write both ways; same outcome, same table after (ordered by its primary key). Returns the outcome. */
     private static String same(String write, String table, String key) throws SQLException {
-        String expected = directWrite(write);
+        String expected = SAMPLE.directWrite(write);
         String actual;
         try (EngineSession s = engine.openSession()) {
-            actual = engineWrite(s, write);
+            actual = SampleEngine.engineWrite(s, write);
             assertEquals(expected, actual, write);
             String read = "SELECT * FROM " + table + " ORDER BY " + key;
-            assertEquals(direct(read), rows(s, read), "the table after " + write);
+            assertEquals(SAMPLE.direct(read), SampleEngine.rows(s, read), "the table after " + write);
         }
         return actual;
     }
@@ -148,7 +90,7 @@ class FederatedWriteTest {
     void singleAndBroadcastTargetsReadShardedSubqueries() throws SQLException {
         same("UPDATE promotions SET discount = discount + 1 WHERE id <= (SELECT COUNT(*) FROM orders WHERE amount > 450)",
                 "promotions", "id");
-        assertEquals("affected " + direct("SELECT COUNT(*) FROM countries WHERE code IN (SELECT country_code FROM users)").get(0)
+        assertEquals("affected " + SAMPLE.direct("SELECT COUNT(*) FROM countries WHERE code IN (SELECT country_code FROM users)").get(0)
                 .replace("|", ""), same("UPDATE countries SET name = CONCAT(name, '*') WHERE code IN (SELECT country_code FROM users)",
                 "countries", "code"), "every copy changes; the change counts once");
     }
@@ -179,16 +121,16 @@ class FederatedWriteTest {
     void insideATransactionTheWriteIsTheTransactionsAndRollsBackWithIt() throws SQLException {
         String read = "SELECT user_id, name FROM users ORDER BY user_id";
         try (EngineSession s = engine.openSession()) {
-            List<String> before = rows(s, read);
+            List<String> before = SampleEngine.rows(s, read);
             s.execute("BEGIN");
             long changed = assertInstanceOf(StatementResult.Update.class, s.execute(
                     "UPDATE users SET name = 'tx' WHERE user_id IN (SELECT user_id FROM orders WHERE amount > 100)")).affectedRows();
             assertTrue(changed > 0);
-            assertEquals(changed, rows(s, "SELECT COUNT(*) FROM users WHERE name = 'tx'").size() == 1
-                    ? Long.parseLong(rows(s, "SELECT COUNT(*) FROM users WHERE name = 'tx'").get(0).replace("|", "")) : -1);
+            assertEquals(changed, SampleEngine.rows(s, "SELECT COUNT(*) FROM users WHERE name = 'tx'").size() == 1
+                    ? Long.parseLong(SampleEngine.rows(s, "SELECT COUNT(*) FROM users WHERE name = 'tx'").get(0).replace("|", "")) : -1);
             s.execute("ROLLBACK");
-            assertEquals(before, rows(s, read));
-            assertEquals(direct(read), rows(s, read));
+            assertEquals(before, SampleEngine.rows(s, read));
+            assertEquals(SAMPLE.direct(read), SampleEngine.rows(s, read));
         }
     }
 
@@ -263,14 +205,14 @@ class FederatedWriteTest {
             assertTrue(steps.contains("(user_id = 7)") && steps.contains("(quantity > 1)"), "the subquery's conjuncts pushed: " + steps);
             assertTrue(s.preview("DELETE FROM orders WHERE user_id IN (SELECT user_id FROM users) ORDER BY order_id LIMIT 2", List.of()).units()
                     .stream().anyMatch(u -> u.sql().contains("FOR UPDATE")), "an ORDER BY / LIMIT over nodes: the choosing SELECT first");
-            assertTrue(rows(s, "EXPLAIN " + write).size() > 3);
-            assertEquals(0, rows(s, "SELECT * FROM users WHERE name = 'never'").size(), "nothing ran");
+            assertTrue(SampleEngine.rows(s, "EXPLAIN " + write).size() > 3);
+            assertEquals(0, SampleEngine.rows(s, "SELECT * FROM users WHERE name = 'never'").size(), "nothing ran");
         }
     }
 
     /** {@code <order id> AND user_id = <its user>} of an order on node {@code node} (user_id mod 4) whose user has a name. */
     private static String orderOn(EngineSession s, int node) {
-        String[] row = rows(s, "SELECT o.order_id, o.user_id FROM orders o WHERE o.user_id IN (SELECT user_id FROM users WHERE name IS NOT NULL"
+        String[] row = SampleEngine.rows(s, "SELECT o.order_id, o.user_id FROM orders o WHERE o.user_id IN (SELECT user_id FROM users WHERE name IS NOT NULL"
                 + " AND MOD(user_id, 4) = " + node + ") ORDER BY o.order_id LIMIT 1").get(0).split("\\|");
         return row[0] + " AND user_id = " + row[1];
     }
@@ -283,13 +225,13 @@ class FederatedWriteTest {
         for (String clause : List.of(" FOR UPDATE", " LOCK IN SHARE MODE")) {
             try (EngineSession reader = engine.openSession(); EngineSession writer = engine.openSession()) {
                 writer.execute("SET SESSION innodb_lock_wait_timeout = 1");
-                List<String> expected = rows(writer, LOCKING_READ);
+                List<String> expected = SampleEngine.rows(writer, LOCKING_READ);
                 String coordinatorOrder = orderOn(writer, 1);
                 String shippedOrder = orderOn(writer, 2);
                 String user = orderOn(writer, 3).split(" AND ")[1].replace("user_id = ", "");
                 long before = engine.federatedStatements();
                 reader.execute("BEGIN");
-                assertEquals(expected, rows(reader, LOCKING_READ + clause));
+                assertEquals(expected, SampleEngine.rows(reader, LOCKING_READ + clause));
                 assertEquals(before + 1, engine.federatedStatements(), "the third tier answered");
                 for (String write : List.of("UPDATE orders SET status = status WHERE order_id = " + coordinatorOrder,
                         "UPDATE orders SET status = status WHERE order_id = " + shippedOrder, // a node shipped from ds1
@@ -312,7 +254,7 @@ class FederatedWriteTest {
             String shippedOrder = orderOn(writer, 2);
             String read = "SELECT COUNT(*) FROM orders o WHERE o.user_id IN (" + coordinatorOrder.split(" = ")[1] + ", "
                     + shippedOrder.split(" = ")[1] + ") AND o.user_id IN (SELECT user_id FROM users WHERE name IS NOT NULL)";
-            List<String> expected = rows(writer, read);
+            List<String> expected = SampleEngine.rows(writer, read);
             // the copy of orders reads only the two users' nodes, through the pushed conjunct
             List<String> steps = new java.util.ArrayList<>();
             for (io.shardwise.core.route.ExecutionUnit u : reader.preview(read + " FOR UPDATE", List.of()).units()) {
@@ -326,7 +268,7 @@ class FederatedWriteTest {
             }
             long before = engine.federatedStatements();
             reader.execute("BEGIN");
-            assertEquals(expected, rows(reader, read + " FOR UPDATE"));
+            assertEquals(expected, SampleEngine.rows(reader, read + " FOR UPDATE"));
             assertEquals(before + 1, engine.federatedStatements(), "the third tier answered");
             for (String write : List.of("UPDATE orders SET status = status WHERE order_id = " + coordinatorOrder,
                     "UPDATE orders SET status = status WHERE order_id = " + shippedOrder)) {
@@ -342,7 +284,7 @@ class FederatedWriteTest {
         try (EngineSession reader = engine.openSession(); EngineSession writer = engine.openSession()) {
             writer.execute("SET SESSION innodb_lock_wait_timeout = 1");
             String order = orderOn(writer, 2);
-            assertEquals(rows(writer, LOCKING_READ), rows(reader, LOCKING_READ + " FOR UPDATE"));
+            assertEquals(SampleEngine.rows(writer, LOCKING_READ), SampleEngine.rows(reader, LOCKING_READ + " FOR UPDATE"));
             assertInstanceOf(StatementResult.Update.class, writer.execute("UPDATE orders SET status = status WHERE order_id = " + order));
         }
     }
@@ -361,7 +303,7 @@ class FederatedWriteTest {
                     () -> second.execute("DELETE FROM orders WHERE order_id = " + order));
             assertEquals(ErrorCode.LOCK_WAIT_TIMEOUT.errno(), blocked.errno());
             String count = "SELECT COUNT(*) FROM orders WHERE order_id = " + order;
-            assertEquals(rows(first, count), rows(second, count), "shared locks: plain reads go on");
+            assertEquals(SampleEngine.rows(first, count), SampleEngine.rows(second, count), "shared locks: plain reads go on");
             first.execute("COMMIT");
             assertInstanceOf(StatementResult.Update.class, second.execute("DELETE FROM orders WHERE order_id = " + order));
             second.execute("ROLLBACK");

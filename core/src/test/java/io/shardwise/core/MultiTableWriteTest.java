@@ -7,13 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.shardwise.core.error.ErrorCode;
 import io.shardwise.core.error.ShardwiseException;
-import io.shardwise.core.execute.ResultCursor;
-import io.shardwise.testkit.MysqlServer;
-import java.nio.charset.StandardCharsets;
-import java.sql.Connection;
-import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.BeforeAll;
@@ -29,76 +23,24 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 class MultiTableWriteTest {
     @RegisterExtension
     static final SampleEngine SAMPLE = SampleEngine.withWhole("multiwrite");
-    private static MysqlServer server;
-    private static String whole;
     private static Engine engine;
 
     @BeforeAll
     static void load() {
-        server = SAMPLE.server();
-        whole = SAMPLE.whole();
         engine = SAMPLE.engine();
-    }
-
-    private static List<String> rows(EngineSession s, String sql) {
-        try (ResultCursor c = assertInstanceOf(StatementResult.Rows.class, s.execute(sql)).cursor()) {
-            List<String> out = new ArrayList<>();
-            while (c.next()) {
-                StringBuilder row = new StringBuilder();
-                for (int i = 0; i < c.columns().size(); i++) {
-                    byte[] v = c.get(i);
-                    row.append(v == null ? "NULL" : new String(v, StandardCharsets.UTF_8)).append('|');
-                }
-                out.add(row.toString());
-            }
-            return out;
-        }
-    }
-
-    private static List<String> direct(String sql) throws SQLException {
-        try (Connection c = server.connect(whole); Statement st = c.createStatement(); ResultSet rs = st.executeQuery(sql)) {
-            List<String> out = new ArrayList<>();
-            int width = rs.getMetaData().getColumnCount();
-            while (rs.next()) {
-                StringBuilder row = new StringBuilder();
-                for (int i = 1; i <= width; i++) {
-                    byte[] v = rs.getBytes(i);
-                    row.append(v == null ? "NULL" : new String(v, StandardCharsets.UTF_8)).append('|');
-                }
-                out.add(row.toString());
-            }
-            return out;
-        }
-    }
-
-    /** The outcome on one MySQL: affected rows, or the error number. */
-    private static String directWrite(String sql) {
-        try (Connection c = server.connect(whole); Statement st = c.createStatement()) {
-            return "affected " + st.executeUpdate(sql);
-        } catch (SQLException e) {
-            return "error " + e.getErrorCode();
-        }
-    }
-
-    private static String engineWrite(EngineSession s, String sql) {
-        try {
-            return "affected " + assertInstanceOf(StatementResult.Update.class, s.execute(sql)).affectedRows();
-        } catch (ShardwiseException e) {
-            return "error " + e.errno();
-        }
     }
 
     /** Runs the write both ways; same outcome, same tables after (each "table key" ordered by key). Returns the outcome. */
     private static String same(String write, String... tablesAndKeys) throws SQLException {
-        String expected = directWrite(write);
+        String expected = SAMPLE.directWrite(write);
         String actual;
         try (EngineSession s = engine.openSession()) {
-            actual = engineWrite(s, write);
+            actual = SampleEngine.engineWrite(s, write);
             assertEquals(expected, actual, write);
             for (String tableAndKey : tablesAndKeys) {
                 String[] p = tableAndKey.split(" ");
                 String read = "SELECT * FROM " + p[0] + " ORDER BY " + p[1];
-                sameRows(direct(read), rows(s, read), "the table " + p[0] + " after " + write);
+                sameRows(SAMPLE.direct(read), SampleEngine.rows(s, read), "the table " + p[0] + " after " + write);
             }
         }
         return actual;
@@ -122,7 +64,7 @@ class MultiTableWriteTest {
 
     /** The engine's info string of {@code write}, also made on the unsharded copy (the tables stay equal). */
     private static String info(String write) {
-        directWrite(write);
+        SAMPLE.directWrite(write);
         try (EngineSession s = engine.openSession()) {
             return assertInstanceOf(StatementResult.Update.class, s.execute(write)).info();
         }
@@ -178,14 +120,14 @@ class MultiTableWriteTest {
     void insideATransactionBothTiersWriteInItAndRollBackWithIt() throws SQLException {
         String read = "SELECT * FROM orders ORDER BY order_id";
         try (EngineSession s = engine.openSession()) {
-            List<String> before = rows(s, read);
+            List<String> before = SampleEngine.rows(s, read);
             s.execute("BEGIN");
-            assertTrue(affected(engineWrite(s, "UPDATE orders o JOIN users u USING (user_id) SET o.status = 'tx1' WHERE u.user_id < 30")) > 0);
-            assertTrue(affected(engineWrite(s, "UPDATE orders o JOIN sbtest1 s ON s.id = o.user_id SET o.status = 'tx2'")) > 0);
-            assertTrue(rows(s, "SELECT order_id FROM orders WHERE status IN ('tx1', 'tx2')").size() > 0, "the transaction sees its writes");
+            assertTrue(affected(SampleEngine.engineWrite(s, "UPDATE orders o JOIN users u USING (user_id) SET o.status = 'tx1' WHERE u.user_id < 30")) > 0);
+            assertTrue(affected(SampleEngine.engineWrite(s, "UPDATE orders o JOIN sbtest1 s ON s.id = o.user_id SET o.status = 'tx2'")) > 0);
+            assertTrue(SampleEngine.rows(s, "SELECT order_id FROM orders WHERE status IN ('tx1', 'tx2')").size() > 0, "the transaction sees its writes");
             s.execute("ROLLBACK");
-            assertEquals(before, rows(s, read));
-            sameRows(direct(read), rows(s, read), "orders after the rollback");
+            assertEquals(before, SampleEngine.rows(s, read));
+            sameRows(SAMPLE.direct(read), SampleEngine.rows(s, read), "orders after the rollback");
         }
     }
 
