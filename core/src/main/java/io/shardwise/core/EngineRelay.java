@@ -3,9 +3,9 @@ package io.shardwise.core;
 import io.shardwise.core.execute.Condition;
 import io.shardwise.core.execute.Diagnostics;
 import io.shardwise.core.execute.ExecutionSession;
+import io.shardwise.core.federate.FederatedWrite;
 import io.shardwise.core.route.ExecutionUnit;
 import io.shardwise.core.route.MergeSpec;
-import io.shardwise.core.route.RouteKind;
 import io.shardwise.core.route.RoutePlan;
 import io.shardwise.core.sql.analyze.Call;
 import io.shardwise.core.sql.analyze.Ddl;
@@ -86,9 +86,11 @@ final class EngineRelay implements RelaySession {
                 return null; // the session reports 1792
             }
             RoutePlan route = plans.route(normalized, plan, List.of());
-            // a keyed write's route is the SELECT that chooses its rows (PlanRunner.keyable)
-            if (write ? route.units().size() != 1 || !route.generatedKeys().isEmpty() || route.kind() == RouteKind.KEYED_WRITE
-                    || !(route.merge() instanceof MergeSpec.PassThrough) : !relayableRead(route)) {
+            // a keyed write's or a key move's route is the SELECT that chooses its rows (PlanRunner.keyable);
+            // a write whose subqueries read shards runs on the federated tier, whatever its route
+            if (write ? route.units().size() != 1 || !route.generatedKeys().isEmpty() || !route.kind().runsAsWritten()
+                    || !(route.merge() instanceof MergeSpec.PassThrough)
+                    || plan.federatedWrite(engine.rule()) instanceof FederatedWrite f && f.readsShards() : !relayableRead(route)) {
                 return null;
             }
             session.accessChecked(plan.statement());

@@ -112,18 +112,10 @@ final class ExplainRunner {
         }
         session.checkExplained(statement, inner);
         RoutePlan route = plans.preview(inner, params); // the statement's own refusal, if it has one
-        if (route.units().size() == 1 && runsAsWritten(route.kind())) {
+        if (route.units().size() == 1 && route.kind().runsAsWritten()) {
             return new OnBackend(route.units().get(0));
         }
         return new Planned(route, statement, route.kind() == RouteKind.FEDERATED && plan.federated(engine.rule()) instanceof FederatedPlan f ? f : null);
-    }
-
-    /** Whether a one-unit route's unit is the statement itself (not a first step of it, whose EXPLAIN would mislead). */
-    private static boolean runsAsWritten(RouteKind kind) {
-        return switch (kind) {
-            case UNSHARDED, POINT, MULTI_POINT, RANGE, SCATTER, BROADCAST_READ, BROADCAST_WRITE -> true;
-            case KEYED_WRITE, KEY_MOVE, INSERT_SELECT, FEDERATED -> false;
-        };
     }
 
     /** The backend's EXPLAIN of {@code unit}, with the user's options (FORMAT=JSON, EXTENDED ...) as written. */

@@ -41,5 +41,17 @@ public enum RouteKind {
      * scan (its rows shipped), then the coordinator's sequence on one connection: the copies made and
      * filled, the statement as written, the copies dropped.
      */
-    FEDERATED
+    FEDERATED;
+
+    /**
+     * Whether a route of this kind runs its units as the statement itself: false where the units are a
+     * first step the session builds on (the rows a write chooses, an INSERT's SELECT, the federated
+     * tier's scans), which must never be relayed or explained as if they were the statement.
+     */
+    public boolean runsAsWritten() {
+        return switch (this) {
+            case UNSHARDED, POINT, MULTI_POINT, RANGE, SCATTER, BROADCAST_READ, BROADCAST_WRITE -> true;
+            case KEYED_WRITE, KEY_MOVE, INSERT_SELECT, FEDERATED -> false;
+        };
+    }
 }
