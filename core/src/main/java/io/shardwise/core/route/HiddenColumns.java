@@ -20,10 +20,14 @@ final class HiddenColumns {
     private final SqlTemplate template;
     private final Bindings bindings;
     private final int visible;
-    private final Map<String, Integer> byKey = new LinkedHashMap<>();
-    private final List<List<Renderer.Piece>> computed = new ArrayList<>();
-    /** Per hidden column, the expression it is the WEIGHT_STRING of (null for other columns). */
-    private final List<Expr> weighed = new ArrayList<>();
+    // made by the first hidden column: a plan with none (a plain scatter, planned per execution) allocates nothing here
+    private Map<String, Integer> byKey;
+    private List<List<Renderer.Piece>> computed;
+    /**
+     * Per hidden column, the expression it is the WEIGHT_STRING of (null for other columns); made by the
+     * first weight column, so a plan with none (a plain scatter, planned per execution) allocates nothing.
+     */
+    private List<Expr> weighed;
 
     HiddenColumns(SqlTemplate template, Bindings bindings, int visible) {
         this.template = template;
@@ -43,11 +47,11 @@ final class HiddenColumns {
     }
 
     boolean isEmpty() {
-        return byKey.isEmpty();
+        return byKey == null;
     }
 
     int size() {
-        return byKey.size();
+        return byKey == null ? 0 : byKey.size();
     }
 
     /**
@@ -69,6 +73,10 @@ final class HiddenColumns {
             }
             key = key + "@" + expression.start();
         }
+        if (byKey == null) {
+            byKey = new LinkedHashMap<>();
+            computed = new ArrayList<>();
+        }
         Integer existing = byKey.get(key);
         if (existing != null) {
             return existing;
@@ -76,7 +84,6 @@ final class HiddenColumns {
         int index = visible + byKey.size();
         byKey.put(key, index);
         computed.add(pieces != null ? pieces : pieces(before, expression, after));
-        weighed.add(null);
         return index;
     }
 
@@ -86,6 +93,12 @@ final class HiddenColumns {
      */
     int weight(Expr expression) {
         int index = add("weight_string(rtrim(", expression, "))");
+        if (weighed == null) {
+            weighed = new ArrayList<>();
+        }
+        while (weighed.size() <= index - visible) {
+            weighed.add(null);
+        }
         weighed.set(index - visible, expression);
         return index;
     }
@@ -97,6 +110,9 @@ final class HiddenColumns {
      * the numbers do, as a weight's; equal indexes are equal members. Other columns are left alone.
      */
     void indexesFor(java.util.Set<Integer> columns) {
+        if (weighed == null) {
+            return;
+        }
         for (int column : columns) {
             int at = column - visible;
             if (at >= 0 && at < weighed.size() && weighed.get(at) != null) {
