@@ -2,10 +2,8 @@ package io.shardwise.core;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.shardwise.core.execute.ResultCursor;
 import io.shardwise.core.federate.JoinKeys;
 import io.shardwise.core.route.ExecutionUnit;
 import io.shardwise.core.route.RouteKind;
@@ -49,7 +47,7 @@ class FederatedJoinKeysTest {
                 }
             }
             assertFalse(out.isEmpty(), sql);
-            assertEquals(direct(sql), sorted(rows(s, sql)), sql);
+            assertEquals(direct(sql), sorted(SampleEngine.rows(s, sql)), sql);
             return out;
         }
     }
@@ -62,23 +60,8 @@ class FederatedJoinKeysTest {
     private static long shipped(Engine engine, String sql) {
         try (EngineSession s = engine.openSession()) {
             long before = engine.federatedShipped()[0];
-            rows(s, sql);
+            SampleEngine.rows(s, sql);
             return engine.federatedShipped()[0] - before;
-        }
-    }
-
-    private static List<String> rows(EngineSession s, String sql) {
-        try (ResultCursor c = assertInstanceOf(StatementResult.Rows.class, s.execute(sql, List.of())).cursor()) {
-            List<String> out = new ArrayList<>();
-            while (c.next()) {
-                StringBuilder row = new StringBuilder();
-                for (int i = 0; i < c.columns().size(); i++) {
-                    byte[] v = c.get(i);
-                    row.append(v == null ? "NULL" : new String(v, StandardCharsets.UTF_8)).append('|');
-                }
-                out.add(row.toString());
-            }
-            return out;
         }
     }
 
