@@ -63,6 +63,8 @@ class OracleIT {
     /** Subqueries correlated on the sharding key (most answered per node by the merger). */
     static final int RANDOM_CORRELATED = 120;
     static final int RANDOM_WRITES = 60;
+    /** Generated key moves and multi-table writes, each followed by reads of what it changes. */
+    static final int RANDOM_MOVES_AND_JOINS = 60;
     /** Statements of the corpus the relay side must answer by relaying, at least. */
     static final int MIN_RELAYED = 150;
     static final String GENERATED_KEYS_QUERY = "SELECT order_id FROM orders WHERE status = 'gen' ORDER BY created_at";
@@ -215,6 +217,7 @@ class OracleIT {
         corpus.addAll(HandCorpus.writes());
         corpus.addAll(HandCorpus.mysqlWrites());
         corpus.addAll(RandomCorpus.generateWrites(RANDOM_WRITES));
+        corpus.addAll(RandomCorpus.generateMovesAndJoins(RANDOM_MOVES_AND_JOINS));
         assertTrue(corpus.size() >= 300, "the corpus has " + corpus.size() + " statements");
 
         List<Tally> tallies = new ArrayList<>();

@@ -345,9 +345,142 @@ final class RandomCorpus {
         for (int i = 0; i < count; i++) {
             Table t = WRITABLE.get(g.r.nextInt(WRITABLE.size()));
             out.add(g.nextWrite(t, i));
-            out.add(new OracleCase("random-write", "SELECT * FROM " + t.name() + " ORDER BY " + t.pk(), null, false, false));
+            out.add(read(t));
         }
         return out;
+    }
+
+    /**
+     * Writes of a sharding key (the rows move between nodes) and multi-table writes — joins that meet on
+     * one node (one or two targets) and joins that do not (one target, the federated write tier) — each
+     * followed by a read of every table it may change. The joins match each target row with at most one
+     * row it reads a value from, so the value MySQL writes does not depend on its join order.
+     */
+    static List<OracleCase> generateMovesAndJoins(int count) {
+        RandomCorpus g = new RandomCorpus(MOVES_SEED);
+        List<OracleCase> out = new ArrayList<>(3 * count);
+        for (int i = 0; i < count; i++) {
+            g.params = g.r.nextInt(5) == 0 ? new ArrayList<>() : null;
+            if (g.r.nextBoolean()) {
+                g.keyMove(out, i);
+            } else {
+                g.multiTable(out, i);
+            }
+        }
+        return out;
+    }
+
+    private static final long MOVES_SEED = 0x0A_C1E_2026L;
+
+    private static OracleCase read(Table t) {
+        return new OracleCase("random-write", "SELECT * FROM " + t.name() + " ORDER BY " + t.pk(), null, false, false);
+    }
+
+    private static Table table(String name) {
+        for (Table t : TABLES) {
+            if (t.name().equals(name)) {
+                return t;
+            }
+        }
+        throw new IllegalArgumentException(name);
+    }
+
+    private void keyMove(List<OracleCase> out, int i) {
+        StringBuilder sql = new StringBuilder();
+        Table t;
+        switch (r.nextInt(4)) {
+            case 0, 1 -> {
+                // orders and order_items: the key is not the primary key, so no move can collide
+                t = table(r.nextBoolean() ? "orders" : "order_items");
+                sql.append("UPDATE ").append(t.name()).append(" SET user_id = ");
+                sql.append(r.nextBoolean() ? value(t.col("user_id")) : "user_id + " + lit(1 + r.nextInt(7)));
+                if (r.nextBoolean()) {
+                    sql.append(", ").append(assignment(t, i));
+                }
+                where(t, sql);
+                if (r.nextInt(3) == 0) {
+                    orderLimit(t, sql, 5);
+                }
+            }
+            default -> {
+                // the key is the primary key: moved by an offset no other statement uses, over rows whose keys stay in range
+                t = table(r.nextBoolean() ? "users" : "sbtest1");
+                String k = t.pk();
+                sql.append("UPDATE ").append(t.name()).append(" SET ").append(k).append(" = ").append(k).append(" + ")
+                        .append(lit(1_000_000L * (i + 1))).append(" WHERE ").append(k).append(" BETWEEN ").append(lit(-5))
+                        .append(" AND ").append(lit(200 + r.nextInt(900)));
+                if (r.nextBoolean()) {
+                    Col c = pick(t.cols());
+                    sql.append(r.nextBoolean() ? " AND " : " AND NOT ").append('(').append(predicate(c)).append(')');
+                }
+            }
+        }
+        out.add(new OracleCase("random-key-move", sql.toString(), params, false, false));
+        out.add(read(t));
+    }
+
+    private void multiTable(List<OracleCase> out, int i) {
+        Table orders = table("orders");
+        Table items = table("order_items");
+        Table users = table("users");
+        Table sbtest = table("sbtest1");
+        StringBuilder sql = new StringBuilder();
+        List<Table> changed = new ArrayList<>();
+        switch (r.nextInt(7)) {
+            case 0 -> { // two targets on one node
+                sql.append("UPDATE orders o JOIN order_items i ON o.user_id = i.user_id AND o.order_id = i.order_id SET o.amount = o.amount + ")
+                        .append(lit(1)).append(", i.quantity = i.quantity + ").append(lit(1));
+                qualifiedWhere(sql, "i", items);
+                changed.add(orders);
+                changed.add(items);
+            }
+            case 1 -> { // a value read from the other table, one row per target row (users by its primary key)
+                sql.append("UPDATE orders o JOIN users u ON u.user_id = o.user_id SET o.status = u.country_code");
+                qualifiedWhere(sql, r.nextBoolean() ? "u" : "o", r.nextBoolean() ? users : orders);
+                changed.add(orders);
+            }
+            case 2 -> {
+                sql.append(r.nextBoolean() ? "DELETE i FROM order_items i JOIN orders o ON o.user_id = i.user_id AND o.order_id = i.order_id"
+                        : "DELETE FROM i USING order_items i JOIN orders o ON o.user_id = i.user_id AND o.order_id = i.order_id");
+                qualifiedWhere(sql, "o", orders);
+                changed.add(items);
+            }
+            case 3 -> { // not on one node: joined off the key, one target
+                sql.append("UPDATE orders o JOIN order_items i ON i.order_id = o.order_id SET o.amount = o.amount + ").append(lit(2));
+                qualifiedWhere(sql, "i", items);
+                changed.add(orders);
+            }
+            case 4 -> {
+                sql.append("UPDATE sbtest1 s JOIN order_items i ON i.quantity = s.id SET s.k = s.k + ").append(lit(1 + r.nextInt(3)));
+                qualifiedWhere(sql, "i", items);
+                changed.add(sbtest);
+            }
+            case 5 -> { // a value read from the other table: sbtest1 by its primary key
+                sql.append("UPDATE users u ").append(r.nextBoolean() ? "LEFT " : "").append("JOIN sbtest1 s ON s.id = u.user_id SET u.email = CONCAT(")
+                        .append(lit("s")).append(", s.k)");
+                qualifiedWhere(sql, "u", users);
+                changed.add(users);
+            }
+            default -> {
+                sql.append("DELETE s FROM sbtest1 s JOIN orders o ON o.user_id = s.id");
+                qualifiedWhere(sql, "o", orders);
+                changed.add(sbtest);
+            }
+        }
+        out.add(new OracleCase("random-multi-table", sql.toString(), params, false, false));
+        for (Table t : changed) {
+            out.add(read(t));
+        }
+    }
+
+    /** One or two predicates over one table's columns, qualified by its alias. */
+    private void qualifiedWhere(StringBuilder sql, String alias, Table t) {
+        int n = r.nextInt(3);
+        for (int k = 0; k < n; k++) {
+            Col c = pick(t.cols());
+            sql.append(k == 0 ? " WHERE " : r.nextInt(3) == 0 ? " OR " : " AND ")
+                    .append(predicate(new Col(alias + "." + c.name(), c.kind(), c.samples())));
+        }
     }
 
     /** Tables the writes change: sharded by mod, hash and interval (the single and broadcast ones have their hand cases). */
