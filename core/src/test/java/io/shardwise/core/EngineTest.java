@@ -56,25 +56,13 @@ class EngineTest {
     private static List<String> viaEngine(EngineSession s, String sql, List<Object> params) {
         StatementResult r = params.isEmpty() ? s.execute(sql) : s.execute(sql, params);
         try (ResultCursor c = assertInstanceOf(StatementResult.Rows.class, r).cursor()) {
-            List<String> out = new ArrayList<>();
-            StringBuilder labels = new StringBuilder();
-            c.columns().forEach(col -> labels.append(col.name()).append('|'));
-            out.add(labels.toString());
-            while (c.next()) {
-                StringBuilder row = new StringBuilder();
-                for (int i = 0; i < c.columns().size(); i++) {
-                    byte[] v = c.get(i);
-                    row.append(v == null ? "NULL" : new String(v, StandardCharsets.UTF_8)).append('|');
-                }
-                out.add(row.toString());
-            }
-            return out;
+            return SampleEngine.labelledRows(c);
         }
     }
 
     private static List<String> direct(String sql) throws Exception {
         try (Connection c = server.connect(whole); Statement st = c.createStatement(); ResultSet rs = st.executeQuery(sql)) {
-            return rows(rs);
+            return SampleEngine.labelledRows(rs);
         }
     }
 
@@ -84,28 +72,9 @@ class EngineTest {
                 ps.setObject(i + 1, params.get(i));
             }
             try (ResultSet rs = ps.executeQuery()) {
-                return rows(rs);
+                return SampleEngine.labelledRows(rs);
             }
         }
-    }
-
-    private static List<String> rows(ResultSet rs) throws Exception {
-        ResultSetMetaData md = rs.getMetaData();
-        List<String> out = new ArrayList<>();
-        StringBuilder labels = new StringBuilder();
-        for (int i = 1; i <= md.getColumnCount(); i++) {
-            labels.append(md.getColumnLabel(i)).append('|');
-        }
-        out.add(labels.toString());
-        while (rs.next()) {
-            StringBuilder row = new StringBuilder();
-            for (int i = 1; i <= md.getColumnCount(); i++) {
-                byte[] v = rs.getBytes(i);
-                row.append(v == null ? "NULL" : new String(v, StandardCharsets.UTF_8)).append('|');
-            }
-            out.add(row.toString());
-        }
-        return out;
     }
 
     /** A prepared statement: described (as a server-side prepare does), then run, against the unsharded copy. */

@@ -107,6 +107,43 @@ final class SampleEngine implements BeforeAllCallback, AfterEachCallback, AfterA
         }
     }
 
+    /** A cursor's labels (one line) then its rows, each cell's text followed by {@code |} (NULL as {@code NULL}). */
+    static java.util.List<String> labelledRows(io.shardwise.core.execute.ResultCursor c) {
+        java.util.List<String> out = new java.util.ArrayList<>();
+        StringBuilder labels = new StringBuilder();
+        c.columns().forEach(col -> labels.append(col.name()).append('|'));
+        out.add(labels.toString());
+        while (c.next()) {
+            StringBuilder row = new StringBuilder();
+            for (int i = 0; i < c.columns().size(); i++) {
+                byte[] v = c.get(i);
+                row.append(v == null ? "NULL" : new String(v, java.nio.charset.StandardCharsets.UTF_8)).append('|');
+            }
+            out.add(row.toString());
+        }
+        return out;
+    }
+
+    /** {@link #labelledRows(io.shardwise.core.execute.ResultCursor)} of a JDBC result, labelled as the driver reports them. */
+    static java.util.List<String> labelledRows(java.sql.ResultSet rs) throws java.sql.SQLException {
+        java.sql.ResultSetMetaData md = rs.getMetaData();
+        java.util.List<String> out = new java.util.ArrayList<>();
+        StringBuilder labels = new StringBuilder();
+        for (int i = 1; i <= md.getColumnCount(); i++) {
+            labels.append(md.getColumnLabel(i)).append('|');
+        }
+        out.add(labels.toString());
+        while (rs.next()) {
+            StringBuilder row = new StringBuilder();
+            for (int i = 1; i <= md.getColumnCount(); i++) {
+                byte[] v = rs.getBytes(i);
+                row.append(v == null ? "NULL" : new String(v, java.nio.charset.StandardCharsets.UTF_8)).append('|');
+            }
+            out.add(row.toString());
+        }
+        return out;
+    }
+
     /** {@link #rows} of the same read on the unsharded copy (only {@link #withWhole}). */
     java.util.List<String> direct(String sql) throws java.sql.SQLException {
         try (java.sql.Connection c = server.connect(whole); java.sql.Statement st = c.createStatement(); java.sql.ResultSet rs = st.executeQuery(sql)) {

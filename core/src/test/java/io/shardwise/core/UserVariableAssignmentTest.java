@@ -49,19 +49,7 @@ class UserVariableAssignmentTest {
         switch (s.execute(sql)) {
             case StatementResult.Rows rows -> {
                 try (ResultCursor c = rows.cursor()) {
-                    StringBuilder head = new StringBuilder();
-                    for (Column col : c.columns()) {
-                        head.append(col.name()).append('|');
-                    }
-                    out.add(head.toString());
-                    while (c.next()) {
-                        StringBuilder row = new StringBuilder();
-                        for (int i = 0; i < c.columns().size(); i++) {
-                            byte[] v = c.get(i);
-                            row.append(v == null ? "NULL" : new String(v, StandardCharsets.UTF_8)).append('|');
-                        }
-                        out.add(row.toString());
-                    }
+                    out.addAll(SampleEngine.labelledRows(c));
                 }
             }
             case StatementResult.Update u -> out.add("affected " + u.affectedRows());
@@ -77,20 +65,7 @@ class UserVariableAssignmentTest {
             return out;
         }
         try (ResultSet rs = st.getResultSet()) {
-            ResultSetMetaData md = rs.getMetaData();
-            StringBuilder labels = new StringBuilder();
-            for (int i = 1; i <= md.getColumnCount(); i++) {
-                labels.append(md.getColumnLabel(i)).append('|');
-            }
-            out.add(labels.toString());
-            while (rs.next()) {
-                StringBuilder row = new StringBuilder();
-                for (int i = 1; i <= md.getColumnCount(); i++) {
-                    byte[] v = rs.getBytes(i);
-                    row.append(v == null ? "NULL" : new String(v, StandardCharsets.UTF_8)).append('|');
-                }
-                out.add(row.toString());
-            }
+            out.addAll(SampleEngine.labelledRows(rs));
         }
         return out;
     }
