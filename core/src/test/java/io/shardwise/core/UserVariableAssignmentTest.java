@@ -6,14 +6,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.shardwise.core.error.ErrorCode;
 import io.shardwise.core.error.ShardwiseException;
-import io.shardwise.core.execute.Column;
 import io.shardwise.core.execute.ResultCursor;
 import io.shardwise.core.sample.SampleTarget;
 import io.shardwise.testkit.MysqlServer;
-import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
 import java.sql.ResultSet;
-import java.sql.ResultSetMetaData;
 import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
