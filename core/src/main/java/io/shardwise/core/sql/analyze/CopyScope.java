@@ -415,7 +415,7 @@ public record CopyScope(Set<String> names, Set<String> wholeTables, boolean allW
          * so a row the derived condition does not make true (false or NULL) never passes the OR.
          */
         private Conjunct factored(SqlNode c, TableRef ref, boolean plain) {
-            if (!(c instanceof SqlCall call) || call.getKind() != SqlKind.OR) {
+            if (!(c instanceof SqlCall call) || call.getKind() != SqlKind.OR || pipes(c)) {
                 return null;
             }
             List<SqlNode> disjuncts = new ArrayList<>();
@@ -437,6 +437,20 @@ public record CopyScope(Set<String> names, Set<String> wholeTables, boolean allW
                 branches.add(branch);
             }
             return Conjunct.anyOf(branches);
+        }
+
+        /**
+         * Whether {@code node}'s text has a {@code ||}, read as OR here but as concatenation by a
+         * backend whose sql_mode has PIPES_AS_CONCAT: then its parts are not what that backend's OR joins.
+         */
+        private boolean pipes(SqlNode node) {
+            SelectShape.Span span = ExpressionSpans.of(parsed, node);
+            for (Token t : parsed.tokens) {
+                if (t.start() >= span.start() && t.end() <= span.end() && t.kind() == Kind.OPERATOR && t.text().equals("||")) {
+                    return true;
+                }
+            }
+            return false;
         }
 
         private static void disjuncts(SqlNode node, List<SqlNode> out) {

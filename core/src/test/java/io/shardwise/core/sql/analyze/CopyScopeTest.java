@@ -138,6 +138,8 @@ class CopyScopeTest {
                         + " (o.amount > 5 AND u.name = 'x') OR u.name = 'y'"), "a disjunct without an orders part leaves orders whole");
         assertEquals(Map.of(), pushed("SELECT o.order_id FROM orders o JOIN users u ON u.email = o.status WHERE"
                 + " NOT ((o.amount > 5 AND u.name = 'x') OR (o.amount < 2 AND u.name = 'y'))"), "under NOT nothing is implied");
+        assertEquals(Map.of(), pushed("SELECT o.order_id FROM orders o JOIN users u ON u.email = o.status WHERE"
+                + " (o.amount > 5 AND u.name = 'x') || (o.amount < 2 AND u.name = 'y')"), "|| concatenates under PIPES_AS_CONCAT");
         assertEquals(Map.of("users as u", List.of("u.user_id < 20 key (-inf, 20)", "((u.name = 'x')) OR ((u.name = 'y'))")),
                 pushed("SELECT u.user_id FROM users u LEFT JOIN orders o ON o.status = u.name WHERE u.user_id < 20"
                         + " AND ((o.amount > 5 AND u.name = 'x') OR (o.amount < 2 AND u.name = 'y'))"),
