@@ -601,13 +601,34 @@ final class FederatedRunner {
             StringBuilder where = new StringBuilder();
             List<Object> values = new ArrayList<>();
             for (io.shardwise.core.sql.analyze.CopyScope.Conjunct conjunct : b.pushed()) {
-                Renderer.Rendered r = Renderer.span(template, source, Map.of(), bindings, conjunct.start(), conjunct.end());
-                where.append(where.isEmpty() ? "(" : " AND (").append(r.sql()).append(')');
-                values.addAll(r.params());
+                where.append(where.isEmpty() ? "(" : " AND (");
+                render(conjunct, template, source, bindings, where, values);
+                where.append(')');
             }
             out.add(new Scan(b, where.toString(), values));
         }
         return out;
+    }
+
+    /** A pushed conjunct with this execution's values: its span of the text, or a derived OR part by part. */
+    private static void render(io.shardwise.core.sql.analyze.CopyScope.Conjunct conjunct, SqlTemplate template, SourceText source,
+                               StatementBindings bindings, StringBuilder where, List<Object> values) {
+        if (!conjunct.derived()) {
+            Renderer.Rendered r = Renderer.span(template, source, Map.of(), bindings, conjunct.start(), conjunct.end());
+            where.append(r.sql());
+            values.addAll(r.params());
+            return;
+        }
+        for (int i = 0; i < conjunct.any().size(); i++) {
+            where.append(i == 0 ? "(" : " OR (");
+            List<io.shardwise.core.sql.analyze.CopyScope.Conjunct> branch = conjunct.any().get(i);
+            for (int j = 0; j < branch.size(); j++) {
+                where.append(j == 0 ? "(" : " AND (");
+                render(branch.get(j), template, source, bindings, where, values);
+                where.append(')');
+            }
+            where.append(')');
+        }
     }
 
     private static String text(byte[] cell) {

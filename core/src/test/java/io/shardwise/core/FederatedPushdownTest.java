@@ -162,4 +162,41 @@ class FederatedPushdownTest {
                 List.of(), "orders");
         assertEquals(List.of("ds1: SELECT * FROM `orders_0` AS `o` WHERE (o.user_id = 2)"), orders); // 2 mod 4: ds1.orders_0
     }
+
+    @Test
+    void anOrAcrossTablesPushesEachTablesOwnPartsWithTheExecutionsValues() throws Exception {
+        String sql = "SELECT o.order_id, u.name FROM orders o JOIN users u ON u.user_id = o.order_id"
+                + " WHERE (o.amount > ? AND u.name LIKE ?) OR (o.status IS NULL AND u.name IS NULL)";
+        List<String> orders = scans(sql, List.of(400, "a%"), "orders");
+        assertEquals(4, orders.size());
+        for (String scan : orders) {
+            assertTrue(scan.endsWith(" WHERE (((o.amount > ?)) OR ((o.status IS NULL))) [400]"), scan);
+        }
+        for (String scan : scans(sql, List.of(400, "a%"), "users")) {
+            assertTrue(scan.contains(" WHERE (((u.name LIKE ?)) OR ((u.name IS NULL)))") && scan.endsWith(" [a%]"), scan);
+        }
+    }
+
+    @Test
+    void anUnqualifiedOrAcrossTablesComesDownToTheLiveColumnsOfEachTable() throws Exception {
+        // TPC-H Q19's shape: the OR reads as one table's to the parser; the catalog splits it
+        String sql = "SELECT order_id, u.email FROM orders JOIN users u ON u.user_id = orders.order_id"
+                + " WHERE (amount > 400 AND name LIKE 'a%' AND status <> 'x') OR (status IS NULL AND name IS NULL)";
+        for (String scan : scans(sql, List.of(), "orders")) {
+            assertTrue(scan.endsWith(" WHERE (((amount > 400) AND (status <> 'x')) OR ((status IS NULL)))"), scan);
+        }
+        for (String scan : scans(sql, List.of(), "users")) {
+            assertTrue(scan.contains(" WHERE (((name LIKE 'a%')) OR ((name IS NULL)))"), scan); // then users' join keys
+        }
+    }
+
+    @Test
+    void aTableReadTwiceUnderOneNameTakesTheOrOfBothReferencesConjuncts() throws Exception {
+        List<String> orders = scans("SELECT o.order_id FROM orders o JOIN users u ON u.user_id = o.order_id WHERE o.amount > 400"
+                + " AND o.order_id IN (SELECT o.order_id FROM orders o WHERE o.status IS NULL)", List.of(), "orders");
+        assertEquals(4, orders.size());
+        for (String scan : orders) {
+            assertTrue(scan.endsWith(" WHERE (((o.amount > 400)) OR ((o.status IS NULL)))"), scan);
+        }
+    }
 }

@@ -219,8 +219,9 @@ public final class CopyScans {
         Columns own = copy.like() == null ? null : catalog.get(copy.like().toLowerCase(Locale.ROOT));
         List<CopyScope.Conjunct> pushed = new ArrayList<>();
         for (CopyScope.Conjunct c : push.conjuncts()) {
-            if (attributed(c, own, push.rivals(), catalog)) {
-                pushed.add(c);
+            CopyScope.Conjunct resolved = resolve(c, own, push.rivals(), catalog);
+            if (resolved != null) {
+                pushed.add(resolved);
             }
         }
         List<String> columns = null;
@@ -293,6 +294,35 @@ public final class CopyScans {
             }
         }
         return false;
+    }
+
+    /**
+     * {@code c} as the live columns let the table take it: whole when MySQL attributes its every name to
+     * the table, else its OR factoring ({@link CopyScope.Conjunct#any}) with each part kept where it is
+     * attributed, or null when some branch keeps none (a row of any kind may then pass that branch).
+     */
+    static CopyScope.Conjunct resolve(CopyScope.Conjunct c, Columns own, List<String> rivals, Map<String, Columns> catalog) {
+        if (!c.derived() && attributed(c, own, rivals, catalog)) {
+            return c;
+        }
+        if (c.any().isEmpty()) {
+            return null;
+        }
+        List<List<CopyScope.Conjunct>> branches = new ArrayList<>(c.any().size());
+        for (List<CopyScope.Conjunct> branch : c.any()) {
+            List<CopyScope.Conjunct> kept = new ArrayList<>(branch.size());
+            for (CopyScope.Conjunct part : branch) {
+                CopyScope.Conjunct r = resolve(part, own, rivals, catalog);
+                if (r != null) {
+                    kept.add(r);
+                }
+            }
+            if (kept.isEmpty()) {
+                return null;
+            }
+            branches.add(kept);
+        }
+        return CopyScope.Conjunct.anyOf(branches);
     }
 
     /** Every unqualified name of {@code c} is a column of the table and of no rival (as MySQL resolves it). */

@@ -127,7 +127,8 @@ public record FederatedPlan(String coordinator, List<Copy> copies, Map<String, S
             for (CopyScope.Conjunct conjunct : c.push().conjuncts()) {
                 sb.append("\n    where ").append(conjunct.text());
                 if (!conjunct.unqualified().isEmpty()) {
-                    sb.append("  /* if ").append(String.join(", ", new java.util.TreeSet<>(conjunct.unqualified())))
+                    // an OR whose names are not all the table's comes down to its parts that are (CopyScans.resolve)
+                    sb.append(conjunct.any().isEmpty() ? "  /* if " : "  /* or its parts, if ").append(String.join(", ", new java.util.TreeSet<>(conjunct.unqualified())))
                             .append(" are ").append(c.push().exposed()).append("'s alone */");
                 }
             }

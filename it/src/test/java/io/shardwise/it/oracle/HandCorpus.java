@@ -1316,6 +1316,37 @@ final class HandCorpus {
         c.q("SELECT order_id, ROW_NUMBER() OVER (ORDER BY order_id) FROM orders WHERE user_id < 30 AND amount > 100");
         c.q("SELECT o.user_id, LENGTH(o.status), UPPER(u.name) FROM orders o JOIN users u ON u.user_id = o.user_id + 0"
                 + " WHERE (o.user_id) = 5 AND ((u.name) LIKE 'a%' OR u.name IS NULL) ORDER BY 1, 2, 3");
+        // an OR of terms on several tables gives each table the OR of its own parts (TPC-H Q19), NULLs in
+        // either; a table read twice under one name takes the OR of each reference's conjuncts (Q17, Q22)
+        c.category("federated-pushdown-or");
+        c.q("SELECT o.order_id, u.user_id FROM orders o JOIN users u ON u.user_id = o.order_id WHERE (o.status = 'paid' AND u.name IS NULL)"
+                + " OR (o.amount IS NULL AND u.country_code = 'DE') OR (o.status IS NULL AND u.name LIKE 'a%') ORDER BY 1, 2");
+        c.q("SELECT COUNT(*) FROM orders o JOIN users u ON u.user_id = o.order_id WHERE (o.amount > 100 AND u.country_code <> 'DE')"
+                + " OR (o.status <> 'paid' AND u.name IS NOT NULL)");
+        c.q("SELECT COUNT(*) FROM orders o JOIN users u ON u.user_id = o.order_id WHERE NOT ((o.amount > 100 AND u.country_code = 'DE')"
+                + " OR (o.status = 'paid' AND u.name IS NULL))");
+        c.q("SELECT o.order_id, i.item_id FROM orders o JOIN order_items i ON i.order_id = o.order_id AND (o.amount > 500 AND i.quantity > 3"
+                + " OR o.status IS NULL AND i.quantity < 2) ORDER BY 1, 2");
+        c.q("SELECT u.user_id, o.order_id FROM users u LEFT JOIN orders o ON o.status = u.name AND (o.amount > 100 OR u.user_id < 5"
+                + " AND o.amount IS NULL) WHERE u.user_id < 40 ORDER BY 1, 2");
+        c.p("SELECT o.order_id, u.user_id FROM orders o JOIN users u ON u.user_id = o.order_id WHERE (o.amount > ? AND u.name = ?)"
+                + " OR (o.status = ? AND u.name IS NULL) ORDER BY 1, 2", new java.math.BigDecimal("50.00"), "alice", "paid");
+        c.q("SELECT SUM(i.price * i.quantity) FROM order_items i JOIN orders o ON o.order_id = i.order_id WHERE"
+                + " (o.status IN ('paid', 'new') AND i.quantity BETWEEN 1 AND 2 AND o.amount <= 100 + 100 AND i.sku LIKE 'A%')"
+                + " OR (o.status = 'shipped' AND i.quantity >= 3 AND i.quantity <= 3 + 2 AND (o.amount IS NULL OR o.amount > 700))");
+        c.q("SELECT order_id, amount FROM orders WHERE status = 'paid' AND amount > (SELECT AVG(amount) FROM orders"
+                + " WHERE status IS NOT NULL AND user_id < 20) ORDER BY 1");
+        c.q("SELECT COUNT(*) FROM orders WHERE amount IS NULL OR order_id IN (SELECT order_id FROM orders WHERE status IS NULL)");
+        c.q("SELECT SUM(i.price) FROM order_items i JOIN orders o ON o.order_id = i.order_id WHERE o.status = 'paid'"
+                + " AND i.quantity < (SELECT AVG(i.quantity) FROM order_items i WHERE i.order_id = o.order_id)");
+        c.q("SELECT cc, COUNT(*), SUM(amount) FROM (SELECT LEFT(status, 1) cc, amount FROM orders WHERE LEFT(status, 1) IN ('p', 'n')"
+                + " AND amount > (SELECT AVG(amount) FROM orders WHERE amount > 0 AND LEFT(status, 1) IN ('p', 'n'))"
+                + " AND NOT EXISTS (SELECT * FROM order_items WHERE order_items.order_id = orders.order_id)) t GROUP BY cc ORDER BY cc");
+        c.q("SELECT o.order_id FROM orders o WHERE o.amount IS NULL UNION ALL SELECT o.order_id FROM orders o WHERE o.status IS NULL ORDER BY 1");
+        c.q("SELECT u.user_id, o.order_id FROM users u LEFT JOIN orders o ON o.order_id = u.user_id AND o.amount > 100 WHERE u.user_id < 30"
+                + " AND u.user_id NOT IN (SELECT o.user_id FROM orders o WHERE o.status IS NULL) ORDER BY 1, 2");
+        c.q("SELECT o.order_id FROM orders o WHERE o.status IS NULL AND EXISTS (SELECT 1 FROM orders p WHERE p.order_id = o.user_id"
+                + " AND p.amount IS NULL) ORDER BY 1");
         // pushdown meets the other two: a copy made from another backend's definition (events, on the
         // coordinator ds1 of promotions) takes qualified conjuncts only; a locking read repeats its clause after
         // the pushed WHERE of each scan and local copy

@@ -33,12 +33,14 @@ import org.apache.calcite.sql.util.SqlBasicVisitor;
  *
  * <p>Invariant (what makes a pushed conjunct exact): the coordinator still runs the whole statement,
  * conjunct included, over the copies; a pushed conjunct only drops rows the statement would drop
- * anyway. That holds when the table occurs once in the whole statement (its copy serves no other
- * reference, subquery or self-join), is on no null-supplying side of an outer join in its block,
+ * anyway. That holds when the table is on no null-supplying side of an outer join in its block,
  * and the conjunct reads only that table's columns and gives the same value on every
  * backend (no subquery, user or system variable, time, random or session function, no function the
  * list below does not know as deterministic). Unqualified names are attributed at run time against
- * the live columns ({@link Conjunct#unqualified}), where MySQL attributes them.
+ * the live columns ({@link Conjunct#unqualified}), where MySQL attributes them. A conjunct that is an
+ * OR of terms on several tables gives each table the OR of its own parts ({@code factored}); a
+ * table read more than once (a self-join, a subquery reading it again) has one copy for all its
+ * references, narrowed by the OR of what each reference takes, and only when every one takes something.
  *
  * <p>Hazard: errs only towards copying more: anything not understood copies the rows or columns.
  * One class over ~300 lines because its parts (names, stars, blocks, conjunct checks) read one
@@ -93,11 +95,50 @@ public record CopyScope(Set<String> names, Set<String> wholeTables, boolean allW
      * A conjunct's span [start, end) of the statement's text (balanced, without the AND around it), and
      * that text (with its {@code ?}s: for plans' explain);
      * the unqualified column names it reads (lower case), each of which must be the table's column
-     * and no rival's for it to be pushed; and what it says about the sharding key (for pruning nodes).
+     * and no rival's for it to be pushed; what it says about the sharding key (for pruning nodes); and
+     * its branches {@code any}: for a derived condition ({@link #anyOf}, {@code start} -1) what it is, for
+     * an OR of the text what it comes down to when the OR as a whole cannot be attributed to the table
+     * (an unqualified name of another table in it: TPC-H Q19's) — each part kept where its own names are
+     * the table's, a branch left with none dropping it whole (CopyScans).
      */
-    public record Conjunct(int start, int end, String text, Set<String> unqualified, KeyCondition key) {
+    public record Conjunct(int start, int end, String text, Set<String> unqualified, KeyCondition key, List<List<Conjunct>> any) {
         public Conjunct {
             unqualified = Set.copyOf(unqualified);
+            List<List<Conjunct>> branches = new ArrayList<>(any.size());
+            for (List<Conjunct> branch : any) {
+                branches.add(List.copyOf(branch));
+            }
+            any = List.copyOf(branches);
+        }
+
+        public Conjunct(int start, int end, String text, Set<String> unqualified, KeyCondition key) {
+            this(start, end, text, unqualified, key, List.of());
+        }
+
+        /** Whether this is a derived condition, rendered part by part, rather than a span of the text. */
+        public boolean derived() {
+            return start < 0;
+        }
+
+        /**
+         * A derived condition: the OR of {@code branches}, each the AND of its conjuncts, rendered part by
+         * part from the statement's text. Made where every row the statement can use satisfies some
+         * branch (OR factoring of a WHERE's {@code OR}; the references of a table read more than once).
+         */
+        public static Conjunct anyOf(List<List<Conjunct>> branches) {
+            StringBuilder text = new StringBuilder();
+            Set<String> unqualified = new HashSet<>();
+            for (List<Conjunct> branch : branches) {
+                text.append(text.isEmpty() ? "(" : " OR (");
+                for (int i = 0; i < branch.size(); i++) {
+                    Conjunct c = branch.get(i);
+                    // each part in parentheses: a part may be an OR whose span leaves its own out
+                    text.append(i == 0 ? "(" : " AND (").append(c.text()).append(')');
+                    unqualified.addAll(c.unqualified());
+                }
+                text.append(')');
+            }
+            return new Conjunct(-1, -1, text.toString(), unqualified, KeyCondition.ANY, branches);
         }
     }
 
@@ -218,10 +259,20 @@ public record CopyScope(Set<String> names, Set<String> wholeTables, boolean allW
                     allWhole = true; // an index hint names an index a narrowed copy may not have
                 }
             }
-            Map<String, Table> tables = new HashMap<>();
+            Map<String, List<Table>> references = new HashMap<>();
             for (SqlSelect block : blocks) {
-                pushable(block, tables); // a table read once is in one block only
+                pushable(block, references);
             }
+            Map<String, Table> tables = new HashMap<>();
+            references.forEach((name, refs) -> {
+                // every reference of the statement seen, each narrowed: the copy serves them all
+                if (refs.size() == occurrences.getOrDefault(name, 0) && !refs.contains(null)) {
+                    Table t = refs.size() == 1 ? refs.getFirst() : union(name, refs);
+                    if (t != null) {
+                        tables.put(name, t);
+                    }
+                }
+            });
             return new CopyScope(names, whole, allWhole, tables);
         }
 
@@ -286,7 +337,7 @@ public record CopyScope(Set<String> names, Set<String> wholeTables, boolean allW
          * else of it, so for a table read nowhere else, rows its conjuncts drop are used nowhere. An
          * unqualified name there is MySQL's innermost match: the table's own column when it has one.
          */
-        private void pushable(SqlSelect top, Map<String, Table> out) {
+        private void pushable(SqlSelect top, Map<String, List<Table>> out) {
             List<TableRef> refs = new ArrayList<>();
             List<TableRef> nullSupplying = new ArrayList<>();
             List<SqlNode> conditions = new ArrayList<>();
@@ -301,7 +352,7 @@ public record CopyScope(Set<String> names, Set<String> wholeTables, boolean allW
             }
             for (TableRef ref : refs) {
                 String name = lower(ref.name());
-                if (occurrences.getOrDefault(name, 0) != 1 || !sharded(ref)) {
+                if (!sharded(ref)) {
                     continue;
                 }
                 // a null-supplying table takes only its own outer join's ON: its rows failing that ON are never matched
@@ -312,7 +363,9 @@ public record CopyScope(Set<String> names, Set<String> wholeTables, boolean allW
                 if (ownOn.containsKey(ref)) {
                     conjuncts(ownOn.get(ref), candidates);
                 }
+                List<Table> seen = out.computeIfAbsent(name, n -> new ArrayList<>());
                 if (candidates.isEmpty()) {
+                    seen.add(null); // this reference uses every row
                     continue;
                 }
                 List<String> rivals = new ArrayList<>();
@@ -326,17 +379,152 @@ public record CopyScope(Set<String> names, Set<String> wholeTables, boolean allW
                 List<Conjunct> mine = new ArrayList<>();
                 List<Key> keys = new ArrayList<>();
                 for (SqlNode c : candidates) {
-                    Conjunct conjunct = conjunct(c, ref, plain);
+                    Conjunct conjunct = pushed(c, ref, plain);
                     if (conjunct != null) {
                         mine.add(conjunct);
                     }
                     keys(c, ref, refs, rivals, plain, keys);
                     correlated(c, ref, refs, rivals, plain, parents.get(top), keys);
                 }
-                if (!mine.isEmpty() || !keys.isEmpty()) {
-                    out.put(name, new Table(ref.exposedName(), mine, rivals, keys));
+                seen.add(!mine.isEmpty() || !keys.isEmpty() ? new Table(ref.exposedName(), mine, rivals, keys) : null);
+            }
+        }
+
+        /**
+         * What {@code c} gives {@code ref}: its span when it reads only {@code ref} (as far as the text
+         * says), else its OR factoring; a span with unqualified names that is an OR carries its factoring
+         * too, for when the live columns attribute some of those names elsewhere.
+         */
+        private Conjunct pushed(SqlNode c, TableRef ref, boolean plain) {
+            Conjunct whole = conjunct(c, ref, plain);
+            if (whole != null && whole.unqualified().isEmpty()) {
+                return whole;
+            }
+            Conjunct factored = factored(c, ref, plain);
+            if (whole == null || factored == null) {
+                return whole == null ? factored : whole;
+            }
+            return new Conjunct(whole.start(), whole.end(), whole.text(), whole.unqualified(), whole.key(), factored.any());
+        }
+
+        /**
+         * OR factoring: from {@code a1 AND b1 OR a2 AND b2 ...} (each disjunct split at its ANDs), the
+         * condition {@code (a1) OR (a2) ...} of the parts {@code ref} may take alone (a part that is an
+         * OR itself factored in turn), or null when some disjunct has none. Exact whatever is NULL: a row
+         * makes the OR true only through a disjunct all of whose parts are true, its own parts among them,
+         * so a row the derived condition does not make true (false or NULL) never passes the OR.
+         */
+        private Conjunct factored(SqlNode c, TableRef ref, boolean plain) {
+            if (!(c instanceof SqlCall call) || call.getKind() != SqlKind.OR || pipes(c)) {
+                return null;
+            }
+            List<SqlNode> disjuncts = new ArrayList<>();
+            disjuncts(call, disjuncts);
+            List<List<Conjunct>> branches = new ArrayList<>(disjuncts.size());
+            for (SqlNode d : disjuncts) {
+                List<SqlNode> parts = new ArrayList<>();
+                conjuncts(d, parts);
+                List<Conjunct> branch = new ArrayList<>();
+                for (SqlNode part : parts) {
+                    Conjunct p = pushed(part, ref, plain);
+                    if (p != null) {
+                        branch.add(p);
+                    }
+                }
+                if (branch.isEmpty()) {
+                    return null; // a disjunct that says nothing of ref: any of its rows may pass
+                }
+                branches.add(branch);
+            }
+            return Conjunct.anyOf(branches);
+        }
+
+        /**
+         * Whether {@code node}'s text has a {@code ||}, read as OR here but as concatenation by a
+         * backend whose sql_mode has PIPES_AS_CONCAT: then its parts are not what that backend's OR joins.
+         */
+        private boolean pipes(SqlNode node) {
+            SelectShape.Span span = ExpressionSpans.of(parsed, node);
+            for (Token t : parsed.tokens) {
+                if (t.start() >= span.start() && t.end() <= span.end() && t.kind() == Kind.OPERATOR && t.text().equals("||")) {
+                    return true;
                 }
             }
+            return false;
+        }
+
+        private static void disjuncts(SqlNode node, List<SqlNode> out) {
+            if (node instanceof SqlCall call && call.getKind() == SqlKind.OR) {
+                for (SqlNode operand : call.getOperandList()) {
+                    disjuncts(operand, out);
+                }
+            } else {
+                out.add(node);
+            }
+        }
+
+        /**
+         * One condition for a table the statement reads more than once (a self-join, a subquery reading
+         * it again: TPC-H Q17, Q22), whose one copy serves every reference: the OR over the references of
+         * each one's conjuncts (all of them narrowed, else none), and the join keys every reference has
+         * (a row some reference uses has that reference's keys). Only when every reference has the same
+         * exposed name, under which the scan reads the table so each conjunct's qualifiers resolve; null
+         * when nothing is left.
+         */
+        private static Table union(String name, List<Table> refs) {
+            String exposed = refs.getFirst().exposed();
+            boolean narrowed = true;
+            List<String> rivals = new ArrayList<>();
+            List<List<Conjunct>> branches = new ArrayList<>();
+            for (Table t : refs) {
+                if (!t.exposed().equals(exposed)) {
+                    return null;
+                }
+                narrowed &= !t.conjuncts().isEmpty();
+                branches.add(t.conjuncts()); // equal texts may still differ: their ?s take different values
+                for (String r : t.rivals()) {
+                    if (!rivals.contains(r)) {
+                        rivals.add(r);
+                    }
+                }
+            }
+            List<Conjunct> conjuncts = narrowed ? List.of(Conjunct.anyOf(branches)) : List.of();
+            List<Key> keys = new ArrayList<>();
+            for (Key k : refs.getFirst().keys()) {
+                Key merged = k.source().equals(name) ? null : k; // a key from the table itself: its copy is not read first
+                for (int i = 1; i < refs.size() && merged != null; i++) {
+                    merged = common(merged, refs.get(i).keys());
+                }
+                if (merged != null && !keys.contains(merged)) {
+                    keys.add(merged);
+                }
+            }
+            return conjuncts.isEmpty() && keys.isEmpty() ? null : new Table(exposed, conjuncts, rivals, keys);
+        }
+
+        /**
+         * {@code k} as both it and a key of {@code others} on the same columns hold: an unqualified name
+         * must then be checked against the rivals of every reference that leaves it unqualified.
+         */
+        private static Key common(Key k, List<Key> others) {
+            for (Key o : others) {
+                if (o.column().equals(k.column()) && o.source().equals(k.source()) && o.sourceColumn().equals(k.sourceColumn())) {
+                    return new Key(k.column(), k.qualified() && o.qualified(), union(k.qualified() ? List.of() : k.rivals(),
+                            o.qualified() ? List.of() : o.rivals()), k.source(), k.sourceColumn(), k.sourceQualified() && o.sourceQualified(),
+                            union(k.sourceQualified() ? List.of() : k.sourceRivals(), o.sourceQualified() ? List.of() : o.sourceRivals()));
+                }
+            }
+            return null;
+        }
+
+        private static List<String> union(List<String> a, List<String> b) {
+            List<String> out = new ArrayList<>(a);
+            for (String s : b) {
+                if (!out.contains(s)) {
+                    out.add(s);
+                }
+            }
+            return out;
         }
 
         private boolean sharded(TableRef ref) {

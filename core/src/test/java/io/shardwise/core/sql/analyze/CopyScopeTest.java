@@ -121,6 +121,51 @@ class CopyScopeTest {
     }
 
     @Test
+    void anOrOfTermsOnSeveralTablesGivesEachTableTheOrOfItsOwnParts() {
+        // TPC-H Q19's shape: each disjunct's single-table parts, OR-ed per table
+        assertEquals(Map.of(
+                "orders as o", List.of("((o.amount > 5) AND (o.status = 'a')) OR ((o.amount < 2))"),
+                "users as u", List.of("((u.name = 'x')) OR ((u.name IN ('y', 'z')) AND (u.created_at IS NULL))")),
+                pushed("SELECT o.order_id FROM orders o JOIN users u ON u.email = o.status WHERE"
+                        + " (u.email = o.status AND o.amount > 5 AND u.name = 'x' AND o.status = 'a')"
+                        + " OR (o.amount < 2 AND u.name IN ('y', 'z') AND u.created_at IS NULL)"));
+        // an OR inside a disjunct is factored in turn; a disjunct with nothing on a table leaves that table whole
+        assertEquals(Map.of("orders as o", List.of("((o.amount > 5) AND (((o.status = 'a')) OR ((o.status = 'b')))) OR ((o.amount < 2))")),
+                pushed("SELECT o.order_id FROM orders o JOIN users u ON u.email = o.status WHERE"
+                        + " (o.amount > 5 AND (o.status = 'a' AND u.name = 'x' OR o.status = 'b')) OR (o.amount < 2 AND u.name = 'y')"));
+        assertEquals(Map.of("users as u", List.of("((u.name = 'x')) OR ((u.name = 'y'))")),
+                pushed("SELECT o.order_id FROM orders o JOIN users u ON u.email = o.status WHERE"
+                        + " (o.amount > 5 AND u.name = 'x') OR u.name = 'y'"), "a disjunct without an orders part leaves orders whole");
+        assertEquals(Map.of(), pushed("SELECT o.order_id FROM orders o JOIN users u ON u.email = o.status WHERE"
+                + " NOT ((o.amount > 5 AND u.name = 'x') OR (o.amount < 2 AND u.name = 'y'))"), "under NOT nothing is implied");
+        assertEquals(Map.of(), pushed("SELECT o.order_id FROM orders o JOIN users u ON u.email = o.status WHERE"
+                + " (o.amount > 5 AND u.name = 'x') || (o.amount < 2 AND u.name = 'y')"), "|| concatenates under PIPES_AS_CONCAT");
+        assertEquals(Map.of("users as u", List.of("u.user_id < 20 key (-inf, 20)", "((u.name = 'x')) OR ((u.name = 'y'))")),
+                pushed("SELECT u.user_id FROM users u LEFT JOIN orders o ON o.status = u.name WHERE u.user_id < 20"
+                        + " AND ((o.amount > 5 AND u.name = 'x') OR (o.amount < 2 AND u.name = 'y'))"),
+                "the NULL-filled side takes nothing from the WHERE");
+    }
+
+    @Test
+    void aTableReadTwiceWithTheSameNameTakesTheOrOfEachReferencesConjunctsAndTheKeysBothHave() {
+        // TPC-H Q22's shape: the outer reference and the subquery's each narrow the one copy
+        assertEquals(Map.of("orders as orders", List.of("((amount > 10)) OR ((status = 'paid') AND (amount > 0)) [amount, status]")),
+                pushed("SELECT order_id FROM orders WHERE amount > 10 AND amount > (SELECT AVG(amount) FROM orders"
+                        + " WHERE status = 'paid' AND amount > 0)").entrySet().stream().filter(e -> e.getKey().startsWith("orders"))
+                        .collect(java.util.stream.Collectors.toMap(Map.Entry::getKey, Map.Entry::getValue)));
+        // TPC-H Q17's shape: neither reference has a conjunct of its own, both the key from the other table
+        assertEquals(List.of("order_id <- users.user_id"),
+                keys("SELECT SUM(o.amount) FROM orders o JOIN users u ON o.order_id = u.user_id WHERE u.name = 'a'"
+                        + " AND o.amount < (SELECT AVG(o.amount) FROM orders o WHERE o.order_id = u.user_id)").get("orders"));
+        assertEquals(Map.of(), pushed("SELECT order_id FROM orders WHERE amount > 10 AND amount > (SELECT AVG(amount) FROM orders)"),
+                "a reference using every row");
+        assertEquals(Map.of(), pushed("SELECT o.order_id FROM orders o WHERE o.amount > 10 AND o.amount > (SELECT AVG(p.amount) FROM orders p"
+                + " WHERE p.amount > 0)"), "different names: one scan cannot read both references' qualifiers");
+        assertEquals(null, keys("SELECT SUM(o.amount) FROM orders o JOIN users u ON o.order_id = u.user_id WHERE u.name = 'a'"
+                + " AND o.amount < (SELECT AVG(o.amount) FROM orders o WHERE o.status = u.name)").get("orders"), "no key common to both");
+    }
+
+    @Test
     void aTableReadOnceInsideADerivedTableACteOrASubqueryTakesThatBlocksConjuncts() {
         assertEquals(Map.of("orders as o", List.of("o.amount > 10"), "order_items as order_items", List.of("quantity > 2 [quantity]")),
                 pushed("SELECT t.status, COUNT(*) FROM (SELECT o.status FROM orders o JOIN users u ON u.name = o.status"
