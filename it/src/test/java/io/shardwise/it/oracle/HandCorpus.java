@@ -825,6 +825,10 @@ final class HandCorpus {
         c.q("SELECT status, STDDEV_SAMP(amount) FROM orders GROUP BY status HAVING STDDEV_SAMP(amount) IS NULL ORDER BY status");
         c.q("SELECT user_id % 3, STDDEV(amount) * 2, VAR_POP(amount) + COUNT(*) FROM orders GROUP BY 1 ORDER BY 1");
         c.p("SELECT VAR_SAMP(amount), STDDEV_POP(amount) FROM orders WHERE user_id IN (?, ?, ?)", 3, 8, 13);
+        // huge BIGINTs (users up to 2^63 - 1): the printed scale shows 36 digits, of which those after the 17th are
+        // rounding noise on the one database too (its Welford order); the comparator's 1e-12 relative tolerance holds
+        c.q("SELECT VAR_POP(user_id), STDDEV_SAMP(user_id), VARIANCE(user_id) FROM users");
+        c.q("SELECT user_id % 2, VAR_SAMP(user_id), STDDEV_POP(user_id) FROM users GROUP BY 1 ORDER BY 1");
 
         // issue 12: JSON_ARRAYAGG / JSON_OBJECTAGG joined from the shards' pieces as GROUP_CONCAT is; JSON_ARRAYAGG always
         // with an ORDER BY that decides the whole order, JSON_OBJECTAGG over one row per group (its order is unspecified)

@@ -209,7 +209,8 @@ public final class PinnedTransaction implements NativeTransaction {
             BackendConnection c = (BackendConnection) f.getNow();
             String carried = carries.get(backend);
             boolean mark = marked != null && !marked.contains(backend);
-            List<String> refresh = applied.equals(carried) ? (mark ? MARK : List.of()) : mark ? List.of(applied, MARK.get(0)) : List.of(applied);
+            List<String> refresh = applied.equals(carried) ? (mark ? MARK : List.of())
+                    : mark ? List.of(applied, MARK.get(0)) : List.of(applied);
             runSteps(c, refresh, 0, () -> {
                 carries.put(backend, applied);
                 if (mark) {
@@ -399,8 +400,7 @@ public final class PinnedTransaction implements NativeTransaction {
                     }
                 }
             }
-            onEach("ROLLBACK TO SAVEPOINT " + STATEMENT_SAVEPOINT, reached, 0, null, () -> done.complete(null),
-                    done);
+            onEach("ROLLBACK TO SAVEPOINT " + STATEMENT_SAVEPOINT, reached, 0, null, () -> done.complete(null), done);
         }));
     }
 
