@@ -50,6 +50,8 @@ final class PlanRunner {
     private final FederatedRunner federation;
     private final FederatedWriteRunner federatedWrites;
     private final KeyMoves keyMoves;
+    /** While a statement runs {@link #atomically}: its own steps run as they are, inside it. */
+    private boolean atomic;
 
     PlanRunner(Engine engine, ExecutionSession execution, EngineSession session) {
         this.engine = engine;
@@ -110,19 +112,16 @@ final class PlanRunner {
     }
 
     private StatementResult write(RoutePlan route, WriteInfo.Rows rows) {
-        if (route.units().size() > 1 && execution.autocommit() && !execution.inTransaction()) {
+        if (route.units().size() > 1) {
             return atomically(() -> run(route, rows));
         }
-        return run(route, rows);
+        return run(route, rows); // one unit: the backend makes it atomic
     }
 
     /** INSERT ... SELECT naming sharded or broadcast tables: its SELECT, then its rows inserted, in one transaction. */
     StatementResult insertSelect(Insert insert, NormalizedSql normalized, CachedPlan plan, List<Object> params) {
         RoutePlan route = route(normalized, plan, params);
-        if (execution.autocommit() && !execution.inTransaction()) {
-            return atomically(() -> insertRows(insert, normalized, plan, route));
-        }
-        return insertRows(insert, normalized, plan, route);
+        return atomically(() -> insertRows(insert, normalized, plan, route));
     }
 
     /**
@@ -178,18 +177,12 @@ final class PlanRunner {
         }
         if (route.kind() == RouteKind.KEY_MOVE) {
             TableRef target = statement.tables().get(0);
-            if (execution.autocommit() && !execution.inTransaction()) {
-                return atomically(() -> keyMoves.run(target, choice, normalized, plan, params, route));
-            }
-            return keyMoves.run(target, choice, normalized, plan, params, route);
+            return atomically(() -> keyMoves.run(target, choice, normalized, plan, params, route));
         }
         if (route.kind() != RouteKind.KEYED_WRITE) {
             return write(route);
         }
-        if (execution.autocommit() && !execution.inTransaction()) {
-            return atomically(() -> keyed(statement, choice, normalized, plan, params, route));
-        }
-        return keyed(statement, choice, normalized, plan, params, route);
+        return atomically(() -> keyed(statement, choice, normalized, plan, params, route));
     }
 
     /**
@@ -203,10 +196,7 @@ final class PlanRunner {
                 && federated.targets(new StatementBindings(normalized, params)).size() > 1
                 ? chosenThenWritten(choice, normalized, plan, params)
                 : federatedWrites.run(federated, statement, normalized, plan, params);
-        if (execution.autocommit() && !execution.inTransaction()) {
-            return atomically(write);
-        }
-        return write.get();
+        return atomically(write);
     }
 
     /**
@@ -291,11 +281,25 @@ final class PlanRunner {
     }
 
     /**
-     * A write over several shards in autocommit mode runs in a transaction of its own, so that like
-     * MySQL's statement it either changes every shard or none when one fails (a duplicate key on one
-     * shard, say). The commit is per backend in transaction mode local, two-phase in mode xa.
+     * A write of several units or steps changes every shard or none, as MySQL's statement. In autocommit
+     * mode it runs in a transaction of its own (the commit is per backend in transaction mode local,
+     * two-phase in mode xa). Inside a transaction it marks itself ({@link ExecutionSession#markStatement}):
+     * a failure (a duplicate key on its second shard, say) rolls back to the savepoint it set on each
+     * backend it reached, and the transaction goes on without any of it.
      */
     private StatementResult atomically(Supplier<StatementResult> statement) {
+        if (atomic) {
+            return statement.get(); // a step of a statement already atomic (a key move's writes, a chosen-then-written write)
+        }
+        atomic = true;
+        try {
+            return !execution.autocommit() || execution.inTransaction() ? marked(statement) : ownTransaction(statement);
+        } finally {
+            atomic = false;
+        }
+    }
+
+    private StatementResult ownTransaction(Supplier<StatementResult> statement) {
         execution.begin();
         StatementResult result;
         try {
@@ -309,6 +313,21 @@ final class PlanRunner {
             throw e;
         }
         execution.commit();
+        return result;
+    }
+
+    private StatementResult marked(Supplier<StatementResult> statement) {
+        if (!execution.markStatement()) {
+            return statement.get();
+        }
+        StatementResult result;
+        try {
+            result = statement.get();
+        } catch (RuntimeException e) {
+            execution.statementEnded(e);
+            throw e;
+        }
+        execution.statementEnded(null);
         return result;
     }
 

@@ -128,6 +128,29 @@ class NativeTransactionServerTest {
     }
 
     @Test
+    void aStatementOverTwoBackendsThatFailsOnOneLeavesNothingOfItAndTheTransactionGoesOn() throws Exception {
+        try (Connection c = sample.connect("app", ""); Statement s = c.createStatement()) {
+            warm(s);
+            s.execute("BEGIN");
+            assertEquals(1, s.executeUpdate("UPDATE sbtest1 SET k = 1 WHERE id = 1")); // relays: the transaction runs natively
+            long bridged = sample.server.nativeStatements();
+            // user_id mod 4: 90000 on ds0, 2 (which exists) on ds1
+            SQLException e = assertThrows(SQLException.class,
+                    () -> s.executeUpdate("INSERT INTO users (user_id, name) VALUES (90000, 'half'), (2, 'duplicate')"));
+            assertEquals(1062, e.getErrorCode());
+            assertTrue(sample.server.nativeStatements() > bridged, "the insert ran on the pinned connections");
+            assertEquals(0, sample.engine.activeConnections());
+            assertEquals(List.of("0"), rows(s, "SELECT COUNT(*) FROM users WHERE user_id = 90000"), "rolled back inside the transaction");
+            assertEquals(2, s.executeUpdate("INSERT INTO users (user_id, name) VALUES (90004, 'kept'), (90006, 'kept')"));
+            s.execute("COMMIT");
+        }
+        assertEquals(List.of("90004 kept", "90006 kept"), direct("SELECT user_id, name FROM users WHERE user_id BETWEEN 90000 AND 90006 ORDER BY user_id"));
+        try (Connection c = sample.connect("app", ""); Statement s = c.createStatement()) {
+            s.executeUpdate("DELETE FROM users WHERE user_id IN (90004, 90006)");
+        }
+    }
+
+    @Test
     void aClientGoneMidTransactionIsRolledBackAndItsConnectionsGoBack() throws Exception {
         List<String> before = direct("SELECT k FROM sbtest1 WHERE id = 15");
         Connection gone = sample.connect("app", "");

@@ -413,6 +413,7 @@ public final class ExecutionSession implements AutoCloseable {
                 run.checkNotCancelled();
                 lease = tx.connection(backend);
                 StateApplier.apply(lease, state, tx.isolation(), true, options);
+                tx.markBefore(backend, lease);
             } catch (SQLException | RuntimeException e) {
                 run.fail(Errors.of(pools, backend, e));
                 return;
@@ -561,6 +562,55 @@ public final class ExecutionSession implements AutoCloseable {
         closeTransactionCursors();
         transaction = null;
         tx.rollback();
+    }
+
+    /**
+     * The next statement runs several units or steps inside a transaction: each backend it reaches
+     * first sets a savepoint, so that {@link #statementEnded} can undo what it did when it fails, as
+     * MySQL's failing statement changes nothing. False (nothing marked, nothing to end) outside a
+     * transaction: the caller runs such a statement in a transaction of its own; and on LOCK TABLES
+     * connections, which stay in autocommit mode.
+     */
+    public boolean markStatement() {
+        ensureOpen();
+        if (transaction == null && (autocommit || locks != null)) {
+            return false;
+        }
+        NativeTransaction on = nativeTx;
+        if (on != null) {
+            on.markStatement();
+        } else {
+            openTransaction().markStatement();
+        }
+        return true;
+    }
+
+    /**
+     * Ends the statement {@link #markStatement} marked; {@code failure} (or null) is how it ended:
+     * then it rolls back to the statement's savepoint wherever it set one, unless the failure ended
+     * the transaction (deadlock) or doomed it. A failure to roll back is added to {@code failure}.
+     */
+    public void statementEnded(RuntimeException failure) {
+        Transaction tx = transaction;
+        if (tx == null) {
+            return; // ended by the failure (deadlock), or by the statement itself
+        }
+        try {
+            NativeTransaction on = nativeTx;
+            if (on != null) {
+                on.statementEnded(failure != null);
+            } else {
+                if (failure != null) {
+                    closeTransactionCursors(); // their connections take the ROLLBACK TO next
+                }
+                tx.statementEnded(failure != null);
+            }
+        } catch (RuntimeException e) {
+            if (failure == null) {
+                throw e;
+            }
+            failure.addSuppressed(e);
+        }
     }
 
     /** SAVEPOINT; with autocommit on and no transaction open it does nothing, as in MySQL. */

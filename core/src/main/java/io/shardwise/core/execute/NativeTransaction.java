@@ -19,6 +19,13 @@ import java.util.List;
  */
 public interface NativeTransaction {
     /**
+     * The statement savepoint of {@link #markStatement} (and of the JDBC executor's), quoted: 65
+     * characters, one more than a client's savepoint may have here, so a client can neither set,
+     * move nor release it.
+     */
+    String STATEMENT_SAVEPOINT = "`shardwise_statement_savepoint_" + "0".repeat(35) + "`";
+
+    /**
      * Runs a statement's units on the transaction's connections (a backend joins at its first unit):
      * backends in parallel, one backend's units in order. Every result set is read whole before this
      * returns (its cursor holds no connection), each unit's warnings recorded in {@code diagnostics}.
@@ -35,6 +42,19 @@ public interface NativeTransaction {
 
     /** ROLLBACK on every joined backend; the connections go back (or close when their state is unknown). Never throws for a lost one. */
     void rollback();
+
+    /**
+     * The statement that runs next may run several units or steps: until {@link #statementEnded},
+     * each backend it reaches sets the statement savepoint before its first unit there (a backend
+     * joining too). Returns at once; a single-unit statement that relays never comes here.
+     */
+    void markStatement();
+
+    /**
+     * Ends the marked statement; {@code failed}: ROLLBACK TO its savepoint on every backend it
+     * reached, so the statement changes nothing and the transaction goes on. Doomed: does nothing.
+     */
+    void statementEnded(boolean failed);
 
     void savepoint(String name);
 

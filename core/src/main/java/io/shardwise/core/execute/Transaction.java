@@ -8,6 +8,8 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.locks.ReentrantLock;
 
 /**
@@ -27,6 +29,13 @@ import java.util.concurrent.locks.ReentrantLock;
  * savepoint (and every later one) the moment it joins, before any work, so ROLLBACK TO undoes its
  * work too, exactly as on a single server; ROLLBACK TO and RELEASE apply to every touched backend.
  *
+ * <p>Statement savepoint: a statement of several units or steps marks itself ({@link #markStatement});
+ * each backend it reaches gets the statement's savepoint before its first unit there (a backend it
+ * joins too), and a failure rolls back to it on those backends only, so a failing statement
+ * changes nothing, as MySQL's. A single-unit statement never marks: the backend undoes it alone.
+ * Left in place on success (a RELEASE per backend would cost a round trip): the next mark moves
+ * it, and its name is none a client's SAVEPOINT can set ({@link NativeTransaction#STATEMENT_SAVEPOINT}).
+ *
  * <p>Doomed: a connection lost (SQLSTATE 08) inside the transaction has taken that backend's work
  * with it; every further statement, COMMIT and savepoint fails until ROLLBACK.
  *
@@ -42,6 +51,8 @@ final class Transaction {
     private final ReentrantLock lock = new ReentrantLock();
     private final Map<String, Lease> leases = new LinkedHashMap<>();
     private final List<String> savepoints = new ArrayList<>();
+    /** The statement savepoint's backends while a statement is marked ({@link #markStatement}), else null. */
+    private volatile Set<String> marked;
     private final XaCoordinator xa;
     /** The XA global transaction id in mode xa, null in mode local. */
     private final String gtrid;
@@ -238,6 +249,54 @@ final class Transaction {
         releaseAll();
         if (first != null) {
             throw pools.error(first.backend(), first.error());
+        }
+    }
+
+    /** The statement that runs next may run several units or steps: see the class comment. */
+    void markStatement() {
+        marked = ConcurrentHashMap.newKeySet();
+    }
+
+    /**
+     * Before the marked statement's first unit on {@code backend}: its savepoint there. Called by
+     * that backend's task only, so a backend is marked once.
+     */
+    void markBefore(String backend, Lease lease) throws SQLException {
+        Set<String> marks = marked;
+        if (marks != null && !marks.contains(backend)) {
+            execute(lease, "SAVEPOINT " + NativeTransaction.STATEMENT_SAVEPOINT);
+            marks.add(backend);
+        }
+    }
+
+    /**
+     * Ends the marked statement: {@code failed}, it rolls back to its savepoint on every backend it
+     * reached, so its partial work is gone and the transaction goes on. Throws the first backend error
+     * (the statement's own failure is what the client hears: the caller adds it as suppressed).
+     */
+    void statementEnded(boolean failed) {
+        Set<String> marks = marked;
+        marked = null;
+        if (!failed || marks == null || marks.isEmpty() || isDoomed()) {
+            return; // doomed: nothing goes on but ROLLBACK
+        }
+        ShardwiseException first = null;
+        for (String backend : marks) {
+            Lease lease = existing(backend);
+            if (lease == null || lease.isBroken()) {
+                continue;
+            }
+            try {
+                execute(lease, "ROLLBACK TO SAVEPOINT " + NativeTransaction.STATEMENT_SAVEPOINT);
+            } catch (SQLException e) {
+                lease.noteFailure(e);
+                if (first == null) {
+                    first = pools.error(backend, e);
+                }
+            }
+        }
+        if (first != null) {
+            throw first;
         }
     }
 

@@ -142,6 +142,78 @@ class TransactionTest {
     }
 
     @Test
+    void aMarkedStatementThatFailsOnItsSecondBackendLeavesNothingOfItsFirstAndTheTransactionGoesOn() {
+        try (ExecutionSession s = shards.session()) {
+            s.begin();
+            insert(s, 0, 1);
+            insert(s, 1, 2);
+            s.savepoint("s1"); // the client's own savepoint outlives the statement's
+            assertTrue(s.markStatement());
+            ShardwiseException failure = assertThrows(ShardwiseException.class, () -> s.execute(List.of(
+                    unit("ds0", "INSERT INTO t (id) VALUES (3)"), unit("ds1", "INSERT INTO t (id) VALUES (4), (2)"))));
+            s.statementEnded(failure);
+            assertEquals(1062, ((BackendException) failure).errno());
+            assertEquals("1", single(s.execute(List.of(unit("ds0", "SELECT GROUP_CONCAT(id) FROM t"))).getFirst()),
+                    "ds0's row of the failed statement is gone inside the transaction already");
+            insert(s, 0, 5);
+            s.rollbackToSavepoint("s1");
+            insert(s, 0, 6);
+            s.commit();
+        }
+        assertEquals("1,6", ids(0));
+        assertEquals("2", ids(1));
+    }
+
+    @Test
+    void aBackendFirstJoinedByAFailedMarkedStatementKeepsNothingOfIt() {
+        try (ExecutionSession s = shards.session()) {
+            s.setAutocommit(false); // the statement opens the transaction, and both backends join in it
+            assertTrue(s.markStatement());
+            ShardwiseException failure = assertThrows(ShardwiseException.class, () -> s.execute(List.of(
+                    unit("ds0", "INSERT INTO t (id) VALUES (1)"), unit("ds1", "INSERT INTO t (id) VALUES (2), (2)"))));
+            s.statementEnded(failure);
+            assertTrue(s.inTransaction());
+            assertTrue(s.markStatement());
+            s.execute(List.of(unit("ds0", "INSERT INTO t (id) VALUES (3)"), unit("ds1", "INSERT INTO t (id) VALUES (4)")));
+            s.statementEnded(null);
+            s.commit();
+            s.setAutocommit(true);
+        }
+        assertEquals("3", ids(0));
+        assertEquals("4", ids(1));
+    }
+
+    @Test
+    void aMarkedStatementThatTimesOutOnALockedRowOfItsSecondBackendLeavesNothingOfItsFirst() {
+        shards.sql(1, "INSERT INTO t (id) VALUES (2)");
+        ExecutorOptions oneSecond = ExecutorOptions.DEFAULT.withLockWaitTimeout(java.time.Duration.ofSeconds(1));
+        try (ExecutionSession holder = shards.session(oneSecond); ExecutionSession s = shards.session(oneSecond)) {
+            holder.begin();
+            holder.execute(List.of(unit("ds1", "UPDATE t SET a = 'held' WHERE id = 2")));
+            s.begin();
+            insert(s, 0, 1);
+            assertTrue(s.markStatement());
+            BackendException failure = assertThrows(BackendException.class, () -> s.execute(List.of(
+                    unit("ds0", "UPDATE t SET b = 'half'"), unit("ds1", "UPDATE t SET b = 'half'"))));
+            s.statementEnded(failure);
+            assertEquals(1205, failure.errno());
+            holder.rollback();
+            s.commit();
+        }
+        assertEquals("1", ids(0));
+        assertEquals("", shards.query(0, "SELECT COALESCE(GROUP_CONCAT(b), '') FROM t"), "the statement's ds0 part is rolled back");
+        assertEquals("", shards.query(1, "SELECT COALESCE(GROUP_CONCAT(b), '') FROM t"));
+    }
+
+    @Test
+    void outsideATransactionNothingIsMarked() {
+        try (ExecutionSession s = shards.session()) {
+            assertFalse(s.markStatement(), "the caller runs the statement in a transaction of its own");
+            assertEquals(0, shards.pools.activeConnections());
+        }
+    }
+
+    @Test
     void aSavepointSetBeforeABackendJoinedAlsoUndoesThatBackendsWork() {
         try (ExecutionSession s = shards.session()) {
             s.begin();

@@ -19,6 +19,7 @@ import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -58,6 +59,8 @@ public final class PinnedTransaction implements NativeTransaction {
     private final Map<String, String> carries = new HashMap<>();
     private final List<String> savepoints = new ArrayList<>();
     private final Set<String> lost = new LinkedHashSet<>();
+    /** While a statement is marked ({@link #markStatement}): the backends that set its savepoint; else null. */
+    private Set<String> marked;
     /** The settings the transaction's statements run with now. */
     private String applied;
     private volatile boolean open = true;
@@ -205,9 +208,14 @@ public final class PinnedTransaction implements NativeTransaction {
             }
             BackendConnection c = (BackendConnection) f.getNow();
             String carried = carries.get(backend);
-            List<String> refresh = applied.equals(carried) ? List.of() : List.of(applied);
+            boolean mark = marked != null && !marked.contains(backend);
+            List<String> refresh = applied.equals(carried) ? (mark ? MARK : List.of())
+                    : mark ? List.of(applied, MARK.get(0)) : List.of(applied);
             runSteps(c, refresh, 0, () -> {
                 carries.put(backend, applied);
+                if (mark) {
+                    marked.add(backend);
+                }
                 runUnits(c, units, indexes, 0, allResults, results, diagnostics, backendDone, fail);
             }, fail);
         }));
@@ -365,6 +373,35 @@ public final class PinnedTransaction implements NativeTransaction {
             relays.pinned(-1);
             finish(sql, left, index + 1, next, done);
         });
+    }
+
+    private static final List<String> MARK = List.of("SAVEPOINT " + STATEMENT_SAVEPOINT);
+
+    @Override
+    public void markStatement() {
+        loop.execute(() -> marked = new HashSet<>()); // before the statement's units: the loop runs tasks in order
+    }
+
+    @Override
+    public void statementEnded(boolean failed) {
+        if (!failed) {
+            loop.execute(() -> marked = null); // the savepoint stays: the next mark moves it, a RELEASE would cost a round trip
+            return;
+        }
+        await(onLoop(done -> {
+            Set<String> marks = marked;
+            marked = null;
+            List<BackendConnection> reached = new ArrayList<>();
+            if (marks != null && lost.isEmpty() && open) { // doomed or ended (deadlock): nothing goes on but the ROLLBACK
+                for (String backend : marks) {
+                    BackendConnection c = joined.get(backend);
+                    if (c != null) {
+                        reached.add(c);
+                    }
+                }
+            }
+            onEach("ROLLBACK TO SAVEPOINT " + STATEMENT_SAVEPOINT, reached, 0, null, () -> done.complete(null), done);
+        }));
     }
 
     @Override
