@@ -9,6 +9,7 @@ import io.shardwise.core.route.ExecutionUnit;
 import io.shardwise.server.protocol.Capabilities;
 import io.shardwise.server.protocol.Packet;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.function.Consumer;
 
@@ -82,8 +83,19 @@ public final class RelayExecutor {
                         plan.logicalSchema());
             }
         }
-        Map<String, Future<BackendConnection>> leases = new LinkedHashMap<>(4);
-        for (ExecutionUnit u : plan.units()) {
+        String only = oneBackend(plan);
+        Map<String, Future<BackendConnection>> leases;
+        if (only != null) {
+            // the common case (a point select, a keyed write): no map to build, none to walk
+            Future<BackendConnection> lease = pinned != null ? pinned.join(only) : relays.acquire(loop, only, foundRows, plan.setup());
+            if (lease == null) {
+                return false;
+            }
+            leases = Map.of(only, lease);
+        } else {
+            leases = new LinkedHashMap<>(4);
+        }
+        for (ExecutionUnit u : only != null ? List.<ExecutionUnit>of() : plan.units()) {
             if (!leases.containsKey(u.backend())) {
                 Future<BackendConnection> lease = pinned != null ? pinned.join(u.backend())
                         : relays.acquire(loop, u.backend(), foundRows, plan.setup());
@@ -114,13 +126,31 @@ public final class RelayExecutor {
         return true;
     }
 
+    /** The backend of every unit when they share one, else null. */
+    private static String oneBackend(RelayPlan plan) {
+        List<ExecutionUnit> units = plan.units();
+        String first = units.get(0).backend();
+        for (int i = 1; i < units.size(); i++) {
+            if (!units.get(i).backend().equals(first)) {
+                return null;
+            }
+        }
+        return first;
+    }
+
     private void begin(Packet packet, String sql, RelayPlan plan, PinnedTransaction pinned,
                        Map<String, Future<BackendConnection>> leases, Consumer<Packet> fallback, Runnable ended) {
         starting = false;
-        Map<String, BackendConnection> connections = new LinkedHashMap<>(4);
-        for (Map.Entry<String, Future<BackendConnection>> e : leases.entrySet()) {
-            if (e.getValue().isSuccess()) {
-                connections.put(e.getKey(), e.getValue().getNow());
+        Map<String, BackendConnection> connections;
+        if (leases.size() == 1) {
+            Map.Entry<String, Future<BackendConnection>> e = leases.entrySet().iterator().next();
+            connections = e.getValue().isSuccess() ? Map.of(e.getKey(), e.getValue().getNow()) : Map.of();
+        } else {
+            connections = new LinkedHashMap<>(4);
+            for (Map.Entry<String, Future<BackendConnection>> e : leases.entrySet()) {
+                if (e.getValue().isSuccess()) {
+                    connections.put(e.getKey(), e.getValue().getNow());
+                }
             }
         }
         boolean fresh = pinned != null && session.nativeTransaction() == null;

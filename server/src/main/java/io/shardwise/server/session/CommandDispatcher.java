@@ -53,6 +53,10 @@ public final class CommandDispatcher extends ChannelInboundHandlerAdapter {
     private RelayExecutor relayer;
     /** The relay of COM_STMT_EXECUTE, beside it (null when the server relays nothing). */
     private PreparedRelayExecutor preparedRelayer;
+    /** What a relay executor calls back with, made once: a relay that cannot start after all hands its packet here... */
+    private final java.util.function.Consumer<Packet> fallback = this::toSession;
+    /** ...and every relay ends here (made in handlerAdded: it needs the context). */
+    private Runnable relayEnded;
     /** Commands a client pipelined behind a relayed one: they wait for its end. */
     private final ArrayDeque<Object> held = new ArrayDeque<>();
     private ChannelHandlerContext context;
@@ -112,6 +116,7 @@ public final class CommandDispatcher extends ChannelInboundHandlerAdapter {
     @Override
     public void handlerAdded(ChannelHandlerContext ctx) {
         context = ctx;
+        relayEnded = () -> takeHeld(ctx);
         gate = new WritabilityGate(ctx.channel());
         if (relays != null) {
             RelaySession relaySession = handler.relaySession();
@@ -356,7 +361,7 @@ public final class CommandDispatcher extends ChannelInboundHandlerAdapter {
         if (content.readableBytes() >= 10 && content.getByte(content.readerIndex()) == StmtCommand.COM_STMT_EXECUTE) {
             PreparedStatements.RelayableExecute execute = handler.relayableExecute(content);
             return execute != null && preparedRelayer.relay(packet, execute.sql(), execute.values(), execute.types(),
-                    execute.valuesOffset(), this::toSession, () -> takeHeld(ctx));
+                    execute.valuesOffset(), fallback, relayEnded);
         }
         if (content.readableBytes() < 8 || content.getByte(content.readerIndex()) != Command.COM_QUERY) {
             return false;
@@ -364,7 +369,7 @@ public final class CommandDispatcher extends ChannelInboundHandlerAdapter {
         byte[] bytes = new byte[content.readableBytes() - 1];
         content.getBytes(content.readerIndex() + 1, bytes);
         String sql = handler.decode(bytes); // the session is idle (nothing unanswered): its charset is stable
-        return relayer.relay(packet, sql, this::toSession, () -> takeHeld(ctx));
+        return relayer.relay(packet, sql, fallback, relayEnded);
     }
 
     /** Commands that arrived during a relay, in order, now that it ended (each may be relayed in turn). */
