@@ -20,6 +20,13 @@ import java.util.function.Consumer;
  * own executor when a backend cannot be leased or logged into. Session state is touched only
  * through {@link RelaySession}.
  *
+ * <p>A COM_STMT_EXECUTE ({@link #relayExecute}) that its session plans as one unit passed through
+ * ({@link RelaySession#prepared}) runs as a backend-side prepared statement on a relay connection of
+ * that unit's backend — prepared there first if that connection has not yet ({@link RelayStatements}),
+ * then executed with the client's values as they came, its binary rows relayed by a {@link QueryRelay}.
+ * Until the execute is sent nothing has reached the client, so a backend that cannot be leased,
+ * reached or that refuses the prepare hands the command back to the session's own executor.
+ *
  * <p>Event-loop confined (the client's loop). At most one statement is relayed or starting at a
  * time; the caller holds back the client's later commands while {@link #busy()}.
  *
@@ -179,17 +186,144 @@ public final class RelayExecutor {
         }
         QueryRelay.ReleaseTo release = pinned != null ? c -> { } // the transaction keeps its connections
                 : c -> relays.release(loop, c, foundRows, plan.setup());
-        relay = new QueryRelay(client, capabilities, session, plan, connections, firstSequenceId, release, done -> {
+        run(new QueryRelay(client, capabilities, session, plan, connections, firstSequenceId, release, done -> {
             relay = null;
             if (pinned != null && done.failedWith() == DEADLOCK && session.nativeTransaction() == pinned) {
                 pinned.deadlocked();
             }
             ended.run();
-        });
+        }), sql, plan);
+    }
+
+    /** Starts a statement's relay; the processlist and the question count see it as on the session thread. */
+    private void run(QueryRelay started, String sql, RelayPlan plan) {
+        relay = started;
         session.started(sql, plan);
         relays.countRelayed();
-        relay.start();
+        started.start();
     }
+
+    /**
+     * Starts relaying the execute {@code packet} of statement {@code sql} if the session plans it for
+     * the relay and a connection of its backend can be leased; false (nothing changed) otherwise.
+     *
+     * @param values the values bound, decoded (for routing)
+     * @param types each parameter's type and flag byte as bound
+     * @param valuesOffset where the values start in the packet's payload
+     * @param fallback takes the packet when the relay cannot start after all
+     * @param ended runs once the execution was relayed or handed to {@code fallback}
+     */
+    public boolean relayExecute(Packet packet, String sql, List<Object> values, int[] types, int valuesOffset, Consumer<Packet> fallback,
+                         Runnable ended) {
+        RelayPlan plan = session.prepared(sql, values);
+        if (plan == null) {
+            return false;
+        }
+        ExecutionUnit unit = plan.units().get(0);
+        Future<BackendConnection> lease = relays.acquire(client.eventLoop(), unit.backend(), capabilities.countsFoundRows(), plan.setup());
+        if (lease == null) {
+            return false;
+        }
+        starting = true;
+        Start start = new Start(packet, sql, plan, types, valuesOffset, fallback, ended);
+        if (lease.isDone()) {
+            start.leased(lease);
+        } else {
+            lease.addListener(f -> start.leased(lease));
+        }
+        return true;
+    }
+
+    /** One prepared statement's execution between its lease and its relay's start. */
+    private final class Start implements RelayStatements.Prepared {
+        private final Packet packet;
+        private final String sql;
+        private final RelayPlan plan;
+        private final int[] types;
+        private final int valuesOffset;
+        private final Consumer<Packet> fallback;
+        private final Runnable ended;
+        private BackendConnection connection;
+
+        Start(Packet packet, String sql, RelayPlan plan, int[] types, int valuesOffset, Consumer<Packet> fallback, Runnable ended) {
+            this.packet = packet;
+            this.sql = sql;
+            this.plan = plan;
+            this.types = types;
+            this.valuesOffset = valuesOffset;
+            this.fallback = fallback;
+            this.ended = ended;
+        }
+
+        void leased(Future<BackendConnection> lease) {
+            if (!lease.isSuccess()) {
+                fallBack(); // the session's executor runs it and reports any error
+                return;
+            }
+            connection = lease.getNow();
+            if (!client.isActive()) {
+                fallBack();
+                return;
+            }
+            String physical = plan.units().get(0).sql();
+            if (RelayStatements.of(connection).get(physical) != null) {
+                begin();
+            } else {
+                RelayStatements.prepare(connection, physical, types.length, this);
+            }
+        }
+
+        @Override
+        public void prepared(RelayStatements.Statement statement) {
+            if (client.isActive()) {
+                begin();
+            } else {
+                fallBack();
+            }
+        }
+
+        @Override
+        public void refused(Packet error) {
+            error.release(); // the session's executor gets the same error its own way, or runs what the backend cannot prepare
+            fallBack();
+        }
+
+        @Override
+        public void lost(Throwable cause) {
+            connection.channel().close();
+            connection = null;
+            fallBack();
+        }
+
+        private void fallBack() {
+            starting = false;
+            if (connection != null) {
+                relays.release(client.eventLoop(), connection, capabilities.countsFoundRows(), plan.setup());
+            }
+            if (client.isActive()) {
+                fallback.accept(packet);
+            } else {
+                packet.release();
+            }
+            ended.run();
+        }
+
+        private void begin() {
+            starting = false;
+            EventLoop loop = client.eventLoop();
+            boolean foundRows = capabilities.countsFoundRows();
+            PreparedRelay request = PreparedRelay.of(packet.content(), types, valuesOffset, client.alloc());
+            int firstSequenceId = packet.sequenceId() + 1;
+            packet.release();
+            run(new QueryRelay(client, capabilities, session, plan, Map.of(connection.backend(), connection), firstSequenceId,
+                    c -> relays.release(loop, c, foundRows, plan.setup()), done -> {
+                        relay = null;
+                        request.release();
+                        ended.run();
+                    }, request), sql, plan);
+        }
+    }
+
 
     private void giveBack(Map<String, Future<BackendConnection>> leases, String setup) {
         EventLoop loop = client.eventLoop();
