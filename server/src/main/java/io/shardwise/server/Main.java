@@ -48,7 +48,18 @@ public final class Main implements Callable<Integer> {
 
     public static void main(String[] args) {
         loggingDefaults();
+        nettyDefaults();
         System.exit(commandLine().execute(args));
+    }
+
+    /**
+     * Netty's leak detector off unless the command line sets {@code -Dio.netty.leakDetection.level}:
+     * at its default (SIMPLE) it tracks one buffer in 128 with a stack trace taken on the hot path
+     * (a {@code TraceRecord}, a Throwable), several per hundred relayed statements, for a report of
+     * leaks the tests look for already (they run PARANOID). Set before any Netty class reads it.
+     */
+    static void nettyDefaults() {
+        System.getProperties().putIfAbsent("io.netty.leakDetection.level", "disabled");
     }
 
     /**

@@ -23,6 +23,25 @@ class MainTest {
     }
 
     @Test
+    void leakDetectionIsOffInProductionUnlessTheCommandLineSetsIt() {
+        String key = "io.netty.leakDetection.level";
+        String tests = System.getProperty(key); // paranoid: the build's test JVMs
+        try {
+            Main.nettyDefaults();
+            assertEquals(tests, System.getProperty(key), "a level set on the command line stays");
+            System.clearProperty(key);
+            Main.nettyDefaults();
+            assertEquals("disabled", System.getProperty(key));
+        } finally {
+            if (tests == null) {
+                System.clearProperty(key);
+            } else {
+                System.setProperty(key, tests);
+            }
+        }
+    }
+
+    @Test
     void checkAcceptsAValidConfigurationAndSummarisesIt(@TempDir Path dir) throws Exception {
         Path file = dir.resolve("shop.yaml");
         Files.writeString(file, """

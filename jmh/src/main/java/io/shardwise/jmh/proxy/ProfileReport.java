@@ -93,9 +93,14 @@ final class ProfileReport {
         return false;
     }
 
-    /** Samples read from a recording: per component, per innermost method, and the average CPU load per thread group. */
+    /**
+     * Samples read from a recording: per component, per innermost method, and the average CPU load per thread group;
+     * the bytes the process's threads allocated while it was recorded (each thread's last
+     * {@code jdk.ThreadAllocationStatistics} minus its first, summed) and the allocation samples'
+     * weights by allocation site (the allocated class and the innermost non-JDK frame).
+     */
     record Profile(String eventType, long samples, Map<String, Long> byComponent, Map<String, Long> byLeaf,
-                   Map<String, Double> threadLoad) {}
+                   Map<String, Double> threadLoad, long allocatedBytes, Map<String, Long> allocationSites) {}
 
     static Profile read(Path recording) {
         Map<String, Long> cpuTime = new LinkedHashMap<>();
@@ -103,6 +108,8 @@ final class ProfileReport {
         Map<String, Long> execution = new LinkedHashMap<>();
         Map<String, Long> executionLeaf = new LinkedHashMap<>();
         Map<String, double[]> load = new LinkedHashMap<>(); // thread -> {sum of its loads, events}
+        Map<Long, long[]> allocated = new LinkedHashMap<>(); // thread id -> {first, last} cumulative bytes
+        Map<String, Long> sites = new LinkedHashMap<>();
         long[] counts = new long[2];
         try (RecordingFile file = new RecordingFile(recording)) {
             while (file.hasMoreEvents()) {
@@ -115,6 +122,20 @@ final class ProfileReport {
                     case "jdk.ExecutionSample" -> {
                         counts[1]++;
                         add(e.getStackTrace(), execution, executionLeaf);
+                    }
+                    case "jdk.ThreadAllocationStatistics" -> {
+                        if (recorder(e.getThread("thread"))) {
+                            continue;
+                        }
+                        long bytes = e.getLong("allocated");
+                        long[] span = allocated.computeIfAbsent(e.getLong("thread.javaThreadId"), k -> new long[] {bytes, bytes});
+                        span[0] = Math.min(span[0], bytes);
+                        span[1] = Math.max(span[1], bytes);
+                    }
+                    case "jdk.ObjectAllocationSample" -> {
+                        if (!recorder(e.getThread("eventThread"))) {
+                            sites.merge(allocationSite(e), e.getLong("weight"), Long::sum);
+                        }
                     }
                     case "jdk.ThreadCPULoad" -> {
                         RecordedThread t = e.getThread();
@@ -132,8 +153,30 @@ final class ProfileReport {
         Map<String, Double> threadLoad = new LinkedHashMap<>();
         load.forEach((thread, v) -> threadLoad.merge(threadGroup(thread), v[0] / v[1], Double::sum));
         boolean cpu = counts[0] > 0;
+        long bytes = allocated.values().stream().mapToLong(span -> span[1] - span[0]).sum();
         return new Profile(cpu ? "jdk.CPUTimeSample" : "jdk.ExecutionSample", cpu ? counts[0] : counts[1],
-                sorted(cpu ? cpuTime : execution), sorted(cpu ? cpuLeaf : executionLeaf), threadLoad);
+                sorted(cpu ? cpuTime : execution), sorted(cpu ? cpuLeaf : executionLeaf), threadLoad, bytes, sorted(sites));
+    }
+
+    /** The recording's own threads (JFR's, the attach listener jcmd talks to): their allocation is not the server's. */
+    private static boolean recorder(RecordedThread t) {
+        String name = t == null ? null : t.getJavaName();
+        return name != null && (name.startsWith("JFR ") || name.equals("Attach Listener"));
+    }
+
+    /** The allocated class and the innermost frame outside the JDK that asked for it. */
+    private static String allocationSite(RecordedEvent e) {
+        String type = e.getClass("objectClass") == null ? "?" : e.getClass("objectClass").getName();
+        RecordedStackTrace stack = e.getStackTrace();
+        if (stack != null) {
+            for (RecordedFrame f : stack.getFrames()) {
+                String frame = f.getMethod().getType().getName() + "." + f.getMethod().getName();
+                if (f.isJavaFrame() && !isJdk(frame)) {
+                    return "`" + type + "` in `" + frame + "`";
+                }
+            }
+        }
+        return "`" + type + "`";
     }
 
     private static void add(RecordedStackTrace stack, Map<String, Long> components, Map<String, Long> leaves) {
@@ -176,7 +219,8 @@ final class ProfileReport {
         return out;
     }
 
-    static List<Table> tables(Profile p) {
+    /** @param queries the statements the recorded run answered (0: unknown, no per-statement figure) */
+    static List<Table> tables(Profile p, long queries) {
         List<List<String>> components = new ArrayList<>();
         p.byComponent().forEach((c, n) -> components.add(List.of(c, Results.percent(n, p.samples()), Long.toString(n))));
         List<List<String>> leaves = new ArrayList<>();
@@ -185,7 +229,19 @@ final class ProfileReport {
         List<List<String>> threads = new ArrayList<>();
         p.threadLoad().entrySet().stream().sorted(Map.Entry.<String, Double>comparingByValue(Comparator.reverseOrder()))
                 .forEach(e -> threads.add(List.of(e.getKey(), Results.fixed(100 * e.getValue(), 1) + " %")));
+        long sampled = p.allocationSites().values().stream().mapToLong(Long::longValue).sum();
+        List<List<String>> sites = new ArrayList<>();
+        p.allocationSites().entrySet().stream().limit(15).forEach(e -> sites.add(List.of(e.getKey(), Results.percent(e.getValue(), sampled),
+                queries > 0 ? Long.toString(Math.round(p.allocatedBytes() * (double) e.getValue() / sampled / queries)) : "")));
+        String perQuery = queries > 0 ? String.format("%,d bytes per statement (%,d bytes over %,d statements)",
+                Math.round(p.allocatedBytes() / (double) queries), p.allocatedBytes(), queries)
+                : String.format("%,d bytes (statements unknown)", p.allocatedBytes());
         return List.of(
+                new Table("What the server allocates", "All the server's threads allocated " + perQuery + " while it was recorded"
+                        + " (each thread's last `jdk.ThreadAllocationStatistics` minus its first, summed over all threads but JFR's"
+                        + " own; the recording spans the run and a moment around it, so idle allocation counts too). By site: the `jdk.ObjectAllocationSample`"
+                        + " weights, the allocated class and the innermost non-JDK frame; bytes per statement are that site's"
+                        + " share of the total.", List.of("site", "share", "bytes per statement"), sites),
                 new Table("Where the server's CPU goes", p.samples() + " `" + p.eventType() + "` samples of the sharded "
                         + "server. A sample belongs to the innermost non-JDK frame (the code that asked for the work); socket "
                         + "and selector calls are I/O, split by who made them.", List.of("component", "share", "samples"), components),

@@ -31,6 +31,16 @@ public final class ProxyReport {
 
     private ProxyReport() {}
 
+    /** The recorded run's statement count (sysbench's "queries:" total, which the script writes), 0 when unknown. */
+    static long profiledQueries(Path work) {
+        Path counted = work.resolve("profile.queries");
+        try {
+            return Files.exists(counted) ? Long.parseLong(Files.readString(counted).trim()) : 0;
+        } catch (IOException | NumberFormatException e) {
+            return 0;
+        }
+    }
+
     public static void main(String[] args) {
         if (args.length != 4) {
             System.err.println("usage: ProxyReport hscale|kingshard|concurrency|connect|profile WORK_DIR OUT_DIR COMMAND");
@@ -89,7 +99,7 @@ public final class ProxyReport {
                 }
                 tables.add(new Table("The profiled runs", "The relay ran just before the recorded Shardwise run, as the "
                         + "reference; only the Shardwise run was recorded.", List.of("variant", "test", "threads", "QPS", "avg ms"), rows));
-                tables.addAll(ProfileReport.tables(ProfileReport.read(work.resolve("profile.jfr"))));
+                tables.addAll(ProfileReport.tables(ProfileReport.read(work.resolve("profile.jfr")), profiledQueries(work)));
                 yield "Where the server's time goes (JFR profile)";
             }
             default -> throw new IllegalArgumentException("unknown experiment '" + experiment

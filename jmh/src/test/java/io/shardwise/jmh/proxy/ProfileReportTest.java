@@ -63,11 +63,14 @@ class ProfileReportTest {
         try (Recording r = new Recording()) {
             r.enable("jdk.ExecutionSample").withPeriod(Duration.ofMillis(1));
             r.enable("jdk.ThreadCPULoad").withPeriod(Duration.ofMillis(100));
+            r.enable("jdk.ThreadAllocationStatistics").withPeriod(Duration.ofMillis(100));
+            r.enable("jdk.ObjectAllocationSample").with("throttle", "1000/s");
             r.start();
             long until = System.nanoTime() + 400_000_000L;
             double sink = 0;
             while (System.nanoTime() < until) {
                 sink += busyWork(sink);
+                garbage = new long[1024]; // allocation the report must count
             }
             assertTrue(sink != 0.5); // keeps the loop from being optimised away
             r.stop();
@@ -79,6 +82,9 @@ class ProfileReportTest {
         assertEquals(profile.samples(), profile.byComponent().values().stream().mapToLong(Long::longValue).sum());
         String busy = ProfileReportTest.class.getName() + ".busyWork";
         assertTrue(profile.byLeaf().containsKey(busy), profile.byLeaf().toString());
+        assertTrue(profile.allocatedBytes() > 0, "no allocation counted");
+        assertTrue(profile.allocationSites().keySet().stream().anyMatch(k -> k.contains("readsARealRecordingIntoTheProfileReport")),
+                profile.allocationSites().toString());
 
         Files.writeString(work.resolve("settings.properties"), "mode=test\nload.before=0.5\n");
         Files.writeString(work.resolve("profile.csv"), """
@@ -86,6 +92,7 @@ class ProfileReportTest {
                 oltp_point_select/disable,8,64,relay,20000,20000,0.40,0.70,0,ok
                 oltp_point_select/disable,8,64,sw-sharded,15000,15000,0.53,0.90,0,ok
                 """);
+        Files.writeString(work.resolve("profile.queries"), "90000\n");
         Path out = work.resolve("out");
         ProxyReport.main(new String[] {"profile", work.toString(), out.toString(), "jmh/proxy-bench profile"});
         String md = Files.readString(out.resolve("proxy-profile.md"));
@@ -93,7 +100,11 @@ class ProfileReportTest {
         assertTrue(md.contains("| Shardwise, sbtest sharded | oltp_point_select/disable | 8 | 15,000 | 0.53 |"), md);
         assertTrue(md.contains("### Where the server's CPU goes"), md);
         assertTrue(md.contains("`" + busy + "`"), md);
+        assertTrue(md.contains("### What the server allocates") && md.contains("bytes per statement (") && md.contains("over 90,000 statements"), md);
     }
+
+    /** Where the test's loop puts its garbage, so the allocation cannot be optimised away. */
+    static volatile long[] garbage;
 
     private static double busyWork(double seed) {
         double x = seed;

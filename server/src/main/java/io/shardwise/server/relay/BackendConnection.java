@@ -120,7 +120,14 @@ public final class BackendConnection extends ChannelInboundHandlerAdapter {
         state = State.BUSY;
         listener = responseListener;
         byte[] text = ClientCharset.utf8(sql); // bytes a client sent that were no UTF-8 go back exactly as they came
-        ByteBuf payload = channel.alloc().ioBuffer(1 + text.length).writeByte(0x03).writeBytes(text);
+        int length = 1 + text.length;
+        if (length < Packet.MAX_WIRE_PAYLOAD) {
+            // the one wire packet whole (header, command, text) in one buffer: the packet encoder lets it through
+            channel.writeAndFlush(channel.alloc().ioBuffer(Packet.HEADER_LENGTH + length).writeMediumLE(length).writeByte(0)
+                    .writeByte(0x03).writeBytes(text), channel.voidPromise());
+            return;
+        }
+        ByteBuf payload = channel.alloc().ioBuffer(length).writeByte(0x03).writeBytes(text);
         channel.writeAndFlush(new Packet(0, payload), channel.voidPromise());
     }
 

@@ -5,7 +5,6 @@ import io.netty.channel.Channel;
 import io.shardwise.core.RelayPlan;
 import io.shardwise.core.RelaySession;
 import io.shardwise.core.error.ErrorCode;
-import io.shardwise.core.execute.Condition;
 import io.shardwise.core.route.ExecutionUnit;
 import io.shardwise.server.protocol.Capabilities;
 import io.shardwise.server.protocol.ColumnDefinition;
@@ -15,8 +14,6 @@ import io.shardwise.server.protocol.OkPacket;
 import io.shardwise.server.protocol.Packet;
 import io.shardwise.server.protocol.ServerStatus;
 import io.shardwise.server.protocol.Wire;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Map;
 
 /**
@@ -33,8 +30,15 @@ import java.util.Map;
  * Hazard: a relay that does not reach its end (client gone, KILL QUERY, backend lost) closes its
  * backend connections instead of pooling them: they may still carry part of a response.
  *
- * <p>Buffer lifetime: each backend packet is released here once read; row packets are retained
- * and written to the client as they are (the client channel's encoder releases them).
+ * <p>Output: what goes to the client is gathered, wire headers and all, in one buffer that is
+ * written and flushed once per backend read (and at the end): a point select's five packets cost one
+ * buffer and one iovec instead of a header buffer, a slice and a {@link Packet} each. Rows of
+ * {@link #COPIED} bytes or more are not copied: they go as they came, retained and renumbered,
+ * after what was gathered before them.
+ *
+ * <p>Buffer lifetime: each backend packet is released here once read (a large row's payload is
+ * retained first and released by the client channel's encoder); the gathered buffer is written or,
+ * when the relay ends without a flush (client gone, connections closed), released.
  */
 final class QueryRelay implements BackendConnection.Listener {
     /** The end of a relay, whatever it was: the dispatcher takes commands again. */
@@ -42,9 +46,13 @@ final class QueryRelay implements BackendConnection.Listener {
         void ended(QueryRelay relay);
     }
 
-    private enum Phase { HEADER, COLUMNS, COLUMNS_EOF, ROWS, WARNINGS_HEADER, WARNINGS_COLUMNS, WARNINGS_COLUMNS_EOF, WARNINGS_ROWS, DONE }
+    private enum Phase { HEADER, COLUMNS, COLUMNS_EOF, ROWS, WARNINGS, DONE }
 
     private static final int MAX_WIRE = Packet.MAX_WIRE_PAYLOAD;
+    /** A payload this long is written as it came (a slice) rather than copied into the gathered output. */
+    static final int COPIED = 2048;
+    /** Gathered output beyond this is written without waiting for the read to complete, so back-pressure sees it. */
+    private static final int GATHERED = 16 * 1024;
 
     private final Channel client;
     private final Capabilities capabilities;
@@ -58,9 +66,12 @@ final class QueryRelay implements BackendConnection.Listener {
     private Phase phase = Phase.HEADER;
     private long columnsLeft;
     private BackendConnection current;
+    /** Client packets (headers included) not yet written to the channel, or null. */
+    private ByteBuf gathered;
     private boolean paused;
     private int warningCount;
-    private List<Condition> conditions;
+    /** The SHOW WARNINGS being read, or null. */
+    private ShowWarnings showWarnings;
     /** A write's OK, held while SHOW WARNINGS reads its warnings. */
     private OkPacket written;
     /** The errno the statement failed with, 0 while it has not. */
@@ -136,30 +147,12 @@ final class QueryRelay implements BackendConnection.Listener {
                     } else if (end) {
                         unitEnded(in);
                     } else {
-                        forward(packet.content().retain());
+                        forward(packet.content());
                     }
                 }
-                case WARNINGS_HEADER -> {
-                    if (header == ErrPacket.HEADER || header == 0x00) {
-                        warningsRead(); // nothing to record, as when Connector/J's SHOW WARNINGS fails
-                    } else {
-                        columnsLeft = Wire.readLenenc(in);
-                        phase = Phase.WARNINGS_COLUMNS;
-                    }
-                }
-                case WARNINGS_COLUMNS -> {
-                    if (--columnsLeft == 0) {
-                        phase = connection.endsResultsWithOk() ? Phase.WARNINGS_ROWS : Phase.WARNINGS_COLUMNS_EOF;
-                    }
-                }
-                case WARNINGS_COLUMNS_EOF -> phase = Phase.WARNINGS_ROWS;
-                case WARNINGS_ROWS -> {
-                    if (end || header == ErrPacket.HEADER) {
+                case WARNINGS -> {
+                    if (showWarnings.read(connection, in, header, end)) {
                         warningsRead();
-                    } else {
-                        String level = Wire.readLenencString(in);
-                        int code = Integer.parseInt(Wire.readLenencString(in));
-                        conditions.add(new Condition(Condition.Level.of(level), code, Wire.readLenencString(in)));
                     }
                 }
                 case DONE -> { }
@@ -188,18 +181,16 @@ final class QueryRelay implements BackendConnection.Listener {
                 // the session's diagnostics hold the write's warnings before the client can ask, as on the JDBC path
                 written = ok;
                 warningCount = ok.warnings();
-                conditions = new ArrayList<>();
-                phase = Phase.WARNINGS_HEADER;
-                current.query("SHOW WARNINGS", this);
+                showWarnings();
                 return;
             }
             finish(ok, ok.warnings());
             return;
         }
-        columnsLeft = Wire.readLenenc(in.duplicate());
         if (unit == 0) {
-            forward(in.retain());
+            forward(in);
         }
+        columnsLeft = Wire.readLenenc(in);
         phase = Phase.COLUMNS;
     }
 
@@ -210,12 +201,16 @@ final class QueryRelay implements BackendConnection.Listener {
             ColumnDefinition logical = new ColumnDefinition(c.schema().isEmpty() ? "" : plan.logicalSchema(),
                     u.logicalTable(c.table()), u.logicalTable(c.orgTable()), c.name(), c.orgName(), c.collation(), c.length(),
                     c.type(), c.flags(), c.decimals());
-            forward(logical.writeTo(client.alloc().ioBuffer(64)));
+            int start = open();
+            logical.writeTo(gathered);
+            close(start);
         }
         if (--columnsLeft == 0) {
             phase = current.endsResultsWithOk() ? Phase.ROWS : Phase.COLUMNS_EOF;
             if (unit == 0 && !capabilities.endsResultsWithOk()) {
-                forward(new EofPacket(0, status()).writeTo(client.alloc().ioBuffer(5)));
+                int start = open();
+                new EofPacket(0, status()).writeTo(gathered);
+                close(start);
             }
         }
     }
@@ -232,16 +227,20 @@ final class QueryRelay implements BackendConnection.Listener {
         current.responseEnded();
         if (warnings > 0) {
             warningCount = warnings;
-            conditions = new ArrayList<>();
-            phase = Phase.WARNINGS_HEADER;
-            current.query("SHOW WARNINGS", this);
+            showWarnings();
             return;
         }
         nextUnit();
     }
 
+    private void showWarnings() {
+        showWarnings = new ShowWarnings();
+        phase = Phase.WARNINGS;
+        current.query("SHOW WARNINGS", this);
+    }
+
     private void warningsRead() {
-        session.warnings(unit, current.backend(), warningCount, conditions);
+        session.warnings(unit, current.backend(), warningCount, showWarnings.conditions());
         current.responseEnded();
         if (written != null) {
             finish(written, written.warnings());
@@ -262,7 +261,8 @@ final class QueryRelay implements BackendConnection.Listener {
     private void finish(OkPacket ok, int okWarnings) {
         phase = Phase.DONE;
         ServerStatus status = status();
-        ByteBuf out = client.alloc().ioBuffer(16);
+        int start = open();
+        ByteBuf out = gathered;
         if (ok != null) {
             // a write's info ("Rows matched: 1  Changed: 1  Warnings: 0") is its one backend's, as one MySQL words it
             new OkPacket(ok.affectedRows(), ok.lastInsertId(), status, okWarnings, plan.write() ? ok.info() : "").writeTo(out, false);
@@ -271,8 +271,8 @@ final class QueryRelay implements BackendConnection.Listener {
         } else {
             new EofPacket(session.warningCount(), status).writeTo(out);
         }
-        forward(out);
-        client.flush();
+        close(start);
+        flush();
         releaseAll();
         end();
     }
@@ -296,8 +296,8 @@ final class QueryRelay implements BackendConnection.Listener {
         phase = Phase.DONE;
         failedWith = errno;
         session.failed(errno, message);
-        forward(new ErrPacket(errno, sqlState, message).encode(client.alloc()));
-        client.flush();
+        forward(new ErrPacket(errno, sqlState, message).encode(client.alloc()), true);
+        flush();
         if (broken) {
             closeAll();
         } else {
@@ -317,10 +317,62 @@ final class QueryRelay implements BackendConnection.Listener {
         return session.noBackslashEscapes() ? status.with(ServerStatus.NO_BACKSLASH_ESCAPES) : status;
     }
 
+    /** The next client packet, a backend payload the caller still owns (and releases): copied, or retained and written as it is. */
     private void forward(ByteBuf payload) {
+        forward(payload, false);
+    }
+
+    /** @param owned the payload is this relay's: released once copied, or written as it is */
+    private void forward(ByteBuf payload, boolean owned) {
         int length = payload.readableBytes();
-        client.write(new Packet(sequenceId, payload), client.voidPromise());
-        sequenceId = (sequenceId + Packet.wirePackets(length)) & 0xFF;
+        if (length < COPIED) {
+            gather().writeMediumLE(length).writeByte(sequenceId).writeBytes(payload, payload.readerIndex(), length);
+            if (owned) {
+                payload.release();
+            }
+            sequenceId = (sequenceId + 1) & 0xFF;
+            if (gathered.readableBytes() >= GATHERED) {
+                writeGathered();
+            }
+        } else {
+            writeGathered(); // what came before it goes first
+            client.write(new Packet(sequenceId, owned ? payload : payload.retain()), client.voidPromise());
+            sequenceId = (sequenceId + Packet.wirePackets(length)) & 0xFF;
+            pauseIfFull();
+        }
+    }
+
+    private ByteBuf gather() {
+        if (gathered == null) {
+            gathered = client.alloc().ioBuffer(512);
+        }
+        return gathered;
+    }
+
+    /** Starts a packet this relay writes itself into the gathered output: its header is filled in by {@link #close}. */
+    private int open() {
+        int start = gather().writerIndex();
+        gathered.writeZero(Packet.HEADER_LENGTH);
+        return start;
+    }
+
+    /** Ends the packet {@link #open} started (always far below 16 MiB: definitions, EOF, OK). */
+    private void close(int start) {
+        gathered.setMediumLE(start, gathered.writerIndex() - start - Packet.HEADER_LENGTH);
+        gathered.setByte(start + 3, sequenceId);
+        sequenceId = (sequenceId + 1) & 0xFF;
+    }
+
+    private void writeGathered() {
+        if (gathered != null) {
+            ByteBuf out = gathered;
+            gathered = null;
+            client.write(out, client.voidPromise()); // whole wire packets: the packet encoder lets a ByteBuf through
+            pauseIfFull();
+        }
+    }
+
+    private void pauseIfFull() {
         if (!paused && !client.isWritable()) {
             paused = true;
             current.channel().config().setAutoRead(false);
@@ -328,10 +380,23 @@ final class QueryRelay implements BackendConnection.Listener {
         }
     }
 
+    private void flush() {
+        writeGathered();
+        client.flush();
+    }
+
+    /** Output gathered but never written (the relay ended without a word to the client). */
+    private void discardGathered() {
+        if (gathered != null) {
+            gathered.release();
+            gathered = null;
+        }
+    }
+
     @Override
     public void readComplete(BackendConnection connection) {
         if (phase != Phase.DONE) {
-            client.flush();
+            flush();
         }
     }
 
@@ -370,6 +435,7 @@ final class QueryRelay implements BackendConnection.Listener {
             return;
         }
         phase = Phase.DONE;
+        discardGathered();
         closeAll();
         end();
     }

@@ -9,6 +9,7 @@ import io.shardwise.core.route.ExecutionUnit;
 import io.shardwise.server.protocol.Capabilities;
 import io.shardwise.server.protocol.Packet;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.function.Consumer;
 
@@ -18,6 +19,13 @@ import java.util.function.Consumer;
  * ({@link QueryRelay}) and releases the connections — or gives the command back to the session's
  * own executor when a backend cannot be leased or logged into. Session state is touched only
  * through {@link RelaySession}.
+ *
+ * <p>A COM_STMT_EXECUTE ({@link #relayExecute}) that its session plans as one unit passed through
+ * ({@link RelaySession#prepared}) runs as a backend-side prepared statement on a relay connection of
+ * that unit's backend — prepared there first if that connection has not yet ({@link RelayStatements}),
+ * then executed with the client's values as they came, its binary rows relayed by a {@link QueryRelay}.
+ * Until the execute is sent nothing has reached the client, so a backend that cannot be leased,
+ * reached or that refuses the prepare hands the command back to the session's own executor.
  *
  * <p>Event-loop confined (the client's loop). At most one statement is relayed or starting at a
  * time; the caller holds back the client's later commands while {@link #busy()}.
@@ -82,8 +90,19 @@ public final class RelayExecutor {
                         plan.logicalSchema());
             }
         }
-        Map<String, Future<BackendConnection>> leases = new LinkedHashMap<>(4);
-        for (ExecutionUnit u : plan.units()) {
+        String only = oneBackend(plan);
+        Map<String, Future<BackendConnection>> leases;
+        if (only != null) {
+            // the common case (a point select, a keyed write): no map to build, none to walk
+            Future<BackendConnection> lease = pinned != null ? pinned.join(only) : relays.acquire(loop, only, foundRows, plan.setup());
+            if (lease == null) {
+                return false;
+            }
+            leases = Map.of(only, lease);
+        } else {
+            leases = new LinkedHashMap<>(4);
+        }
+        for (ExecutionUnit u : only != null ? List.<ExecutionUnit>of() : plan.units()) {
             if (!leases.containsKey(u.backend())) {
                 Future<BackendConnection> lease = pinned != null ? pinned.join(u.backend())
                         : relays.acquire(loop, u.backend(), foundRows, plan.setup());
@@ -114,13 +133,31 @@ public final class RelayExecutor {
         return true;
     }
 
+    /** The backend of every unit when they share one, else null. */
+    private static String oneBackend(RelayPlan plan) {
+        List<ExecutionUnit> units = plan.units();
+        String first = units.get(0).backend();
+        for (int i = 1; i < units.size(); i++) {
+            if (!units.get(i).backend().equals(first)) {
+                return null;
+            }
+        }
+        return first;
+    }
+
     private void begin(Packet packet, String sql, RelayPlan plan, PinnedTransaction pinned,
                        Map<String, Future<BackendConnection>> leases, Consumer<Packet> fallback, Runnable ended) {
         starting = false;
-        Map<String, BackendConnection> connections = new LinkedHashMap<>(4);
-        for (Map.Entry<String, Future<BackendConnection>> e : leases.entrySet()) {
-            if (e.getValue().isSuccess()) {
-                connections.put(e.getKey(), e.getValue().getNow());
+        Map<String, BackendConnection> connections;
+        if (leases.size() == 1) {
+            Map.Entry<String, Future<BackendConnection>> e = leases.entrySet().iterator().next();
+            connections = e.getValue().isSuccess() ? Map.of(e.getKey(), e.getValue().getNow()) : Map.of();
+        } else {
+            connections = new LinkedHashMap<>(4);
+            for (Map.Entry<String, Future<BackendConnection>> e : leases.entrySet()) {
+                if (e.getValue().isSuccess()) {
+                    connections.put(e.getKey(), e.getValue().getNow());
+                }
             }
         }
         boolean fresh = pinned != null && session.nativeTransaction() == null;
@@ -149,17 +186,144 @@ public final class RelayExecutor {
         }
         QueryRelay.ReleaseTo release = pinned != null ? c -> { } // the transaction keeps its connections
                 : c -> relays.release(loop, c, foundRows, plan.setup());
-        relay = new QueryRelay(client, capabilities, session, plan, connections, firstSequenceId, release, done -> {
+        run(new QueryRelay(client, capabilities, session, plan, connections, firstSequenceId, release, done -> {
             relay = null;
             if (pinned != null && done.failedWith() == DEADLOCK && session.nativeTransaction() == pinned) {
                 pinned.deadlocked();
             }
             ended.run();
-        });
+        }), sql, plan);
+    }
+
+    /** Starts a statement's relay; the processlist and the question count see it as on the session thread. */
+    private void run(QueryRelay started, String sql, RelayPlan plan) {
+        relay = started;
         session.started(sql, plan);
         relays.countRelayed();
-        relay.start();
+        started.start();
     }
+
+    /**
+     * Starts relaying the execute {@code packet} of statement {@code sql} if the session plans it for
+     * the relay and a connection of its backend can be leased; false (nothing changed) otherwise.
+     *
+     * @param values the values bound, decoded (for routing)
+     * @param types each parameter's type and flag byte as bound
+     * @param valuesOffset where the values start in the packet's payload
+     * @param fallback takes the packet when the relay cannot start after all
+     * @param ended runs once the execution was relayed or handed to {@code fallback}
+     */
+    public boolean relayExecute(Packet packet, String sql, List<Object> values, int[] types, int valuesOffset, Consumer<Packet> fallback,
+                         Runnable ended) {
+        RelayPlan plan = session.prepared(sql, values);
+        if (plan == null) {
+            return false;
+        }
+        ExecutionUnit unit = plan.units().get(0);
+        Future<BackendConnection> lease = relays.acquire(client.eventLoop(), unit.backend(), capabilities.countsFoundRows(), plan.setup());
+        if (lease == null) {
+            return false;
+        }
+        starting = true;
+        Start start = new Start(packet, sql, plan, types, valuesOffset, fallback, ended);
+        if (lease.isDone()) {
+            start.leased(lease);
+        } else {
+            lease.addListener(f -> start.leased(lease));
+        }
+        return true;
+    }
+
+    /** One prepared statement's execution between its lease and its relay's start. */
+    private final class Start implements RelayStatements.Prepared {
+        private final Packet packet;
+        private final String sql;
+        private final RelayPlan plan;
+        private final int[] types;
+        private final int valuesOffset;
+        private final Consumer<Packet> fallback;
+        private final Runnable ended;
+        private BackendConnection connection;
+
+        Start(Packet packet, String sql, RelayPlan plan, int[] types, int valuesOffset, Consumer<Packet> fallback, Runnable ended) {
+            this.packet = packet;
+            this.sql = sql;
+            this.plan = plan;
+            this.types = types;
+            this.valuesOffset = valuesOffset;
+            this.fallback = fallback;
+            this.ended = ended;
+        }
+
+        void leased(Future<BackendConnection> lease) {
+            if (!lease.isSuccess()) {
+                fallBack(); // the session's executor runs it and reports any error
+                return;
+            }
+            connection = lease.getNow();
+            if (!client.isActive()) {
+                fallBack();
+                return;
+            }
+            String physical = plan.units().get(0).sql();
+            if (RelayStatements.of(connection).get(physical) != null) {
+                begin();
+            } else {
+                RelayStatements.prepare(connection, physical, types.length, this);
+            }
+        }
+
+        @Override
+        public void prepared(RelayStatements.Statement statement) {
+            if (client.isActive()) {
+                begin();
+            } else {
+                fallBack();
+            }
+        }
+
+        @Override
+        public void refused(Packet error) {
+            error.release(); // the session's executor gets the same error its own way, or runs what the backend cannot prepare
+            fallBack();
+        }
+
+        @Override
+        public void lost(Throwable cause) {
+            connection.channel().close();
+            connection = null;
+            fallBack();
+        }
+
+        private void fallBack() {
+            starting = false;
+            if (connection != null) {
+                relays.release(client.eventLoop(), connection, capabilities.countsFoundRows(), plan.setup());
+            }
+            if (client.isActive()) {
+                fallback.accept(packet);
+            } else {
+                packet.release();
+            }
+            ended.run();
+        }
+
+        private void begin() {
+            starting = false;
+            EventLoop loop = client.eventLoop();
+            boolean foundRows = capabilities.countsFoundRows();
+            PreparedRelay request = PreparedRelay.of(packet.content(), types, valuesOffset, client.alloc());
+            int firstSequenceId = packet.sequenceId() + 1;
+            packet.release();
+            run(new QueryRelay(client, capabilities, session, plan, Map.of(connection.backend(), connection), firstSequenceId,
+                    c -> relays.release(loop, c, foundRows, plan.setup()), done -> {
+                        relay = null;
+                        request.release();
+                        ended.run();
+                    }, request), sql, plan);
+        }
+    }
+
 
     private void giveBack(Map<String, Future<BackendConnection>> leases, String setup) {
         EventLoop loop = client.eventLoop();

@@ -29,7 +29,7 @@ final class ResponseReader implements BackendConnection.Listener {
     record Response(OkPacket ok, ErrPacket err, List<ColumnDefinition> columns, List<byte[][]> rows, int warnings,
                     List<Condition> conditions, List<Response> earlier) {}
 
-    private enum Phase { HEADER, COLUMNS, COLUMNS_EOF, ROWS, WARNINGS_HEADER, WARNINGS_COLUMNS, WARNINGS_COLUMNS_EOF, WARNINGS_ROWS, DONE }
+    private enum Phase { HEADER, COLUMNS, COLUMNS_EOF, ROWS, WARNINGS, DONE }
 
     private final Promise<Response> done;
     private final boolean fetchWarnings;
@@ -43,6 +43,8 @@ final class ResponseReader implements BackendConnection.Listener {
     private final List<Response> earlier = new ArrayList<>();
     private int warnings;
     private List<Condition> conditions = List.of();
+    /** The SHOW WARNINGS being read, or null. */
+    private ShowWarnings showWarnings;
 
     private ResponseReader(Promise<Response> done, boolean fetchWarnings, boolean allResults) {
         this.done = done;
@@ -122,27 +124,10 @@ final class ResponseReader implements BackendConnection.Listener {
                         rows.add(row);
                     }
                 }
-                case WARNINGS_HEADER -> {
-                    if (header == ErrPacket.HEADER || header == OkPacket.HEADER) {
-                        warningsRead(connection); // nothing to record, as when Connector/J's SHOW WARNINGS fails
-                    } else {
-                        columnsLeft = Wire.readLenenc(in);
-                        phase = Phase.WARNINGS_COLUMNS;
-                    }
-                }
-                case WARNINGS_COLUMNS -> {
-                    if (--columnsLeft == 0) {
-                        phase = connection.endsResultsWithOk() ? Phase.WARNINGS_ROWS : Phase.WARNINGS_COLUMNS_EOF;
-                    }
-                }
-                case WARNINGS_COLUMNS_EOF -> phase = Phase.WARNINGS_ROWS;
-                case WARNINGS_ROWS -> {
-                    if (end || header == ErrPacket.HEADER) {
+                case WARNINGS -> {
+                    if (showWarnings.read(connection, in, header, end)) {
+                        conditions = showWarnings.conditions();
                         warningsRead(connection);
-                    } else {
-                        String level = Wire.readLenencString(in);
-                        int code = Integer.parseInt(Wire.readLenencString(in));
-                        conditions.add(new Condition(Condition.Level.of(level), code, Wire.readLenencString(in)));
                     }
                 }
                 case DONE -> { }
@@ -172,8 +157,8 @@ final class ResponseReader implements BackendConnection.Listener {
         connection.responseEnded();
         warnings = count;
         if (count > 0 && fetchWarnings) {
-            conditions = new ArrayList<>();
-            phase = Phase.WARNINGS_HEADER;
+            showWarnings = new ShowWarnings();
+            phase = Phase.WARNINGS;
             connection.query("SHOW WARNINGS", this);
             return;
         }

@@ -16,7 +16,6 @@ import io.shardwise.server.protocol.MalformedPacketException;
 import io.shardwise.server.protocol.Packet;
 import io.shardwise.core.RelaySession;
 import io.shardwise.server.protocol.StmtCommand;
-import io.shardwise.server.relay.PreparedRelayExecutor;
 import io.shardwise.server.relay.RelayExecutor;
 import io.shardwise.server.relay.Relays;
 import java.util.ArrayDeque;
@@ -49,10 +48,12 @@ public final class CommandDispatcher extends ChannelInboundHandlerAdapter {
     private final Capabilities capabilities;
     /** Null when the server relays nothing. */
     private final Relays relays;
-    /** This connection's relay executor (null when the server relays nothing); event-loop confined, as the queue below. */
+    /** This connection's relay executor, of COM_QUERY and COM_STMT_EXECUTE (null when the server relays nothing); event-loop confined, as the queue below. */
     private RelayExecutor relayer;
-    /** The relay of COM_STMT_EXECUTE, beside it (null when the server relays nothing). */
-    private PreparedRelayExecutor preparedRelayer;
+    /** What a relay executor calls back with, made once: a relay that cannot start after all hands its packet here... */
+    private final java.util.function.Consumer<Packet> fallback = this::toSession;
+    /** ...and every relay ends here (made in handlerAdded: it needs the context). */
+    private Runnable relayEnded;
     /** Commands a client pipelined behind a relayed one: they wait for its end. */
     private final ArrayDeque<Object> held = new ArrayDeque<>();
     private ChannelHandlerContext context;
@@ -112,11 +113,11 @@ public final class CommandDispatcher extends ChannelInboundHandlerAdapter {
     @Override
     public void handlerAdded(ChannelHandlerContext ctx) {
         context = ctx;
+        relayEnded = () -> takeHeld(ctx);
         gate = new WritabilityGate(ctx.channel());
         if (relays != null) {
             RelaySession relaySession = handler.relaySession();
             relayer = new RelayExecutor(relays, ctx.channel(), capabilities, relaySession);
-            preparedRelayer = new PreparedRelayExecutor(relays, ctx.channel(), capabilities, relaySession);
         }
         handler.inbound(new CommandHandler.Inbound() {
             @Override
@@ -221,7 +222,6 @@ public final class CommandDispatcher extends ChannelInboundHandlerAdapter {
         } else if (relayer != null) {
             context.channel().eventLoop().execute(() -> {
                 relayer.kill();
-                preparedRelayer.kill();
             });
         }
     }
@@ -347,7 +347,7 @@ public final class CommandDispatcher extends ChannelInboundHandlerAdapter {
 
     /** A statement is being relayed (or its relay is starting): the client's next commands wait. */
     private boolean relayBusy() {
-        return relayer != null && (relayer.busy() || preparedRelayer.busy());
+        return relayer != null && relayer.busy();
     }
 
     /** Hands a COM_QUERY or COM_STMT_EXECUTE to a relay executor; false (nothing changed) when the session thread must answer it. */
@@ -355,8 +355,8 @@ public final class CommandDispatcher extends ChannelInboundHandlerAdapter {
         ByteBuf content = packet.content();
         if (content.readableBytes() >= 10 && content.getByte(content.readerIndex()) == StmtCommand.COM_STMT_EXECUTE) {
             PreparedStatements.RelayableExecute execute = handler.relayableExecute(content);
-            return execute != null && preparedRelayer.relay(packet, execute.sql(), execute.values(), execute.types(),
-                    execute.valuesOffset(), this::toSession, () -> takeHeld(ctx));
+            return execute != null && relayer.relayExecute(packet, execute.sql(), execute.values(), execute.types(),
+                    execute.valuesOffset(), fallback, relayEnded);
         }
         if (content.readableBytes() < 8 || content.getByte(content.readerIndex()) != Command.COM_QUERY) {
             return false;
@@ -364,7 +364,7 @@ public final class CommandDispatcher extends ChannelInboundHandlerAdapter {
         byte[] bytes = new byte[content.readableBytes() - 1];
         content.getBytes(content.readerIndex() + 1, bytes);
         String sql = handler.decode(bytes); // the session is idle (nothing unanswered): its charset is stable
-        return relayer.relay(packet, sql, this::toSession, () -> takeHeld(ctx));
+        return relayer.relay(packet, sql, fallback, relayEnded);
     }
 
     /** Commands that arrived during a relay, in order, now that it ended (each may be relayed in turn). */
@@ -378,7 +378,6 @@ public final class CommandDispatcher extends ChannelInboundHandlerAdapter {
     public void channelWritabilityChanged(ChannelHandlerContext ctx) {
         if (relayer != null) {
             relayer.writable();
-            preparedRelayer.writable();
         }
         gate.signal();
         ctx.fireChannelWritabilityChanged();
@@ -388,7 +387,6 @@ public final class CommandDispatcher extends ChannelInboundHandlerAdapter {
     public void channelInactive(ChannelHandlerContext ctx) {
         if (relayer != null) {
             relayer.abort();
-            preparedRelayer.abort();
         }
         for (Object left; (left = held.poll()) != null; ) {
             ReferenceCountUtil.release(left);

@@ -75,7 +75,7 @@ final class PreparedStatements {
     }
 
     /**
-     * A COM_STMT_EXECUTE the packet relay may run instead of this class ({@code PreparedRelayExecutor}):
+     * A COM_STMT_EXECUTE the packet relay may run instead of this class ({@code RelayExecutor#relayExecute}):
      * its statement's text, the values it binds (decoded as an execute here would decode them, for
      * routing), each parameter's type and flag byte, and where the values start in the packet.
      */

@@ -133,6 +133,26 @@ class PacketCodecTest {
     }
 
     @Test
+    void aSmallPacketIsOneBufferAndALongOneSlicesItsPayload() {
+        EmbeddedChannel channel = new EmbeddedChannel(PacketEncoder.INSTANCE);
+        channel.writeOutbound(new Packet(3, Unpooled.wrappedBuffer(new byte[PacketEncoder.COPIED])));
+        ByteBuf small = channel.readOutbound();
+        assertEquals(Packet.HEADER_LENGTH + PacketEncoder.COPIED, small.readableBytes(), "header and payload in one buffer");
+        assertNull(channel.readOutbound());
+        small.release();
+        ByteBuf longPayload = Unpooled.wrappedBuffer(new byte[PacketEncoder.COPIED + 1]);
+        channel.writeOutbound(new Packet(4, longPayload));
+        ByteBuf header = channel.readOutbound();
+        ByteBuf slice = channel.readOutbound();
+        assertEquals(Packet.HEADER_LENGTH, header.readableBytes());
+        assertEquals(PacketEncoder.COPIED + 1, slice.readableBytes());
+        assertEquals(1, longPayload.refCnt(), "the slice holds the payload itself: not copied");
+        header.release();
+        slice.release();
+        assertFalse(channel.finish());
+    }
+
+    @Test
     void aSmallPacketGetsOneHeader() {
         byte[] payload = command(Command.COM_QUERY, "SELECT 1");
         assertArrayEquals(wirePacket(9, payload), encode(new Packet(9, Unpooled.wrappedBuffer(payload))));

@@ -305,6 +305,39 @@ class QueryRelayTest {
     }
 
     @Test
+    void aResponseReadAtOnceReachesTheClientAsOneBufferAndALongRowAsItCame() {
+        Capabilities client = new Capabilities(Capabilities.SERVER.bits() | Capabilities.DEPRECATE_EOF);
+        String[][] small = {{"1", "a"}};
+        Fixture f = new Fixture(plan("notes_0"), client);
+        f.relay.start();
+        f.queries();
+        feed(f.backend, List.of(resultSet("shop_0", "notes_0", 0, small)));
+        ByteBuf whole = f.client.readOutbound();
+        assertNull(f.client.readOutbound(), "one buffer: headers and packets gathered, not a header, a slice and a Packet each");
+        assertArrayEquals(expectedResult(client, 0, small), payload(whole));
+        f.finish();
+
+        String[][] large = {{"1", "a"}, {"2", "x".repeat(QueryRelay.COPIED)}, {"3", "c"}};
+        Fixture g = new Fixture(plan("notes_0"), client);
+        g.relay.start();
+        g.queries();
+        feed(g.backend, List.of(resultSet("shop_0", "notes_0", 0, large)));
+        List<ByteBuf> written = new ArrayList<>();
+        for (ByteBuf b; (b = g.client.readOutbound()) != null; ) {
+            written.add(b);
+        }
+        // what came before the long row, its header, its payload (a slice of the backend's buffer), and the rest
+        assertEquals(4, written.size(), written.toString());
+        ByteBuf all = Unpooled.buffer();
+        written.forEach(b -> {
+            all.writeBytes(b);
+            b.release();
+        });
+        assertArrayEquals(expectedResult(client, 0, large), payload(all));
+        g.finish();
+    }
+
+    @Test
     void pipelinedResponsesOfConsecutiveUnitsOnOneConnectionAreConcatenated() {
         byte[] response = concat(resultSet("shop_0", "notes_0", 0, new String[] {"1", "a"}),
                 resultSet("shop_0", "notes_1", 0, new String[] {"2", "b"}, new String[] {"3", "c"}));
