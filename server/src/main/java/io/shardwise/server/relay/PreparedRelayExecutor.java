@@ -15,7 +15,8 @@ import java.util.function.Consumer;
 /**
  * The packet relay for one client connection's COM_STMT_EXECUTE: an execution its session plans
  * as one unit passed through ({@link RelaySession#prepared}) runs as a backend-side prepared
- * statement on a relay connection of that unit's backend — prepared there first if that connection
+ * statement on a relay connection of that unit's backend (in a transaction, the transaction's
+ * pinned connection, which it pins if it is the transaction's first statement: {@link TransactionPins}) — prepared there first if that connection
  * has not yet ({@link RelayStatements}), then executed with the client's values as they came, its
  * binary rows relayed by a {@link QueryRelay}. Until the execute is sent nothing has reached the
  * client, so a backend that cannot be leased, reached or that refuses the prepare hands the command
@@ -63,12 +64,20 @@ public final class PreparedRelayExecutor {
             return false;
         }
         ExecutionUnit unit = plan.units().get(0);
-        Future<BackendConnection> lease = relays.acquire(client.eventLoop(), unit.backend(), capabilities.countsFoundRows(), plan.setup());
+        PinnedTransaction pinned = null;
+        Future<BackendConnection> lease;
+        if (plan.transactional()) {
+            // in a transaction: on its pinned connection of that backend, or as its first statement, which pins
+            pinned = TransactionPins.pin(relays, session, client.eventLoop(), capabilities.countsFoundRows(), plan);
+            lease = pinned == null ? null : pinned.join(unit.backend());
+        } else {
+            lease = relays.acquire(client.eventLoop(), unit.backend(), capabilities.countsFoundRows(), plan.setup());
+        }
         if (lease == null) {
             return false;
         }
         starting = true;
-        Start start = new Start(packet, sql, plan, types, valuesOffset, fallback, ended);
+        Start start = new Start(packet, sql, plan, pinned, TransactionPins.fresh(session, pinned), types, valuesOffset, fallback, ended);
         if (lease.isDone()) {
             start.leased(lease);
         } else {
@@ -82,16 +91,23 @@ public final class PreparedRelayExecutor {
         private final Packet packet;
         private final String sql;
         private final RelayPlan plan;
+        /** The transaction whose connection runs it, or null in autocommit. */
+        private final PinnedTransaction pinned;
+        /** {@link #pinned} begins with this execution: the session attaches it when the relay starts. */
+        private final boolean fresh;
         private final int[] types;
         private final int valuesOffset;
         private final Consumer<Packet> fallback;
         private final Runnable ended;
         private BackendConnection connection;
 
-        Start(Packet packet, String sql, RelayPlan plan, int[] types, int valuesOffset, Consumer<Packet> fallback, Runnable ended) {
+        Start(Packet packet, String sql, RelayPlan plan, PinnedTransaction pinned, boolean fresh, int[] types, int valuesOffset,
+              Consumer<Packet> fallback, Runnable ended) {
             this.packet = packet;
             this.sql = sql;
             this.plan = plan;
+            this.pinned = pinned;
+            this.fresh = fresh;
             this.types = types;
             this.valuesOffset = valuesOffset;
             this.fallback = fallback;
@@ -133,14 +149,21 @@ public final class PreparedRelayExecutor {
 
         @Override
         public void lost(Throwable cause) {
-            connection.channel().close();
+            connection.channel().close(); // a pinned one dooms its transaction, as a connection lost under a text statement
             connection = null;
             fallBack();
         }
 
+        /**
+         * The session's executor runs it: in autocommit on its own connection; in a transaction that was
+         * native already on the same pinned connections (through core's executor); one this execution was
+         * to begin stays on the JDBC executor whole, so nothing of it is left on the native side.
+         */
         private void fallBack() {
             starting = false;
-            if (connection != null) {
+            if (fresh) {
+                pinned.rollback(); // on the loop: gives back its reservation and what it joined, which ran only START TRANSACTION
+            } else if (pinned == null && connection != null) {
                 relays.release(client.eventLoop(), connection, capabilities.countsFoundRows(), plan.setup());
             }
             if (client.isActive()) {
@@ -158,10 +181,17 @@ public final class PreparedRelayExecutor {
             PreparedRelay request = PreparedRelay.of(packet.content(), types, valuesOffset, client.alloc());
             int firstSequenceId = packet.sequenceId() + 1;
             packet.release();
+            if (fresh) {
+                session.attach(pinned);
+            }
+            PinnedTransaction transaction = pinned;
+            QueryRelay.ReleaseTo release = transaction != null ? c -> { } // the transaction keeps its connection
+                    : c -> relays.release(loop, c, foundRows, plan.setup());
             relay = new QueryRelay(client, capabilities, session, plan, Map.of(connection.backend(), connection), firstSequenceId,
-                    c -> relays.release(loop, c, foundRows, plan.setup()), done -> {
+                    release, done -> {
                         relay = null;
                         request.release();
+                        TransactionPins.ended(session, transaction, done.failedWith());
                         ended.run();
                     }, request);
             session.started(sql, plan);
