@@ -130,20 +130,52 @@ final class EngineRelay implements RelaySession {
      * As {@link #plan}, for one execution of a prepared statement: a single unit passed through,
      * whose parameters are the very values bound, in their order (so the unit's SQL has the
      * statement's markers, only names changed: no value was inlined, dropped or repeated); and not
-     * under NO_BACKSLASH_ESCAPES, whose status bit the relay's end packet does not carry.
+     * under NO_BACKSLASH_ESCAPES, whose status bit the relay's end packet does not carry. In a
+     * transaction as in autocommit, and writes as {@link #plan} takes them: a write answers with an OK
+     * packet, so its markers may lie anywhere; a read's only in its WHERE clause.
      */
     @Override
     public RelayPlan prepared(String sql, List<Object> params) {
-        String setup = setup();
+        String schema = session.schema();
+        boolean transactional = execution.inTransaction() || !execution.autocommit();
+        String setup = schema == null || session.handshakePending() ? null
+                : transactional ? execution.nativeSetup() : execution.relaySetup();
         if (setup == null || session.lexicalMode().noBackslashEscapes()) {
             return null;
         }
         try {
-            if (!markersOnlyInWhere(session.normalize(sql))) {
+            NormalizedSql normalized = session.normalize(sql);
+            if (normalized.parameterCount() != params.size()
+                    || UserVariables.innerAssignment(normalized.sql(), normalized.lexicalMode()) != null) {
+                return null; // @x := ... runs with the session's variables set and read back (AssigningRunner)
+            }
+            CachedPlan plan = engine.cachedPlan(normalized);
+            if (plan == null || plan.statement().tables().isEmpty()) {
                 return null;
             }
-            RoutePlan route = route(sql, params);
-            if (route == null || !(route.merge() instanceof MergeSpec.PassThrough) || route.units().size() != 1) {
+            Boolean relayed = switch (plan.statement()) {
+                case Select s -> false;
+                case Insert i -> i.columns().isEmpty() || i.source() != null ? null : true; // as plan()
+                case Update u -> true;
+                case Delete d -> true;
+                default -> null;
+            };
+            if (relayed == null || !relayed && !markersOnlyInWhere(normalized)) {
+                return null;
+            }
+            boolean write = relayed;
+            for (TableRef t : plan.statement().tables()) {
+                if (t.schema() != null && !t.schema().equalsIgnoreCase(schema)) {
+                    return null;
+                }
+            }
+            if (write && session.refusesWrite()) {
+                return null; // the session reports 1792
+            }
+            RoutePlan route = plans.route(normalized, plan, params);
+            if (route.units().size() != 1 || !(route.merge() instanceof MergeSpec.PassThrough)
+                    || write && (!route.generatedKeys().isEmpty() || !route.kind().runsAsWritten()
+                            || plan.federatedWrite(engine.rule()) instanceof FederatedWrite f && f.readsShards())) {
                 return null;
             }
             ExecutionUnit unit = route.units().get(0);
@@ -155,8 +187,10 @@ final class EngineRelay implements RelaySession {
                     return null; // identity: the router passes the values on, so a different object was made or moved
                 }
             }
+            session.accessChecked(plan.statement());
+            List<String> begin = transactional ? execution.nativeBegin(session.transactionReadOnly()) : null;
             return new RelayPlan(List.of(new ExecutionUnit(unit.backend(), unit.sql(), List.of(), unit.logicalTables())),
-                    engine.rule().schema(), setup);
+                    engine.rule().schema(), setup, begin, write);
         } catch (RuntimeException e) {
             return null;
         }
@@ -197,38 +231,6 @@ final class EngineRelay implements RelaySession {
             }
         }
         return true;
-    }
-
-    /**
-     * The session's settings for a relay connection in autocommit outside a transaction (prepared
-     * statements are relayed only there), or null when nothing may be relayed now.
-     */
-    private String setup() {
-        String schema = session.schema();
-        boolean transactional = execution.inTransaction() || !execution.autocommit();
-        return schema == null || session.handshakePending() || transactional ? null : execution.relaySetup();
-    }
-
-    /**
-     * The route of {@code sql} with {@code params} for its markers when it is a SELECT over the
-     * session's schema whose plan is cached; else null. May throw (a lexer or routing error).
-     */
-    private RoutePlan route(String sql, List<Object> params) {
-        NormalizedSql normalized = session.normalize(sql);
-        if (normalized.parameterCount() != params.size()
-                || UserVariables.innerAssignment(normalized.sql(), normalized.lexicalMode()) != null) {
-            return null; // @x := ... runs with the session's variables set and read back (AssigningRunner)
-        }
-        CachedPlan plan = engine.cachedPlan(normalized);
-        if (plan == null || !(plan.statement() instanceof Select select) || select.tables().isEmpty()) {
-            return null;
-        }
-        for (TableRef t : select.tables()) {
-            if (t.schema() != null && !t.schema().equalsIgnoreCase(session.schema())) {
-                return null;
-            }
-        }
-        return plans.route(normalized, plan, params);
     }
 
     @Override

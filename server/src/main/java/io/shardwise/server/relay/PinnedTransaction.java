@@ -262,7 +262,7 @@ public final class PinnedTransaction implements NativeTransaction {
     }
 
     private UnitResult result(ExecutionUnit unit, ResponseReader.Response r) {
-        return r.ok() != null ? new UnitResult.Update(r.ok().affectedRows(), r.ok().lastInsertId(), r.ok().warnings())
+        return r.ok() != null ? new UnitResult.Update(r.ok().affectedRows(), r.ok().lastInsertId(), r.ok().warnings(), r.ok().info())
                 : new UnitResult.Rows(new RowsCursor(columns(unit, r.columns()), r.rows()));
     }
 

@@ -220,12 +220,23 @@ public final class RelayExecutor {
             return false;
         }
         ExecutionUnit unit = plan.units().get(0);
-        Future<BackendConnection> lease = relays.acquire(client.eventLoop(), unit.backend(), capabilities.countsFoundRows(), plan.setup());
+        PinnedTransaction pinned = null;
+        Future<BackendConnection> lease;
+        if (plan.transactional()) {
+            // in a transaction: on its pinned connection of that backend, or as its first statement, which pins
+            pinned = TransactionPins.pin(relays, session, client.eventLoop(), capabilities.countsFoundRows(), plan);
+            lease = pinned == null ? null : pinned.join(unit.backend());
+            if (lease == null && TransactionPins.fresh(session, pinned)) {
+                pinned.rollback(); // gives back the reservation it made for this execution
+            }
+        } else {
+            lease = relays.acquire(client.eventLoop(), unit.backend(), capabilities.countsFoundRows(), plan.setup());
+        }
         if (lease == null) {
             return false;
         }
         starting = true;
-        Start start = new Start(packet, sql, plan, types, valuesOffset, fallback, ended);
+        Start start = new Start(packet, sql, plan, pinned, TransactionPins.fresh(session, pinned), types, valuesOffset, fallback, ended);
         if (lease.isDone()) {
             start.leased(lease);
         } else {
@@ -239,16 +250,23 @@ public final class RelayExecutor {
         private final Packet packet;
         private final String sql;
         private final RelayPlan plan;
+        /** The transaction whose connection runs it, or null in autocommit. */
+        private final PinnedTransaction pinned;
+        /** {@link #pinned} begins with this execution: the session attaches it when the relay starts. */
+        private final boolean fresh;
         private final int[] types;
         private final int valuesOffset;
         private final Consumer<Packet> fallback;
         private final Runnable ended;
         private BackendConnection connection;
 
-        Start(Packet packet, String sql, RelayPlan plan, int[] types, int valuesOffset, Consumer<Packet> fallback, Runnable ended) {
+        Start(Packet packet, String sql, RelayPlan plan, PinnedTransaction pinned, boolean fresh, int[] types, int valuesOffset,
+              Consumer<Packet> fallback, Runnable ended) {
             this.packet = packet;
             this.sql = sql;
             this.plan = plan;
+            this.pinned = pinned;
+            this.fresh = fresh;
             this.types = types;
             this.valuesOffset = valuesOffset;
             this.fallback = fallback;
@@ -290,14 +308,21 @@ public final class RelayExecutor {
 
         @Override
         public void lost(Throwable cause) {
-            connection.channel().close();
+            connection.channel().close(); // a pinned one dooms its transaction, as a connection lost under a text statement
             connection = null;
             fallBack();
         }
 
+        /**
+         * The session's executor runs it: in autocommit on its own connection; in a transaction that was
+         * native already on the same pinned connections (through core's executor); one this execution was
+         * to begin stays on the JDBC executor whole, so nothing of it is left on the native side.
+         */
         private void fallBack() {
             starting = false;
-            if (connection != null) {
+            if (fresh) {
+                pinned.rollback(); // on the loop: gives back its reservation and what it joined, which ran only START TRANSACTION
+            } else if (pinned == null && connection != null) {
                 relays.release(client.eventLoop(), connection, capabilities.countsFoundRows(), plan.setup());
             }
             if (client.isActive()) {
@@ -315,10 +340,17 @@ public final class RelayExecutor {
             PreparedRelay request = PreparedRelay.of(packet.content(), types, valuesOffset, client.alloc());
             int firstSequenceId = packet.sequenceId() + 1;
             packet.release();
+            if (fresh) {
+                session.attach(pinned);
+            }
+            PinnedTransaction transaction = pinned;
+            QueryRelay.ReleaseTo release = transaction != null ? c -> { } // the transaction keeps its connection
+                    : c -> relays.release(loop, c, foundRows, plan.setup());
             run(new QueryRelay(client, capabilities, session, plan, Map.of(connection.backend(), connection), firstSequenceId,
-                    c -> relays.release(loop, c, foundRows, plan.setup()), done -> {
+                    release, done -> {
                         relay = null;
                         request.release();
+                        TransactionPins.ended(session, transaction, done.failedWith());
                         ended.run();
                     }, request), sql, plan);
         }
