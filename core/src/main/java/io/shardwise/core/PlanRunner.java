@@ -50,6 +50,7 @@ final class PlanRunner {
     private final FederatedRunner federation;
     private final FederatedWriteRunner federatedWrites;
     private final KeyMoves keyMoves;
+    private final MultiTargetWrites multiTargets;
 
     PlanRunner(Engine engine, ExecutionSession execution, EngineSession session) {
         this.engine = engine;
@@ -58,6 +59,7 @@ final class PlanRunner {
         this.federation = new FederatedRunner(execution, session, engine.federationBudget(), engine.copyDefinitions());
         this.federatedWrites = new FederatedWriteRunner(execution, session, engine.federationBudget(), federation);
         this.keyMoves = new KeyMoves(engine, session, this);
+        this.multiTargets = new MultiTargetWrites(engine, session, this);
     }
 
     /**
@@ -170,9 +172,17 @@ final class PlanRunner {
             route = route(normalized, plan, params);
         } catch (ShardwiseException refused) {
             // subqueries over single or broadcast tables elsewhere (LOCK TABLES keeps the refusal)
-            if (refused.code() != ErrorCode.UNSUPPORTED || execution.holdsTableLocks()
-                    || !(plan.federatedWrite(engine.rule()) instanceof FederatedWrite federated)) {
+            if (refused.code() != ErrorCode.UNSUPPORTED || execution.holdsTableLocks()) {
                 throw refused;
+            }
+            if (!(plan.federatedWrite(engine.rule()) instanceof FederatedWrite federated)) {
+                if (!MultiTargetWrites.handles(statement)) {
+                    throw refused;
+                }
+                // several targets, or unqualified SET columns: one write per target (MultiTargetWrites)
+                return execution.autocommit() && !execution.inTransaction()
+                        ? atomically(() -> multiTargets.run(statement, normalized, plan, params))
+                        : multiTargets.run(statement, normalized, plan, params);
             }
             return federatedWrite(federated, statement, choice, normalized, plan, params);
         }
@@ -238,7 +248,7 @@ final class PlanRunner {
     }
 
     /** The columns of {@code target} (its text in the statement) with their key flags, as its nodes declare them. */
-    private List<Column> declared(String target) {
+    List<Column> declared(String target) {
         NormalizedSql columns = session.normalize("SELECT * FROM " + target + " LIMIT 0");
         CachedPlan plan = engine.plan(columns);
         try (ResultCursor none = ((StatementResult.Rows) select((Select) plan.statement(), columns, plan, List.of())).cursor()) {
