@@ -175,6 +175,12 @@ final class PlanRunner {
             if (refused.code() != ErrorCode.UNSUPPORTED || execution.holdsTableLocks()) {
                 throw refused;
             }
+            if (statement instanceof Update u && KeyMoves.withSubqueries(u, engine.rule())) {
+                // an UPDATE of the sharding key with subqueries: its rows chosen by the tier that answers the choice
+                return execution.autocommit() && !execution.inTransaction()
+                        ? atomically(() -> keyMoves.runWithSubqueries(u.tables().get(0), u.choice(), normalized, plan, params))
+                        : keyMoves.runWithSubqueries(u.tables().get(0), u.choice(), normalized, plan, params);
+            }
             if (!(plan.federatedWrite(engine.rule()) instanceof FederatedWrite federated)) {
                 if (!MultiTargetWrites.handles(statement)) {
                     throw refused;
