@@ -566,6 +566,11 @@ final class HandCorpus {
         c.write("UPDATE orders SET amount = 4, user_id = amount WHERE order_id BETWEEN 100030 AND 100035", "orders", "order_id");
         c.write("UPDATE orders SET status = 'at-4' WHERE user_id = 4", "orders", "order_id");
         c.write("UPDATE orders SET user_id = 9 WHERE status = 'paid' ORDER BY order_id DESC LIMIT 2", "orders", "order_id");
+        // subqueries reading other shards: the rows chosen on the tier that answers the choice, then moved by key
+        c.write("UPDATE orders SET user_id = user_id + 1, status = 'sub-moved' WHERE user_id IN (SELECT user_id FROM users"
+                + " WHERE country_code = 'DE') AND amount > 800", "orders", "order_id");
+        c.write("UPDATE orders o SET o.user_id = 15 WHERE EXISTS (SELECT 1 FROM order_items i WHERE i.order_id = o.order_id"
+                + " AND i.quantity = 2) ORDER BY o.order_id LIMIT 3", "orders", "order_id");
         c.pwrite("UPDATE orders SET user_id = ? WHERE order_id = ?", "orders", "order_id", 13L, 100040L);
         c.write("UPDATE orders SET status = 'at-13' WHERE user_id = 13", "orders", "order_id");
         c.write("UPDATE users SET user_id = user_id + 5000 WHERE user_id IN (4, 7)", "users", "user_id");
@@ -1373,6 +1378,6 @@ final class HandCorpus {
 
     /** Statements Shardwise refuses by design with 1235; they are not oracle statements. */
     static final List<String> UNSUPPORTED = List.of(
-            // a write with subqueries that would move rows between shards (its sharding column assigned)
-            "UPDATE orders SET user_id = user_id + 1 WHERE order_id IN (SELECT order_id FROM order_items WHERE quantity > 3)");
+            // a key move whose new key is a subquery's: its in-place step would compute it per node
+            "UPDATE orders SET user_id = (SELECT MAX(user_id) FROM users) WHERE order_id = 100002");
 }
