@@ -50,21 +50,73 @@ final class KeyMoves {
 
     StatementResult run(io.shardwise.core.sql.analyze.TableRef target, RowChoice choice, NormalizedSql normalized, CachedPlan plan, List<Object> params, RoutePlan route) {
         String table = target.name();
-        String logical = target.schema() == null ? KeyedWrites.quoted(table) : KeyedWrites.quoted(target.schema()) + "." + KeyedWrites.quoted(table);
         if (!(engine.rule().table(table) instanceof TableRule.Sharded rule)) {
             throw new ShardwiseException(ErrorCode.BUG, "key move of a table that is not sharded: " + table);
         }
-        LexicalMode mode = normalized.lexicalMode();
-        RowChoice.Moves moves = choice.moves();
         List<Column> columns;
         List<byte[][]> rows;
         try (ResultCursor chosen = ((StatementResult.Rows) runner.run(route)).cursor()) {
             columns = chosen.columns();
             rows = KeyedWrites.read(chosen);
         }
+        return moved(target, rule, choice, normalized, plan, params, columns, null, rows);
+    }
+
+    /**
+     * Whether {@code update} is a key move with subqueries this class runs ({@link #runWithSubqueries}): not
+     * UPDATE IGNORE (refused as without subqueries), no subquery reading the target itself (MySQL's 1093 stays the
+     * router's refusal).
+     */
+    static boolean withSubqueries(io.shardwise.core.sql.analyze.Update update, io.shardwise.core.rule.ShardingRule shardingRule) {
+        RowChoice choice = update.choice();
+        if (!update.nested() || update.multi() != null || choice == null || choice.moves() == null || choice.moves().ignore()
+                || !(shardingRule.table(update.tables().get(0).name()) instanceof TableRule.Sharded)) {
+            return false;
+        }
+        for (io.shardwise.core.sql.analyze.TableRef t : update.tables().subList(1, update.tables().size())) {
+            if (t.name().equalsIgnoreCase(update.tables().get(0).name())) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /**
+     * A key move whose WHERE or values have subqueries: step 1's SELECT ({@link RowChoice#movesText}) answered by
+     * the tier that answers it (the federated one when its subqueries read other shards), the key found by the
+     * target's declared columns (a federated result carries no key flags); step 2's UPDATE has its WHERE replaced
+     * by the chosen rows' keys, as the choice applied it already in the same transaction. A subquery left in a SET
+     * value is the in-place route's to answer or refuse.
+     */
+    StatementResult runWithSubqueries(io.shardwise.core.sql.analyze.TableRef target, RowChoice choice, NormalizedSql normalized,
+                                      CachedPlan plan, List<Object> params) {
+        TableRule.Sharded rule = (TableRule.Sharded) engine.rule().table(target.name());
+        SourceText source = SourceText.original(normalized, plan.digestTokenOffsets());
+        NormalizedSql chooser = session.normalize(choice.movesText(source.text(), source::at));
+        CachedPlan chooserPlan = engine.plan(chooser);
+        List<Column> declared = runner.declared(choice.target(source.text(), source::at));
+        List<Column> columns;
+        List<byte[][]> rows;
+        StatementResult chosen = runner.select((io.shardwise.core.sql.analyze.Select) chooserPlan.statement(), chooser, chooserPlan, params);
+        try (ResultCursor cursor = ((StatementResult.Rows) chosen).cursor()) {
+            columns = cursor.columns();
+            rows = KeyedWrites.read(cursor);
+        }
+        return moved(target, rule, choice, normalized, plan, params, columns, declared, rows);
+    }
+
+    /** Steps 2 and 3 for the chosen rows; {@code declared} the target's columns with their key flags, or null: the rows' own. */
+    private StatementResult moved(io.shardwise.core.sql.analyze.TableRef target, TableRule.Sharded rule, RowChoice choice,
+                                  NormalizedSql normalized, CachedPlan plan, List<Object> params, List<Column> columns,
+                                  List<Column> declared, List<byte[][]> rows) {
+        String table = target.name();
+        String logical = target.schema() == null ? KeyedWrites.quoted(table) : KeyedWrites.quoted(target.schema()) + "." + KeyedWrites.quoted(table);
+        LexicalMode mode = normalized.lexicalMode();
+        RowChoice.Moves moves = choice.moves();
         int width = columns.size() - moves.assigned().size();
         List<Column> rowColumns = columns.subList(0, width);
-        List<Integer> key = KeyedWrites.primaryKey(rowColumns);
+        List<Column> flags = declared != null && declared.size() == width ? declared : rowColumns;
+        List<Integer> key = KeyedWrites.primaryKey(flags);
         if (key.isEmpty()) {
             throw new ShardwiseException(ErrorCode.UNSUPPORTED, "UPDATE of sharding column '" + rule.keyColumn() + "' of table '"
                     + table + "', which has no primary key to find the rows it moves by");
@@ -89,7 +141,7 @@ final class KeyMoves {
             byNode.computeIfAbsent(node, n -> new ArrayList<>()).add(KeyedWrites.tuple(row, located, key, rowColumns, mode));
         }
 
-        StatementResult.Update updated = inPlace(table, rule, choice, normalized, plan, params, rowColumns, rows, mode);
+        StatementResult.Update updated = inPlace(table, rule, choice, normalized, plan, params, rowColumns, flags, rows, mode, declared != null);
 
         for (Map.Entry<Integer, List<String>> e : byNode.entrySet()) {
             move(table, logical, rule, e.getKey(), rowColumns, key, e.getValue(), mode);
@@ -99,18 +151,36 @@ final class KeyMoves {
 
     /** Step 2: the user's UPDATE on the chosen rows, where they are. */
     private StatementResult.Update inPlace(String table, TableRule.Sharded rule, RowChoice choice, NormalizedSql normalized,
-                                           CachedPlan plan, List<Object> params, List<Column> rowColumns, List<byte[][]> rows,
-                                           LexicalMode mode) {
-        String predicate = KeyedWrites.predicate(rowColumns, rowColumns, rows, table, rule.keyColumn(), mode);
-        String text = KeyedWrites.text(SourceText.original(normalized, plan.digestTokenOffsets()), choice, predicate);
-        int markers = 0; // the client's ? before the statement's ORDER BY / LIMIT
-        for (int i = 0; i < choice.paramsBefore(); i++) {
-            if (normalized.literals().get(i).isParameter()) {
-                markers++;
+                                           CachedPlan plan, List<Object> params, List<Column> rowColumns, List<Column> flags,
+                                           List<byte[][]> rows, LexicalMode mode, boolean replacesWhere) {
+        String predicate = KeyedWrites.predicate(rowColumns, flags, rows, table, rule.keyColumn(), mode);
+        SourceText source = SourceText.original(normalized, plan.digestTokenOffsets());
+        String text;
+        int markers = 0; // the client's ? before the statement's ORDER BY / LIMIT (before its WHERE when that is replaced)
+        if (replacesWhere && choice.whereStart() >= 0) {
+            // the WHERE (its subqueries perhaps reading other shards) was the choice's: the chosen keys stand for it
+            String original = source.text();
+            int whereStart = source.at(choice.whereStart());
+            text = original.substring(0, whereStart) + predicate + " " + original.substring(source.at(choice.whereEnd()),
+                    source.at(choice.orderLimitStart()));
+            for (io.shardwise.core.sql.normalize.Literal l : normalized.literals()) {
+                markers += l.isParameter() && l.start() < whereStart ? 1 : 0;
+            }
+        } else {
+            text = KeyedWrites.text(source, choice, predicate);
+            for (int i = 0; i < choice.paramsBefore(); i++) {
+                if (normalized.literals().get(i).isParameter()) {
+                    markers++;
+                }
             }
         }
         NormalizedSql written = session.normalize(text);
         CachedPlan writePlan = engine.plan(written);
+        if (replacesWhere && writePlan.statement() instanceof io.shardwise.core.sql.analyze.Update u && u.nested()) {
+            // each node would compute the value over its own rows only
+            throw new ShardwiseException(ErrorCode.UNSUPPORTED, "UPDATE of sharding column '" + rule.keyColumn() + "' of table '"
+                    + table + "' with a subquery in its SET values");
+        }
         RoutePlan route = engine.router().routeInPlace(writePlan.prepared(), new StatementBindings(written, params.subList(0, markers)),
                 SourceText.original(written, writePlan.digestTokenOffsets()));
         return (StatementResult.Update) runner.run(route);

@@ -50,6 +50,7 @@ final class PlanRunner {
     private final FederatedRunner federation;
     private final FederatedWriteRunner federatedWrites;
     private final KeyMoves keyMoves;
+    private final MultiTargetWrites multiTargets;
     /** While a statement runs {@link #atomically}: its own steps run as they are, inside it. */
     private boolean atomic;
 
@@ -60,6 +61,7 @@ final class PlanRunner {
         this.federation = new FederatedRunner(execution, session, engine.federationBudget(), engine.copyDefinitions());
         this.federatedWrites = new FederatedWriteRunner(execution, session, engine.federationBudget(), federation);
         this.keyMoves = new KeyMoves(engine, session, this);
+        this.multiTargets = new MultiTargetWrites(engine, session, this);
     }
 
     /**
@@ -169,9 +171,19 @@ final class PlanRunner {
             route = route(normalized, plan, params);
         } catch (ShardwiseException refused) {
             // subqueries over single or broadcast tables elsewhere (LOCK TABLES keeps the refusal)
-            if (refused.code() != ErrorCode.UNSUPPORTED || execution.holdsTableLocks()
-                    || !(plan.federatedWrite(engine.rule()) instanceof FederatedWrite federated)) {
+            if (refused.code() != ErrorCode.UNSUPPORTED || execution.holdsTableLocks()) {
                 throw refused;
+            }
+            if (statement instanceof Update u && KeyMoves.withSubqueries(u, engine.rule())) {
+                // an UPDATE of the sharding key with subqueries: its rows chosen by the tier that answers the choice
+                return atomically(() -> keyMoves.runWithSubqueries(u.tables().get(0), u.choice(), normalized, plan, params));
+            }
+            if (!(plan.federatedWrite(engine.rule()) instanceof FederatedWrite federated)) {
+                if (!MultiTargetWrites.handles(statement)) {
+                    throw refused;
+                }
+                // several targets, or unqualified SET columns: one write per target (MultiTargetWrites)
+                return atomically(() -> multiTargets.run(statement, normalized, plan, params));
             }
             return federatedWrite(federated, statement, choice, normalized, plan, params);
         }
@@ -228,7 +240,7 @@ final class PlanRunner {
     }
 
     /** The columns of {@code target} (its text in the statement) with their key flags, as its nodes declare them. */
-    private List<Column> declared(String target) {
+    List<Column> declared(String target) {
         NormalizedSql columns = session.normalize("SELECT * FROM " + target + " LIMIT 0");
         CachedPlan plan = engine.plan(columns);
         try (ResultCursor none = ((StatementResult.Rows) select((Select) plan.statement(), columns, plan, List.of())).cursor()) {

@@ -92,6 +92,23 @@ class KeyMoveTest {
     }
 
     @Test
+    void subqueriesReadingOtherShardsChooseTheRowsThroughTheTierThatAnswersThem() throws SQLException {
+        // the WHERE reads users and order_items of every node: the choice is the federated tier's, the rows then written by key
+        same("UPDATE orders SET user_id = user_id + 2, status = 'sub' WHERE user_id IN (SELECT user_id FROM users WHERE country_code = 'DE')"
+                + " AND amount > 500", "orders", "order_id", "user_id");
+        same("UPDATE orders SET user_id = 11 WHERE order_id IN (SELECT order_id FROM order_items WHERE quantity = 3) AND amount < 300",
+                "orders", "order_id", "user_id");
+        same("UPDATE orders o SET o.user_id = 13 WHERE EXISTS (SELECT 1 FROM users u WHERE u.user_id = o.user_id + 1)"
+                + " ORDER BY o.order_id LIMIT 2", "orders", "order_id", "user_id");
+        try (EngineSession s = SAMPLE.engine().openSession()) {
+            ShardwiseException value = assertThrows(ShardwiseException.class,
+                    () -> s.execute("UPDATE orders SET user_id = (SELECT MAX(user_id) FROM users) WHERE order_id = 100002"));
+            assertEquals(1235, value.errno());
+            assertTrue(value.getMessage().contains("subquery"), value.getMessage());
+        }
+    }
+
+    @Test
     void whatCannotMoveExactlyIsRefusedNamingWhy() {
         try (EngineSession s = SAMPLE.engine().openSession()) {
             ShardwiseException ignore = assertThrows(ShardwiseException.class,

@@ -19,6 +19,8 @@ public enum ErrorCode {
             "The used command is not allowed because the MariaDB server or client has disabled the local infile capability"),
     NO_SUCH_TABLE(1146, "42S02", "Table '%s.%s' doesn't exist"),
     BAD_FIELD(1054, "42S22", "Unknown column '%s' in '%s'"),
+    /** ER_NON_UNIQ_ERROR: a column several of the statement's tables have, named without its table. */
+    AMBIGUOUS_FIELD(1052, "23000", "Column '%s' in %s is ambiguous"),
     UNKNOWN_DATABASE(1049, "42000", "Unknown database '%s'"),
     DATABASE_EXISTS(1007, "HY000", "Can't create database '%s'; database exists"),
     NO_DATABASE_SELECTED(1046, "3D000", "No database selected"),

@@ -566,6 +566,11 @@ final class HandCorpus {
         c.write("UPDATE orders SET amount = 4, user_id = amount WHERE order_id BETWEEN 100030 AND 100035", "orders", "order_id");
         c.write("UPDATE orders SET status = 'at-4' WHERE user_id = 4", "orders", "order_id");
         c.write("UPDATE orders SET user_id = 9 WHERE status = 'paid' ORDER BY order_id DESC LIMIT 2", "orders", "order_id");
+        // subqueries reading other shards: the rows chosen on the tier that answers the choice, then moved by key
+        c.write("UPDATE orders SET user_id = user_id + 1, status = 'sub-moved' WHERE user_id IN (SELECT user_id FROM users"
+                + " WHERE country_code = 'DE') AND amount > 800", "orders", "order_id");
+        c.write("UPDATE orders o SET o.user_id = 15 WHERE EXISTS (SELECT 1 FROM order_items i WHERE i.order_id = o.order_id"
+                + " AND i.quantity = 2) ORDER BY o.order_id LIMIT 3", "orders", "order_id");
         c.pwrite("UPDATE orders SET user_id = ? WHERE order_id = ?", "orders", "order_id", 13L, 100040L);
         c.write("UPDATE orders SET status = 'at-13' WHERE user_id = 13", "orders", "order_id");
         c.write("UPDATE users SET user_id = user_id + 5000 WHERE user_id IN (4, 7)", "users", "user_id");
@@ -685,6 +690,31 @@ final class HandCorpus {
         c.write("UPDATE orders o JOIN users u ON u.user_id = o.user_id SET o.amount = (SELECT MAX(price) FROM order_items)"
                 + " WHERE u.country_code = 'DE'", "orders", "order_id");
         c.write("DELETE FROM u USING users u JOIN sbtest1 s ON s.k = u.user_id WHERE u.user_id BETWEEN 100 AND 300", "users", "user_id");
+        // several targets, or SET columns without their table: one write per target, a DELETE's rows all chosen first
+        c.write("UPDATE sbtest1 s JOIN order_items i ON i.quantity = s.id SET s.pad = 'two', i.sku = CONCAT(i.sku, '+') WHERE s.k > 200",
+                "sbtest1", "id").check("order_items", "item_id");
+        c.write("UPDATE users u JOIN sbtest1 s ON s.k = u.user_id SET u.email = 'k-user', s.c = COALESCE(u.name, '') WHERE u.user_id < 500",
+                "users", "user_id").check("sbtest1", "id");
+        c.write("UPDATE sbtest1 s JOIN order_items i ON i.quantity = s.id SET pad = 'bare', price = price + 1 WHERE sku LIKE 'S%'",
+                "sbtest1", "id").check("order_items", "item_id");
+        c.write("UPDATE users u JOIN orders o ON o.order_id = u.user_id + 1 SET name = CONCAT('n', o.order_id) WHERE o.amount > 100",
+                "users", "user_id");
+        c.pwrite("UPDATE promotions p JOIN orders o ON o.user_id = p.id SET p.code = ?, o.status = ? WHERE o.amount > ?",
+                "promotions", "id", "P", "promo", 300).check("orders", "order_id");
+        c.failsWordedOtherwise("UPDATE users u JOIN orders o ON o.order_id = u.user_id SET created_at = NOW()",
+                "MySQL's wording, 'in field list'; MariaDB 11 says 'in SET'").check("users", "user_id");
+        c.failsWordedOtherwise("UPDATE sbtest1 s JOIN order_items i ON i.quantity = s.id SET nope = 1",
+                "MySQL's wording, 'field list'; MariaDB 11 says 'SET'").check("sbtest1", "id");
+        c.write("DELETE s, i FROM sbtest1 s JOIN order_items i ON i.quantity = s.id WHERE i.price > 195", "sbtest1", "id")
+                .check("order_items", "item_id");
+        c.write("DELETE FROM o, p USING promotions p JOIN orders o ON o.user_id = p.id WHERE o.status = 'promo' AND p.id < 4",
+                "orders", "order_id").check("promotions", "id");
+        // a target joined with itself on other columns reads its other reference as it was before the write
+        c.write("UPDATE sbtest1 a JOIN sbtest1 b ON b.id = a.k SET a.k = b.k, a.c = b.pad WHERE a.id < 400", "sbtest1", "id");
+        c.write("UPDATE orders a JOIN orders b ON b.amount = a.amount AND b.order_id > a.order_id SET a.status = 'dup'",
+                "orders", "order_id");
+        c.write("DELETE a FROM order_items a JOIN order_items b ON b.item_id = a.quantity + 1 WHERE a.price > 190",
+                "order_items", "item_id");
 
         // last: a multi-row INSERT that fails on one shard must change nothing (MySQL's statement atomicity)
         c.category("insert");
@@ -1421,6 +1451,6 @@ final class HandCorpus {
 
     /** Statements Shardwise refuses by design with 1235; they are not oracle statements. */
     static final List<String> UNSUPPORTED = List.of(
-            // a write with subqueries that would move rows between shards (its sharding column assigned)
-            "UPDATE orders SET user_id = user_id + 1 WHERE order_id IN (SELECT order_id FROM order_items WHERE quantity > 3)");
+            // a key move whose new key is a subquery's: its in-place step would compute it per node
+            "UPDATE orders SET user_id = (SELECT MAX(user_id) FROM users) WHERE order_id = 100002");
 }

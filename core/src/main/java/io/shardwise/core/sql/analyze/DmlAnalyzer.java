@@ -72,7 +72,12 @@ final class DmlAnalyzer {
             }
             ignore |= t.is("ignore");
         }
-        return RowChoice.of(parsed, rule, true, new RowChoice.Moves(assigned, standalone, ignore), spans);
+        List<Integer> flat = new ArrayList<>();
+        for (int[] span : spans) {
+            flat.add(span[0]);
+            flat.add(span[1]);
+        }
+        return RowChoice.of(parsed, rule, true, new RowChoice.Moves(assigned, standalone, ignore, flat), spans);
     }
 
     /** Whether {@code node} names one of {@code columns} (by its last name part, as a column of any table). */

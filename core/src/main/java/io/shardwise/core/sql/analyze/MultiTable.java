@@ -11,12 +11,32 @@ import java.util.List;
  *
  * <p>Invariant: {@code targets} are elements of {@code top} (by identity). Hazard: such a write is exact per
  * node only when every row a target row meets lives on that node (the router's co-location); otherwise it is
- * the third tier's, which handles one target.
+ * the third tier's, which handles one target; several targets are written one by one from {@code spans}
+ * (the session's {@code MultiTargetWrites}).
  */
-public record MultiTable(List<TableRef> top, List<Select.KeyJoin> keyJoins, List<TableRef> targets, boolean targetsKnown) {
+public record MultiTable(List<TableRef> top, List<Select.KeyJoin> keyJoins, List<TableRef> targets, boolean targetsKnown, Spans spans) {
     public MultiTable {
         top = List.copyOf(top);
         keyJoins = List.copyOf(keyJoins);
         targets = List.copyOf(targets);
     }
+
+    /**
+     * Where the parts of the statement stand (digest offsets), so that each target's write, or the SELECT that
+     * chooses its rows, can be written again from the user's own text: the FROM's references span [{@code
+     * refsStart}, {@code refsEnd}) (an UPDATE's end at its SET), the rest (WHERE, ORDER BY, LIMIT) starts at
+     * {@code tailStart}; an UPDATE's assignments in order (none for a DELETE).
+     */
+    public record Spans(int refsStart, int refsEnd, int tailStart, List<Assigned> assignments) {
+        public Spans {
+            assignments = List.copyOf(assignments);
+        }
+    }
+
+    /**
+     * One {@code column = value} of an UPDATE, spanning [{@code start}, {@code end}), its column ending at
+     * {@code columnEnd}; {@code target} its qualifier's reference, null when unqualified (only the tables' columns
+     * say which it is).
+     */
+    public record Assigned(TableRef target, String column, int start, int columnEnd, int end) {}
 }

@@ -95,6 +95,11 @@ final class MultiTableWrites {
         Read read = read(parsed, rule, select, userWhere);
         List<String> assigned = new ArrayList<>();
         List<TableRef> targets = new ArrayList<>();
+        List<MultiTable.Assigned> spans = new ArrayList<>();
+        List<int[]> pieces = assignments(m, set + 1, where >= 0 ? where : tail(m, set + 1));
+        if (pieces.size() != row.getOperandList().size()) {
+            return null;
+        }
         boolean known = true;
         for (SqlNode assignment : row.getOperandList()) {
             if (!(assignment instanceof SqlCall eq) || eq.getKind() != SqlKind.EQUALS || !(eq.operand(0) instanceof SqlIdentifier column)) {
@@ -104,12 +109,15 @@ final class MultiTableWrites {
             TableRef target = column.names.size() > 1 ? exposed(read.from.topTables, column.names.get(column.names.size() - 2)) : null;
             refuseKeyUpdate(rule, read.from, target, name);
             assigned.add(name);
+            int[] piece = pieces.get(assigned.size() - 1);
+            spans.add(new MultiTable.Assigned(target, name, piece[0], piece[1], piece[2]));
             known &= target != null;
             if (target != null && !containsRef(targets, target)) {
                 targets.add(target);
             }
         }
-        MultiTable multi = multi(read, targets, known);
+        int[] last = pieces.get(pieces.size() - 1);
+        MultiTable multi = multi(read, targets, known, new MultiTable.Spans(m.get(from).start(), setToken.start(), last[2], spans));
         return new Update(new SqlTemplate(sql, read.slots), tables(read.from, multi), read.conditions, assigned, limited(m, set + 1),
                 read.from.nested, null, multi);
     }
@@ -170,7 +178,8 @@ final class MultiTableWrites {
                 targets.add(target);
             }
         }
-        MultiTable multi = multi(read, targets, known);
+        int tailStart = where(m, namesEnd + 1);
+        MultiTable multi = multi(read, targets, known, new MultiTable.Spans(m.get(namesEnd).end(), tailStart, tailStart, List.of()));
         return new Delete(new SqlTemplate(sql, read.slots), tables(read.from, multi), read.conditions, limited(m, namesEnd + 1),
                 read.from.nested,
                 null, multi);
@@ -199,8 +208,39 @@ final class MultiTableWrites {
     }
 
     /** Every top reference is a possible target when the targets are not all known. */
-    private static MultiTable multi(Read read, List<TableRef> targets, boolean known) {
-        return new MultiTable(read.from.topTables, read.keyJoins, known ? targets : read.from.topTables, known);
+    private static MultiTable multi(Read read, List<TableRef> targets, boolean known, MultiTable.Spans spans) {
+        return new MultiTable(read.from.topTables, read.keyJoins, known ? targets : read.from.topTables, known, spans);
+    }
+
+    /**
+     * The SET list's assignments between tokens {@code from} and {@code to} (exclusive), split at its depth-0 commas:
+     * each as {start, end of its column, end}, or an empty list when one has no {@code =}.
+     */
+    private static List<int[]> assignments(List<Token> m, int from, int to) {
+        List<int[]> out = new ArrayList<>();
+        int first = from;
+        int columnEnd = -1;
+        for (int j = from; j <= to; j++) {
+            if (j == to || m.get(j).depth() == 0 && m.get(j).kind() == Kind.COMMA) {
+                if (columnEnd < 0 || j == first) {
+                    return List.of();
+                }
+                out.add(new int[] {m.get(first).start(), columnEnd, m.get(j - 1).end()});
+                first = j + 1;
+                columnEnd = -1;
+            } else if (columnEnd < 0 && m.get(j).depth() == 0 && m.get(j).text().equals("=")) {
+                columnEnd = m.get(j - 1).end();
+            }
+        }
+        return out;
+    }
+
+    /** Where a DELETE's WHERE (or ORDER BY / LIMIT, or its end) starts, from token {@code from}. */
+    private static int where(List<Token> m, int from) {
+        int w = word(m, from, "where");
+        int t = tail(m, from);
+        int at = w >= 0 && w < t ? w : t;
+        return at < m.size() ? m.get(at).start() : m.get(m.size() - 1).end();
     }
 
     /** The statement's tables, its one target first when it has one (the third tier's writes read it there). */

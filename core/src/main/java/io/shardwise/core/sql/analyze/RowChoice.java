@@ -33,10 +33,11 @@ public record RowChoice(Select select, int firstParam, int whereStart, int where
      * assignment seeing the ones before, so only such a value is the row's new one when computed on
      * the old row); {@code ignore}: UPDATE IGNORE.
      */
-    public record Moves(List<String> assigned, List<Boolean> standalone, boolean ignore) {
+    public record Moves(List<String> assigned, List<Boolean> standalone, boolean ignore, List<Integer> valueSpans) {
         public Moves {
             assigned = List.copyOf(assigned);
             standalone = List.copyOf(standalone);
+            valueSpans = List.copyOf(valueSpans);
         }
     }
 
@@ -130,6 +131,25 @@ public record RowChoice(Select select, int firstParam, int whereStart, int where
      */
     public String text(String original, java.util.function.IntUnaryOperator at) {
         StringBuilder text = new StringBuilder("SELECT * FROM ").append(original, at.applyAsInt(targetStart), at.applyAsInt(targetEnd));
+        if (whereStart >= 0) {
+            text.append(" WHERE ").append(original, at.applyAsInt(whereStart), at.applyAsInt(whereEnd));
+        }
+        return text.append(' ').append(original.substring(at.applyAsInt(orderLimitStart)).strip()).append(" FOR UPDATE").toString();
+    }
+
+    /**
+     * The choosing SELECT of a key move in the user's own text, as {@link #select} reads it: {@code SELECT *,
+     * (value1), (value2) … FROM} the target with the write's WHERE, ORDER BY and LIMIT, {@code FOR UPDATE}; its
+     * {@code ?} are the statement's, in order. Run by the tier that answers it, when its subqueries read other
+     * shards (the session's key move with subqueries).
+     */
+    public String movesText(String original, java.util.function.IntUnaryOperator at) {
+        StringBuilder text = new StringBuilder("SELECT *");
+        List<Integer> spans = moves.valueSpans();
+        for (int i = 0; i < spans.size(); i += 2) {
+            text.append(", (").append(original, at.applyAsInt(spans.get(i)), at.applyAsInt(spans.get(i + 1))).append(')');
+        }
+        text.append(" FROM ").append(original, at.applyAsInt(targetStart), at.applyAsInt(targetEnd));
         if (whereStart >= 0) {
             text.append(" WHERE ").append(original, at.applyAsInt(whereStart), at.applyAsInt(whereEnd));
         }
