@@ -4,9 +4,17 @@ import io.netty.channel.EventLoop;
 import io.netty.channel.socket.SocketChannel;
 import io.netty.util.concurrent.Future;
 import io.shardwise.core.config.BackendConfig;
+import io.netty.util.concurrent.Promise;
+import io.netty.util.concurrent.ScheduledFuture;
+import io.shardwise.core.error.ErrorCode;
+import io.shardwise.core.error.ShardwiseException;
+import java.time.Duration;
+import java.util.ArrayDeque;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.LongAdder;
 
@@ -25,6 +33,12 @@ public final class Relays implements AutoCloseable {
     private final Map<String, BackendAddress> addresses = new ConcurrentHashMap<>();
     private final Map<String, AtomicInteger> budgets = new HashMap<>();
     private final Map<EventLoop, Map<Key, RelayPool>> pools = new ConcurrentHashMap<>();
+    /** Native transactions waiting for a reservation, per event loop (each queue confined to its loop). */
+    private final Map<EventLoop, Waiters> waiters = new ConcurrentHashMap<>();
+    /** Transactions waiting over every loop: while any does, a connection given back where nobody can use it closes. */
+    private final AtomicInteger waiting = new AtomicInteger();
+    /** How long a transaction waits for its reservation: the longest {@code pool.connectionTimeout}, as the JDBC admission. */
+    private final Duration admissionTimeout;
     private final LongAdder relayed = new LongAdder();
     private final LongAdder nativeRuns = new LongAdder();
     /** Connections held by open native transactions ({@link PinnedTransaction}). */
@@ -36,7 +50,11 @@ public final class Relays implements AutoCloseable {
     public Relays(Map<String, BackendConfig> backends, Class<? extends SocketChannel> channelClass) {
         this.configs = Map.copyOf(backends);
         this.channelClass = channelClass;
+        Duration timeout = Duration.ZERO;
         for (BackendConfig c : backends.values()) {
+            if (c.pool().connectionTimeout().compareTo(timeout) > 0) {
+                timeout = c.pool().connectionTimeout();
+            }
             budgets.put(c.name(), new AtomicInteger());
             try {
                 addresses.put(c.name(), BackendAddress.of(c));
@@ -44,6 +62,7 @@ public final class Relays implements AutoCloseable {
                 LOG.log(System.Logger.Level.INFO, e.getMessage());
             }
         }
+        this.admissionTimeout = timeout;
     }
 
     Class<? extends SocketChannel> channelClass() {
@@ -109,6 +128,157 @@ public final class Relays implements AutoCloseable {
     }
 
     /**
+     * Admission of a native transaction that waits instead of leaving the native path: the
+     * reservation at once when one can be made and nobody on this loop waits before it, else a
+     * place in this loop's queue (first come, first admitted) until one can — never holding part of a
+     * reservation while it waits, so waiting transactions hold no connection and cannot deadlock the
+     * pools. The future fails with 1205 after the longest {@code pool.connectionTimeout} (the JDBC
+     * admission's bound and error), and is cancelled by {@link #abandon}. Call on {@code loop}.
+     */
+    Future<Reservation> admit(EventLoop loop, boolean foundRows, String setup) {
+        Waiters queue = waiters.computeIfAbsent(loop, Waiters::new);
+        if (queue.deque.isEmpty()) {
+            Reservation now = reserve(loop, foundRows, setup);
+            if (now != null) {
+                return loop.newSucceededFuture(now);
+            }
+        }
+        Waiter w = new Waiter(new Key("", foundRows, setup), loop.newPromise());
+        queue.deque.addLast(w);
+        waiting.incrementAndGet();
+        w.timeout = loop.schedule(() -> {
+            if (queue.deque.remove(w)) {
+                waiting.decrementAndGet();
+                w.admitted.tryFailure(new ShardwiseException(ErrorCode.LOCK_WAIT_TIMEOUT, " (no relay connection came free for the"
+                        + " transaction within " + admissionTimeout.toMillis() + " ms; every backend's pool.max relay connections"
+                        + " are held by open transactions and statements)"));
+            }
+        }, admissionTimeout.toMillis(), TimeUnit.MILLISECONDS);
+        evictIdle(); // idle connections of other settings or other loops may hold the budget
+        return w.admitted;
+    }
+
+    /** The client left while its transaction waited: out of the queue, and anything admitted meanwhile given back. Call on {@code loop}. */
+    void abandon(EventLoop loop, Future<Reservation> admitted) {
+        if (admitted.isDone()) {
+            if (admitted.isSuccess()) {
+                admitted.getNow().release();
+            }
+            return;
+        }
+        Waiters queue = waiters.get(loop);
+        if (queue != null && queue.deque.removeIf(w -> w.admitted == admitted)) {
+            waiting.decrementAndGet();
+        }
+        ((Promise<Reservation>) admitted).cancel(false);
+    }
+
+    /** Transactions are waiting, and none on {@code loop} could use an idle connection of this key: better closed than idle. */
+    boolean wantedElsewhere(EventLoop loop, boolean foundRows, String setup) {
+        if (waiting.get() == 0) {
+            return false;
+        }
+        Waiters queue = waiters.get(loop);
+        Waiter head = queue == null ? null : queue.deque.peekFirst();
+        return head == null || head.key.foundRows() != foundRows || !head.key.setup().equals(setup);
+    }
+
+    /** A connection went idle on {@code loop}: its waiters try again. Call on {@code loop}. */
+    void idled(EventLoop loop) {
+        if (waiting.get() > 0) {
+            Waiters queue = waiters.get(loop);
+            if (queue != null) {
+                queue.schedule();
+            }
+        }
+    }
+
+    /** A unit of some backend's budget came free (a connection closed, a reservation given back): every waiting loop tries again. */
+    void unitFreed() {
+        if (waiting.get() > 0) {
+            for (Waiters queue : waiters.values()) {
+                queue.schedule();
+            }
+        }
+    }
+
+    /**
+     * With transactions waiting, one idle connection per loop closes (of a setting no waiter of that
+     * loop asks for), so the unit it holds goes to a waiter: idle connections of another loop or of
+     * other settings are of no use to it.
+     */
+    private void evictIdle() {
+        for (Map.Entry<EventLoop, Map<Key, RelayPool>> e : pools.entrySet()) {
+            e.getKey().execute(() -> {
+                if (waiting.get() == 0) {
+                    return;
+                }
+                Waiters local = waiters.get(e.getKey());
+                Waiter head = local == null ? null : local.deque.peekFirst();
+                for (Map.Entry<Key, RelayPool> pool : e.getValue().entrySet()) {
+                    boolean wantedHere = head != null && head.key.foundRows() == pool.getKey().foundRows()
+                            && head.key.setup().equals(pool.getKey().setup());
+                    if (!wantedHere && pool.getValue().closeOneIdle()) {
+                        return;
+                    }
+                }
+            });
+        }
+    }
+
+    /** Transactions waiting for a reservation now (tests and diagnostics). */
+    public int waitingTransactions() {
+        return waiting.get();
+    }
+
+    private static final class Waiter {
+        final Key key;
+        final Promise<Reservation> admitted;
+        ScheduledFuture<?> timeout;
+
+        Waiter(Key key, Promise<Reservation> admitted) {
+            this.key = key;
+            this.admitted = admitted;
+        }
+    }
+
+    /** One loop's waiting transactions, first come first admitted; the deque is touched on the loop only. */
+    private final class Waiters {
+        final EventLoop loop;
+        final ArrayDeque<Waiter> deque = new ArrayDeque<>();
+        /** A drain is posted and has not run yet: wake-ups between coalesce into it. */
+        final AtomicBoolean scheduled = new AtomicBoolean();
+
+        Waiters(EventLoop loop) {
+            this.loop = loop;
+        }
+
+        void schedule() {
+            if (scheduled.compareAndSet(false, true)) {
+                loop.execute(this::drain);
+            }
+        }
+
+        /** Admits waiters in order while reservations can be made; the first that cannot stays first. */
+        private void drain() {
+            scheduled.set(false);
+            for (Waiter head; (head = deque.peekFirst()) != null; ) {
+                Reservation r = reserve(loop, head.key.foundRows(), head.key.setup());
+                if (r == null) {
+                    evictIdle();
+                    return;
+                }
+                deque.pollFirst();
+                waiting.decrementAndGet();
+                head.timeout.cancel(false);
+                if (!head.admitted.trySuccess(r)) {
+                    r.release();
+                }
+            }
+        }
+    }
+
+    /**
      * What a native transaction reserved and has not used yet, per backend: {@code Boolean.TRUE} for
      * a unit of the budget, or an idle connection taken out of its pool. Confined to the loop.
      */
@@ -148,6 +318,7 @@ public final class Relays implements AutoCloseable {
             Future<BackendConnection> lease = relays.acquire(loop, backend, foundRows, setup, true);
             if (lease == null) {
                 relays.budgets.get(backend).decrementAndGet(); // unrelayable since, or closing: the unit goes back
+                relays.unitFreed();
             }
             return lease;
         }
@@ -161,6 +332,9 @@ public final class Relays implements AutoCloseable {
                     relays.budgets.get(backend).decrementAndGet();
                 }
             });
+            if (!held.isEmpty()) {
+                relays.unitFreed();
+            }
             held.clear();
         }
     }
