@@ -119,7 +119,9 @@ public final class Relays implements AutoCloseable {
             }
             Object unit = pool.reserve();
             if (unit == null) {
-                new Reservation(this, loop, foundRows, setup, held).release();
+                // what it took a moment ago goes back without waking the waiters: they could not use it before either,
+                // and waking them here would make every failed attempt wake the next (a spin while the budget is spent)
+                new Reservation(this, loop, foundRows, setup, held).release(false);
                 return null;
             }
             held.put(backend, unit);
@@ -155,6 +157,8 @@ public final class Relays implements AutoCloseable {
             }
         }, admissionTimeout.toMillis(), TimeUnit.MILLISECONDS);
         evictIdle(); // idle connections of other settings or other loops may hold the budget
+        queue.schedule(); // a unit freed on another loop between the failed reservation and the enqueue woke nobody
+        queue.recheck();
         return w.admitted;
     }
 
@@ -231,6 +235,8 @@ public final class Relays implements AutoCloseable {
         return waiting.get();
     }
 
+    private static final long RECHECK_MILLIS = 20;
+
     private static final class Waiter {
         final Key key;
         final Promise<Reservation> admitted;
@@ -248,6 +254,8 @@ public final class Relays implements AutoCloseable {
         final ArrayDeque<Waiter> deque = new ArrayDeque<>();
         /** A drain is posted and has not run yet: wake-ups between coalesce into it. */
         final AtomicBoolean scheduled = new AtomicBoolean();
+        /** A {@link #recheck} is scheduled (on the loop only). */
+        boolean rechecking;
 
         Waiters(EventLoop loop) {
             this.loop = loop;
@@ -257,6 +265,23 @@ public final class Relays implements AutoCloseable {
             if (scheduled.compareAndSet(false, true)) {
                 loop.execute(this::drain);
             }
+        }
+
+        /**
+         * While transactions wait here, a drain every {@link #RECHECK_MILLIS}: a reservation attempt that
+         * fails gives back what it took without waking anyone, so a waiter of another loop that failed
+         * meanwhile retries at the latest then. Call on the loop.
+         */
+        void recheck() {
+            if (rechecking || deque.isEmpty()) {
+                return;
+            }
+            rechecking = true;
+            loop.schedule(() -> {
+                rechecking = false;
+                drain();
+                recheck();
+            }, RECHECK_MILLIS, TimeUnit.MILLISECONDS);
         }
 
         /** Admits waiters in order while reservations can be made; the first that cannot stays first. */
@@ -325,6 +350,10 @@ public final class Relays implements AutoCloseable {
 
         /** Gives back what was not taken: units to the budgets, connections to their pools. Idempotent. */
         void release() {
+            release(true);
+        }
+
+        private void release(boolean wake) {
             held.forEach((backend, unit) -> {
                 if (unit instanceof BackendConnection c) {
                     relays.release(loop, c, foundRows, setup);
@@ -332,7 +361,7 @@ public final class Relays implements AutoCloseable {
                     relays.budgets.get(backend).decrementAndGet();
                 }
             });
-            if (!held.isEmpty()) {
+            if (wake && !held.isEmpty()) {
                 relays.unitFreed();
             }
             held.clear();
