@@ -141,7 +141,7 @@ final class RelayPool {
     }
 
     /** Back to the idle deque if it finished its response cleanly; closes what sat idle too long. */
-    void release(BackendConnection c) {
+    void release(BackendConnection c, boolean wake) {
         long now = System.nanoTime();
         if (!c.usable() || c.pipelining() || relays.closed()) { // pipelined steps would open a transaction for the next user
             c.channel().close();
@@ -157,7 +157,9 @@ final class RelayPool {
         if (oldest != null && now - oldest.idleSince > idleNanos) {
             idle.pollFirst().channel().close();
         }
-        relays.idled(loop);
+        if (wake) {
+            relays.idled(loop);
+        }
     }
 
     /** Closes one idle connection, freeing its unit of the budget for a waiting transaction; false when none is idle. */

@@ -156,7 +156,7 @@ public final class Relays implements AutoCloseable {
                         + " are held by open transactions and statements)"));
             }
         }, admissionTimeout.toMillis(), TimeUnit.MILLISECONDS);
-        evictIdle(); // idle connections of other settings or other loops may hold the budget
+        evictIdle(w.key); // idle connections of other settings may hold the budget: they can never serve it
         queue.schedule(); // a unit freed on another loop between the failed reservation and the enqueue woke nobody
         queue.recheck();
         return w.admitted;
@@ -177,14 +177,19 @@ public final class Relays implements AutoCloseable {
         ((Promise<Reservation>) admitted).cancel(false);
     }
 
-    /** Transactions are waiting, and none on {@code loop} could use an idle connection of this key: better closed than idle. */
+    /**
+     * The first transaction waiting on {@code loop} needs other settings than an idle connection of this
+     * key carries: better closed than idle. (With nobody waiting here it stays: a loop's own transactions
+     * use it next, and closing it for another loop's waiters would make every transaction a new login;
+     * a waiter starving meanwhile gets idle connections closed for it, {@link Waiters#recheck}.)
+     */
     boolean wantedElsewhere(EventLoop loop, boolean foundRows, String setup) {
         if (waiting.get() == 0) {
             return false;
         }
         Waiters queue = waiters.get(loop);
         Waiter head = queue == null ? null : queue.deque.peekFirst();
-        return head == null || head.key.foundRows() != foundRows || !head.key.setup().equals(setup);
+        return head != null && (head.key.foundRows() != foundRows || !head.key.setup().equals(setup));
     }
 
     /** A connection went idle on {@code loop}: its waiters try again. Call on {@code loop}. */
@@ -208,10 +213,10 @@ public final class Relays implements AutoCloseable {
 
     /**
      * With transactions waiting, one idle connection per loop closes (of a setting no waiter of that
-     * loop asks for), so the unit it holds goes to a waiter: idle connections of another loop or of
-     * other settings are of no use to it.
+     * loop asks for, nor {@code of} when given), so the unit it holds goes to a waiter: idle connections
+     * of other settings, or of another loop, are of no use to it.
      */
-    private void evictIdle() {
+    private void evictIdle(Key of) {
         for (Map.Entry<EventLoop, Map<Key, RelayPool>> e : pools.entrySet()) {
             e.getKey().execute(() -> {
                 if (waiting.get() == 0) {
@@ -221,7 +226,8 @@ public final class Relays implements AutoCloseable {
                 Waiter head = local == null ? null : local.deque.peekFirst();
                 for (Map.Entry<Key, RelayPool> pool : e.getValue().entrySet()) {
                     boolean wantedHere = head != null && head.key.foundRows() == pool.getKey().foundRows()
-                            && head.key.setup().equals(pool.getKey().setup());
+                            && head.key.setup().equals(pool.getKey().setup())
+                            || of != null && of.foundRows() == pool.getKey().foundRows() && of.setup().equals(pool.getKey().setup());
                     if (!wantedHere && pool.getValue().closeOneIdle()) {
                         return;
                     }
@@ -236,10 +242,13 @@ public final class Relays implements AutoCloseable {
     }
 
     private static final long RECHECK_MILLIS = 20;
+    /** A waiter this old gets idle connections of other loops closed for it (earlier, closing them would churn logins). */
+    private static final long STARVING_NANOS = TimeUnit.MILLISECONDS.toNanos(200);
 
     private static final class Waiter {
         final Key key;
         final Promise<Reservation> admitted;
+        final long since = System.nanoTime();
         ScheduledFuture<?> timeout;
 
         Waiter(Key key, Promise<Reservation> admitted) {
@@ -280,6 +289,10 @@ public final class Relays implements AutoCloseable {
             loop.schedule(() -> {
                 rechecking = false;
                 drain();
+                Waiter head = deque.peekFirst();
+                if (head != null && System.nanoTime() - head.since > STARVING_NANOS) {
+                    evictIdle(null); // idle connections of another loop, where nobody waits, are of no use to it
+                }
                 recheck();
             }, RECHECK_MILLIS, TimeUnit.MILLISECONDS);
         }
@@ -290,7 +303,6 @@ public final class Relays implements AutoCloseable {
             for (Waiter head; (head = deque.peekFirst()) != null; ) {
                 Reservation r = reserve(loop, head.key.foundRows(), head.key.setup());
                 if (r == null) {
-                    evictIdle();
                     return;
                 }
                 deque.pollFirst();
@@ -356,7 +368,7 @@ public final class Relays implements AutoCloseable {
         private void release(boolean wake) {
             held.forEach((backend, unit) -> {
                 if (unit instanceof BackendConnection c) {
-                    relays.release(loop, c, foundRows, setup);
+                    relays.release(loop, c, foundRows, setup, wake);
                 } else {
                     relays.budgets.get(backend).decrementAndGet();
                 }
@@ -370,12 +382,17 @@ public final class Relays implements AutoCloseable {
 
     /** Hands {@code connection} back after a response that ended cleanly; anything else must be closed instead. Call on its loop. */
     public void release(EventLoop loop, BackendConnection connection, boolean foundRows, String setup) {
+        release(loop, connection, foundRows, setup, true);
+    }
+
+    /** @param wake waiters may try again (false: it was idle a moment ago, in a reservation that failed — trying would spin) */
+    private void release(EventLoop loop, BackendConnection connection, boolean foundRows, String setup, boolean wake) {
         Map<Key, RelayPool> of = pools.get(loop);
         RelayPool pool = of == null ? null : of.get(new Key(connection.backend(), foundRows, setup));
         if (pool == null) {
             connection.channel().close();
         } else {
-            pool.release(connection);
+            pool.release(connection, wake);
         }
     }
 
