@@ -174,6 +174,7 @@ write_config() { # kind pool -> path
     # timeouts in a row would block 127.0.0.1 (1129) for the rest of the run: measure, do not police
     echo "  connectTimeout: 120s"
     echo "  maxConnectErrors: 1000000"
+    echo "  maxConnections: 4096" # the concurrency sweep goes to 1,024 clients (the default admits 1,000)
   } >"$file"
   echo "$file"
 }

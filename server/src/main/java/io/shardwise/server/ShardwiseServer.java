@@ -250,6 +250,11 @@ public final class ShardwiseServer implements AutoCloseable {
         return relays == null ? 0 : relays.pinnedConnections();
     }
 
+    /** Native transactions waiting for their relay connections (admission) now. */
+    public int waitingTransactions() {
+        return relays == null ? 0 : relays.waitingTransactions();
+    }
+
     /**
      * Session threads started since the start: a connection gets one with its first command that is
      * not relayed (nor COM_QUIT), so clients that only run relayed statements cost none.

@@ -371,9 +371,9 @@ class NativeTransactionServerTest {
     /**
      * Pinned connections count against the relay's bound, {@code pool.max} per backend over every
      * event loop: with the budget spent by idle relay connections of other sessions' settings, a new
-     * transaction finds none to reserve and runs on the JDBC executor rather than opening one more
-     * (counted on the backend's PROCESSLIST: the JDBC pool's {@code max}, kept open by {@code minIdle},
-     * plus the relay's, never beyond). Its writes commit all the same and nothing stays pinned.
+     * transaction finds none to reserve; it waits, those idle connections close for it, and it never
+     * opens one more (counted on the backend's PROCESSLIST: the JDBC pool's {@code max}, kept open by
+     * {@code minIdle}, plus the relay's, never beyond). Its writes commit all the same and nothing stays pinned.
      */
     @Test
     void pinnedConnectionsStayWithinThePoolBoundWhenTheRelayBudgetIsSpent() throws Exception {

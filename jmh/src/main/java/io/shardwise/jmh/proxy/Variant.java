@@ -18,8 +18,8 @@ enum Variant {
     SW_TLS("sw-tls", "Shardwise, no rules, TLS (OpenSSL engine)"),
     SW_TLS_JDK("sw-tls-jdk", "Shardwise, no rules, TLS (JDK engine)"),
     SW_BASE("sw-base", "Shardwise baseline build (SHARDWISE_BASELINE_JAR), no rules"),
-    SW_BASE_SHARDED("sw-base-sharded", "Shardwise baseline build (SHARDWISE_BASELINE_JAR), sbtest sharded"),
-    SW_BASE_TLS("sw-base-tls", "Shardwise baseline build (SHARDWISE_BASELINE_JAR), no rules, TLS (OpenSSL engine)");
+    SW_BASE_TLS("sw-base-tls", "Shardwise baseline build (SHARDWISE_BASELINE_JAR), no rules, TLS (OpenSSL engine)"),
+    SW_BASELINE("sw-baseline", "Shardwise baseline build (SHARDWISE_BASELINE_JAR), sbtest sharded");
 
     final String id;
     final String label;

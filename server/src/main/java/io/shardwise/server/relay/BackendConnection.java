@@ -17,7 +17,9 @@ import io.shardwise.server.protocol.HandshakeV10;
 import io.shardwise.server.protocol.Packet;
 import io.shardwise.server.protocol.SslRequest;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayDeque;
 import java.util.Arrays;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -75,6 +77,10 @@ public final class BackendConnection extends ChannelInboundHandlerAdapter {
     private long threadId;
     private boolean encrypted;
     private Listener listener;
+    /** Steps to write ahead of the next command ({@link #pipeline}). */
+    private List<String> prelude = List.of();
+    /** Steps written and not answered yet, oldest first. */
+    private final ArrayDeque<String> ahead = new ArrayDeque<>();
     long idleSince;
 
     /** @param setup a SET to run once logged in ("" for none); its ERR fails the connection */
@@ -112,6 +118,53 @@ public final class BackendConnection extends ChannelInboundHandlerAdapter {
         return state == State.READY && channel.isActive();
     }
 
+    /**
+     * {@code steps}, statements that answer OK (a transaction's opening: settings, isolation level,
+     * START TRANSACTION, savepoints), go out in the same write as the next command, ahead of it, and
+     * their OKs are read and dropped here: one round trip for all. An ERR to any of them closes the
+     * connection (its listener sees it lost, with the backend's message). Call while ready.
+     */
+    void pipeline(List<String> steps) {
+        prelude = steps;
+    }
+
+    /** Steps are set to go out ahead of the next command, or are not answered yet. */
+    boolean pipelining() {
+        return !prelude.isEmpty() || !ahead.isEmpty();
+    }
+
+    /** Writes the pipelined steps, if any, unflushed: the command that follows flushes them with it. */
+    private void writePrelude() {
+        for (String step : prelude) {
+            byte[] text = ClientCharset.utf8(step);
+            channel.write(new Packet(0, channel.alloc().ioBuffer(1 + text.length).writeByte(0x03).writeBytes(text)), channel.voidPromise());
+            ahead.addLast(step);
+        }
+        prelude = List.of();
+    }
+
+    /** The answer to a pipelined step: an OK is dropped; anything else loses the connection. */
+    private void preludeAnswered(ChannelHandlerContext ctx, Packet packet) {
+        String step = ahead.pollFirst();
+        try {
+            ByteBuf in = packet.content();
+            if (in.isReadable() && in.getUnsignedByte(in.readerIndex()) == 0x00) {
+                return;
+            }
+            String why = in.isReadable() && in.getUnsignedByte(in.readerIndex()) == 0xFF ? ": " + ErrPacket.decode(in).message() : "";
+            Listener l = listener;
+            listener = null;
+            state = State.GREETING; // never usable again
+            ahead.clear();
+            if (l != null) {
+                l.lost(this, new IllegalStateException("backend " + backend() + " refused '" + step + "'" + why));
+            }
+            ctx.close();
+        } finally {
+            packet.release();
+        }
+    }
+
     /** Sends COM_QUERY; the response goes to {@code listener} until {@link #responseEnded}. */
     public void query(String sql, Listener responseListener) {
         if (state != State.READY) {
@@ -119,6 +172,7 @@ public final class BackendConnection extends ChannelInboundHandlerAdapter {
         }
         state = State.BUSY;
         listener = responseListener;
+        writePrelude();
         byte[] text = ClientCharset.utf8(sql); // bytes a client sent that were no UTF-8 go back exactly as they came
         int length = 1 + text.length;
         if (length < Packet.MAX_WIRE_PAYLOAD) {
@@ -142,6 +196,7 @@ public final class BackendConnection extends ChannelInboundHandlerAdapter {
         }
         state = State.BUSY;
         listener = responseListener;
+        writePrelude();
         channel.writeAndFlush(new Packet(0, payload), channel.voidPromise());
     }
 
@@ -171,6 +226,10 @@ public final class BackendConnection extends ChannelInboundHandlerAdapter {
     @Override
     public void channelRead(ChannelHandlerContext ctx, Object msg) {
         Packet packet = (Packet) msg;
+        if (state == State.BUSY && !ahead.isEmpty()) {
+            preludeAnswered(ctx, packet);
+            return;
+        }
         if (state == State.BUSY) {
             listener.packet(this, packet);
             return;

@@ -89,6 +89,16 @@ public final class PinnedTransaction implements NativeTransaction {
 
     /** The transaction's connection of {@code backend}, joining it at first touch. On the loop. */
     Future<BackendConnection> join(String backend) {
+        return join(backend, false);
+    }
+
+    /**
+     * As {@link #join(String)}; {@code pipelined}: a joining connection's opening steps go out with the
+     * statement that follows, in one write ({@link BackendConnection#pipeline}), instead of one round trip
+     * each before it. Only for a read: should a step fail anyway, the statement has run outside the
+     * transaction, which for a read changes nothing (the connection closes and the transaction is doomed).
+     */
+    Future<BackendConnection> join(String backend, boolean pipelined) {
         if (!lost.isEmpty()) {
             return loop.newFailedFuture(doomed()); // on the backends still joined too, as the JDBC executor's doomed transaction
         }
@@ -126,29 +136,39 @@ public final class PinnedTransaction implements NativeTransaction {
             for (String name : savepoints) {
                 steps.add("SAVEPOINT " + quote(name));
             }
+            if (pipelined) {
+                fresh.pipeline(steps);
+                pin(backend, fresh, ready);
+                return;
+            }
             runSteps(fresh, steps, 0, () -> {
                 if (!open) { // ended while it began: what it began is rolled back as it closes, never pinned past the end
                     fresh.channel().close();
                     ready.tryFailure(new ShardwiseException(ErrorCode.SHARD_UNAVAILABLE, backend, "the transaction has ended"));
                     return;
                 }
-                joined.put(backend, fresh);
-                carries.put(backend, applied);
-                relays.pinned(1);
-                fresh.channel().closeFuture().addListener(closed -> {
-                    if (open && joined.get(backend) == fresh) {
-                        joined.remove(backend);
-                        relays.pinned(-1);
-                        lost.add(backend);
-                    }
-                });
-                ready.trySuccess(fresh);
+                pin(backend, fresh, ready);
             }, failure -> {
                 fresh.channel().close(); // half-joined: its state is unknown
                 ready.tryFailure(failure);
             });
         });
         return ready;
+    }
+
+    /** {@code fresh} is the transaction's connection of {@code backend} from now on; its loss dooms the transaction. */
+    private void pin(String backend, BackendConnection fresh, Promise<BackendConnection> ready) {
+        joined.put(backend, fresh);
+        carries.put(backend, applied);
+        relays.pinned(1);
+        fresh.channel().closeFuture().addListener(closed -> {
+            if (open && joined.get(backend) == fresh) {
+                joined.remove(backend);
+                relays.pinned(-1);
+                lost.add(backend);
+            }
+        });
+        ready.trySuccess(fresh);
     }
 
     /** Runs {@code steps} in order, each expected to answer OK. */
@@ -284,19 +304,30 @@ public final class PinnedTransaction implements NativeTransaction {
                 return;
             }
             open = false;
-            finish("COMMIT", new ArrayList<>(joined.values()), 0, null, done);
+            finish("COMMIT", new ArrayList<>(joined.values()), done);
         }));
     }
 
     /**
-     * The error of a COMMIT that failed on {@code failed}, worded as the JDBC executor's
-     * ({@code Transaction.commit}): what committed before it, and what was rolled back after it.
+     * The error of a COMMIT that failed on some backends, worded as the JDBC executor's
+     * ({@code Transaction.commit}): the first failure, then which backends committed and which did not
+     * (the COMMITs went out in parallel, so a failure on one does not stop the others').
      */
-    private ShardwiseException commitFailed(String failed, Throwable cause, List<BackendConnection> all, int index) {
+    private ShardwiseException commitFailed(List<BackendConnection> all, Throwable[] failures) {
         List<String> committed = new ArrayList<>();
         List<String> notCommitted = new ArrayList<>();
+        String failed = null;
+        Throwable cause = null;
         for (int i = 0; i < all.size(); i++) {
-            (i < index ? committed : notCommitted).add(all.get(i).backend());
+            if (failures[i] == null) {
+                committed.add(all.get(i).backend());
+            } else {
+                notCommitted.add(all.get(i).backend());
+                if (cause == null) {
+                    failed = all.get(i).backend();
+                    cause = failures[i];
+                }
+            }
         }
         String note = committed.isEmpty()
                 ? " (commit failed; nothing committed; rolled back on " + String.join(", ", notCommitted) + ")"
@@ -329,7 +360,7 @@ public final class PinnedTransaction implements NativeTransaction {
             return;
         }
         open = false;
-        finish("ROLLBACK", new ArrayList<>(joined.values()), 0, null, done);
+        finish("ROLLBACK", new ArrayList<>(joined.values()), done);
     }
 
     /**
@@ -342,37 +373,49 @@ public final class PinnedTransaction implements NativeTransaction {
     }
 
     /**
-     * {@code sql} (COMMIT or ROLLBACK) on each connection in join order; after a failed COMMIT the rest
-     * roll back. Every connection goes back to its pool, or closes if it failed or carries other settings.
+     * {@code sql} (COMMIT or ROLLBACK) on every connection at once, so a transaction's end costs one
+     * backend round trip however many backends it touched. Every connection goes back to its pool, or
+     * closes if it failed or carries other settings; the reservation's unused units go back after.
      */
-    private void finish(String sql, List<BackendConnection> left, int index, Throwable failure, CompletableFuture<?> done) {
-        if (index == left.size()) {
+    private void finish(String sql, List<BackendConnection> all, CompletableFuture<?> done) {
+        if (all.isEmpty()) {
             joined.clear();
             reservation.release();
-            if (failure == null) {
-                done.complete(null);
-            } else {
-                done.completeExceptionally(failure);
-            }
+            done.complete(null);
             return;
         }
-        BackendConnection c = left.get(index);
-        String now = failure == null ? sql : "ROLLBACK";
-        ResponseReader.run(c, now, false).addListener(f -> {
-            Throwable next = failure;
-            boolean clean = f.isSuccess() && ((ResponseReader.Response) f.getNow()).err() == null;
-            if (!clean && next == null && now.equals("COMMIT")) {
-                next = commitFailed(c.backend(), f.isSuccess() ? error(c.backend(), ((ResponseReader.Response) f.getNow()).err())
-                        : f.cause(), left, index);
-            }
-            if (clean && setup.equals(carries.get(c.backend()))) {
-                relays.release(loop, c, foundRows, setup);
-            } else {
-                c.channel().close();
-            }
-            relays.pinned(-1);
-            finish(sql, left, index + 1, next, done);
-        });
+        Throwable[] failures = new Throwable[all.size()];
+        int[] pending = {all.size()};
+        for (int i = 0; i < all.size(); i++) {
+            BackendConnection c = all.get(i);
+            int index = i;
+            ResponseReader.run(c, sql, false).addListener(f -> {
+                boolean clean = f.isSuccess() && ((ResponseReader.Response) f.getNow()).err() == null;
+                if (!clean) {
+                    failures[index] = f.isSuccess() ? error(c.backend(), ((ResponseReader.Response) f.getNow()).err()) : f.cause();
+                }
+                if (clean && setup.equals(carries.get(c.backend()))) {
+                    relays.release(loop, c, foundRows, setup);
+                } else {
+                    c.channel().close();
+                }
+                relays.pinned(-1);
+                if (--pending[0] > 0) {
+                    return;
+                }
+                joined.clear();
+                reservation.release();
+                boolean failed = false;
+                for (Throwable t : failures) {
+                    failed |= t != null;
+                }
+                if (failed && sql.equals("COMMIT")) {
+                    done.completeExceptionally(commitFailed(all, failures));
+                } else {
+                    done.complete(null); // a ROLLBACK that failed closed its connection, which rolls back
+                }
+            });
+        }
     }
 
     private static final List<String> MARK = List.of("SAVEPOINT " + STATEMENT_SAVEPOINT);

@@ -5,8 +5,11 @@ import io.netty.channel.EventLoop;
 import io.netty.util.concurrent.Future;
 import io.shardwise.core.RelayPlan;
 import io.shardwise.core.RelaySession;
+import io.shardwise.core.error.ErrorCode;
+import io.shardwise.core.error.ShardwiseException;
 import io.shardwise.core.route.ExecutionUnit;
 import io.shardwise.server.protocol.Capabilities;
+import io.shardwise.server.protocol.ErrPacket;
 import io.shardwise.server.protocol.Packet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -42,8 +45,10 @@ public final class RelayExecutor {
     private static final int DEADLOCK = 1213;
     /** The statement being relayed, or null. */
     private QueryRelay relay;
-    /** A relay waits for its backend connections to log in. */
+    /** A relay waits for its backend connections to log in, or its transaction for admission. */
     private boolean starting;
+    /** The transaction's admission being waited for, or null. */
+    private Future<Relays.Reservation> admitting;
 
     public RelayExecutor(Relays relays, Channel client, Capabilities capabilities, RelaySession session) {
         this.relays = relays;
@@ -82,19 +87,65 @@ public final class RelayExecutor {
                 return false; // the session SET something inside the transaction: its thread applies it first
             }
             if (pinned == null) {
-                Relays.Reservation reservation = relays.reserve(loop, foundRows, plan.setup());
-                if (reservation == null) {
-                    return false; // some backend's relay connections are all taken: the JDBC executor's admission waits
+                Future<Relays.Reservation> admitted = relays.admit(loop, foundRows, plan.setup());
+                if (!admitted.isDone()) {
+                    // every backend's relay connections are taken: the transaction waits for its reservation (holding
+                    // none meanwhile) rather than leaving the native path; the client's next commands wait behind it
+                    starting = true;
+                    admitting = admitted;
+                    admitted.addListener(f -> admitted(packet, sql, plan, admitted, fallback, ended));
+                    return true;
                 }
-                pinned = new PinnedTransaction(relays, reservation, loop, foundRows, plan.setup(), plan.begin(), session,
-                        plan.logicalSchema());
+                pinned = transaction(plan, admitted.getNow());
             }
         }
+        return start(packet, sql, plan, pinned, fallback, ended);
+    }
+
+    private PinnedTransaction transaction(RelayPlan plan, Relays.Reservation reservation) {
+        return new PinnedTransaction(relays, reservation, client.eventLoop(), capabilities.countsFoundRows(), plan.setup(), plan.begin(),
+                session, plan.logicalSchema());
+    }
+
+    /** The wait for a reservation ended: the statement starts, or fails with the admission's 1205 (the transaction goes on). */
+    private void admitted(Packet packet, String sql, RelayPlan plan, Future<Relays.Reservation> admitted, Consumer<Packet> fallback,
+                          Runnable ended) {
+        starting = false;
+        admitting = null;
+        if (admitted.isCancelled()) { // the client left
+            packet.release();
+            ended.run();
+            return;
+        }
+        if (!admitted.isSuccess()) {
+            ShardwiseException e = admitted.cause() instanceof ShardwiseException s ? s
+                    : new ShardwiseException(admitted.cause(), ErrorCode.LOCK_WAIT_TIMEOUT, "");
+            int sequenceId = (packet.sequenceId() + 1) & 0xFF;
+            packet.release();
+            session.started(sql, plan);
+            session.failed(e.code().errno(), e.getMessage());
+            client.writeAndFlush(new Packet(sequenceId, new ErrPacket(e.code().errno(), e.code().sqlState(), e.getMessage())
+                    .encode(client.alloc())), client.voidPromise());
+            session.ended();
+            ended.run();
+            return;
+        }
+        if (!start(packet, sql, plan, transaction(plan, admitted.getNow()), fallback, ended)) {
+            fallback.accept(packet); // not reached for a transaction (joining never answers null); kept for the contract
+            ended.run();
+        }
+    }
+
+    /** Leases (or joins) a connection of each backend the plan needs and relays once they are ready; false when one cannot be leased. */
+    private boolean start(Packet packet, String sql, RelayPlan plan, PinnedTransaction pinned, Consumer<Packet> fallback, Runnable ended) {
+        EventLoop loop = client.eventLoop();
+        boolean foundRows = capabilities.countsFoundRows();
         String only = oneBackend(plan);
         Map<String, Future<BackendConnection>> leases;
         if (only != null) {
             // the common case (a point select, a keyed write): no map to build, none to walk
-            Future<BackendConnection> lease = pinned != null ? pinned.join(only) : relays.acquire(loop, only, foundRows, plan.setup());
+            Future<BackendConnection> lease = pinned != null ? pinned.join(only, !plan.write())
+                    : relays.acquire(loop, only, foundRows, plan.setup());
             if (lease == null) {
                 return false;
             }
@@ -104,7 +155,7 @@ public final class RelayExecutor {
         }
         for (ExecutionUnit u : only != null ? List.<ExecutionUnit>of() : plan.units()) {
             if (!leases.containsKey(u.backend())) {
-                Future<BackendConnection> lease = pinned != null ? pinned.join(u.backend())
+                Future<BackendConnection> lease = pinned != null ? pinned.join(u.backend(), !plan.write())
                         : relays.acquire(loop, u.backend(), foundRows, plan.setup());
                 if (lease == null) {
                     giveBack(leases, plan.setup());
@@ -387,6 +438,9 @@ public final class RelayExecutor {
     public void abort() {
         if (relay != null) {
             relay.abort();
+        }
+        if (admitting != null) {
+            relays.abandon(client.eventLoop(), admitting);
         }
     }
 }

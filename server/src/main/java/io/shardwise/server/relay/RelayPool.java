@@ -19,8 +19,8 @@ import java.util.concurrent.atomic.AtomicInteger;
  * once after login, "" for none). Event-loop confined, so no locks: the deque is touched only by
  * the loop that owns the connections. The number of open connections is bounded per backend over
  * every loop ({@code budget}), native transactions' pinned connections included (they reserve theirs
- * up front, {@link #reserve}); when it is spent, {@link #acquire} answers null and the statement takes
- * the JDBC path instead of waiting. Connections idle longer than the backend's pool idle timeout are
+ * up front, {@link #reserve}); when it is spent, {@link #acquire} answers null and an autocommit statement takes
+ * the JDBC path instead of waiting (a transaction waits for its reservation: {@link Relays#admit}). Connections idle longer than the backend's pool idle timeout are
  * closed as the pool is used, and the most recently used connection is handed out first, so the rest
  * age out.
  */
@@ -65,6 +65,7 @@ final class RelayPool {
             } else {
                 if (reserved) {
                     budget.decrementAndGet();
+                    relays.unitFreed();
                 }
                 return loop.newSucceededFuture(c);
             }
@@ -80,7 +81,10 @@ final class RelayPool {
                 .handler(new ChannelInitializer<SocketChannel>() {
                     @Override
                     protected void initChannel(SocketChannel ch) {
-                        ch.closeFuture().addListener(closed -> budget.decrementAndGet());
+                        ch.closeFuture().addListener(closed -> {
+                            budget.decrementAndGet();
+                            relays.unitFreed();
+                        });
                         ch.pipeline().addLast(new PacketDecoder(MAX_MESSAGE), PacketEncoder.INSTANCE, handler);
                     }
                 })
@@ -137,10 +141,14 @@ final class RelayPool {
     }
 
     /** Back to the idle deque if it finished its response cleanly; closes what sat idle too long. */
-    void release(BackendConnection c) {
+    void release(BackendConnection c, boolean wake) {
         long now = System.nanoTime();
-        if (!c.usable() || relays.closed()) {
+        if (!c.usable() || c.pipelining() || relays.closed()) { // pipelined steps would open a transaction for the next user
             c.channel().close();
+            return;
+        }
+        if (relays.wantedElsewhere(loop, foundRows, setup)) {
+            c.channel().close(); // transactions wait that could not use it idle here: its unit goes to them
             return;
         }
         c.idleSince = now;
@@ -149,5 +157,18 @@ final class RelayPool {
         if (oldest != null && now - oldest.idleSince > idleNanos) {
             idle.pollFirst().channel().close();
         }
+        if (wake) {
+            relays.idled(loop);
+        }
+    }
+
+    /** Closes one idle connection, freeing its unit of the budget for a waiting transaction; false when none is idle. */
+    boolean closeOneIdle() {
+        BackendConnection c = idle.pollFirst();
+        if (c == null) {
+            return false;
+        }
+        c.channel().close();
+        return true;
     }
 }

@@ -4,9 +4,17 @@ import io.netty.channel.EventLoop;
 import io.netty.channel.socket.SocketChannel;
 import io.netty.util.concurrent.Future;
 import io.shardwise.core.config.BackendConfig;
+import io.netty.util.concurrent.Promise;
+import io.netty.util.concurrent.ScheduledFuture;
+import io.shardwise.core.error.ErrorCode;
+import io.shardwise.core.error.ShardwiseException;
+import java.time.Duration;
+import java.util.ArrayDeque;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.LongAdder;
 
@@ -25,6 +33,12 @@ public final class Relays implements AutoCloseable {
     private final Map<String, BackendAddress> addresses = new ConcurrentHashMap<>();
     private final Map<String, AtomicInteger> budgets = new HashMap<>();
     private final Map<EventLoop, Map<Key, RelayPool>> pools = new ConcurrentHashMap<>();
+    /** Native transactions waiting for a reservation, per event loop (each queue confined to its loop). */
+    private final Map<EventLoop, Waiters> waiters = new ConcurrentHashMap<>();
+    /** Transactions waiting over every loop: while any does, a connection given back where nobody can use it closes. */
+    private final AtomicInteger waiting = new AtomicInteger();
+    /** How long a transaction waits for its reservation: the longest {@code pool.connectionTimeout}, as the JDBC admission. */
+    private final Duration admissionTimeout;
     private final LongAdder relayed = new LongAdder();
     private final LongAdder nativeRuns = new LongAdder();
     /** Connections held by open native transactions ({@link PinnedTransaction}). */
@@ -36,7 +50,11 @@ public final class Relays implements AutoCloseable {
     public Relays(Map<String, BackendConfig> backends, Class<? extends SocketChannel> channelClass) {
         this.configs = Map.copyOf(backends);
         this.channelClass = channelClass;
+        Duration timeout = Duration.ZERO;
         for (BackendConfig c : backends.values()) {
+            if (c.pool().connectionTimeout().compareTo(timeout) > 0) {
+                timeout = c.pool().connectionTimeout();
+            }
             budgets.put(c.name(), new AtomicInteger());
             try {
                 addresses.put(c.name(), BackendAddress.of(c));
@@ -44,6 +62,7 @@ public final class Relays implements AutoCloseable {
                 LOG.log(System.Logger.Level.INFO, e.getMessage());
             }
         }
+        this.admissionTimeout = timeout;
     }
 
     Class<? extends SocketChannel> channelClass() {
@@ -100,12 +119,200 @@ public final class Relays implements AutoCloseable {
             }
             Object unit = pool.reserve();
             if (unit == null) {
-                new Reservation(this, loop, foundRows, setup, held).release();
+                // what it took a moment ago goes back without waking the waiters: they could not use it before either,
+                // and waking them here would make every failed attempt wake the next (a spin while the budget is spent)
+                new Reservation(this, loop, foundRows, setup, held).release(false);
                 return null;
             }
             held.put(backend, unit);
         }
         return new Reservation(this, loop, foundRows, setup, held);
+    }
+
+    /**
+     * Admission of a native transaction that waits instead of leaving the native path: the
+     * reservation at once when one can be made and nobody on this loop waits before it, else a
+     * place in this loop's queue (first come, first admitted) until one can — never holding part of a
+     * reservation while it waits, so waiting transactions hold no connection and cannot deadlock the
+     * pools. The future fails with 1205 after the longest {@code pool.connectionTimeout} (the JDBC
+     * admission's bound and error), and is cancelled by {@link #abandon}. Call on {@code loop}.
+     */
+    Future<Reservation> admit(EventLoop loop, boolean foundRows, String setup) {
+        Waiters queue = waiters.computeIfAbsent(loop, Waiters::new);
+        if (queue.deque.isEmpty()) {
+            Reservation now = reserve(loop, foundRows, setup);
+            if (now != null) {
+                return loop.newSucceededFuture(now);
+            }
+        }
+        Waiter w = new Waiter(new Key("", foundRows, setup), loop.newPromise());
+        queue.deque.addLast(w);
+        waiting.incrementAndGet();
+        w.timeout = loop.schedule(() -> {
+            if (queue.deque.remove(w)) {
+                waiting.decrementAndGet();
+                w.admitted.tryFailure(new ShardwiseException(ErrorCode.LOCK_WAIT_TIMEOUT, " (no relay connection came free for the"
+                        + " transaction within " + admissionTimeout.toMillis() + " ms; every backend's pool.max relay connections"
+                        + " are held by open transactions and statements)"));
+            }
+        }, admissionTimeout.toMillis(), TimeUnit.MILLISECONDS);
+        evictIdle(w.key); // idle connections of other settings may hold the budget: they can never serve it
+        queue.schedule(); // a unit freed on another loop between the failed reservation and the enqueue woke nobody
+        queue.recheck();
+        return w.admitted;
+    }
+
+    /** The client left while its transaction waited: out of the queue, and anything admitted meanwhile given back. Call on {@code loop}. */
+    void abandon(EventLoop loop, Future<Reservation> admitted) {
+        if (admitted.isDone()) {
+            if (admitted.isSuccess()) {
+                admitted.getNow().release();
+            }
+            return;
+        }
+        Waiters queue = waiters.get(loop);
+        if (queue != null && queue.deque.removeIf(w -> w.admitted == admitted)) {
+            waiting.decrementAndGet();
+        }
+        ((Promise<Reservation>) admitted).cancel(false);
+    }
+
+    /**
+     * The first transaction waiting on {@code loop} needs other settings than an idle connection of this
+     * key carries: better closed than idle. (With nobody waiting here it stays: a loop's own transactions
+     * use it next, and closing it for another loop's waiters would make every transaction a new login;
+     * a waiter starving meanwhile gets idle connections closed for it, {@link Waiters#recheck}.)
+     */
+    boolean wantedElsewhere(EventLoop loop, boolean foundRows, String setup) {
+        if (waiting.get() == 0) {
+            return false;
+        }
+        Waiters queue = waiters.get(loop);
+        Waiter head = queue == null ? null : queue.deque.peekFirst();
+        return head != null && (head.key.foundRows() != foundRows || !head.key.setup().equals(setup));
+    }
+
+    /** A connection went idle on {@code loop}: its waiters try again. Call on {@code loop}. */
+    void idled(EventLoop loop) {
+        if (waiting.get() > 0) {
+            Waiters queue = waiters.get(loop);
+            if (queue != null) {
+                queue.schedule();
+            }
+        }
+    }
+
+    /** A unit of some backend's budget came free (a connection closed, a reservation given back): every waiting loop tries again. */
+    void unitFreed() {
+        if (waiting.get() > 0) {
+            for (Waiters queue : waiters.values()) {
+                queue.schedule();
+            }
+        }
+    }
+
+    /**
+     * With transactions waiting, one idle connection per loop closes (of a setting no waiter of that
+     * loop asks for, nor {@code of} when given), so the unit it holds goes to a waiter: idle connections
+     * of other settings, or of another loop, are of no use to it.
+     */
+    private void evictIdle(Key of) {
+        for (Map.Entry<EventLoop, Map<Key, RelayPool>> e : pools.entrySet()) {
+            e.getKey().execute(() -> {
+                if (waiting.get() == 0) {
+                    return;
+                }
+                Waiters local = waiters.get(e.getKey());
+                Waiter head = local == null ? null : local.deque.peekFirst();
+                for (Map.Entry<Key, RelayPool> pool : e.getValue().entrySet()) {
+                    boolean wantedHere = head != null && head.key.foundRows() == pool.getKey().foundRows()
+                            && head.key.setup().equals(pool.getKey().setup())
+                            || of != null && of.foundRows() == pool.getKey().foundRows() && of.setup().equals(pool.getKey().setup());
+                    if (!wantedHere && pool.getValue().closeOneIdle()) {
+                        return;
+                    }
+                }
+            });
+        }
+    }
+
+    /** Transactions waiting for a reservation now (tests and diagnostics). */
+    public int waitingTransactions() {
+        return waiting.get();
+    }
+
+    private static final long RECHECK_MILLIS = 20;
+    /** A waiter this old gets idle connections of other loops closed for it (earlier, closing them would churn logins). */
+    private static final long STARVING_NANOS = TimeUnit.MILLISECONDS.toNanos(200);
+
+    private static final class Waiter {
+        final Key key;
+        final Promise<Reservation> admitted;
+        final long since = System.nanoTime();
+        ScheduledFuture<?> timeout;
+
+        Waiter(Key key, Promise<Reservation> admitted) {
+            this.key = key;
+            this.admitted = admitted;
+        }
+    }
+
+    /** One loop's waiting transactions, first come first admitted; the deque is touched on the loop only. */
+    private final class Waiters {
+        final EventLoop loop;
+        final ArrayDeque<Waiter> deque = new ArrayDeque<>();
+        /** A drain is posted and has not run yet: wake-ups between coalesce into it. */
+        final AtomicBoolean scheduled = new AtomicBoolean();
+        /** A {@link #recheck} is scheduled (on the loop only). */
+        boolean rechecking;
+
+        Waiters(EventLoop loop) {
+            this.loop = loop;
+        }
+
+        void schedule() {
+            if (scheduled.compareAndSet(false, true)) {
+                loop.execute(this::drain);
+            }
+        }
+
+        /**
+         * While transactions wait here, a drain every {@link #RECHECK_MILLIS}: a reservation attempt that
+         * fails gives back what it took without waking anyone, so a waiter of another loop that failed
+         * meanwhile retries at the latest then. Call on the loop.
+         */
+        void recheck() {
+            if (rechecking || deque.isEmpty()) {
+                return;
+            }
+            rechecking = true;
+            loop.schedule(() -> {
+                rechecking = false;
+                drain();
+                Waiter head = deque.peekFirst();
+                if (head != null && System.nanoTime() - head.since > STARVING_NANOS) {
+                    evictIdle(null); // idle connections of another loop, where nobody waits, are of no use to it
+                }
+                recheck();
+            }, RECHECK_MILLIS, TimeUnit.MILLISECONDS);
+        }
+
+        /** Admits waiters in order while reservations can be made; the first that cannot stays first. */
+        private void drain() {
+            scheduled.set(false);
+            for (Waiter head; (head = deque.peekFirst()) != null; ) {
+                Reservation r = reserve(loop, head.key.foundRows(), head.key.setup());
+                if (r == null) {
+                    return;
+                }
+                deque.pollFirst();
+                waiting.decrementAndGet();
+                head.timeout.cancel(false);
+                if (!head.admitted.trySuccess(r)) {
+                    r.release();
+                }
+            }
+        }
     }
 
     /**
@@ -148,31 +355,44 @@ public final class Relays implements AutoCloseable {
             Future<BackendConnection> lease = relays.acquire(loop, backend, foundRows, setup, true);
             if (lease == null) {
                 relays.budgets.get(backend).decrementAndGet(); // unrelayable since, or closing: the unit goes back
+                relays.unitFreed();
             }
             return lease;
         }
 
         /** Gives back what was not taken: units to the budgets, connections to their pools. Idempotent. */
         void release() {
+            release(true);
+        }
+
+        private void release(boolean wake) {
             held.forEach((backend, unit) -> {
                 if (unit instanceof BackendConnection c) {
-                    relays.release(loop, c, foundRows, setup);
+                    relays.release(loop, c, foundRows, setup, wake);
                 } else {
                     relays.budgets.get(backend).decrementAndGet();
                 }
             });
+            if (wake && !held.isEmpty()) {
+                relays.unitFreed();
+            }
             held.clear();
         }
     }
 
     /** Hands {@code connection} back after a response that ended cleanly; anything else must be closed instead. Call on its loop. */
     public void release(EventLoop loop, BackendConnection connection, boolean foundRows, String setup) {
+        release(loop, connection, foundRows, setup, true);
+    }
+
+    /** @param wake waiters may try again (false: it was idle a moment ago, in a reservation that failed — trying would spin) */
+    private void release(EventLoop loop, BackendConnection connection, boolean foundRows, String setup, boolean wake) {
         Map<Key, RelayPool> of = pools.get(loop);
         RelayPool pool = of == null ? null : of.get(new Key(connection.backend(), foundRows, setup));
         if (pool == null) {
             connection.channel().close();
         } else {
-            pool.release(connection);
+            pool.release(connection, wake);
         }
     }
 
