@@ -88,14 +88,20 @@ final class EngineRelay implements RelaySession {
             RoutePlan route = plans.route(normalized, plan, List.of());
             // a keyed write's or a key move's route is the SELECT that chooses its rows (PlanRunner.keyable);
             // a write whose subqueries read shards runs on the federated tier, whatever its route
+            boolean merged = false;
             if (write ? route.units().size() != 1 || !route.generatedKeys().isEmpty() || !route.kind().runsAsWritten()
                     || !(route.merge() instanceof MergeSpec.PassThrough)
                     || plan.federatedWrite(engine.rule()) instanceof FederatedWrite f && f.readsShards() : !relayableRead(route)) {
-                return null;
+                // a merge inside a native transaction: its units are the statement itself, so the face may
+                // send them while the session's thread plans the same route again (NativeTransaction.prefetch)
+                if (write || execution.nativeTransaction() == null || !route.kind().runsAsWritten()) {
+                    return null;
+                }
+                merged = true;
             }
             session.accessChecked(plan.statement());
             List<String> begin = transactional ? execution.nativeBegin(session.transactionReadOnly()) : null;
-            return new RelayPlan(route.units(), engine.rule().schema(), setup, begin, write);
+            return new RelayPlan(route.units(), engine.rule().schema(), setup, begin, write, merged);
         } catch (RuntimeException e) {
             return null; // a lexer or routing error included: execute reports it
         }

@@ -18,15 +18,27 @@ import java.util.List;
  *     joins the transaction ({@link io.shardwise.core.execute.ExecutionSession#nativeBegin}): the units run on
  *     the session's pinned connections, and the session's transaction is native from then on
  * @param write a single-unit INSERT, UPDATE or DELETE, answered by the backend's OK packet
+ * @param merged a read of a native transaction whose units need the session's merger (ORDER BY, an
+ *     aggregate, DISTINCT, LIMIT over several units): never relayed; the face may send the units on
+ *     the transaction's connections at once ({@link io.shardwise.core.execute.NativeTransaction}'s
+ *     prefetch) while the session's thread plans and merges them
  */
-public record RelayPlan(List<ExecutionUnit> units, String logicalSchema, String setup, List<String> begin, boolean write) {
+public record RelayPlan(List<ExecutionUnit> units, String logicalSchema, String setup, List<String> begin, boolean write,
+                        boolean merged) {
     /** An autocommit read. */
     public RelayPlan(List<ExecutionUnit> units, String logicalSchema, String setup) {
-        this(units, logicalSchema, setup, null, false);
+        this(units, logicalSchema, setup, null, false, false);
+    }
+
+    public RelayPlan(List<ExecutionUnit> units, String logicalSchema, String setup, List<String> begin, boolean write) {
+        this(units, logicalSchema, setup, begin, write, false);
     }
 
     public RelayPlan {
         begin = begin == null ? null : List.copyOf(begin);
+        if (merged && (write || begin == null)) {
+            throw new IllegalArgumentException("a merged plan is a read of a native transaction");
+        }
         if (write && units.size() != 1) {
             throw new IllegalArgumentException("a relayed write has one unit");
         }

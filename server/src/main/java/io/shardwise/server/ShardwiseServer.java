@@ -245,6 +245,11 @@ public final class ShardwiseServer implements AutoCloseable {
         return relays == null ? 0 : relays.nativeStatements();
     }
 
+    /** Merged reads of native transactions whose units the event loop sent before the session's thread planned them. */
+    public long prefetchedStatements() {
+        return relays == null ? 0 : relays.prefetchedStatements();
+    }
+
     /** Relay connections held by open native transactions. */
     public int pinnedConnections() {
         return relays == null ? 0 : relays.pinnedConnections();

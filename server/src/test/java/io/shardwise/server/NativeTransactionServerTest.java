@@ -55,6 +55,33 @@ class NativeTransactionServerTest {
     }
 
     @Test
+    void mergedReadsOfANativeTransactionSendTheirUnitsFromTheEventLoopBeforeTheSessionPlansThem() throws Exception {
+        try (Connection c = sample.connect("app", ""); Statement s = c.createStatement()) {
+            warm(s);
+            List<String> count = rows(s, "SELECT COUNT(*) FROM sbtest1 WHERE k = 7");
+            List<String> ordered = rows(s, "SELECT id, k FROM sbtest1 WHERE id BETWEEN 3 AND 6 ORDER BY id");
+            long prefetched = sample.server.prefetchedStatements();
+            s.execute("BEGIN");
+            rows(s, "SELECT k FROM sbtest1 WHERE id = 1"); // relays: the transaction is native from here
+            assertEquals(count, rows(s, "SELECT COUNT(*) FROM sbtest1 WHERE k = 7"));
+            assertEquals(ordered, rows(s, "SELECT id, k FROM sbtest1 WHERE id BETWEEN 3 AND 6 ORDER BY id"));
+            assertEquals(prefetched + 2, sample.server.prefetchedStatements(), "both merges took the units the loop sent");
+            // what the transaction wrote, read by a merge whose units were sent ahead: the same connections
+            assertEquals(1, s.executeUpdate("UPDATE sbtest1 SET k = 7 WHERE id = 3"));
+            assertEquals(String.valueOf(Long.parseLong(count.get(0)) + (ordered.get(0).endsWith(" 7") ? 0 : 1)),
+                    rows(s, "SELECT COUNT(*) FROM sbtest1 WHERE k = 7").get(0));
+            s.execute("SAVEPOINT sp"); // after a merge, on connections whose units were taken
+            assertEquals(0, sample.engine.activeConnections());
+            s.execute("ROLLBACK");
+            assertEquals(prefetched + 3, sample.server.prefetchedStatements());
+            assertEquals(0, sample.server.pinnedConnections(), "ROLLBACK gave the connections back");
+            assertEquals(count, rows(s, "SELECT COUNT(*) FROM sbtest1 WHERE k = 7"));
+            // autocommit: the merge runs on the executor as before, nothing is sent ahead
+            assertEquals(prefetched + 3, sample.server.prefetchedStatements());
+        }
+    }
+
+    @Test
     void rollbackUndoesWhatTheTransactionWrote() throws Exception {
         List<String> before = direct("SELECT k FROM sbtest1 WHERE id = 12");
         try (Connection c = sample.connect("app", ""); Statement s = c.createStatement()) {
@@ -661,6 +688,8 @@ class NativeTransactionServerTest {
         rows(s, "SELECT k FROM sbtest1 WHERE id = 1");
         rows(s, "SELECT k FROM sbtest1 WHERE id = 1 FOR UPDATE");
         rows(s, "SELECT COUNT(*) FROM sbtest1 WHERE k = 1");
+        rows(s, "SELECT COUNT(*) FROM sbtest1 WHERE k = 7");
+        rows(s, "SELECT id, k FROM sbtest1 WHERE id BETWEEN 3 AND 6 ORDER BY id");
         rows(s, "SELECT id, k FROM sbtest1 WHERE id IN (1, 2) ORDER BY id");
         s.executeUpdate("UPDATE sbtest1 SET k = k WHERE id = 1");
         s.executeUpdate("UPDATE sbtest1 SET k = 1 WHERE id = 1");

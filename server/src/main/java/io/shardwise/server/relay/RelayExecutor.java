@@ -83,6 +83,16 @@ public final class RelayExecutor {
             if (pinned == null && session.nativeTransaction() != null) {
                 return false;
             }
+            if (pinned != null && pinned.prefetching()) {
+                return false; // an earlier statement's units are still on the connections: the session's thread settles them
+            }
+            if (plan.merged()) {
+                // the session's thread merges it; its units start now, while that thread wakes and plans
+                if (pinned != null && pinned.carries(plan.setup())) {
+                    pinned.prefetch(plan.units());
+                }
+                return false;
+            }
             if (pinned != null && !pinned.carries(plan.setup())) {
                 return false; // the session SET something inside the transaction: its thread applies it first
             }

@@ -41,6 +41,7 @@ public final class Relays implements AutoCloseable {
     private final Duration admissionTimeout;
     private final LongAdder relayed = new LongAdder();
     private final LongAdder nativeRuns = new LongAdder();
+    private final LongAdder prefetched = new LongAdder();
     /** Connections held by open native transactions ({@link PinnedTransaction}). */
     private final AtomicInteger pinned = new AtomicInteger();
     private final Class<? extends SocketChannel> channelClass;
@@ -426,6 +427,15 @@ public final class Relays implements AutoCloseable {
 
     public long nativeStatements() {
         return nativeRuns.sum();
+    }
+
+    /** Counts merged reads of native transactions whose units were sent ahead of the session's thread ({@link PinnedTransaction#prefetch}) and taken by it. */
+    void countPrefetched() {
+        prefetched.increment();
+    }
+
+    public long prefetchedStatements() {
+        return prefetched.sum();
     }
 
     void pinned(int delta) {
