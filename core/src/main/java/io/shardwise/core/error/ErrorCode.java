@@ -90,6 +90,7 @@ public enum ErrorCode {
     INCORRECT_VALUE_FOR_FIELD(1366, "HY000", "Incorrect %s value: '%s' for column '%s' at row %s"),
     ILLEGAL_VALUE_FOR_TYPE(1367, "22007", "Illegal %s '%s' value found during parsing"),
     DATA_TOO_LONG(1406, "22001", "Data too long for column '%s' at row %s"),
+    IDENTIFIER_TOO_LONG(1059, "42000", "Identifier name '%s' is too long"),
     /**
      * InnoDB's lock wait timeout, and Shardwise's own wait for a transaction slot (execute/Admission), which
      * gives the reason as the argument: clients retry both the same way. The statement did nothing.

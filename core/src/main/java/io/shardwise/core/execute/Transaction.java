@@ -411,8 +411,11 @@ final class Transaction {
     }
 
     static String quote(String identifier) {
-        if (identifier == null || identifier.isEmpty() || identifier.length() > 64) {
-            throw new IllegalArgumentException("not a savepoint name: '" + identifier + "'");
+        if (identifier == null || identifier.isEmpty()) {
+            throw new IllegalArgumentException("not a savepoint name: '" + identifier + "'"); // the parser reads none such
+        }
+        if (identifier.length() > 64) {
+            throw new ShardwiseException(ErrorCode.IDENTIFIER_TOO_LONG, identifier); // as MySQL refuses it, before any backend
         }
         return "`" + identifier.replace("`", "``") + "`";
     }

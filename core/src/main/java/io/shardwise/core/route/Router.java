@@ -405,8 +405,12 @@ public final class Router {
      * Why a multi-table write has no route: with one known target the third tier takes it (PlanRunner); with
      * several, or targets only the backend resolves, it is refused with this message, which says so.
      */
+    /** What {@link ErrorCode#UNSUPPORTED}'s message says before the unsupported thing. */
+    private static final String UNSUPPORTED_PREFIX = ErrorCode.UNSUPPORTED.format().substring(0, ErrorCode.UNSUPPORTED.format().indexOf("%s"));
+
     private static ShardwiseException multiUnsupported(io.shardwise.core.sql.analyze.MultiTable multi, String reason) {
-        String detail = reason.startsWith("This version") ? reason.substring(reason.indexOf('\'') + 1, reason.lastIndexOf('\'')) : reason;
+        String detail = reason.startsWith(UNSUPPORTED_PREFIX) && reason.endsWith("'")
+                ? reason.substring(UNSUPPORTED_PREFIX.length(), reason.length() - 1) : reason; // the apostrophe of "doesn't" is not the quote
         if (multi.targetsKnown() && multi.targets().size() == 1) {
             return MergePlanner.unsupported("a multi-table write: " + detail);
         }

@@ -267,6 +267,20 @@ class TransactionTest {
     }
 
     @Test
+    void aSavepointNameOverSixtyFourCharactersFailsWith1059AndTheTransactionGoesOn() {
+        try (ExecutionSession s = shards.session()) {
+            s.begin();
+            insert(s, 0, 1);
+            ShardwiseException e = assertThrows(ShardwiseException.class, () -> s.savepoint("s".repeat(65)));
+            assertEquals(1059, e.errno());
+            assertEquals("Identifier name '" + "s".repeat(65) + "' is too long", e.getMessage());
+            s.savepoint("s".repeat(64));
+            s.commit();
+        }
+        assertEquals("1", ids(0));
+    }
+
+    @Test
     void aLockCycleAcrossBackendsEndsWith1205AfterTheLockWaitTimeout() throws Exception {
         // Even with both schemas on one server, each backend connection is its own InnoDB transaction:
         // the cycle runs through the client, so no deadlock detector can see it.
