@@ -77,13 +77,8 @@ final class EngineRelay implements RelaySession {
                 return null;
             }
             boolean write = relayed;
-            for (TableRef t : plan.statement().tables()) {
-                if (t.schema() != null && !t.schema().equalsIgnoreCase(schema)) {
-                    return null;
-                }
-            }
-            if (write && session.refusesWrite()) {
-                return null; // the session reports 1792
+            if (!withinSession(plan, write, schema)) {
+                return null;
             }
             RoutePlan route = plans.route(normalized, plan, List.of());
             // a keyed write's or a key move's route is the SELECT that chooses its rows (PlanRunner.keyable);
@@ -170,13 +165,8 @@ final class EngineRelay implements RelaySession {
                 return null;
             }
             boolean write = relayed;
-            for (TableRef t : plan.statement().tables()) {
-                if (t.schema() != null && !t.schema().equalsIgnoreCase(schema)) {
-                    return null;
-                }
-            }
-            if (write && session.refusesWrite()) {
-                return null; // the session reports 1792
+            if (!withinSession(plan, write, schema)) {
+                return null;
             }
             RoutePlan route = plans.route(normalized, plan, params);
             if (route.units().size() != 1 || !(route.merge() instanceof MergeSpec.PassThrough)
@@ -289,5 +279,18 @@ final class EngineRelay implements RelaySession {
     @Override
     public boolean noBackslashEscapes() {
         return session.lexicalMode().noBackslashEscapes();
+    }
+
+    /**
+     * The statement names only tables of the session's schema (another schema's are read where the
+     * engine reads them), and is no write the session refuses (its own 1792 then).
+     */
+    private boolean withinSession(CachedPlan plan, boolean write, String schema) {
+        for (TableRef t : plan.statement().tables()) {
+            if (t.schema() != null && !t.schema().equalsIgnoreCase(schema)) {
+                return false;
+            }
+        }
+        return !(write && session.refusesWrite());
     }
 }

@@ -94,16 +94,8 @@ final class SampleEngine implements BeforeAllCallback, AfterEachCallback, AfterA
             throw new AssertionError(sql + " returned " + result);
         }
         try (io.shardwise.core.execute.ResultCursor c = r.cursor()) {
-            java.util.List<String> out = new java.util.ArrayList<>();
-            while (c.next()) {
-                StringBuilder row = new StringBuilder();
-                for (int i = 0; i < c.columns().size(); i++) {
-                    byte[] v = c.get(i);
-                    row.append(v == null ? "NULL" : new String(v, java.nio.charset.StandardCharsets.UTF_8)).append('|');
-                }
-                out.add(row.toString());
-            }
-            return out;
+            java.util.List<String> labelled = labelledRows(c);
+            return labelled.subList(1, labelled.size());
         }
     }
 
@@ -147,17 +139,8 @@ final class SampleEngine implements BeforeAllCallback, AfterEachCallback, AfterA
     /** {@link #rows} of the same read on the unsharded copy (only {@link #withWhole}). */
     java.util.List<String> direct(String sql) throws java.sql.SQLException {
         try (java.sql.Connection c = server.connect(whole); java.sql.Statement st = c.createStatement(); java.sql.ResultSet rs = st.executeQuery(sql)) {
-            java.util.List<String> out = new java.util.ArrayList<>();
-            int width = rs.getMetaData().getColumnCount();
-            while (rs.next()) {
-                StringBuilder row = new StringBuilder();
-                for (int i = 1; i <= width; i++) {
-                    byte[] v = rs.getBytes(i);
-                    row.append(v == null ? "NULL" : new String(v, java.nio.charset.StandardCharsets.UTF_8)).append('|');
-                }
-                out.add(row.toString());
-            }
-            return out;
+            java.util.List<String> labelled = labelledRows(rs);
+            return labelled.subList(1, labelled.size());
         }
     }
 
