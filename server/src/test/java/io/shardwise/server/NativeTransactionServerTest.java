@@ -692,6 +692,7 @@ class NativeTransactionServerTest {
         rows(s, "SELECT id, k FROM sbtest1 WHERE id BETWEEN 3 AND 6 ORDER BY id");
         rows(s, "SELECT id, k FROM sbtest1 WHERE id IN (1, 2) ORDER BY id");
         s.executeUpdate("UPDATE sbtest1 SET k = k WHERE id = 1");
+        s.executeUpdate("UPDATE sbtest1 SET k = k + 0 WHERE id = 1"); // the deadlock test's shape: only a cached plan relays
         s.executeUpdate("UPDATE sbtest1 SET k = 1 WHERE id = 1");
         s.executeUpdate("DELETE FROM sbtest1 WHERE id IN (0, 0)");
         s.executeUpdate("INSERT INTO sbtest1 (id, k, c, pad) VALUES (9999, 1, 'a', 'b')");
