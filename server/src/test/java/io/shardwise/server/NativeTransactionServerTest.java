@@ -82,6 +82,33 @@ class NativeTransactionServerTest {
     }
 
     @Test
+    void aMergedDecimalInANativeTransactionIsDescribedAsInAutocommit() throws Exception {
+        String sum = "SELECT SUM(k), AVG(k) FROM sbtest1 WHERE id IN (1, 2, 3, 4, 5, 6)";
+        try (Connection c = sample.connect("app", ""); Statement s = c.createStatement()) {
+            warm(s);
+            String autocommit = described(s, sum);
+            s.execute("BEGIN");
+            rows(s, "SELECT k FROM sbtest1 WHERE id = 1"); // relays: the transaction is native from here
+            assertEquals(autocommit, described(s, sum), "the merge read the units' column definitions off the wire");
+            assertEquals(2, sample.server.pinnedConnections(), "native on both backends the merge read");
+            s.execute("ROLLBACK");
+        }
+    }
+
+    /** Each column's type, precision, scale and display size as Connector/J reads them off the column definitions. */
+    private static String described(Statement s, String sql) throws SQLException {
+        try (ResultSet rs = s.executeQuery(sql)) {
+            java.sql.ResultSetMetaData md = rs.getMetaData();
+            StringBuilder sb = new StringBuilder();
+            for (int i = 1; i <= md.getColumnCount(); i++) {
+                sb.append(md.getColumnTypeName(i)).append('(').append(md.getPrecision(i)).append(',').append(md.getScale(i))
+                        .append(") size ").append(md.getColumnDisplaySize(i)).append("; ");
+            }
+            return sb.toString();
+        }
+    }
+
+    @Test
     void rollbackUndoesWhatTheTransactionWrote() throws Exception {
         List<String> before = direct("SELECT k FROM sbtest1 WHERE id = 12");
         try (Connection c = sample.connect("app", ""); Statement s = c.createStatement()) {
