@@ -236,10 +236,24 @@ class NativeTransactionServerTest {
              Connection b = sample.connect("app", ""); Statement sb = b.createStatement()) {
             warm(sa);
             warm(sb);
-            sa.execute("BEGIN");
-            sb.execute("BEGIN");
-            sa.executeUpdate("UPDATE sbtest1 SET k = k + 1 WHERE id = " + ids.get(0));
-            sb.executeUpdate("UPDATE sbtest1 SET k = k + 1 WHERE id = " + ids.get(1));
+            long pinnedBefore = sample.server.pinnedConnections();
+            for (int attempt = 1; ; attempt++) {
+                sa.execute("BEGIN");
+                sb.execute("BEGIN");
+                sa.executeUpdate("UPDATE sbtest1 SET k = k + 1 WHERE id = " + ids.get(0));
+                sb.executeUpdate("UPDATE sbtest1 SET k = k + 1 WHERE id = " + ids.get(1));
+                if (sample.server.pinnedConnections() == pinnedBefore + 2) {
+                    break; // both transactions native: the lock cycle runs on relay connections
+                }
+                // Seen in CI about one run in three: one side's first statement took the JDBC executor
+                // ("pinned 1, borrowed 1"), whose wait then ended in 1205 with no lock wait on the backend.
+                // Not a wrong answer (that path answers too), but not what this test is about: try again.
+                System.out.println("deadlock test: attempt " + attempt + " not native on both sides: pinned "
+                        + sample.server.pinnedConnections() + ", borrowed " + sample.engine.activeConnections());
+                sa.execute("ROLLBACK");
+                sb.execute("ROLLBACK");
+                assertTrue(attempt < 3, "both transactions native within 3 attempts");
+            }
             CompletableFuture<Integer> first = CompletableFuture.supplyAsync(() -> {
                 try {
                     return sa.executeUpdate("UPDATE sbtest1 SET k = k + 1 WHERE id = " + ids.get(1));
@@ -508,9 +522,9 @@ class NativeTransactionServerTest {
         try (Connection c = java.sql.DriverManager.getConnection("jdbc:mysql://127.0.0.1:" + server.address().getPort()
                 + "/shop?user=app&password=app&sslMode=DISABLED&allowPublicKeyRetrieval=true"); Statement s = c.createStatement()) {
             if (!gone) { // the shapes into the plan cache (only a hit relays)
-                s.executeUpdate(orderInsert(id + 5, 1));
-                s.executeUpdate(orderInsert(id + 6, 3));
-                s.executeUpdate("DELETE FROM orders WHERE order_id IN (" + (id + 5) + ", " + (id + 6) + ")");
+                warmUp(s, orderInsert(id + 5, 1));
+                warmUp(s, orderInsert(id + 6, 3));
+                warmUp(s, "DELETE FROM orders WHERE order_id IN (" + (id + 5) + ", " + (id + 6) + ")");
             }
             long relayed = server.relayedStatements();
             c.setAutoCommit(false);
@@ -533,6 +547,28 @@ class NativeTransactionServerTest {
             }
         }
         return steps;
+    }
+
+    /**
+     * A warm-up write, again while it meets pooled JDBC connections the previous round's cut left dead
+     * (1105, "the connection was lost": each is evicted as it fails; its outcome is unknown, so Shardwise
+     * does not retry it itself; the pool holds at most 4 here). The statements are idempotent: an
+     * INSERT that did run fails its retry with 1062, which is ignored.
+     */
+    private static void warmUp(Statement s, String sql) throws SQLException {
+        for (int attempt = 1; ; attempt++) {
+            try {
+                s.executeUpdate(sql);
+                return;
+            } catch (SQLException e) {
+                if (attempt > 1 && e.getErrorCode() == 1062) {
+                    return;
+                }
+                if (e.getErrorCode() != 1105 || attempt == 6) {
+                    throw e;
+                }
+            }
+        }
     }
 
     private interface SqlStep {
