@@ -46,8 +46,7 @@ final class EngineRelay implements RelaySession {
     public RelayPlan plan(String sql) {
         String schema = session.schema();
         boolean transactional = execution.inTransaction() || !execution.autocommit();
-        String setup = schema == null || session.handshakePending() ? null
-                : transactional ? execution.nativeSetup() : execution.relaySetup();
+        String setup = setup(schema, transactional);
         if (setup == null) {
             return null;
         }
@@ -139,8 +138,7 @@ final class EngineRelay implements RelaySession {
     public RelayPlan prepared(String sql, List<Object> params) {
         String schema = session.schema();
         boolean transactional = execution.inTransaction() || !execution.autocommit();
-        String setup = schema == null || session.handshakePending() ? null
-                : transactional ? execution.nativeSetup() : execution.relaySetup();
+        String setup = setup(schema, transactional);
         if (setup == null || session.lexicalMode().noBackslashEscapes()) {
             return null;
         }
@@ -292,5 +290,11 @@ final class EngineRelay implements RelaySession {
             }
         }
         return !(write && session.refusesWrite());
+    }
+
+    /** The settings a relay connection must carry for this session (a transaction's when in one), or null when nothing relays. */
+    private String setup(String schema, boolean transactional) {
+        return schema == null || session.handshakePending() ? null
+                : transactional ? execution.nativeSetup() : execution.relaySetup();
     }
 }
