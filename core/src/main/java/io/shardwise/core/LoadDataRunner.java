@@ -44,7 +44,6 @@ import java.util.regex.Pattern;
 final class LoadDataRunner {
     /** Bytes of rows per backend statement. */
     static final int BATCH_BYTES = 1 << 20;
-    private static final String SAVEPOINT = "shardwise_load_data";
     private static final Pattern ROW = Pattern.compile("(\\bat row |^Row )(\\d+)");
     private static final Pattern DUPLICATE = Pattern.compile("^Duplicate entry '(.*)' for key");
     private static final Pattern INFO = Pattern.compile("Records: (\\d+)\\s+Deleted: (\\d+)\\s+Skipped: (\\d+)\\s+Warnings: (\\d+)");
@@ -76,36 +75,40 @@ final class LoadDataRunner {
         }
         Target target = target(load);
         boolean own = execution.autocommit() && !execution.inTransaction();
-        boolean undo = true;
+        boolean started = false;
+        boolean marked = false;
+        RuntimeException failure;
         try (InputStream in = files.open(load.file())) {
+            // a failing statement changes nothing, as in MySQL: in autocommit mode a transaction of its
+            // own; inside one the statement savepoint, which no client's SAVEPOINT can name or move
             if (own) {
                 execution.begin();
             } else {
-                execution.savepoint(SAVEPOINT); // a failing statement of a transaction changes nothing, as in MySQL
+                marked = execution.markStatement();
             }
+            started = true;
             StatementResult result = load(load, target, in);
-            undo = false;
             if (own) {
                 execution.commit();
-            } else {
-                execution.releaseSavepoint(SAVEPOINT);
+            } else if (marked) {
+                execution.statementEnded(null);
             }
             return result;
         } catch (IOException e) {
-            throw new ShardwiseException(e, ErrorCode.BACKEND_ERROR, "Error reading the LOAD DATA LOCAL file: " + e.getMessage());
-        } finally {
-            if (undo) {
-                try {
-                    if (own) {
-                        execution.rollback();
-                    } else if (execution.inTransaction()) {
-                        execution.rollbackToSavepoint(SAVEPOINT);
-                    }
-                } catch (RuntimeException ignored) {
-                    // the statement's own failure is what the client hears
-                }
-            }
+            failure = new ShardwiseException(e, ErrorCode.BACKEND_ERROR, "Error reading the LOAD DATA LOCAL file: " + e.getMessage());
+        } catch (RuntimeException e) {
+            failure = e;
         }
+        if (own && started) {
+            try {
+                execution.rollback();
+            } catch (RuntimeException suppressed) {
+                failure.addSuppressed(suppressed); // the statement's own failure is what the client hears
+            }
+        } else if (marked) {
+            execution.statementEnded(failure);
+        }
+        throw failure;
     }
 
     /** What the rows go to: the table's nodes, the field holding the key, the generated column. */

@@ -208,6 +208,63 @@ class LoadDataIT {
         }
     }
 
+    /**
+     * Inside a transaction LOAD DATA leaves the client's savepoints alone: it used to set, move and
+     * release one of its own under a name a client may use, so the client's ROLLBACK TO that name
+     * failed with 1305 or undid less than it should. (With LOCAL a duplicate key is skipped with a
+     * warning, as under IGNORE.)
+     */
+    @Test
+    void inATransactionALoadKeepsTheClientsSavepoints() throws SQLException {
+        List<String> direct = loadInTransaction(fixture.direct());
+        assertTrue(direct.contains("rollback to: ok"), direct::toString);
+        assertTrue(direct.stream().anyMatch(line -> line.startsWith("load with a duplicate: 3 [1062")), direct::toString);
+        assertEquals(direct, loadInTransaction(fixture.viaServer()), "relay on");
+        assertEquals(direct, loadInTransaction(fixture.viaExecutor()), "relay off");
+    }
+
+    private static List<String> loadInTransaction(Endpoint e) throws SQLException {
+        List<String> out = new ArrayList<>();
+        try (Connection c = connect(e, "allowLoadLocalInfile=true"); Statement s = c.createStatement()) {
+            s.execute("DELETE FROM users WHERE user_id BETWEEN 797000 AND 797999");
+            c.setAutoCommit(false);
+            s.execute("INSERT INTO users (user_id, name, country_code) VALUES (797000, 'before', 'DE')");
+            s.execute("SAVEPOINT shardwise_load_data");
+            s.execute("INSERT INTO users (user_id, name, country_code) VALUES (797001, 'after the savepoint', 'DE')");
+            out.add("load: " + streamLoad(s, "797002,a,DE\n797003,b,FR\n797005,c,IT\n"));
+            out.add("load with a duplicate: " + streamLoad(s, "797004,d,DE\n797006,e,FR\n797000,duplicate,IT\n797007,f,DE\n")
+                    + " " + warnings(s.getWarnings()));
+            out.add("rows: " + userRows(s));
+            try {
+                s.execute("ROLLBACK TO SAVEPOINT shardwise_load_data");
+                out.add("rollback to: ok");
+            } catch (SQLException lost) {
+                out.add("rollback to: " + lost.getErrorCode() + " " + lost.getMessage());
+            }
+            out.add("rows: " + userRows(s));
+            c.rollback();
+            out.add("after rollback: " + userRows(s));
+        }
+        return out;
+    }
+
+    private static int streamLoad(Statement s, String rows) throws SQLException {
+        s.unwrap(com.mysql.cj.jdbc.JdbcStatement.class).setLocalInfileInputStream(
+                new ByteArrayInputStream(rows.getBytes(StandardCharsets.UTF_8)));
+        return s.executeUpdate("LOAD DATA LOCAL INFILE 'x' INTO TABLE users FIELDS TERMINATED BY ','"
+                + " (user_id, name, country_code)");
+    }
+
+    private static String userRows(Statement s) throws SQLException {
+        StringBuilder rows = new StringBuilder();
+        try (ResultSet rs = s.executeQuery("SELECT user_id, name FROM users WHERE user_id BETWEEN 797000 AND 797999 ORDER BY user_id")) {
+            while (rs.next()) {
+                rows.append(rs.getLong(1)).append('=').append(rs.getString(2)).append(' ');
+            }
+        }
+        return rows.toString().trim();
+    }
+
     /** Issue 14 item 10: a sharded table's statistics in information_schema.TABLES are the whole table's, not one shard's. */
     @Test
     void informationSchemaSumsTheStatisticsOfEveryShard() throws SQLException {
