@@ -39,9 +39,9 @@ import java.util.Set;
  *   primary key ({@link KeyedWrites}). A target without a primary key is refused: no other statement can
  *   name its chosen rows.</li>
  * </ul>
- * Counts are the sums of the targets' (MySQL counts the changed or deleted rows of every table). Hazard: the
- * DELETE's choice on the federated tier reads its tables without locks, so a concurrent writer may change a
- * chosen row between the choice and its delete. Not thread-safe, as its session.
+ * Counts are the sums of the targets' (MySQL counts the changed or deleted rows of every table). The DELETE's
+ * choice is a locking read ({@code FOR UPDATE}, stronger than the shared locks MySQL takes on the tables it only
+ * reads: it may make a concurrent reader wait longer, never see other rows). Not thread-safe, as its session.
  */
 final class MultiTargetWrites {
     private final Engine engine;
@@ -132,8 +132,11 @@ final class MultiTargetWrites {
                 throw new ShardwiseException(ErrorCode.UNSUPPORTED, "a multi-table DELETE across shards of table '" + target.name()
                         + "', which has no primary key to delete the joined rows by");
             }
+            // a locking read: MySQL's DELETE locks the join rows it reads until the transaction ends, so neither a
+            // chosen row nor a row it was chosen by changes before the delete by key (on the third tier the copies'
+            // source reads lock them on their own nodes)
             NormalizedSql chooser = session.normalize("SELECT " + KeyedWrites.quoted(target.exposedName()) + ".* FROM "
-                    + text.substring(refsStart));
+                    + text.substring(refsStart) + " FOR UPDATE");
             CachedPlan chooserPlan = engine.plan(chooser);
             String shardingColumn = engine.rule().table(target.name()) instanceof TableRule.Sharded s ? s.keyColumn() : "";
             String predicate;

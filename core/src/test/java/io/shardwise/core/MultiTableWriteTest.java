@@ -175,6 +175,32 @@ class MultiTableWriteTest {
         same("DELETE FROM s, i USING sbtest1 s JOIN order_items i ON i.quantity = s.id WHERE s.id > 90000", "sbtest1 id", "order_items item_id");
     }
 
+    /**
+     * A DELETE of several targets across nodes chooses its rows with a locking read, as MySQL's DELETE
+     * locks the join rows it reads until the transaction ends: a row of a table it only read (users here)
+     * cannot change under it, nor can a chosen row between its choice and its delete by key.
+     */
+    @Test
+    void aDeleteOfSeveralTargetsLocksTheJoinRowsItChoseThemBy() throws SQLException {
+        same("INSERT INTO sbtest1 (id, k, c, pad) VALUES (90031, 1, 'a', 'a'), (90032, 2, 'b', 'b')", "sbtest1 id");
+        same("INSERT INTO order_items (item_id, order_id, user_id, sku, quantity, price) VALUES (90031, 1, 7, 'x', 90031, 1),"
+                + " (90032, 2, 8, 'y', 90032, 2)", "order_items item_id");
+        try (EngineSession deleter = engine.openSession(); EngineSession writer = engine.openSession()) {
+            writer.execute("SET SESSION innodb_lock_wait_timeout = 1");
+            deleter.execute("BEGIN");
+            StatementResult deleted = deleter.execute("DELETE s, i FROM sbtest1 s JOIN order_items i ON i.quantity = s.id"
+                    + " JOIN users u ON u.user_id = i.user_id WHERE s.id > 90030 AND u.user_id = 7");
+            assertEquals(2, ((StatementResult.Update) deleted).affectedRows());
+            ShardwiseException blocked = assertThrows(ShardwiseException.class,
+                    () -> writer.execute("UPDATE users SET name = name WHERE user_id = 7"), "a join row the DELETE read is locked");
+            assertEquals(ErrorCode.LOCK_WAIT_TIMEOUT.errno(), blocked.errno());
+            deleter.execute("ROLLBACK");
+            assertInstanceOf(StatementResult.Update.class, writer.execute("UPDATE users SET name = name WHERE user_id = 7"));
+        }
+        same("DELETE FROM s, i USING sbtest1 s JOIN order_items i ON i.quantity = s.id WHERE s.id > 90030", "sbtest1 id",
+                "order_items item_id");
+    }
+
     @Test
     void aTargetJoinedWithItselfReadsItsOtherReferencesAsTheyWereBeforeTheWrite() throws SQLException {
         // a cycle: had the join seen rows the write already changed, 90013 would read 90011's new k
