@@ -14,11 +14,15 @@ import io.shardwise.server.protocol.OkPacket;
 import io.shardwise.server.protocol.Packet;
 import io.shardwise.server.protocol.ServerStatus;
 import io.shardwise.server.protocol.Wire;
+import java.util.ArrayDeque;
+import java.util.List;
 import java.util.Map;
 
 /**
  * One relayed statement, on the client's event loop: each unit's COM_QUERY goes to its backend's
- * relay connection in turn; the first unit's column count and definitions (names made logical)
+ * relay connection — the first unit of every backend at once, in parallel ({@link Ahead}), a
+ * backend's later units one after another on its connection; the client gets the units' responses
+ * in unit order all the same. The first unit's column count and definitions (names made logical)
  * reach the client, then every unit's rows as the backend sent them (the same buffers, renumbered),
  * then a final EOF/OK carrying the session's status and the statement's warning count. A unit whose
  * end counted warnings first fetches SHOW WARNINGS on the same connection, so the session's
@@ -94,6 +98,8 @@ final class QueryRelay implements BackendConnection.Listener {
     private static final Request TEXT = (connection, unit, relay) -> connection.query(unit.sql(), relay);
 
     private final Request request;
+    /** Per unit, its response read ahead while an earlier unit is relayed; null for a unit sent in turn. */
+    private Ahead[] ahead;
 
     QueryRelay(Channel client, Capabilities capabilities, RelaySession session, RelayPlan plan,
                Map<String, BackendConnection> connections, int firstSequenceId, ReleaseTo pool, Ended ended) {
@@ -114,7 +120,95 @@ final class QueryRelay implements BackendConnection.Listener {
     }
 
     void start() {
+        sendAhead();
         send(0);
+    }
+
+    /**
+     * A read over several backends sends the first unit of each other backend now, so the backends
+     * answer in parallel rather than one round trip after another (a two-shard scatter's latency is
+     * one round trip, not two). A backend's later units wait for its connection (SHOW WARNINGS after
+     * a unit must see that unit's warnings); a write is one unit. Autocommit only: when an earlier unit
+     * fails, a unit sent ahead is killed and its pooled connection closed.
+     */
+    private void sendAhead() {
+        List<ExecutionUnit> units = plan.units();
+        if (units.size() < 2 || plan.write() || plan.transactional()) {
+            // a transaction's connection must stay fit for its next statement: a unit whose turn never came (an earlier
+            // unit failed) would have to be read to its end first, so a transaction's scatter goes unit after unit
+            return;
+        }
+        String first = units.get(0).backend();
+        for (int i = 1; i < units.size(); i++) {
+            String backend = units.get(i).backend();
+            if (backend.equals(first) || sentBefore(units, i, backend)) {
+                continue;
+            }
+            if (ahead == null) {
+                ahead = new Ahead[units.size()];
+            }
+            BackendConnection c = connections.get(backend);
+            ahead[i] = new Ahead(c);
+            request.send(c, units.get(i), this);
+        }
+    }
+
+    private static boolean sentBefore(List<ExecutionUnit> units, int index, String backend) {
+        for (int i = 1; i < index; i++) {
+            if (units.get(i).backend().equals(backend)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /**
+     * A unit's response arriving while an earlier unit is relayed: its packets held in order (the relay
+     * owns them) until the unit's turn, when they go through the relay as if they came then. Beyond
+     * {@link #HELD} bytes its connection stops reading until then, so a large scatter holds little.
+     */
+    private static final class Ahead {
+        final BackendConnection connection;
+        final ArrayDeque<Packet> packets = new ArrayDeque<>();
+        long bytes;
+        /** The connection broke before the unit's turn: the relay fails when it comes. */
+        Throwable lost;
+        /** The unit's turn came: its packets go through the relay as they arrive. */
+        boolean current;
+
+        Ahead(BackendConnection connection) {
+            this.connection = connection;
+        }
+
+        void hold(Packet packet) {
+            packets.addLast(packet);
+            bytes += packet.content().readableBytes();
+            if (bytes >= HELD) {
+                connection.channel().config().setAutoRead(false);
+            }
+        }
+
+        void release() {
+            for (Packet p; (p = packets.pollFirst()) != null; ) {
+                p.release();
+            }
+        }
+    }
+
+    /** Bytes of a later unit's response held before its connection stops reading. */
+    static final int HELD = 64 * 1024;
+
+    /** The unit sent ahead on {@code connection} whose turn has not come, or null. */
+    private Ahead waiting(BackendConnection connection) {
+        if (ahead == null || connection == current) {
+            return null;
+        }
+        for (Ahead a : ahead) {
+            if (a != null && !a.current && a.connection == connection) {
+                return a;
+            }
+        }
+        return null;
     }
 
     private void send(int index) {
@@ -123,13 +217,30 @@ final class QueryRelay implements BackendConnection.Listener {
         ExecutionUnit u = plan.units().get(index);
         current = connections.get(u.backend());
         current.channel().config().setAutoRead(!paused);
-        request.send(current, u, this);
+        Ahead sent = ahead == null ? null : ahead[index];
+        if (sent == null) {
+            request.send(current, u, this);
+            return;
+        }
+        // its response, or the start of it, is in: through the relay in order, then the rest as it arrives
+        sent.current = true;
+        for (Packet p; phase != Phase.DONE && unit == index && (p = sent.packets.pollFirst()) != null; ) {
+            packet(current, p);
+        }
+        if (sent.lost != null && phase != Phase.DONE && unit == index) {
+            lost(current, sent.lost);
+        }
     }
 
     @Override
     public void packet(BackendConnection connection, Packet packet) {
         if (phase == Phase.DONE) {
             packet.release();
+            return;
+        }
+        Ahead waiting = waiting(connection);
+        if (waiting != null) {
+            waiting.hold(packet);
             return;
         }
         ByteBuf in = packet.content();
@@ -395,13 +506,18 @@ final class QueryRelay implements BackendConnection.Listener {
 
     @Override
     public void readComplete(BackendConnection connection) {
-        if (phase != Phase.DONE) {
+        if (phase != Phase.DONE && waiting(connection) == null) {
             flush();
         }
     }
 
     @Override
     public void lost(BackendConnection connection, Throwable cause) {
+        Ahead waiting = waiting(connection);
+        if (waiting != null) {
+            waiting.lost = cause; // the client sees the failure in unit order, after the units before it
+            return;
+        }
         fail(ErrorCode.SHARD_UNAVAILABLE, true, connection.backend(), cause.getMessage());
     }
 
@@ -421,8 +537,10 @@ final class QueryRelay implements BackendConnection.Listener {
         if (plan.transactional()) {
             // a transaction's connection must survive (closing it would doom the transaction, which MySQL's KILL QUERY
             // does not): the backend interrupts the statement and answers 1317 itself
-            if (current != null && current.running()) {
-                session.killQuery(current.backend(), current.threadId());
+            for (BackendConnection c : connections.values()) {
+                if (c.running()) {
+                    session.killQuery(c.backend(), c.threadId()); // units sent ahead run too
+                }
             }
             return;
         }
@@ -443,8 +561,31 @@ final class QueryRelay implements BackendConnection.Listener {
     private void releaseAll() {
         for (BackendConnection c : connections.values()) {
             c.channel().config().setAutoRead(true);
-            pool.release(c);
+            if (c.running()) {
+                // a unit sent ahead whose turn never came (an earlier unit failed): its response is still on the wire
+                close(c);
+            } else {
+                pool.release(c);
+            }
         }
+        releaseHeld();
+    }
+
+    private void releaseHeld() {
+        if (ahead != null) {
+            for (Ahead a : ahead) {
+                if (a != null) {
+                    a.release();
+                }
+            }
+        }
+    }
+
+    private void close(BackendConnection c) {
+        if (c.running()) {
+            session.killQuery(c.backend(), c.threadId());
+        }
+        c.channel().close();
     }
 
     /**
@@ -453,11 +594,9 @@ final class QueryRelay implements BackendConnection.Listener {
      */
     private void closeAll() {
         for (BackendConnection c : connections.values()) {
-            if (c.running()) {
-                session.killQuery(c.backend(), c.threadId());
-            }
-            c.channel().close();
+            close(c);
         }
+        releaseHeld();
     }
 
     private void end() {

@@ -144,28 +144,47 @@ class QueryRelayTest {
         final QueryRelay relay;
         boolean ended;
 
+        /** A second backend's connection (ds1, shop_1), or null when the plan has one backend. */
+        final EmbeddedChannel backend1;
+        final BackendConnection connection1;
+
         Fixture(RelayPlan plan, Capabilities clientCapabilities) {
+            connection = login("ds0", "shop_0");
+            backend = connection.channel() instanceof EmbeddedChannel e ? e : null;
+            boolean two = plan.units().stream().anyMatch(u -> u.backend().equals("ds1"));
+            connection1 = two ? login("ds1", "shop_1") : null;
+            backend1 = two ? (EmbeddedChannel) connection1.channel() : null;
+            relay = new QueryRelay(client, clientCapabilities, session, plan,
+                    two ? new java.util.LinkedHashMap<>(Map.of("ds0", connection, "ds1", connection1)) : Map.of("ds0", connection), 1,
+                    released::add, r -> ended = true);
+        }
+
+        private BackendConnection login(String name, String database) {
             var connected = client.eventLoop().<BackendConnection>newPromise();
-            BackendAddress address = new BackendAddress("ds0", "127.0.0.1", 3306, "shop_0", "root", "", null);
-            connection = new BackendConnection(address, true, "", connected);
-            backend = new EmbeddedChannel(new PacketDecoder(1 << 24), PacketEncoder.INSTANCE, connection);
+            BackendAddress address = new BackendAddress(name, "127.0.0.1", 3306, database, "root", "", null);
+            BackendConnection c = new BackendConnection(address, true, "", connected);
+            EmbeddedChannel channel = new EmbeddedChannel(new PacketDecoder(1 << 24), PacketEncoder.INSTANCE, c);
             HandshakeV10 hello = new HandshakeV10("11.4.5-MariaDB", 9, new byte[HandshakeV10.SEED_LENGTH],
                     new Capabilities(BACKEND_CAPABILITIES), 45, AUTOCOMMIT, NativePassword.PLUGIN);
-            feed(backend, List.of(wirePacket(0, payload(hello.encode(backend.alloc())))));
-            dropOutbound(backend); // the handshake response
-            feed(backend, List.of(wirePacket(2, ok(false))));
-            dropOutbound(backend); // SET net_write_timeout
-            feed(backend, List.of(wirePacket(1, ok(false))));
-            dropOutbound(backend);
+            feed(channel, List.of(wirePacket(0, payload(hello.encode(channel.alloc())))));
+            dropOutbound(channel); // the handshake response
+            feed(channel, List.of(wirePacket(2, ok(false))));
+            dropOutbound(channel); // SET net_write_timeout
+            feed(channel, List.of(wirePacket(1, ok(false))));
+            dropOutbound(channel);
             assertTrue(connected.isSuccess(), "logged in");
-            relay = new QueryRelay(client, clientCapabilities, session, plan, Map.of("ds0", connection), 1, released::add,
-                    r -> ended = true);
+            return c;
         }
 
         /** The COM_QUERY texts the relay sent the backend since the last call. */
         List<String> queries() {
+            return queries(backend);
+        }
+
+        /** The COM_QUERY texts the relay sent {@code channel} since the last call. */
+        List<String> queries(EmbeddedChannel channel) {
             ByteBuf all = Unpooled.buffer();
-            for (ByteBuf b; (b = backend.readOutbound()) != null; ) {
+            for (ByteBuf b; (b = channel.readOutbound()) != null; ) {
                 all.writeBytes(b); // the encoder writes each header and payload as buffers of their own
                 b.release();
             }
@@ -194,6 +213,9 @@ class QueryRelayTest {
 
         void finish() {
             assertFalse(backend.finish(), "the backend channel kept unread messages");
+            if (backend1 != null) {
+                assertFalse(backend1.finish(), "the second backend channel kept unread messages");
+            }
             assertFalse(client.finish(), "the client channel kept unwritten messages");
         }
     }
@@ -414,6 +436,105 @@ class QueryRelayTest {
         assertEquals(List.of("failed 1317 Query execution was interrupted", "killQuery ds0", "ended"), f.session.calls,
                 "the backend still running the statement is told to stop");
         assertNull(f.backend.readInbound());
+        f.finish();
+    }
+
+    /** Units of notes_0 on ds0 and notes_1 on ds1, a two-shard scatter. */
+    private static RelayPlan scatter() {
+        return new RelayPlan(List.of(new ExecutionUnit("ds0", "SELECT id, body FROM notes_0", List.of(), Map.of("notes_0", "notes")),
+                new ExecutionUnit("ds1", "SELECT id, body FROM notes_1", List.of(), Map.of("notes_1", "notes"))), "shop", "");
+    }
+
+    @Test
+    void aScatterSendsEveryBackendsUnitAtOnceAndRelaysTheirRowsInUnitOrderWhicheverAnswersFirst() {
+        byte[] first = resultSet("shop_0", "notes_0", 0, new String[] {"1", "a"});
+        byte[] second = resultSet("shop_1", "notes_1", 0, new String[] {"2", "b"}, new String[] {"3", "c"});
+        Capabilities client = new Capabilities(Capabilities.SERVER.bits() | Capabilities.DEPRECATE_EOF);
+        byte[] expected = expectedResult(client, 0, new String[] {"1", "a"}, new String[] {"2", "b"}, new String[] {"3", "c"});
+        for (List<byte[]> cut : cuts(second)) {
+            Fixture f = new Fixture(scatter(), client);
+            f.relay.start();
+            assertEquals(List.of("SELECT id, body FROM notes_0"), f.queries());
+            assertEquals(List.of("SELECT id, body FROM notes_1"), f.queries(f.backend1), "sent before the first unit answered");
+            feed(f.backend1, cut); // the second backend answers first: held
+            assertArrayEquals(new byte[0], f.clientBytes(), "nothing of the second unit before the first");
+            feed(f.backend, List.of(first));
+            assertArrayEquals(expected, f.clientBytes(), cut.size() + " pieces");
+            assertEquals(2, f.released.size());
+            assertEquals(java.util.Set.of(f.connection, f.connection1), java.util.Set.copyOf(f.released), "both back to the pool");
+            assertTrue(f.ended);
+            f.finish();
+        }
+        // the second unit's response split around the first's end: what was held, then the rest as it arrives
+        int half = second.length / 2;
+        Fixture f = new Fixture(scatter(), client);
+        f.relay.start();
+        feed(f.backend1, List.of(java.util.Arrays.copyOfRange(second, 0, half)));
+        feed(f.backend, List.of(first));
+        feed(f.backend1, List.of(java.util.Arrays.copyOfRange(second, half, second.length)));
+        assertArrayEquals(expected, f.clientBytes());
+        assertEquals(2, f.released.size());
+        assertEquals(java.util.Set.of(f.connection, f.connection1), java.util.Set.copyOf(f.released));
+        f.queries();
+        f.queries(f.backend1);
+        f.finish();
+    }
+
+    @Test
+    void aScattersLaterUnitHoldsLittleBeforeItsTurn() {
+        Capabilities client = new Capabilities(Capabilities.SERVER.bits() | Capabilities.DEPRECATE_EOF);
+        String[][] many = new String[QueryRelay.HELD / 100 + 10][];
+        for (int i = 0; i < many.length; i++) {
+            many[i] = new String[] {Integer.toString(i), "x".repeat(100)};
+        }
+        Fixture f = new Fixture(scatter(), client);
+        f.relay.start();
+        feed(f.backend1, List.of(resultSet("shop_1", "notes_1", 0, many)));
+        assertFalse(f.backend1.config().isAutoRead(), "the second backend stops reading until its turn");
+        feed(f.backend, List.of(resultSet("shop_0", "notes_0", 0)));
+        assertTrue(f.backend1.config().isAutoRead(), "and reads again then");
+        f.clientBytes();
+        assertEquals(2, f.released.size());
+        assertEquals(java.util.Set.of(f.connection, f.connection1), java.util.Set.copyOf(f.released));
+        f.queries();
+        f.queries(f.backend1);
+        f.finish();
+    }
+
+    @Test
+    void aScattersFirstUnitFailingClosesTheLaterUnitsConnectionStillAnswering() {
+        Capabilities client = new Capabilities(Capabilities.SERVER.bits() | Capabilities.DEPRECATE_EOF);
+        byte[] err = payload(new ErrPacket(1146, "42S02", "Table 'shop_0.notes_0' doesn't exist").encode(Unpooled.buffer().alloc()));
+        byte[] translated = payload(new ErrPacket(1146, "42S02", "Table 'shop.notes_0' doesn't exist").encode(Unpooled.buffer().alloc()));
+        Fixture f = new Fixture(scatter(), client);
+        f.relay.start();
+        feed(f.backend1, List.of(wirePacket(1, new byte[] {2}))); // its response has begun
+        feed(f.backend, List.of(wirePacket(1, err)));
+        assertArrayEquals(wirePacket(1, translated), f.clientBytes());
+        assertEquals(List.of(f.connection), f.released, "the failed unit's connection is clean; the other may be mid-response");
+        assertFalse(f.backend1.isActive(), "closed");
+        f.queries();
+        f.queries(f.backend1);
+        assertEquals(List.of("failed 1146 Table 'shop.notes_0' doesn't exist", "killQuery ds1", "ended"), f.session.calls);
+        f.finish();
+    }
+
+    @Test
+    void aScattersLaterBackendLostBeforeItsTurnFailsTheStatementAfterTheEarlierRows() {
+        Capabilities client = new Capabilities(Capabilities.SERVER.bits() | Capabilities.DEPRECATE_EOF);
+        Fixture f = new Fixture(scatter(), client);
+        f.relay.start();
+        f.queries(f.backend1);
+        f.backend1.close(); // lost before the first unit answered
+        feed(f.backend, List.of(resultSet("shop_0", "notes_0", 0, new String[] {"1", "a"})));
+        byte[] out = f.clientBytes();
+        byte[] rows = concat(wirePacket(1, new byte[] {2}), wirePacket(2, column("shop", "notes", "id")),
+                wirePacket(3, column("shop", "notes", "body")), wirePacket(4, row("1", "a")));
+        assertArrayEquals(rows, java.util.Arrays.copyOf(out, rows.length), "the first unit's rows first");
+        assertEquals(0xFF, out[rows.length + 4] & 0xFF, "then an error");
+        assertTrue(f.session.calls.get(0).startsWith("failed 1105 "), f.session.calls.toString());
+        assertTrue(f.released.isEmpty(), "a relay that fails on a lost backend pools nothing");
+        f.queries();
         f.finish();
     }
 }
