@@ -42,7 +42,7 @@ final class SessionCommandRunner {
         this.access = access;
     }
 
-    /** A BEGIN a face's event loop ran (EngineRelay#transactionCommand), the executor's part done: as the BEGIN above. */
+    /** A BEGIN a face's event loop ran (EngineRelay#transactionCommand), the executor's part done: what {@link #run}'s BEGIN does after it. */
     void began(Boolean requested) {
         locks.release();
         access.began(requested, execution.state());

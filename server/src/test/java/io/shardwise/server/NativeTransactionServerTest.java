@@ -339,23 +339,16 @@ class NativeTransactionServerTest {
             warm(sa);
             warm(sb);
             long pinnedBefore = sample.server.pinnedConnections();
-            for (int attempt = 1; ; attempt++) {
-                sa.execute("BEGIN");
-                sb.execute("BEGIN");
-                sa.executeUpdate("UPDATE sbtest1 SET k = k + 1 WHERE id = " + ids.get(0));
-                sb.executeUpdate("UPDATE sbtest1 SET k = k + 1 WHERE id = " + ids.get(1));
-                if (sample.server.pinnedConnections() == pinnedBefore + 2) {
-                    break; // both transactions native: the lock cycle runs on relay connections
-                }
-                // Seen in CI about one run in three: one side's first statement took the JDBC executor
-                // ("pinned 1, borrowed 1"), whose wait then ended in 1205 with no lock wait on the backend.
-                // Not a wrong answer (that path answers too), but not what this test is about: try again.
-                System.out.println("deadlock test: attempt " + attempt + " not native on both sides: pinned "
-                        + sample.server.pinnedConnections() + ", borrowed " + sample.engine.activeConnections());
-                sa.execute("ROLLBACK");
-                sb.execute("ROLLBACK");
-                assertTrue(attempt < 3, "both transactions native within 3 attempts");
-            }
+            long relayed = sample.server.relayedStatements();
+            sa.execute("BEGIN"); // answered on the loop, as the COMMITs below
+            sb.execute("BEGIN");
+            sa.executeUpdate("UPDATE sbtest1 SET k = k + 1 WHERE id = " + ids.get(0));
+            sb.executeUpdate("UPDATE sbtest1 SET k = k + 1 WHERE id = " + ids.get(1));
+            // both transactions native, at once (no retry): the lock cycle runs on relay connections. It once took
+            // the JDBC executor on one side now and then ("pinned 1, borrowed 1"); see aStatementRightBehindAStatementClose…
+            assertEquals(relayed + 2, sample.server.relayedStatements(), "both first statements relayed");
+            assertEquals(pinnedBefore + 2, sample.server.pinnedConnections(), "both transactions native");
+            assertEquals(0, sample.engine.activeConnections(), "nothing on the JDBC executor");
             CompletableFuture<Integer> first = CompletableFuture.supplyAsync(() -> {
                 try {
                     return sa.executeUpdate("UPDATE sbtest1 SET k = k + 1 WHERE id = " + ids.get(1));
