@@ -101,6 +101,53 @@ final class EngineRelay implements RelaySession {
         }
     }
 
+    /**
+     * A transaction's own statement without the session's thread: a BEGIN that commits nothing first
+     * and reaches no backend, or an end — with nothing to end on a backend, here; of a native
+     * transaction, handed to the face, whose connections it runs on. The JDBC executor's transactions
+     * (a backend joined) end on the session's thread as before. As a statement the session runs: a new diagnostics area.
+     */
+    @Override
+    public TransactionCommand transactionCommand(String sql) {
+        TransactionWords.Kind kind = TransactionWords.of(sql);
+        if (kind == null || session.handshakePending()) {
+            return null;
+        }
+        switch (kind) {
+            case BEGIN -> {
+                Boolean requested;
+                try {
+                    requested = TransactionAccess.requested(sql);
+                } catch (RuntimeException e) {
+                    return null; // the session's thread reports it
+                }
+                if (!execution.beginWithoutBackend()) {
+                    return null;
+                }
+                session.relayedBegin(requested);
+                session.clearDiagnostics();
+                return TransactionCommand.ANSWERED;
+            }
+            case COMMIT, ROLLBACK -> {
+                io.shardwise.core.execute.NativeTransaction on = execution.nativeTransaction();
+                if (on == null) {
+                    if (!execution.endWithoutBackend()) {
+                        return null;
+                    }
+                    session.clearDiagnostics();
+                    return TransactionCommand.ANSWERED;
+                }
+                session.clearDiagnostics();
+                if (kind == TransactionWords.Kind.COMMIT) {
+                    return new TransactionCommand(TransactionCommand.Action.COMMIT, on);
+                }
+                execution.nativeEnded(); // as ExecutionSession.rollback: out of the transaction first, whatever the backends answer
+                return new TransactionCommand(TransactionCommand.Action.ROLLBACK, on);
+            }
+        }
+        return null;
+    }
+
     private static boolean relayableRead(RoutePlan route) {
         boolean concat = route.merge() instanceof MergeSpec.Concat c && c.tail().equals(MergeSpec.Tail.NONE);
         return route.merge() instanceof MergeSpec.PassThrough || concat;

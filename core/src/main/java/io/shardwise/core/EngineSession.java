@@ -263,6 +263,11 @@ public final class EngineSession implements AutoCloseable {
         }
     }
 
+    /** A BEGIN the relay ran ({@link EngineRelay#transactionCommand}): what the session records of it, as after its own. */
+    void relayedBegin(Boolean requested) {
+        commands.began(requested);
+    }
+
     /** Whether a write now would be refused with 1792 (read-only transaction or access mode); consumes nothing. */
     boolean refusesWrite() {
         return access.refusesWrite(execution);

@@ -30,6 +30,17 @@ public interface RelaySession {
         return null;
     }
 
+    /**
+     * BEGIN / START TRANSACTION, COMMIT or ROLLBACK (one statement, in its plain forms) that the face may
+     * answer on its event loop, the session's part done (its transaction begun, or the transaction to end
+     * handed over: see {@link TransactionCommand}), its diagnostics area cleared; null when the session's
+     * own executor must run it: another form or statement, a transaction on the JDBC executor (one a backend
+     * joined), an open transaction BEGIN would first commit, table locks, xa, a statement timeout.
+     */
+    default TransactionCommand transactionCommand(String sql) {
+        return null;
+    }
+
     /** A relayed statement starts: a fresh diagnostics area with a slot per unit. */
     void started(String sql, RelayPlan plan);
 

@@ -42,6 +42,12 @@ final class SessionCommandRunner {
         this.access = access;
     }
 
+    /** A BEGIN a face's event loop ran (EngineRelay#transactionCommand), the executor's part done: what {@link #run}'s BEGIN does after it. */
+    void began(Boolean requested) {
+        locks.release();
+        access.began(requested, execution.state());
+    }
+
     /** @param previous the previous statement's diagnostics area, which diagnostic statements read */
     StatementResult run(SessionCommand command, NormalizedSql normalized, List<Object> params, Diagnostics previous) {
         String sql = normalized.sql();

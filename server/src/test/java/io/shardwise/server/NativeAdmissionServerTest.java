@@ -124,6 +124,80 @@ class NativeAdmissionServerTest {
         });
     }
 
+    /** A server-side prepared statement's execute that begins the transaction waits for admission as a text statement does. */
+    @Test
+    void aPreparedExecuteThatBeginsATransactionWaitsForItsRelayConnectionsToo() throws Exception {
+        withServers("30s", (engine, on, off) -> {
+            try (Connection a = connect(on); Statement sa = a.createStatement();
+                 Connection b = DriverManager.getConnection("jdbc:mysql://127.0.0.1:" + on.address().getPort()
+                         + "/shop?user=app&password=app&sslMode=DISABLED&allowPublicKeyRetrieval=true&useServerPrepStmts=true");
+                 java.sql.PreparedStatement read = b.prepareStatement("SELECT status FROM orders WHERE user_id = ?")) {
+                List<String> expected = rows(sa, READ_DS1);
+                read.setInt(1, 3);
+                read.executeQuery().close(); // the prepared shape into the plan cache: only a hit relays
+                a.setAutoCommit(false);
+                rows(sa, READ_DS0); // A's transaction holds both backends' only relay connection
+                b.setAutoCommit(false);
+                long relayed = on.relayedStatements();
+                CompletableFuture<List<String>> waited = CompletableFuture.supplyAsync(() -> {
+                    List<String> out = new ArrayList<>();
+                    try (ResultSet rs = read.executeQuery()) {
+                        while (rs.next()) {
+                            out.add(rs.getString(1));
+                        }
+                    } catch (SQLException e) {
+                        throw new IllegalStateException(e);
+                    }
+                    return out;
+                });
+                Await.until("B's execute waits for admission", () -> on.waitingTransactions() == 1);
+                assertEquals(0, engine.activeConnections(), "B is not on the JDBC executor");
+                a.commit();
+                assertEquals(expected, waited.get());
+                assertEquals(relayed + 1, on.relayedStatements(), "the execute relayed once admitted");
+                assertEquals(1, on.pinnedConnections(), "B's transaction is native");
+                assertEquals(0, engine.activeConnections());
+                b.commit();
+                assertEquals(0, on.pinnedConnections());
+            }
+        });
+    }
+
+    /**
+     * KILL QUERY reaches a statement whose transaction waits for admission: it leaves the queue at once
+     * (not after pool.connectionTimeout) and fails with MySQL's 1317; its transaction goes on.
+     */
+    @Test
+    void killQueryTakesAWaitingTransactionOutOfTheQueueWith1317() throws Exception {
+        withServers("60s", (engine, on, off) -> {
+            try (Connection a = connect(on); Statement sa = a.createStatement();
+                 Connection b = connect(on); Statement sb = b.createStatement();
+                 Connection killer = connect(on); Statement sk = killer.createStatement()) {
+                List<String> expected = rows(sa, READ_DS1);
+                String id = rows(sb, "SELECT CONNECTION_ID()").get(0);
+                a.setAutoCommit(false);
+                rows(sa, READ_DS0);
+                b.setAutoCommit(false);
+                CompletableFuture<Integer> read = CompletableFuture.supplyAsync(() -> {
+                    try {
+                        rows(sb, READ_DS1);
+                        return 0;
+                    } catch (SQLException e) {
+                        return e.getErrorCode();
+                    }
+                });
+                Await.until("B's transaction waits for admission", () -> on.waitingTransactions() == 1);
+                sk.execute("KILL QUERY " + id);
+                assertEquals(1317, read.get(), "killed while it waited: Query execution was interrupted");
+                assertEquals(0, on.waitingTransactions(), "out of the queue");
+                a.commit();
+                assertEquals(expected, rows(sb, READ_DS1), "the transaction goes on");
+                b.commit();
+                assertEquals(0, on.pinnedConnections());
+            }
+        });
+    }
+
     private interface ServersBody {
         void run(Engine engine, ShardwiseServer on, ShardwiseServer off) throws Exception;
     }

@@ -54,6 +54,108 @@ class NativeTransactionServerTest {
         assertEquals(List.of("4242"), direct("SELECT k FROM sbtest1 WHERE id = 11"));
     }
 
+    /**
+     * BEGIN, COMMIT and ROLLBACK of transactions whose statements relay are answered on the event loop:
+     * a raw client (no Connector/J set-up queries) runs transactions of relayed reads and writes, ends
+     * with nothing open, and BEGIN; COMMIT with nothing in between, and its session thread never starts.
+     * Every answer to those statements is, packet for packet (sequence id, status flags), the session
+     * thread's on a server with the relay off; the writes are committed or rolled back as asked.
+     */
+    @Test
+    void transactionStatementsAroundRelayedStatementsNeverWakeTheSessionThread() throws Exception {
+        try (Connection c = sample.connect("app", ""); Statement s = c.createStatement()) {
+            warm(s);
+        }
+        List<String> before = direct("SELECT k FROM sbtest1 WHERE id IN (21, 22) ORDER BY id");
+        List<String> script = List.of("COMMIT", "ROLLBACK", "BEGIN", "SELECT k FROM sbtest1 WHERE id = 21",
+                "UPDATE sbtest1 SET k = 2121 WHERE id = 21", "UPDATE sbtest1 SET k = 2222 WHERE id = 22", "COMMIT",
+                "start transaction", "UPDATE sbtest1 SET k = 1 WHERE id = 21", "ROLLBACK work", "BEGIN", "COMMIT", "BEGIN", "ROLLBACK",
+                "START TRANSACTION READ ONLY", "SELECT k FROM sbtest1 WHERE id = 22", "COMMIT");
+        List<List<String>> answers = new ArrayList<>();
+        try (ShardwiseServer plain = ShardwiseServer.start(sample.engine, sample.engine.rule().config().server().withRelay(false), 0)) {
+            for (ShardwiseServer server : List.of(sample.server, plain)) {
+                long threads = sample.server.sessionThreads();
+                List<String> out = new ArrayList<>();
+                try (RawClient client = RawClient.connect(server.address().getPort(), "app", "app", "shop", NativePassword.PLUGIN)) {
+                    for (String sql : script) {
+                        List<String> packets = RelayServerTest.exchange(client, sql);
+                        out.add(sql + " -> " + (sql.startsWith("SELECT") || sql.startsWith("UPDATE") ? packets.size() + " packets" : packets));
+                    }
+                    if (server == sample.server) {
+                        assertEquals(threads, sample.server.sessionThreads(), "no session thread: every statement ran on the loop");
+                        assertEquals(0, sample.server.pinnedConnections());
+                    }
+                }
+                answers.add(out);
+                if (server == sample.server) {
+                    assertEquals(List.of("2121", "2222"), direct("SELECT k FROM sbtest1 WHERE id IN (21, 22) ORDER BY id"));
+                    try (Connection c = sample.connect("app", ""); Statement s = c.createStatement()) {
+                        s.executeUpdate("UPDATE sbtest1 SET k = " + before.get(0) + " WHERE id = 21");
+                        s.executeUpdate("UPDATE sbtest1 SET k = " + before.get(1) + " WHERE id = 22");
+                    }
+                }
+            }
+        }
+        assertEquals(String.join("\n", answers.get(1)), String.join("\n", answers.get(0)), "the loop's answers are the session thread's");
+    }
+
+    /**
+     * A command without an answer (COM_STMT_CLOSE: Connector/J sends it as it closes a server-side prepared
+     * statement, and the next statement right behind it) must not push the statement after it off the
+     * relay: that statement, a transaction's first, would otherwise find the session thread busy with the
+     * close and take the JDBC executor for the whole transaction. Sent in one write, the close and a
+     * relayable UPDATE: the UPDATE relays, and the transaction is native.
+     */
+    @Test
+    void aStatementRightBehindAStatementCloseStillMakesTheTransactionNative() throws Exception {
+        try (Connection c = sample.connect("app", ""); Statement s = c.createStatement()) {
+            warm(s);
+        }
+        try (RawClient client = RawClient.connect(sample.server.address().getPort(), "app", "app", "shop", NativePassword.PLUGIN)) {
+            client.command(0x16, "UPDATE sbtest1 SET k = k WHERE id = 1"); // COM_STMT_PREPARE: no parameters, no columns
+            RawClient.Reply prepared = client.read();
+            assertEquals(0, prepared.header(), "prepared");
+            byte[] id = java.util.Arrays.copyOfRange(prepared.payload(), 1, 5);
+            assertTrue(RelayServerTest.exchange(client, "BEGIN").get(0).startsWith("1:00"));
+            long relayed = sample.server.relayedStatements();
+            java.io.ByteArrayOutputStream wire = new java.io.ByteArrayOutputStream();
+            wire.writeBytes(new byte[] {5, 0, 0, 0, 0x19}); // COM_STMT_CLOSE, answered by nothing
+            wire.writeBytes(id);
+            byte[] update = "UPDATE sbtest1 SET k = k WHERE id = 25".getBytes(java.nio.charset.StandardCharsets.UTF_8);
+            wire.writeBytes(new byte[] {(byte) (update.length + 1), 0, 0, 0, 0x03});
+            wire.writeBytes(update);
+            client.sendRaw(wire.toByteArray());
+            assertEquals(0, client.read().header(), "the UPDATE's OK");
+            assertEquals(relayed + 1, sample.server.relayedStatements(), "the UPDATE relayed");
+            assertEquals(1, sample.server.pinnedConnections(), "the transaction is native");
+            assertEquals(0, sample.engine.activeConnections(), "nothing on the JDBC executor");
+            assertTrue(RelayServerTest.exchange(client, "ROLLBACK").get(0).startsWith("1:00"));
+        }
+    }
+
+    /**
+     * A client that leaves with its native transaction open has it rolled back from the loop, its
+     * connections returned, without a session thread. (A doomed transaction's COMMIT and ROLLBACK, now run
+     * from the loop, are compared with the relay-off server's in
+     * {@link #aBackendLostInsideANativeTransactionFailsAsOnTheJdbcPathAndLeaksNothing}.)
+     */
+    @Test
+    void aClientThatLeavesMidTransactionHasItRolledBackWithoutASessionThread() throws Exception {
+        try (Connection c = sample.connect("app", ""); Statement s = c.createStatement()) {
+            warm(s);
+        }
+        List<String> before = direct("SELECT k FROM sbtest1 WHERE id = 24");
+        long threads = sample.server.sessionThreads();
+        try (RawClient client = RawClient.connect(sample.server.address().getPort(), "app", "app", "shop", NativePassword.PLUGIN)) {
+            assertTrue(RelayServerTest.exchange(client, "BEGIN").get(0).startsWith("1:00"), "OK");
+            RelayServerTest.exchange(client, "UPDATE sbtest1 SET k = -24 WHERE id = 24");
+            assertEquals(1, sample.server.pinnedConnections());
+        } // leaves with the transaction open
+        Await.until("the vanished client's transaction ends", () -> sample.server.pinnedConnections() == 0);
+        assertEquals(threads, sample.server.sessionThreads(), "none of it woke a session thread");
+        assertEquals(before, direct("SELECT k FROM sbtest1 WHERE id = 24"), "rolled back");
+    }
+
     @Test
     void mergedReadsOfANativeTransactionSendTheirUnitsFromTheEventLoopBeforeTheSessionPlansThem() throws Exception {
         try (Connection c = sample.connect("app", ""); Statement s = c.createStatement()) {
@@ -237,23 +339,16 @@ class NativeTransactionServerTest {
             warm(sa);
             warm(sb);
             long pinnedBefore = sample.server.pinnedConnections();
-            for (int attempt = 1; ; attempt++) {
-                sa.execute("BEGIN");
-                sb.execute("BEGIN");
-                sa.executeUpdate("UPDATE sbtest1 SET k = k + 1 WHERE id = " + ids.get(0));
-                sb.executeUpdate("UPDATE sbtest1 SET k = k + 1 WHERE id = " + ids.get(1));
-                if (sample.server.pinnedConnections() == pinnedBefore + 2) {
-                    break; // both transactions native: the lock cycle runs on relay connections
-                }
-                // Seen in CI about one run in three: one side's first statement took the JDBC executor
-                // ("pinned 1, borrowed 1"), whose wait then ended in 1205 with no lock wait on the backend.
-                // Not a wrong answer (that path answers too), but not what this test is about: try again.
-                System.out.println("deadlock test: attempt " + attempt + " not native on both sides: pinned "
-                        + sample.server.pinnedConnections() + ", borrowed " + sample.engine.activeConnections());
-                sa.execute("ROLLBACK");
-                sb.execute("ROLLBACK");
-                assertTrue(attempt < 3, "both transactions native within 3 attempts");
-            }
+            long relayed = sample.server.relayedStatements();
+            sa.execute("BEGIN"); // answered on the loop, as the COMMITs below
+            sb.execute("BEGIN");
+            sa.executeUpdate("UPDATE sbtest1 SET k = k + 1 WHERE id = " + ids.get(0));
+            sb.executeUpdate("UPDATE sbtest1 SET k = k + 1 WHERE id = " + ids.get(1));
+            // both transactions native, at once (no retry): the lock cycle runs on relay connections. It once took
+            // the JDBC executor on one side now and then ("pinned 1, borrowed 1"); see aStatementRightBehindAStatementClose…
+            assertEquals(relayed + 2, sample.server.relayedStatements(), "both first statements relayed");
+            assertEquals(pinnedBefore + 2, sample.server.pinnedConnections(), "both transactions native");
+            assertEquals(0, sample.engine.activeConnections(), "nothing on the JDBC executor");
             CompletableFuture<Integer> first = CompletableFuture.supplyAsync(() -> {
                 try {
                     return sa.executeUpdate("UPDATE sbtest1 SET k = k + 1 WHERE id = " + ids.get(1));

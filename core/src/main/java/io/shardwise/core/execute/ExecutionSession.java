@@ -522,6 +522,34 @@ public final class ExecutionSession implements AutoCloseable {
         transaction = new Transaction(pools, state, options, clientFoundRows);
     }
 
+    /**
+     * BEGIN as a face's event loop runs it ({@code RelaySession#transactionCommand}): only when nothing
+     * is open to commit or unlock first and the transaction may still run natively (no xa, no statement
+     * timeout); it reaches no backend. False, nothing changed, when {@link #begin} must run.
+     */
+    public boolean beginWithoutBackend() {
+        if (closed || transaction != null || locks != null || !statementTimeout.isZero() || pools.xa() != null) {
+            return false;
+        }
+        transaction = new Transaction(pools, state, options, clientFoundRows);
+        return true;
+    }
+
+    /**
+     * COMMIT or ROLLBACK as a face's event loop runs it: with no transaction open, or one no backend
+     * joined yet (nothing to end anywhere: {@link Transaction#untouched}), it ends here and answers true;
+     * false, nothing changed, when a JDBC transaction holds connections or a native one is open (the
+     * face ends that one on its connections, or {@link #commit} / {@link #rollback} run).
+     */
+    public boolean endWithoutBackend() {
+        Transaction tx = transaction;
+        if (closed || tx != null && (nativeTx != null || !tx.untouched())) {
+            return false;
+        }
+        transaction = null;
+        return true;
+    }
+
     /** COMMIT on every touched backend, in touch order; a no-op outside a transaction. See {@link Transaction}. */
     public void commit() {
         ensureOpen();

@@ -377,14 +377,17 @@ public final class PinnedTransaction implements NativeTransaction {
     @Override
     public void commit() {
         settlePrefetch();
-        await(onLoop(done -> {
-            if (!lost.isEmpty()) {
-                done.completeExceptionally(doomed()); // stays open: only ROLLBACK ends it
-                return;
-            }
-            open = false;
-            finish("COMMIT", new ArrayList<>(joined.values()), done);
-        }));
+        await(onLoop(this::commitNow));
+    }
+
+    /** COMMIT on every connection, on the loop ({@link TransactionStatements} calls it there with nothing sent ahead). */
+    void commitNow(CompletableFuture<Object> done) {
+        if (!lost.isEmpty()) {
+            done.completeExceptionally(doomed()); // stays open: only ROLLBACK ends it
+            return;
+        }
+        open = false;
+        finish("COMMIT", new ArrayList<>(joined.values()), done);
     }
 
     /**
@@ -434,7 +437,8 @@ public final class PinnedTransaction implements NativeTransaction {
         }
     }
 
-    private void rollbackNow(CompletableFuture<Object> done) {
+    /** ROLLBACK on every connection, on the loop; {@code done} completes normally (a connection that failed to roll back closed). */
+    void rollbackNow(CompletableFuture<Object> done) {
         if (!open) {
             done.complete(null);
             return;

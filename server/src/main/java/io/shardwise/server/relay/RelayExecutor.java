@@ -49,6 +49,10 @@ public final class RelayExecutor {
     private boolean starting;
     /** The transaction's admission being waited for, or null. */
     private Future<Relays.Reservation> admitting;
+    /** KILL QUERY reached the statement while its transaction waited for admission. */
+    private boolean killedWaiting;
+    /** The native transaction whose COMMIT or ROLLBACK runs from the loop ({@link TransactionStatements}), or null. */
+    private PinnedTransaction ending;
 
     public RelayExecutor(Relays relays, Channel client, Capabilities capabilities, RelaySession session) {
         this.relays = relays;
@@ -59,7 +63,7 @@ public final class RelayExecutor {
 
     /** A statement is being relayed or its connections are being leased: the client's next commands wait. */
     public boolean busy() {
-        return relay != null || starting;
+        return relay != null || starting || ending != null;
     }
 
     /**
@@ -71,6 +75,19 @@ public final class RelayExecutor {
      * @param ended runs once the statement was relayed or handed to {@code fallback}
      */
     public boolean relay(Packet packet, String sql, Consumer<Packet> fallback, Runnable ended) {
+        if (TransactionStatements.mayAnswer(session)) {
+            io.shardwise.core.TransactionCommand command = session.transactionCommand(sql);
+            if (command != null) { // BEGIN, COMMIT, ROLLBACK: answered here, the session's thread stays asleep
+                int sequenceId = (packet.sequenceId() + 1) & 0xFF;
+                packet.release();
+                ending = TransactionStatements.answer(client, session, sequenceId, command, () -> {
+                    ending = null;
+                    session.ended();
+                    ended.run();
+                });
+                return true;
+            }
+        }
         RelayPlan plan = session.plan(sql);
         if (plan == null) {
             return false;
@@ -97,19 +114,28 @@ public final class RelayExecutor {
                 return false; // the session SET something inside the transaction: its thread applies it first
             }
             if (pinned == null) {
-                Future<Relays.Reservation> admitted = relays.admit(loop, foundRows, plan.setup());
-                if (!admitted.isDone()) {
-                    // every backend's relay connections are taken: the transaction waits for its reservation (holding
-                    // none meanwhile) rather than leaving the native path; the client's next commands wait behind it
-                    starting = true;
-                    admitting = admitted;
-                    admitted.addListener(f -> admitted(packet, sql, plan, admitted, fallback, ended));
-                    return true;
-                }
-                pinned = transaction(plan, admitted.getNow());
+                return admit(packet, sql, plan, fallback, ended, fresh -> start(packet, sql, plan, fresh, fallback, ended));
             }
         }
         return start(packet, sql, plan, pinned, fallback, ended);
+    }
+
+    /**
+     * A transaction's first statement, text or prepared: its transaction is admitted now, or waits for its
+     * reservation — every backend's relay connections taken — holding none meanwhile, rather than leaving
+     * the native path; the client's next commands wait behind it. {@code then} starts the statement in
+     * the new transaction (true: it started; never false once a reservation is made).
+     */
+    private boolean admit(Packet packet, String sql, RelayPlan plan, Consumer<Packet> fallback, Runnable ended,
+                          java.util.function.Predicate<PinnedTransaction> then) {
+        Future<Relays.Reservation> admitted = relays.admit(client.eventLoop(), capabilities.countsFoundRows(), plan.setup());
+        if (admitted.isDone() && admitted.isSuccess()) {
+            return then.test(transaction(plan, admitted.getNow()));
+        }
+        starting = true;
+        admitting = admitted;
+        admitted.addListener(f -> admitted(packet, sql, plan, admitted, fallback, ended, then));
+        return true;
     }
 
     private PinnedTransaction transaction(RelayPlan plan, Relays.Reservation reservation) {
@@ -119,16 +145,20 @@ public final class RelayExecutor {
 
     /** The wait for a reservation ended: the statement starts, or fails with the admission's 1205 (the transaction goes on). */
     private void admitted(Packet packet, String sql, RelayPlan plan, Future<Relays.Reservation> admitted, Consumer<Packet> fallback,
-                          Runnable ended) {
+                          Runnable ended, java.util.function.Predicate<PinnedTransaction> then) {
         starting = false;
         admitting = null;
-        if (admitted.isCancelled()) { // the client left
+        boolean killed = killedWaiting;
+        killedWaiting = false;
+        if (admitted.isCancelled() && !killed) { // the client left
             packet.release();
             ended.run();
             return;
         }
         if (!admitted.isSuccess()) {
-            ShardwiseException e = admitted.cause() instanceof ShardwiseException s ? s
+            // KILL QUERY took it out of the queue: MySQL's 1317, as for a statement killed while it waits for a lock
+            ShardwiseException e = killed ? new ShardwiseException(ErrorCode.QUERY_INTERRUPTED)
+                    : admitted.cause() instanceof ShardwiseException s ? s
                     : new ShardwiseException(admitted.cause(), ErrorCode.LOCK_WAIT_TIMEOUT, "");
             int sequenceId = (packet.sequenceId() + 1) & 0xFF;
             packet.release();
@@ -140,7 +170,7 @@ public final class RelayExecutor {
             ended.run();
             return;
         }
-        if (!start(packet, sql, plan, transaction(plan, admitted.getNow()), fallback, ended)) {
+        if (!then.test(transaction(plan, admitted.getNow()))) {
             fallback.accept(packet); // not reached for a transaction (joining never answers null); kept for the contract
             ended.run();
         }
@@ -280,22 +310,23 @@ public final class RelayExecutor {
         if (plan == null) {
             return false;
         }
-        ExecutionUnit unit = plan.units().get(0);
-        PinnedTransaction pinned = null;
-        Future<BackendConnection> lease;
-        if (plan.transactional()) {
-            // in a transaction: on its pinned connection of that backend, or as its first statement, which pins
-            pinned = TransactionPins.pin(relays, session, client.eventLoop(), capabilities.countsFoundRows(), plan);
-            lease = pinned == null ? null : pinned.join(unit.backend());
-            if (lease == null && TransactionPins.fresh(session, pinned)) {
-                pinned.rollback(); // gives back the reservation it made for this execution
-            }
-        } else {
-            lease = relays.acquire(client.eventLoop(), unit.backend(), capabilities.countsFoundRows(), plan.setup());
+        String backend = plan.units().get(0).backend();
+        if (!plan.transactional()) {
+            Future<BackendConnection> lease = relays.acquire(client.eventLoop(), backend, capabilities.countsFoundRows(), plan.setup());
+            return lease != null && execute(packet, sql, plan, null, lease, types, valuesOffset, fallback, ended);
         }
-        if (lease == null) {
-            return false;
+        // in a transaction: on its pinned connection of that backend, or as its first statement, which pins (admitted as text's)
+        if (session.nativeTransaction() instanceof PinnedTransaction pinned) {
+            return pinned.carries(plan.setup()) && !pinned.prefetching()
+                    && execute(packet, sql, plan, pinned, pinned.join(backend), types, valuesOffset, fallback, ended);
         }
+        return session.nativeTransaction() == null && admit(packet, sql, plan, fallback, ended,
+                fresh -> execute(packet, sql, plan, fresh, fresh.join(backend), types, valuesOffset, fallback, ended));
+    }
+
+    /** Starts the execution once {@code lease} (a pooled connection, or {@code pinned}'s) is ready. */
+    private boolean execute(Packet packet, String sql, RelayPlan plan, PinnedTransaction pinned, Future<BackendConnection> lease,
+                            int[] types, int valuesOffset, Consumer<Packet> fallback, Runnable ended) {
         starting = true;
         Start start = new Start(packet, sql, plan, pinned, TransactionPins.fresh(session, pinned), types, valuesOffset, fallback, ended);
         if (lease.isDone()) {
@@ -437,10 +468,17 @@ public final class RelayExecutor {
         }
     }
 
-    /** KILL QUERY: the relayed statement, if any, ends with 1317. */
+    /** KILL QUERY: the relayed statement, if any, ends with 1317; so does one whose transaction waits for admission. */
     public void kill() {
         if (relay != null) {
             relay.kill();
+        }
+        if (ending != null) {
+            ending.cancel(); // as the session thread's cancel: KILL QUERY on what its connections run
+        }
+        if (admitting != null) {
+            killedWaiting = true; // out of the queue now, not at pool.connectionTimeout; answered 1317 (admitted)
+            relays.abandon(client.eventLoop(), admitting);
         }
     }
 

@@ -106,7 +106,7 @@ public final class Relays implements AutoCloseable {
      * Admission of a native transaction: one connection of every relayable backend reserved within
      * that backend's relay budget ({@link RelayPool#reserve}: a unit of the budget, or an idle
      * connection of this loop's pool when the budget is spent), or null, nothing reserved, when some
-     * backend has none left — the transaction then runs on the JDBC executor, whose admission waits.
+     * backend has none left ({@link #admit} then queues the transaction, text or prepared alike).
      * Reserving up front is what keeps pinned connections within {@code pool.max} without a pool
      * deadlock: a transaction never waits for a connection while it holds another. The reservation
      * must be given back ({@link Reservation#release}) when the transaction ends. Call on {@code loop}.

@@ -64,6 +64,8 @@ public final class CommandDispatcher extends ChannelInboundHandlerAdapter {
     private boolean started;
     /** COM_QUIT was taken on the event loop; event loop only. */
     private boolean quit;
+    /** A command with no answer was handed to the session thread since nothing was last unanswered ({@link #behindSilent}); event loop only. */
+    private boolean silentAhead;
     /** Counts the session threads started (the server's {@code sessionThreads()}); null: not counted. */
     private java.util.concurrent.atomic.LongAdder threadsStarted;
     private final AtomicBoolean busy = new AtomicBoolean();
@@ -162,13 +164,13 @@ public final class CommandDispatcher extends ChannelInboundHandlerAdapter {
                     // answered once its last byte is written, not after this thread returns: a client's next
                     // statement, sent on reading that byte, then finds the connection idle and may be relayed
                     finishing = true;
-                    out.finish(unanswered::decrementAndGet);
+                    out.finish(this::answered);
                 } finally {
                     out.discard(); // what a failure left unsent
                     busy.set(false);
                     packet.release();
                     if (!finishing) {
-                        unanswered.decrementAndGet();
+                        ctx.channel().eventLoop().execute(this::answered);
                     }
                 }
                 if (!more) {
@@ -268,12 +270,51 @@ public final class CommandDispatcher extends ChannelInboundHandlerAdapter {
 
     @Override
     public void channelRead(ChannelHandlerContext ctx, Object msg) {
-        if (!ctx.channel().isActive() || quit) { // what a client sends behind its COM_QUIT is never run
-            ReferenceCountUtil.release(msg);
+        if (relayBusy() || !held.isEmpty() || behindSilent()) {
+            if (!ctx.channel().isActive() || quit) {
+                ReferenceCountUtil.release(msg);
+            } else {
+                held.add(msg);
+            }
             return;
         }
-        if (relayBusy()) {
-            held.add(msg);
+        dispatch(ctx, msg);
+    }
+
+    /**
+     * A command the session thread answered, on the event loop once its answer's last byte is written.
+     * Commands held behind a silent one ({@link #behindSilent}) go on when nothing is left unanswered.
+     */
+    private void answered() {
+        if (unanswered.decrementAndGet() == 0 && silentAhead) {
+            silentAhead = false;
+            takeHeld(context);
+        }
+    }
+
+    /**
+     * A command with no answer (COM_STMT_CLOSE, COM_STMT_SEND_LONG_DATA) went to the session thread and
+     * is not done: the client did not wait for it, so what it sends next would find the session busy
+     * and go to the session thread too — a transaction's first statement would then take the JDBC
+     * executor for the whole transaction (Connector/J closes a server-side prepared statement and sends
+     * the next statement at once). It waits instead, and may relay once the silent command is done.
+     */
+    private boolean behindSilent() {
+        return silentAhead && unanswered.get() > 0;
+    }
+
+    private static boolean isSilent(Packet packet) {
+        ByteBuf content = packet.content();
+        if (!content.isReadable()) {
+            return false;
+        }
+        byte command = content.getByte(content.readerIndex());
+        return command == StmtCommand.COM_STMT_CLOSE || command == StmtCommand.COM_STMT_SEND_LONG_DATA;
+    }
+
+    private void dispatch(ChannelHandlerContext ctx, Object msg) {
+        if (!ctx.channel().isActive() || quit) { // what a client sends behind its COM_QUIT is never run
+            ReferenceCountUtil.release(msg);
             return;
         }
         // relayed only while the session thread has nothing to do: commands of a connection stay in order
@@ -301,6 +342,9 @@ public final class CommandDispatcher extends ChannelInboundHandlerAdapter {
     }
 
     private void toSession(Object msg) {
+        if (relayer != null && msg instanceof Packet packet && isSilent(packet)) {
+            silentAhead = true;
+        }
         unanswered.incrementAndGet();
         inbox.add(msg);
         if (!started) {
@@ -358,7 +402,7 @@ public final class CommandDispatcher extends ChannelInboundHandlerAdapter {
             return execute != null && relayer.relayExecute(packet, execute.sql(), execute.values(), execute.types(),
                     execute.valuesOffset(), fallback, relayEnded);
         }
-        if (content.readableBytes() < 8 || content.getByte(content.readerIndex()) != Command.COM_QUERY) {
+        if (content.readableBytes() < 6 || content.getByte(content.readerIndex()) != Command.COM_QUERY) { // BEGIN is the shortest
             return false;
         }
         byte[] bytes = new byte[content.readableBytes() - 1];
@@ -369,8 +413,8 @@ public final class CommandDispatcher extends ChannelInboundHandlerAdapter {
 
     /** Commands that arrived during a relay, in order, now that it ended (each may be relayed in turn). */
     private void takeHeld(ChannelHandlerContext ctx) {
-        while (!relayBusy() && !held.isEmpty()) {
-            channelRead(ctx, held.poll());
+        while (!relayBusy() && !behindSilent() && !held.isEmpty()) {
+            dispatch(ctx, held.poll());
         }
     }
 

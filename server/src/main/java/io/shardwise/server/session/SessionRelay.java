@@ -74,6 +74,17 @@ final class SessionRelay implements RelaySession {
         return false;
     }
 
+    /** As a statement it relays: shown in the processlist and counted as a question while it runs on the loop. */
+    @Override
+    public io.shardwise.core.TransactionCommand transactionCommand(String sql) {
+        io.shardwise.core.TransactionCommand command = core.transactionCommand(sql);
+        if (command != null) {
+            registry.activity(activity, sql, schema.get());
+            registry.countQuestion();
+        }
+        return command;
+    }
+
     @Override
     public void started(String sql, RelayPlan plan) {
         registry.activity(activity, sql, schema.get());

@@ -1,0 +1,29 @@
+package io.shardwise.core;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+
+import org.junit.jupiter.api.Test;
+
+class TransactionWordsTest {
+    @Test
+    void thePlainFormsOfATransactionsOwnStatementsAreRead() {
+        assertEquals(TransactionWords.Kind.BEGIN, TransactionWords.of("BEGIN"));
+        assertEquals(TransactionWords.Kind.BEGIN, TransactionWords.of("  begin\n WORK "));
+        assertEquals(TransactionWords.Kind.BEGIN, TransactionWords.of("START TRANSACTION"));
+        assertEquals(TransactionWords.Kind.BEGIN, TransactionWords.of("start transaction read only, with consistent snapshot"));
+        assertEquals(TransactionWords.Kind.COMMIT, TransactionWords.of("commit"));
+        assertEquals(TransactionWords.Kind.COMMIT, TransactionWords.of("COMMIT WORK"));
+        assertEquals(TransactionWords.Kind.ROLLBACK, TransactionWords.of("Rollback"));
+        assertEquals(TransactionWords.Kind.ROLLBACK, TransactionWords.of("ROLLBACK WORK"));
+    }
+
+    @Test
+    void everyOtherFormIsLeftToTheSession() {
+        for (String sql : new String[] {"COMMIT;", "COMMIT AND CHAIN", "COMMIT RELEASE", "ROLLBACK TO sp", "ROLLBACK TO SAVEPOINT sp",
+                "BEGIN NOT ATOMIC SELECT 1; END", "/* x */ BEGIN", "BEGIN -- x", "BEGIN # x", "STARTTRANSACTION", "START SLAVE",
+                "SELECT 1", "SAVEPOINT sp", "COMMIT; SELECT 1", "BEGINWORK", "beg", "committed"}) {
+            assertNull(TransactionWords.of(sql), sql);
+        }
+    }
+}
