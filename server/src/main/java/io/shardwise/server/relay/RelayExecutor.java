@@ -92,8 +92,6 @@ public final class RelayExecutor {
         if (plan == null) {
             return false;
         }
-        EventLoop loop = client.eventLoop();
-        boolean foundRows = capabilities.countsFoundRows();
         PinnedTransaction pinned = null;
         if (plan.transactional()) {
             pinned = session.nativeTransaction() instanceof PinnedTransaction p ? p : null;
