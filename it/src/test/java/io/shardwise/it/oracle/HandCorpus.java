@@ -715,6 +715,24 @@ final class HandCorpus {
                 "orders", "order_id");
         c.write("DELETE a FROM order_items a JOIN order_items b ON b.item_id = a.quantity + 1 WHERE a.price > 190",
                 "order_items", "item_id");
+        // ... wherever the target stands in its FROM: its other references are told apart by where they stand in the text
+        c.write("UPDATE sbtest1 b JOIN sbtest1 a ON b.id = a.k SET a.pad = b.c, a.k = b.k WHERE a.id < 300", "sbtest1", "id");
+        c.write("UPDATE orders b JOIN orders ON orders.amount = b.amount AND b.order_id < orders.order_id SET orders.status = 'later'",
+                "orders", "order_id");
+        c.write("UPDATE order_items i JOIN orders o ON o.order_id = i.order_id JOIN order_items j ON j.item_id = i.item_id + 1"
+                + " SET j.quantity = i.quantity + j.quantity WHERE i.price > 100", "order_items", "item_id");
+        c.write("UPDATE users x, users y SET y.name = CONCAT(x.name, '>') WHERE y.user_id = x.user_id + 1 AND x.user_id < 200",
+                "users", "user_id");
+        c.write("UPDATE orders a LEFT JOIN orders b ON b.order_id = a.order_id + 1 SET b.amount = a.amount + 1 WHERE a.user_id < 50",
+                "orders", "order_id");
+        c.write("UPDATE users a JOIN users b ON b.user_id = a.user_id + 3 SET b.email = (SELECT MAX(email) FROM users"
+                + " WHERE users.country_code = a.country_code) WHERE a.user_id < 400", "users", "user_id");
+        c.pwrite("UPDATE sbtest1 x JOIN sbtest1 y ON y.id = x.id + ? SET y.c = x.pad WHERE x.id < ?", "sbtest1", "id", 3, 100);
+        c.write("DELETE b FROM order_items a JOIN order_items b ON b.item_id = a.item_id + 2 WHERE a.price > 180",
+                "order_items", "item_id");
+        c.write("DELETE FROM b USING sbtest1 a JOIN sbtest1 b ON b.id = a.k + 1 WHERE a.id BETWEEN 10 AND 60", "sbtest1", "id");
+        c.write("DELETE order_items FROM order_items x JOIN order_items ON order_items.item_id = x.quantity WHERE x.price < 20",
+                "order_items", "item_id");
 
         // last: a multi-row INSERT that fails on one shard must change nothing (MySQL's statement atomicity)
         c.category("insert");

@@ -145,7 +145,7 @@ final class FromWalker {
         if (schema == null && (name.equalsIgnoreCase("dual") || cteNames.contains(name.toLowerCase(Locale.ROOT)))) {
             return;
         }
-        TableRef ref = new TableRef(name, schema, alias);
+        TableRef ref = new TableRef(name, schema, alias, parsed.start(id));
         allTables.add(ref);
         if (top) {
             topTables.add(ref);
