@@ -211,6 +211,27 @@ class MultiTableWriteTest {
     }
 
     @Test
+    void unqualifiedSetColumnsOverADerivedTableAreResolvedAmongItsColumnsToo() throws SQLException {
+        // the derived table's columns are its select list's names (aliases, bare columns) or its own column list
+        same("UPDATE users u JOIN (SELECT user_id AS uid, MAX(amount) AS top FROM orders GROUP BY user_id) d ON d.uid = u.user_id"
+                + " SET name = CONCAT('top ', d.top) WHERE d.top > 100", "users user_id");
+        same("UPDATE sbtest1 s JOIN (SELECT quantity, MAX(sku) AS sku FROM order_items WHERE price > 150 GROUP BY quantity) AS d"
+                + " ON d.quantity = s.id SET pad = d.sku",
+                "sbtest1 id");
+        assertEquals("error 1052", same("UPDATE sbtest1 s JOIN (SELECT quantity, price AS pad FROM order_items) d ON d.quantity = s.id"
+                + " SET pad = 'x'", "sbtest1 id"));
+        assertEquals("error 1054", same("UPDATE sbtest1 s JOIN (SELECT quantity FROM order_items) d ON d.quantity = s.id SET nope = 1",
+                "sbtest1 id"));
+        try (EngineSession s = engine.openSession()) {
+            // only the derived table has it: MySQL writes through a merged derived table and refuses a materialized one
+            ShardwiseException e = assertThrows(ShardwiseException.class, () -> s.execute(
+                    "UPDATE sbtest1 s JOIN (SELECT quantity, price FROM order_items) d ON d.quantity = s.id SET price = 1"));
+            assertEquals(ErrorCode.UNSUPPORTED, e.code());
+            assertTrue(e.getMessage().contains("is a derived table's"), e.getMessage());
+        }
+    }
+
+    @Test
     void targetsReadingAColumnAnotherTargetAssignsAreRefusedNamingIt() {
         try (EngineSession s = engine.openSession()) {
             ShardwiseException e = assertThrows(ShardwiseException.class,
