@@ -733,6 +733,19 @@ final class HandCorpus {
         c.write("DELETE FROM b USING sbtest1 a JOIN sbtest1 b ON b.id = a.k + 1 WHERE a.id BETWEEN 10 AND 60", "sbtest1", "id");
         c.write("DELETE order_items FROM order_items x JOIN order_items ON order_items.item_id = x.quantity WHERE x.price < 20",
                 "order_items", "item_id");
+        // an unqualified SET column over a derived table: resolved among the tables' and the derived tables' columns
+        c.write("UPDATE users u JOIN (SELECT user_id AS uid, MAX(amount) AS top FROM orders GROUP BY user_id) d ON d.uid = u.user_id"
+                + " SET name = CONCAT('top ', d.top) WHERE d.top > 100", "users", "user_id");
+        c.write("UPDATE sbtest1 s JOIN (SELECT quantity, MAX(sku) AS sku FROM order_items WHERE price > 150 GROUP BY quantity) AS d"
+                + " ON d.quantity = s.id SET pad = sku", "sbtest1", "id");
+        c.write("UPDATE orders o JOIN (SELECT order_id AS oid, SUM(quantity) AS q FROM order_items GROUP BY order_id) AS d"
+                + " ON d.oid = o.order_id SET status = IF(d.q > 10, 'big', 'small')", "orders", "order_id");
+        c.pwrite("UPDATE users u JOIN (SELECT user_id AS uid, COUNT(*) AS n FROM orders GROUP BY user_id) d ON d.uid = u.user_id"
+                + " SET email = CONCAT('n', d.n) WHERE d.n > ?", "users", "user_id", 1);
+        c.failsWordedOtherwise("UPDATE sbtest1 s JOIN (SELECT quantity, price AS pad FROM order_items) d ON d.quantity = s.id SET pad = 'x'",
+                "MySQL's wording, 'field list'; MariaDB 11 says 'SET'").check("sbtest1", "id");
+        c.failsWordedOtherwise("UPDATE orders o JOIN (SELECT user_id, COUNT(*) AS n FROM order_items GROUP BY user_id) d"
+                + " ON d.user_id = o.order_id SET nope = d.n", "MySQL's wording, 'field list'; MariaDB 11 says 'SET'").check("orders", "order_id");
 
         // last: a multi-row INSERT that fails on one shard must change nothing (MySQL's statement atomicity)
         c.category("insert");
