@@ -114,6 +114,19 @@ public record FederatedWrite(TableRef target, TableRule targetRule, KeyCondition
      * a table name too long for its copy's.
      */
     public static Federation.Decision plan(Statement statement, ShardingRule rule) {
+        return plan(statement, rule, false);
+    }
+
+    /**
+     * The plan of a key move's in-place UPDATE (its WHERE the chosen rows' keys) whose SET values hold subqueries: it
+     * may assign the sharding column, as the rows it changes are moved afterwards by what they then hold ({@code
+     * KeyMoves}), so each row's new value is the one MySQL computes for it, its subqueries over whole tables.
+     */
+    public static Federation.Decision planInPlace(Statement statement, ShardingRule rule) {
+        return plan(statement, rule, true);
+    }
+
+    private static Federation.Decision plan(Statement statement, ShardingRule rule, boolean moves) {
         List<TableRef> tables;
         Map<TableRef, KeyCondition> conditions;
         List<String> assigned;
@@ -148,7 +161,7 @@ public record FederatedWrite(TableRef target, TableRule targetRule, KeyCondition
             }
         }
         TableRule targetRule = rule.logicalTables().served(target.name());
-        if (targetRule instanceof TableRule.Sharded s) {
+        if (targetRule instanceof TableRule.Sharded s && !moves) {
             for (String column : assigned) {
                 if (column.equalsIgnoreCase(s.keyColumn())) {
                     return new Federation.Declined("an UPDATE of the sharding column");

@@ -383,7 +383,16 @@ final class RandomCorpus {
     private void selfJoinOrDerived(List<OracleCase> out) {
         StringBuilder sql = new StringBuilder();
         Table changed;
-        switch (r.nextInt(4)) {
+        switch (r.nextInt(5)) {
+            case 4 -> { // a key move whose new key is a subquery's, correlated or not, over sharded, single or broadcast tables
+                changed = table("orders");
+                sql.append("UPDATE orders o SET o.user_id = ").append(switch (r.nextInt(3)) {
+                    case 0 -> "(SELECT MAX(u.user_id) FROM users u WHERE u.user_id < o.user_id + 3)";
+                    case 1 -> "(SELECT MIN(i.user_id) FROM order_items i WHERE i.order_id = o.order_id) + 1";
+                    default -> "o.user_id + (SELECT COUNT(*) FROM promotions)";
+                });
+                qualifiedWhere(sql, "o", changed);
+            }
             case 0 -> {
                 changed = table("sbtest1");
                 sql.append("UPDATE sbtest1 b JOIN sbtest1 a ON b.id = a.k + ").append(lit(r.nextInt(3)))
