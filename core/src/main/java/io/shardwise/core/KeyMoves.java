@@ -5,6 +5,8 @@ import io.shardwise.core.error.ErrorCode;
 import io.shardwise.core.error.ShardwiseException;
 import io.shardwise.core.execute.Column;
 import io.shardwise.core.execute.ResultCursor;
+import io.shardwise.core.federate.FederatedWrite;
+import io.shardwise.core.federate.Federation;
 import io.shardwise.core.rewrite.SourceText;
 import io.shardwise.core.route.ExecutionUnit;
 import io.shardwise.core.route.MergeSpec;
@@ -85,8 +87,8 @@ final class KeyMoves {
      * A key move whose WHERE or values have subqueries: step 1's SELECT ({@link RowChoice#movesText}) answered by
      * the tier that answers it (the federated one when its subqueries read other shards), the key found by the
      * target's declared columns (a federated result carries no key flags); step 2's UPDATE has its WHERE replaced
-     * by the chosen rows' keys, as the choice applied it already in the same transaction. A subquery left in a SET
-     * value is the in-place route's to answer or refuse.
+     * by the chosen rows' keys, as the choice applied it already in the same transaction. With a subquery in a SET
+     * value, that UPDATE runs on the third tier ({@link FederatedWrite#planInPlace}): each row's value over whole tables.
      */
     StatementResult runWithSubqueries(io.shardwise.core.sql.analyze.TableRef target, RowChoice choice, NormalizedSql normalized,
                                       CachedPlan plan, List<Object> params) {
@@ -177,9 +179,15 @@ final class KeyMoves {
         NormalizedSql written = session.normalize(text);
         CachedPlan writePlan = engine.plan(written);
         if (replacesWhere && writePlan.statement() instanceof io.shardwise.core.sql.analyze.Update u && u.nested()) {
-            // each node would compute the value over its own rows only
-            throw new ShardwiseException(ErrorCode.UNSUPPORTED, "UPDATE of sharding column '" + rule.keyColumn() + "' of table '"
-                    + table + "' with a subquery in its SET values");
+            // a subquery in a SET value: run where the rows are, each node would compute it over its own rows only; on the
+            // third tier it reads whole tables (copies), so each chosen row gets MySQL's own value (NULL for no row, 1242
+            // for several), and step 3 moves the rows by what they then hold
+            Federation.Decision decision = FederatedWrite.planInPlace(u, engine.rule());
+            if (!(decision instanceof FederatedWrite federated)) {
+                throw new ShardwiseException(ErrorCode.UNSUPPORTED, "UPDATE of sharding column '" + rule.keyColumn() + "' of table '"
+                        + table + "' with a subquery in its SET values (" + ((Federation.Declined) decision).reason() + ")");
+            }
+            return (StatementResult.Update) runner.federatedInPlace(federated, u, written, writePlan, params.subList(0, markers));
         }
         RoutePlan route = engine.router().routeInPlace(writePlan.prepared(), new StatementBindings(written, params.subList(0, markers)),
                 SourceText.original(written, writePlan.digestTokenOffsets()));

@@ -82,7 +82,8 @@ final class MultiTargetWrites {
         List<TableRef> owners = new ArrayList<>();
         Map<TableRef, Set<String>> columns = new HashMap<>();
         for (MultiTable.Assigned a : assignments) {
-            owners.add(a.target() != null ? a.target() : owner(a.column(), multi.top(), text.substring(refsStart, refsEnd), columns));
+            owners.add(a.target() != null ? a.target() : owner(a.column(), multi, normalized, source, text.substring(refsStart, refsEnd),
+                    columns));
         }
         List<TableRef> targets = new ArrayList<>();
         for (TableRef t : owners) {
@@ -164,11 +165,45 @@ final class MultiTargetWrites {
 
     /**
      * The reference whose table has {@code column}, as MySQL resolves a SET column without a qualifier among the
-     * FROM's tables: 1054 when none has it, 1052 when several do. A derived table in the FROM keeps the refusal
-     * (its columns are not read here).
+     * FROM's tables and derived tables (a derived table's columns as a query of it names them, or its own column
+     * list): 1054 when none has it, 1052 when several do. A column only a derived table has is refused: MySQL
+     * writes through a derived table it merges into the statement and refuses one it materializes (1288), a choice
+     * of its optimizer's.
      */
-    private TableRef owner(String column, List<TableRef> top, String refs, Map<TableRef, Set<String>> columns) {
-        if (refs.toLowerCase(Locale.ROOT).matches("(?s).*\\bselect\\b.*")) {
+    private TableRef owner(String column, MultiTable multi, NormalizedSql normalized, SourceText source, String refs,
+                           Map<TableRef, Set<String>> columns) {
+        List<TableRef> top = multi.top();
+        String lower = column.toLowerCase(Locale.ROOT);
+        boolean inDerived = false;
+        for (MultiTable.Derived d : multi.derived()) {
+            boolean has = false;
+            if (d.start() < 0) {
+                throw new ShardwiseException(ErrorCode.UNSUPPORTED, "a multi-table UPDATE over a derived table whose SET column '"
+                        + column + "' names no table, spanning shards");
+            } else if (d.columns() != null) {
+                for (String c : d.columns()) {
+                    has |= c.equalsIgnoreCase(column);
+                }
+            } else {
+                int start = source.at(d.start());
+                int end = source.at(d.end());
+                for (Literal l : normalized.literals()) {
+                    if (l.isParameter() && l.start() >= start && l.start() < end) {
+                        throw new ShardwiseException(ErrorCode.UNSUPPORTED, "a multi-table UPDATE spanning shards whose SET column '"
+                                + column + "' names no table, over a derived table '" + d.alias() + "' that takes a parameter");
+                    }
+                }
+                for (Column c : runner.declared(source.text().substring(start, end) + " AS " + KeyedWrites.quoted(d.alias()))) {
+                    has |= KeyedWrites.name(c).equalsIgnoreCase(column);
+                }
+            }
+            if (has && inDerived) {
+                throw new ShardwiseException(ErrorCode.AMBIGUOUS_FIELD, column, "field list");
+            }
+            inDerived |= has;
+        }
+        if (multi.derived().isEmpty() && refs.toLowerCase(Locale.ROOT).matches("(?s).*\\bselect\\b.*")) {
+            // a query in the FROM that is no aliased derived table read by the analyzer: its columns are unknown here
             throw new ShardwiseException(ErrorCode.UNSUPPORTED, "a multi-table UPDATE over a derived table whose SET column '"
                     + column + "' names no table, spanning shards");
         }
@@ -181,12 +216,16 @@ final class MultiTargetWrites {
                 }
                 return out;
             });
-            if (names.contains(column.toLowerCase(Locale.ROOT))) {
-                if (owner != null) {
+            if (names.contains(lower)) {
+                if (owner != null || inDerived) {
                     throw new ShardwiseException(ErrorCode.AMBIGUOUS_FIELD, column, "field list");
                 }
                 owner = t;
             }
+        }
+        if (owner == null && inDerived) {
+            throw new ShardwiseException(ErrorCode.UNSUPPORTED, "a multi-table UPDATE spanning shards whose SET column '" + column
+                    + "' is a derived table's (MySQL writes through a derived table it merges, and refuses one it materializes)");
         }
         if (owner == null) {
             throw new ShardwiseException(ErrorCode.BAD_FIELD, column, "field list");

@@ -197,6 +197,13 @@ final class PlanRunner {
         return atomically(() -> keyed(statement, choice, normalized, plan, params, route));
     }
 
+    /** A key move's in-place UPDATE on the third tier ({@link KeyMoves}), inside the move's transaction. */
+    StatementResult federatedInPlace(FederatedWrite federated, Statement statement, NormalizedSql normalized, CachedPlan plan,
+                                     List<Object> params) {
+        engine.countFederated();
+        return federatedWrites.run(federated, statement, normalized, plan, params);
+    }
+
     /**
      * The third tier's write, in a transaction as every multi-shard write ({@link FederatedWriteRunner});
      * one with ORDER BY / LIMIT over several target nodes chooses its rows first ({@link #chosenThenWritten}).

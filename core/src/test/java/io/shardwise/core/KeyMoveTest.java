@@ -100,12 +100,23 @@ class KeyMoveTest {
                 "orders", "order_id", "user_id");
         same("UPDATE orders o SET o.user_id = 13 WHERE EXISTS (SELECT 1 FROM users u WHERE u.user_id = o.user_id + 1)"
                 + " ORDER BY o.order_id LIMIT 2", "orders", "order_id", "user_id");
-        try (EngineSession s = SAMPLE.engine().openSession()) {
-            ShardwiseException value = assertThrows(ShardwiseException.class,
-                    () -> s.execute("UPDATE orders SET user_id = (SELECT MAX(user_id) FROM users) WHERE order_id = 100002"));
-            assertEquals(1235, value.errno());
-            assertTrue(value.getMessage().contains("subquery"), value.getMessage());
-        }
+    }
+
+    @Test
+    void aSubqueryInTheNewKeyValueIsComputedOverWholeTablesForEachChosenRow() throws SQLException {
+        // in place, each node would compute it over its own rows: the in-place UPDATE runs on the third tier
+        same("UPDATE orders SET user_id = (SELECT MAX(user_id) FROM users WHERE country_code = 'DE') WHERE order_id = 100002",
+                "orders", "order_id", "user_id");
+        same("UPDATE orders o SET o.user_id = (SELECT MIN(i.user_id) + 1 FROM order_items i WHERE i.order_id = o.order_id), status = 'moved'"
+                + " WHERE o.amount > 800", "orders", "order_id", "user_id");
+        // the primary key is the sharding key: the rows found again by the values the choice computed
+        same("UPDATE users SET user_id = (SELECT MAX(order_id) FROM orders WHERE orders.user_id = users.user_id) + 7000"
+                + " WHERE user_id BETWEEN 20 AND 25 AND user_id IN (SELECT user_id FROM orders)", "users", "user_id", "user_id");
+        // MySQL's semantics: no row is NULL (refused by the NOT NULL column), several rows are 1242
+        assertEquals("error 1048", same("UPDATE orders SET user_id = (SELECT user_id FROM users WHERE user_id < -1000000) WHERE order_id = 100003",
+                "orders", "order_id", "user_id"));
+        assertEquals("error 1242", same("UPDATE orders SET user_id = (SELECT user_id FROM users WHERE user_id < 50) WHERE order_id = 100003",
+                "orders", "order_id", "user_id"));
     }
 
     @Test

@@ -17,11 +17,13 @@ import io.shardwise.core.sql.analyze.Update;
 import java.util.ArrayList;
 import java.util.BitSet;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
 
 /**
  * The third tier of an UPDATE or DELETE whose subqueries read tables the target's nodes do not hold
@@ -112,6 +114,19 @@ public record FederatedWrite(TableRef target, TableRule targetRule, KeyCondition
      * a table name too long for its copy's.
      */
     public static Federation.Decision plan(Statement statement, ShardingRule rule) {
+        return plan(statement, rule, false);
+    }
+
+    /**
+     * The plan of a key move's in-place UPDATE (its WHERE the chosen rows' keys) whose SET values hold subqueries: it
+     * may assign the sharding column, as the rows it changes are moved afterwards by what they then hold ({@code
+     * KeyMoves}), so each row's new value is the one MySQL computes for it, its subqueries over whole tables.
+     */
+    public static Federation.Decision planInPlace(Statement statement, ShardingRule rule) {
+        return plan(statement, rule, true);
+    }
+
+    private static Federation.Decision plan(Statement statement, ShardingRule rule, boolean moves) {
         List<TableRef> tables;
         Map<TableRef, KeyCondition> conditions;
         List<String> assigned;
@@ -146,7 +161,7 @@ public record FederatedWrite(TableRef target, TableRule targetRule, KeyCondition
             }
         }
         TableRule targetRule = rule.logicalTables().served(target.name());
-        if (targetRule instanceof TableRule.Sharded s) {
+        if (targetRule instanceof TableRule.Sharded s && !moves) {
             for (String column : assigned) {
                 if (column.equalsIgnoreCase(s.keyColumn())) {
                     return new Federation.Declined("an UPDATE of the sharding column");
@@ -229,23 +244,27 @@ public record FederatedWrite(TableRef target, TableRule targetRule, KeyCondition
      * outer ones keep naming the node being written: empty when no subquery names the target; null
      * when the text cannot be read again to scope its qualifiers.
      *
-     * <p>The target's table references come first in the text (UPDATE t, DELETE FROM t, DELETE t
-     * FROM t), so the first of its name slots that are table names are the outer ones; a qualifier
-     * slot is one followed by a dot. With an aliased target, every {@code target.column} qualifier
+     * <p>The other references' name slots are found by where each reference stands in the text ({@link
+     * TableRef#at}), so the target may be anywhere in a multi-table write's FROM, after references to itself
+     * with or without aliases; the target's own slots (and a DELETE's list naming it) keep the node. A
+     * qualifier slot is one followed by a dot. With an aliased target, every {@code target.column} qualifier
      * belongs to a subquery's unaliased reference; with an unaliased target and aliased subquery
      * references, every one belongs to the target; with both unaliased, each belongs to the innermost
      * SELECT whose FROM exposes the name, or to the target outside every such SELECT ({@link TableScopes}).
      */
     private static List<Renderer.Edit> selfReads(Statement statement, TableRef target, List<TableRef> tables, String copy) {
-        int inner = 0;
+        Set<Integer> inner = new HashSet<>();
         boolean innerUnaliased = false;
         for (TableRef t : tables.subList(1, tables.size())) {
             if (t.name().equalsIgnoreCase(target.name())) {
-                inner++;
+                if (t.at() < 0) {
+                    return null; // a reference the analyzer did not place cannot be told from the target's
+                }
+                inner.add(t.at());
                 innerUnaliased |= t.alias() == null;
             }
         }
-        if (inner == 0) {
+        if (inner.isEmpty()) {
             return List.of();
         }
         String text = statement.template().text();
@@ -269,8 +288,10 @@ public record FederatedWrite(TableRef target, TableRule targetRule, KeyCondition
         }
         List<Renderer.Edit> edits = new ArrayList<>();
         String quoted = CopyTexts.quote(copy);
-        for (Slot.Table t : names.subList(Math.max(0, names.size() - inner), names.size())) {
-            edits.add(new Renderer.Edit(t.start(), t.end(), quoted));
+        for (Slot.Table t : names) {
+            if (inner.contains(t.start())) {
+                edits.add(new Renderer.Edit(t.start(), t.end(), quoted));
+            }
         }
         for (Slot.Table t : qualifiers) {
             // both unaliased: the qualifier is the innermost SELECT's exposing the name, else the target's

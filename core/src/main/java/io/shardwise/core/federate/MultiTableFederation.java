@@ -18,12 +18,11 @@ import io.shardwise.core.sql.analyze.Update;
  *
  * <p>Declined (the router's 1235 stands): several targets (each would need the others' rows changed on the
  * same copies: the session's {@code MultiTargetWrites} splits those), targets only the backend resolves (an
- * unqualified SET column, resolved there too), and a target joined with itself that is not the first reference of
- * its FROM. A target joined with itself reads its other references from a copy taken before the write: MySQL and
- * MariaDB read a self-join's rows as they were before the statement, in every join order (a multi-table UPDATE
- * of a table it also reads changes it through a temporary table, after the join), so the copy holds what they
- * read; the copy's name replaces the last name slots of the table in the text, which are the other references'
- * only when the target's come first.
+ * unqualified SET column, resolved there too). A target joined with itself reads its other references from a copy
+ * taken before the write: MySQL and MariaDB read a self-join's rows as they were before the statement, in every
+ * join order (a multi-table UPDATE of a table it also reads changes it through a temporary table, after the
+ * join), so the copy holds what they read; the copy's name replaces the other references' name slots, found by
+ * where each reference stands in the text, wherever the target stands in its FROM.
  */
 public final class MultiTableFederation {
     private MultiTableFederation() {}
@@ -42,14 +41,6 @@ public final class MultiTableFederation {
         }
         if (multi.targets().size() != 1) {
             return new Federation.Declined("a multi-table write to several tables");
-        }
-        TableRef target = multi.targets().get(0);
-        for (TableRef t : statement.tables()) {
-            // the other references read the target's copy (FederatedWrite#selfReads), found as the name slots after the target's own
-            if (t != target && t.name().equalsIgnoreCase(target.name()) && multi.top().get(0) != target) {
-                return new Federation.Declined("a multi-table write joining its target table '" + target.name()
-                        + "' with itself, the target not first in its FROM");
-            }
         }
         // FederatedWrite reads every table after the first (the target) as a copy; its "subquery" flag is the join here
         Statement asNested = switch (statement) {

@@ -48,6 +48,8 @@ final class FromWalker {
     boolean nested;
     /** A derived table (or any FROM item that is no table) in the top-level FROM: its rows are not one node's rows. */
     boolean derived;
+    /** The top-level FROM's derived tables with an alias, in text order: a multi-table write resolves SET columns among their columns too. */
+    final List<MultiTable.Derived> derivedTables = new ArrayList<>();
 
     /**
      * A nested SELECT: the tables its own FROM names (not those of deeper subqueries) and its WHERE.
@@ -105,6 +107,9 @@ final class FromWalker {
                 } else {
                     nested = true;
                     derived |= top;
+                    if (top) {
+                        derivedTable(source, call);
+                    }
                     subquery(source);
                 }
             }
@@ -117,6 +122,43 @@ final class FromWalker {
                 nested = true;
                 derived |= top;
                 subquery(node);
+            }
+        }
+    }
+
+    /**
+     * Records a top derived table: the span of its parenthesised query (from the {@code (} before the query's start to
+     * its matching {@code )}), its alias and its column list when it names one ({@code AS d (a, b)}).
+     */
+    private void derivedTable(SqlNode query, SqlBasicCall as) {
+        int start = parsed.start(query);
+        int open = -1; // the ( at the query's start (Calcite may widen its position to it), else the one just before it
+        for (int i = 0; i < parsed.tokens.size() && parsed.tokens.get(i).start() <= start; i++) {
+            DigestScanner.Token t = parsed.tokens.get(i);
+            if (t.start() == start) {
+                open = t.kind() == DigestScanner.Kind.OPEN ? i : open;
+                break;
+            }
+            open = t.kind() == DigestScanner.Kind.OPEN ? i : t.kind() == DigestScanner.Kind.COMMENT ? open : -1;
+        }
+        if (open < 0) {
+            derivedTables.add(new MultiTable.Derived(((SqlIdentifier) as.operand(1)).getSimple(), -1, -1, null)); // its columns unread
+            return;
+        }
+        int depth = parsed.tokens.get(open).depth();
+        for (int i = open + 1; i < parsed.tokens.size(); i++) {
+            DigestScanner.Token t = parsed.tokens.get(i);
+            if (t.kind() == DigestScanner.Kind.CLOSE && t.depth() == depth) {
+                List<String> columns = null;
+                if (as.operandCount() > 2) {
+                    columns = new ArrayList<>();
+                    for (SqlNode c : as.getOperandList().subList(2, as.operandCount())) {
+                        columns.add(((SqlIdentifier) c).getSimple());
+                    }
+                }
+                derivedTables.add(new MultiTable.Derived(((SqlIdentifier) as.operand(1)).getSimple(), parsed.tokens.get(open).start(),
+                        t.end(), columns));
+                return;
             }
         }
     }
@@ -145,7 +187,7 @@ final class FromWalker {
         if (schema == null && (name.equalsIgnoreCase("dual") || cteNames.contains(name.toLowerCase(Locale.ROOT)))) {
             return;
         }
-        TableRef ref = new TableRef(name, schema, alias);
+        TableRef ref = new TableRef(name, schema, alias, parsed.start(id));
         allTables.add(ref);
         if (top) {
             topTables.add(ref);

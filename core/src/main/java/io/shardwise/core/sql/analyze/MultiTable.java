@@ -14,11 +14,24 @@ import java.util.List;
  * the third tier's, which handles one target; several targets are written one by one from {@code spans}
  * (the session's {@code MultiTargetWrites}).
  */
-public record MultiTable(List<TableRef> top, List<Select.KeyJoin> keyJoins, List<TableRef> targets, boolean targetsKnown, Spans spans) {
+public record MultiTable(List<TableRef> top, List<Select.KeyJoin> keyJoins, List<TableRef> targets, boolean targetsKnown, Spans spans,
+                         List<Derived> derived) {
     public MultiTable {
         top = List.copyOf(top);
         keyJoins = List.copyOf(keyJoins);
         targets = List.copyOf(targets);
+        derived = List.copyOf(derived);
+    }
+
+    /**
+     * A derived table of the FROM ({@code JOIN (SELECT …) AS d}): its alias, its parenthesised query spanning [{@code
+     * start}, {@code end}) (digest offsets; -1 when the analyzer could not place it), and the column names it gives them ({@code AS d (a, b)}), or null when its
+     * select list names them (only a query of it says how).
+     */
+    public record Derived(String alias, int start, int end, List<String> columns) {
+        public Derived {
+            columns = columns == null ? null : List.copyOf(columns);
+        }
     }
 
     /**

@@ -209,7 +209,8 @@ final class MultiTableWrites {
 
     /** Every top reference is a possible target when the targets are not all known. */
     private static MultiTable multi(Read read, List<TableRef> targets, boolean known, MultiTable.Spans spans) {
-        return new MultiTable(read.from.topTables, read.keyJoins, known ? targets : read.from.topTables, known, spans);
+        return new MultiTable(read.from.topTables, read.keyJoins, known ? targets : read.from.topTables, known, spans,
+                read.from.derivedTables);
     }
 
     /**
