@@ -49,7 +49,25 @@ record CachedPlan(Router.Prepared prepared, int[] digestTokenOffsets, Federation
      * equal values; either one may stay.
      */
     static final class FederationSlot {
+        /** Why a statement with {@code ||} in sql_mode PIPES_AS_CONCAT is not federated (the tier would evaluate it as Calcite does). */
+        static final String PIPES = "|| under sql_mode PIPES_AS_CONCAT in a statement the federated tier would answer"
+                + " (it runs on one shard or through the merger only)";
+
         private volatile Federation.Decision decision;
+
+        FederationSlot() {}
+
+        private FederationSlot(Federation.Decision decided) {
+            this.decision = decided;
+        }
+
+        /** An empty slot, or for a statement the third tier must not answer, one holding that refusal. */
+        static FederationSlot of(io.shardwise.core.sql.normalize.NormalizedSql statement) {
+            io.shardwise.core.sql.normalize.LexicalMode mode = statement.lexicalMode();
+            return mode.has(io.shardwise.core.sql.normalize.LexicalMode.PIPES_AS_CONCAT)
+                    && io.shardwise.core.sql.analyze.Analyzer.hasPipes(statement.digest())
+                    ? new FederationSlot(new Federation.Declined(PIPES)) : new FederationSlot();
+        }
 
         Federation.Decision get(Statement statement, ShardingRule rule) {
             Federation.Decision d = decision;

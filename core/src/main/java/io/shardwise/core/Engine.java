@@ -113,8 +113,8 @@ public final class Engine implements AutoCloseable {
     }
 
     CachedPlan plan(NormalizedSql statement) {
-        return plans.get(statement, s -> new CachedPlan(router.prepare(analyzer.analyze(s.digest())), s.digestTokenOffsets(),
-                new CachedPlan.FederationSlot()));
+        return plans.get(statement, s -> new CachedPlan(router.prepare(analyzer.analyze(s.digest(), s.lexicalMode())),
+                s.digestTokenOffsets(), CachedPlan.FederationSlot.of(s)));
     }
 
     /** The cached plan of {@code statement}, or null: never analyzes (a caller on an event loop must not run Calcite). */

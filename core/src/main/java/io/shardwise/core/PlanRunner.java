@@ -76,7 +76,8 @@ final class PlanRunner {
             route = route(normalized, plan, params);
         } catch (ShardwiseException refused) {
             if (refused.code() != ErrorCode.UNSUPPORTED || !(plan.federated(engine.rule()) instanceof FederatedPlan federated)) {
-                throw refused;
+                throw refused.code() == ErrorCode.UNSUPPORTED && plan.federated(engine.rule()) instanceof io.shardwise.core.federate.Federation.Declined d
+                        && d.reason() == CachedPlan.FederationSlot.PIPES ? new ShardwiseException(ErrorCode.UNSUPPORTED, d.reason()) : refused;
             }
             engine.countFederated();
             return federation.run(federated, select, normalized, plan, params);

@@ -1073,6 +1073,57 @@ final class HandCorpus {
      * Reads of issue 12's "other shapes" across shards: SELECT DISTINCT * (each shard's DISTINCT is the
      * global one: every row carries its sharding key), the BINARY operator, ORDER BY ... COLLATE.
      */
+    /**
+     * Statements under the sql_mode flags that change what a statement means (PIPES_AS_CONCAT,
+     * HIGH_NOT_PRECEDENCE, IGNORE_SPACE, ANSI, ONLY_FULL_GROUP_BY, NO_UNSIGNED_SUBTRACTION,
+     * REAL_AS_FLOAT), each set as a session statement on both sides; ends in the default mode.
+     * What Shardwise refuses under a mode (1235) is tested in core (SqlModeAnalysisTest, SqlModeEngineTest).
+     */
+    static List<OracleCase> sqlModes() {
+        Corpus c = new Corpus().category("sql-mode");
+        String ordersCols = "INSERT INTO orders (order_id, user_id, status, amount, created_at) VALUES ";
+        c.q("SET sql_mode = 'PIPES_AS_CONCAT'");
+        c.q("SELECT order_id, user_id FROM orders WHERE user_id = 1 || 0 ORDER BY order_id"); // user_id = '10'
+        c.q("SELECT order_id FROM orders WHERE user_id = 1 || 2 ORDER BY order_id");
+        c.q("SELECT COUNT(*) FROM orders WHERE user_id = 1 || user_id = 2");
+        c.q("SELECT COUNT(*) FROM orders WHERE user_id = 1 || user_id = 0"); // (user_id = CONCAT(1, user_id)) = 0: every row
+        c.q("SELECT order_id FROM orders WHERE user_id IN (1 || 1, 2 || 2) ORDER BY order_id");
+        c.p("SELECT order_id FROM orders WHERE user_id = ? || ? ORDER BY order_id", 1, 3);
+        c.q("SELECT status || '/' || user_id AS s, order_id FROM orders WHERE user_id < 6 ORDER BY s, order_id");
+        c.q("SELECT order_id, status || amount FROM orders ORDER BY 2 DESC, order_id LIMIT 10");
+        c.ci("SELECT status || '!' AS s, COUNT(*) FROM orders GROUP BY s ORDER BY s");
+        c.ci("SELECT DISTINCT status || '' FROM orders ORDER BY 1");
+        c.q("SELECT COUNT(*) FROM orders WHERE status || '' = 'paid'");
+        c.ci("SELECT MAX(status || order_id), MIN(status || '') FROM orders");
+        c.q("SELECT 'a' || 'b', 1 || 2");
+        c.q("SELECT name || '' FROM users WHERE user_id = 7");
+        c.q("SELECT COUNT(*) FROM (SELECT DISTINCT user_id FROM orders) t");
+        c.write("UPDATE orders SET status = status || '+' WHERE user_id = 1 || 0", "orders", "order_id");
+        c.write(ordersCols + "(390001, 11, 'pi' || 'pe', 1.00, '2025-02-03 04:05:06')", "orders", "order_id");
+        c.write("DELETE FROM orders WHERE user_id = 1 || 1 AND status = 'pipe'", "orders", "order_id");
+        c.q("SET sql_mode = 'ANSI'");
+        c.q("SELECT \"order_id\", \"status\" || '-' FROM orders WHERE \"user_id\" = 2 || 1 ORDER BY \"order_id\"");
+        c.q("SELECT COUNT (*), SUM (amount) FROM orders");
+        c.q("SET sql_mode = 'ONLY_FULL_GROUP_BY'");
+        c.fails("SELECT user_id, status FROM orders GROUP BY user_id");
+        c.fails("SELECT status, COUNT(*) FROM orders");
+        c.q("SELECT user_id, COUNT(*) FROM orders GROUP BY user_id ORDER BY user_id");
+        c.q("SET sql_mode = 'HIGH_NOT_PRECEDENCE'");
+        c.q("SELECT COUNT(*) FROM orders WHERE NOT (user_id BETWEEN 1 AND 5)");
+        c.q("SELECT order_id FROM orders WHERE user_id = 3 AND NOT (status = 'paid') ORDER BY order_id");
+        c.q("SET sql_mode = 'IGNORE_SPACE'");
+        c.q("SELECT COUNT (*), MAX (amount) FROM orders");
+        c.q("SELECT user_id, COUNT (*) FROM orders GROUP BY user_id ORDER BY user_id LIMIT 5");
+        c.q("SET sql_mode = 'NO_UNSIGNED_SUBTRACTION'");
+        c.q("SELECT COUNT(*) FROM orders WHERE CAST(user_id AS UNSIGNED) - 100 < 0");
+        c.q("SET sql_mode = 'REAL_AS_FLOAT'");
+        c.q("SELECT SUM(amount), AVG(amount) FROM orders");
+        c.q("SET sql_mode = DEFAULT");
+        c.q("SELECT COUNT(*) FROM orders WHERE user_id = 1 || user_id = 2");
+        c.fails("SELECT COUNT (*) FROM orders");
+        return c.cases();
+    }
+
     static List<OracleCase> otherShapes() {
         Corpus c = new Corpus();
         c.category("distinct-star");

@@ -28,6 +28,34 @@ public final class Analyzer {
         this.rule = rule;
     }
 
+    /**
+     * {@code sql} as a session in sql_mode {@code mode} means it: {@code ||} read as concatenation
+     * under PIPES_AS_CONCAT, and what the mode leaves ambiguous refused ({@link SqlModeRules}). The
+     * default mode costs one comparison.
+     */
+    public Statement analyze(String sql, io.shardwise.core.sql.normalize.LexicalMode mode) {
+        if (mode.semantic() == 0) {
+            return analyze(sql);
+        }
+        Statement statement;
+        boolean pipes = mode.has(io.shardwise.core.sql.normalize.LexicalMode.PIPES_AS_CONCAT);
+        CalciteMasking.PIPES_AS_CONCAT.set(pipes);
+        try {
+            statement = analyze(sql);
+        } finally {
+            CalciteMasking.PIPES_AS_CONCAT.remove();
+        }
+        if (!(statement instanceof SessionCommand)) {
+            SqlModeRules.check(DigestScanner.scan(sql), mode);
+        }
+        return statement;
+    }
+
+    /** Whether {@code sql} has a {@code ||} operator: under PIPES_AS_CONCAT the federated tier is closed to it. */
+    public static boolean hasPipes(String sql) {
+        return SqlModeRules.hasPipes(DigestScanner.scan(sql));
+    }
+
     public Statement analyze(String sql) {
         List<Token> tokens = DigestScanner.scan(sql);
         List<Token> meaningful = new ArrayList<>();

@@ -34,6 +34,13 @@ final class CalciteMasking {
      */
     private static final Set<String> CALCITE_ONLY_RESERVED = Set.of("value", "prev");
 
+    /**
+     * Set while a statement of a session in sql_mode PIPES_AS_CONCAT is analyzed ({@link Analyzer}):
+     * {@code ||} then stays Calcite's concatenation instead of becoming OR. A thread-local because every
+     * parse of one analysis (row choices, copies) must read alike; analysis runs on one thread.
+     */
+    static final ThreadLocal<Boolean> PIPES_AS_CONCAT = ThreadLocal.withInitial(() -> Boolean.FALSE);
+
     private CalciteMasking() {}
 
     private static boolean isOperand(Token t) {
@@ -69,7 +76,11 @@ final class CalciteMasking {
                             m.replace(t.start(), t.end(), "=");
                             nullSafe.add(t.start());
                         }
-                        case "||" -> m.replace(t.start(), t.end(), "or");
+                        case "||" -> {
+                            if (!PIPES_AS_CONCAT.get()) {
+                                m.replace(t.start(), t.end(), "or");
+                            }
+                        }
                         case "&&" -> m.replace(t.start(), t.end(), "and");
                         case "!" -> m.replace(t.start(), t.end(), "not ");
                         case ":=" -> {

@@ -29,19 +29,26 @@ final class AnalyzeFixture {
     private static final Analyzer ANALYZER = new Analyzer(RULE);
 
     private final String sql;
+    private final io.shardwise.core.sql.normalize.LexicalMode mode;
     private Statement statement;
 
-    private AnalyzeFixture(String sql) {
+    private AnalyzeFixture(String sql, io.shardwise.core.sql.normalize.LexicalMode mode) {
         this.sql = sql;
+        this.mode = mode;
     }
 
     static AnalyzeFixture sql(String sql) {
-        return new AnalyzeFixture(sql);
+        return new AnalyzeFixture(sql, io.shardwise.core.sql.normalize.LexicalMode.DEFAULT);
+    }
+
+    /** {@code sql} as a session in this sql_mode reads it. */
+    static AnalyzeFixture sql(String sql, String sqlMode) {
+        return new AnalyzeFixture(sql, io.shardwise.core.sql.normalize.LexicalMode.of(sqlMode));
     }
 
     Statement statement() {
         if (statement == null) {
-            statement = ANALYZER.analyze(Normalizer.normalize(sql).digest());
+            statement = ANALYZER.analyze(Normalizer.normalize(sql, mode).digest(), mode);
         }
         return statement;
     }
@@ -248,7 +255,7 @@ final class AnalyzeFixture {
         int caret = sql.indexOf('^');
         String text = caret < 0 ? sql : sql.substring(0, caret) + sql.substring(caret + 1);
         ShardwiseException e = assertThrows(ShardwiseException.class,
-                () -> ANALYZER.analyze(Normalizer.normalize(text).digest()), text);
+                () -> ANALYZER.analyze(Normalizer.normalize(text, mode).digest(), mode), text);
         assertEquals(code, e.code(), e::getMessage);
         assertTrue(e.getMessage().contains(fragment), () -> "'" + fragment + "' missing from: " + e.getMessage());
         if (caret >= 0) {

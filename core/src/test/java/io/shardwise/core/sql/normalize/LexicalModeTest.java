@@ -3,6 +3,7 @@ package io.shardwise.core.sql.normalize;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.shardwise.core.sql.cache.PlanCache;
@@ -18,8 +19,30 @@ class LexicalModeTest {
         assertEquals(LexicalMode.DEFAULT, LexicalMode.of("STRICT_TRANS_TABLES,NO_ENGINE_SUBSTITUTION"));
         assertEquals(LexicalMode.DEFAULT, LexicalMode.of(null));
         assertEquals(new LexicalMode(true, false), NO_BACKSLASH);
-        assertEquals(new LexicalMode(false, true), ANSI);
+        assertEquals(new LexicalMode(false, true, LexicalMode.PIPES_AS_CONCAT | LexicalMode.IGNORE_SPACE), ANSI);
         assertEquals(new LexicalMode(true, true), LexicalMode.of("ansi_quotes, no_backslash_escapes"));
+    }
+
+    /** The flags that keep tokens but change their meaning: each its own plan-cache key; the rest share the default's. */
+    @Test
+    void sqlModeValuesGiveTheirSemanticFlags() {
+        assertSame(LexicalMode.DEFAULT, LexicalMode.of("ONLY_FULL_GROUP_BY,STRICT_TRANS_TABLES,NO_UNSIGNED_SUBTRACTION,REAL_AS_FLOAT"));
+        assertEquals(new LexicalMode(false, false, LexicalMode.PIPES_AS_CONCAT), LexicalMode.of("pipes_as_concat"));
+        assertEquals(new LexicalMode(false, false, LexicalMode.HIGH_NOT_PRECEDENCE), LexicalMode.of("HIGH_NOT_PRECEDENCE"));
+        assertEquals(new LexicalMode(false, false, LexicalMode.IGNORE_SPACE), LexicalMode.of("IGNORE_SPACE"));
+        assertEquals(new LexicalMode(false, false, LexicalMode.EMPTY_STRING_IS_NULL), LexicalMode.of("EMPTY_STRING_IS_NULL"));
+        LexicalMode oracle = LexicalMode.of("ORACLE");
+        assertTrue(oracle.ansiQuotes() && oracle.has(LexicalMode.ORACLE) && oracle.has(LexicalMode.PIPES_AS_CONCAT));
+        for (String combination : new String[] {"ANSI", "DB2", "MAXDB", "MSSQL", "POSTGRESQL"}) {
+            LexicalMode m = LexicalMode.of(combination);
+            assertTrue(m.ansiQuotes() && m.has(LexicalMode.PIPES_AS_CONCAT) && m.has(LexicalMode.IGNORE_SPACE), combination);
+            assertFalse(m.has(LexicalMode.ORACLE), combination);
+        }
+        // one digest, two modes: two plan-cache keys (Normalizer seeds the hash with every flag)
+        assertNotEquals(Normalizer.normalize("SELECT a || b FROM t").digestHash(),
+                Normalizer.normalize("SELECT a || b FROM t", LexicalMode.of("PIPES_AS_CONCAT")).digestHash());
+        assertNotEquals(Normalizer.normalize("SELECT a FROM t", LexicalMode.of("PIPES_AS_CONCAT")).digestHash(),
+                Normalizer.normalize("SELECT a FROM t", LexicalMode.of("HIGH_NOT_PRECEDENCE")).digestHash());
     }
 
     @Test
