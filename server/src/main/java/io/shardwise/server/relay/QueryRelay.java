@@ -94,6 +94,10 @@ final class QueryRelay implements BackendConnection.Listener {
     private static final Request TEXT = (connection, unit, relay) -> connection.query(unit.sql(), relay);
 
     private final Request request;
+    /** The connection's last column definitions (backend bytes to logical bytes), or null: each is rewritten. */
+    private LogicalColumns columns;
+    /** The column definition {@link #column} reads next, from 0. */
+    private int columnIndex;
 
     QueryRelay(Channel client, Capabilities capabilities, RelaySession session, RelayPlan plan,
                Map<String, BackendConnection> connections, int firstSequenceId, ReleaseTo pool, Ended ended) {
@@ -111,6 +115,12 @@ final class QueryRelay implements BackendConnection.Listener {
         this.sequenceId = firstSequenceId & 0xFF;
         this.pool = pool;
         this.ended = ended;
+    }
+
+    /** Reuses the connection's last column definitions where the backend sends the same again; returns this. */
+    QueryRelay columns(LogicalColumns cache) {
+        this.columns = cache;
+        return this;
     }
 
     void start() {
@@ -196,13 +206,23 @@ final class QueryRelay implements BackendConnection.Listener {
 
     private void column(Packet packet) {
         if (unit == 0) {
-            ColumnDefinition c = ColumnDefinition.decode(packet.content());
+            ByteBuf in = packet.content();
             ExecutionUnit u = plan.units().get(0);
-            ColumnDefinition logical = new ColumnDefinition(c.schema().isEmpty() ? "" : plan.logicalSchema(),
-                    u.logicalTable(c.table()), u.logicalTable(c.orgTable()), c.name(), c.orgName(), c.collation(), c.length(),
-                    c.type(), c.flags(), c.decimals());
+            int index = columnIndex++;
             int start = open();
-            logical.writeTo(gathered);
+            if (columns == null || !columns.write(index, in, plan.logicalSchema(), u.logicalTables(), gathered)) {
+                int from = gathered.writerIndex();
+                int read = in.readerIndex();
+                ColumnDefinition c = ColumnDefinition.decode(in);
+                in.readerIndex(read); // remembered below as it came
+                ColumnDefinition logical = new ColumnDefinition(c.schema().isEmpty() ? "" : plan.logicalSchema(),
+                        u.logicalTable(c.table()), u.logicalTable(c.orgTable()), c.name(), c.orgName(), c.collation(), c.length(),
+                        c.type(), c.flags(), c.decimals());
+                logical.writeTo(gathered);
+                if (columns != null) {
+                    columns.remember(index, in, plan.logicalSchema(), u.logicalTables(), gathered, from);
+                }
+            }
             close(start);
         }
         if (--columnsLeft == 0) {

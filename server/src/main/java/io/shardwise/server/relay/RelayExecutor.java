@@ -49,6 +49,8 @@ public final class RelayExecutor {
     private boolean starting;
     /** The transaction's admission being waited for, or null. */
     private Future<Relays.Reservation> admitting;
+    /** The last relayed column definitions, made logical (made with the first relay). */
+    private LogicalColumns columns;
 
     public RelayExecutor(Relays relays, Channel client, Capabilities capabilities, RelaySession session) {
         this.relays = relays;
@@ -258,6 +260,10 @@ public final class RelayExecutor {
 
     /** Starts a statement's relay; the processlist and the question count see it as on the session thread. */
     private void run(QueryRelay started, String sql, RelayPlan plan) {
+        if (columns == null) {
+            columns = new LogicalColumns();
+        }
+        started.columns(columns);
         relay = started;
         session.started(sql, plan);
         relays.countRelayed();
