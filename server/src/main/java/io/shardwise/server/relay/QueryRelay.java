@@ -461,6 +461,12 @@ final class QueryRelay implements BackendConnection.Listener {
     }
 
     private void releaseAll() {
+        if (connections.size() == 1 && current != null) {
+            // the one connection is the current one: no walk over the map's values view per statement
+            current.channel().config().setAutoRead(true);
+            pool.release(current);
+            return;
+        }
         for (BackendConnection c : connections.values()) {
             c.channel().config().setAutoRead(true);
             pool.release(c);
