@@ -42,6 +42,11 @@ public final class StatementBindings implements Bindings {
         return l.isParameter() ? null : l.text();
     }
 
+    @Override
+    public boolean inline(int ordinal) {
+        return !literals.get(ordinal).isParameter();
+    }
+
     private Object param(int index) {
         if (index >= params.size()) {
             throw new io.shardwise.core.error.ShardwiseException(io.shardwise.core.error.ErrorCode.BUG,

@@ -86,6 +86,30 @@ class RelayServerTest {
     }
 
     /**
+     * A connection's relay remembers the column definitions it made logical last time and copies them
+     * when the backend sends the same bytes again: statements repeated and interleaved on one connection
+     * (other columns, other physical tables, an alias, other shards) still get exactly the JDBC path's bytes.
+     */
+    @Test
+    void repeatedAndInterleavedStatementsGetTheirOwnColumnDefinitionsEveryTime() throws Exception {
+        List<String> statements = List.of("SELECT * FROM orders WHERE user_id = 7", "SELECT * FROM orders WHERE user_id = 8",
+                "SELECT c.code, c.name AS label FROM countries c WHERE c.code > 'M'", "SELECT * FROM sbtest1 WHERE id = 5",
+                "SELECT order_id, amount * 2, NULL AS nothing, status FROM orders WHERE user_id = 7",
+                "SELECT * FROM users WHERE user_id = 3", "SELECT * FROM sbtest1 WHERE id = 6");
+        try (RawClient viaJdbc = RawClient.connect(plain.address().getPort(), "app", "app", "shop", NativePassword.PLUGIN);
+             RawClient viaRelay = RawClient.connect(sample.server.address().getPort(), "app", "app", "shop", NativePassword.PLUGIN)) {
+            for (int lap = 0; lap < 3; lap++) {
+                for (String sql : statements) {
+                    List<String> expected = exchange(viaJdbc, sql);
+                    long before = sample.server.relayedStatements();
+                    assertEquals(expected, exchange(viaRelay, sql), "lap " + lap + ": " + sql);
+                    assertEquals(before + 1, sample.server.relayedStatements(), "relayed: " + sql);
+                }
+            }
+        }
+    }
+
+    /**
      * The JDBC path can only guess an integer expression's display width (see ColumnDefinitions);
      * the relay sends the backend's own definition, as one MySQL would.
      */

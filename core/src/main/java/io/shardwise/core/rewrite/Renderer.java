@@ -205,7 +205,7 @@ public final class Renderer {
         List<Slot> slots = template.slots();
         List<Object> params = null;
         for (int s = 0; s < slots.size(); s++) {
-            if (slots.get(s) instanceof Slot.Param p && bindings.text(p.index()) == null) {
+            if (slots.get(s) instanceof Slot.Param p && !bindings.inline(p.index())) {
                 if (params == null) {
                     params = new ArrayList<>(bindings.size());
                 }
@@ -218,7 +218,9 @@ public final class Renderer {
     /** Whether every table already has its physical name in the text and every value is inline. */
     private static boolean unchanged(SqlTemplate template, SourceText source, String out, Map<String, String> physical,
                                      Bindings bindings) {
-        for (Slot slot : template.slots()) {
+        List<Slot> slots = template.slots();
+        for (int i = 0; i < slots.size(); i++) { // indexed: no iterator per render
+            Slot slot = slots.get(i);
             switch (slot) {
                 case Slot.Table t -> {
                     String name = physical.get(t.table().toLowerCase(java.util.Locale.ROOT));
@@ -231,7 +233,7 @@ public final class Renderer {
                     }
                 }
                 case Slot.Param p -> {
-                    if (bindings.text(p.index()) == null) {
+                    if (!bindings.inline(p.index())) {
                         return false; // a prepared parameter: the unit needs its value
                     }
                 }

@@ -32,12 +32,20 @@ public interface Bindings {
     String text(int ordinal);
 
     /**
+     * Whether the value is inline in the statement's text ({@link #text} is not null), without
+     * building that text: a render that copies the user's text unchanged asks only this.
+     */
+    default boolean inline(int ordinal) {
+        return text(ordinal) != null;
+    }
+
+    /**
      * Whether any value is a prepared-statement parameter: then these are a prepared statement's
      * values, and its text (inline literals included) is the same at every execution.
      */
     default boolean hasParameters() {
         for (int i = 0; i < size(); i++) {
-            if (text(i) == null) {
+            if (!inline(i)) {
                 return true;
             }
         }

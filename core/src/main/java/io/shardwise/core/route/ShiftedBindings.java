@@ -20,4 +20,9 @@ record ShiftedBindings(Bindings base, int shift) implements Bindings {
     public String text(int ordinal) {
         return base.text(ordinal + shift);
     }
+
+    @Override
+    public boolean inline(int ordinal) {
+        return base.inline(ordinal + shift);
+    }
 }

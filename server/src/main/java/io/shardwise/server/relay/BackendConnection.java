@@ -173,15 +173,17 @@ public final class BackendConnection extends ChannelInboundHandlerAdapter {
         state = State.BUSY;
         listener = responseListener;
         writePrelude();
-        byte[] text = ClientCharset.utf8(sql); // bytes a client sent that were no UTF-8 go back exactly as they came
-        int length = 1 + text.length;
+        // bytes a client sent that were no UTF-8 go back exactly as they came (ClientCharset.utf8), written in place
+        int length = 1 + StatementText.length(sql);
         if (length < Packet.MAX_WIRE_PAYLOAD) {
             // the one wire packet whole (header, command, text) in one buffer: the packet encoder lets it through
-            channel.writeAndFlush(channel.alloc().ioBuffer(Packet.HEADER_LENGTH + length).writeMediumLE(length).writeByte(0)
-                    .writeByte(0x03).writeBytes(text), channel.voidPromise());
+            ByteBuf wire = channel.alloc().ioBuffer(Packet.HEADER_LENGTH + length).writeMediumLE(length).writeByte(0).writeByte(0x03);
+            StatementText.write(wire, sql);
+            channel.writeAndFlush(wire, channel.voidPromise());
             return;
         }
-        ByteBuf payload = channel.alloc().ioBuffer(length).writeByte(0x03).writeBytes(text);
+        ByteBuf payload = channel.alloc().ioBuffer(length).writeByte(0x03);
+        StatementText.write(payload, sql);
         channel.writeAndFlush(new Packet(0, payload), channel.voidPromise());
     }
 

@@ -100,6 +100,10 @@ final class QueryRelay implements BackendConnection.Listener {
     private final Request request;
     /** Per unit, its response read ahead while an earlier unit is relayed; null for a unit sent in turn. */
     private Ahead[] ahead;
+    /** The connection's last column definitions (backend bytes to logical bytes), or null: each is rewritten. */
+    private LogicalColumns columns;
+    /** The column definition {@link #column} reads next, from 0. */
+    private int columnIndex;
 
     QueryRelay(Channel client, Capabilities capabilities, RelaySession session, RelayPlan plan,
                Map<String, BackendConnection> connections, int firstSequenceId, ReleaseTo pool, Ended ended) {
@@ -117,6 +121,12 @@ final class QueryRelay implements BackendConnection.Listener {
         this.sequenceId = firstSequenceId & 0xFF;
         this.pool = pool;
         this.ended = ended;
+    }
+
+    /** Reuses the connection's last column definitions where the backend sends the same again; returns this. */
+    QueryRelay columns(LogicalColumns cache) {
+        this.columns = cache;
+        return this;
     }
 
     void start() {
@@ -307,13 +317,23 @@ final class QueryRelay implements BackendConnection.Listener {
 
     private void column(Packet packet) {
         if (unit == 0) {
-            ColumnDefinition c = ColumnDefinition.decode(packet.content());
+            ByteBuf in = packet.content();
             ExecutionUnit u = plan.units().get(0);
-            ColumnDefinition logical = new ColumnDefinition(c.schema().isEmpty() ? "" : plan.logicalSchema(),
-                    u.logicalTable(c.table()), u.logicalTable(c.orgTable()), c.name(), c.orgName(), c.collation(), c.length(),
-                    c.type(), c.flags(), c.decimals());
+            int index = columnIndex++;
             int start = open();
-            logical.writeTo(gathered);
+            if (columns == null || !columns.write(index, in, plan.logicalSchema(), u.logicalTables(), gathered)) {
+                int from = gathered.writerIndex();
+                int read = in.readerIndex();
+                ColumnDefinition c = ColumnDefinition.decode(in);
+                in.readerIndex(read); // remembered below as it came
+                ColumnDefinition logical = new ColumnDefinition(c.schema().isEmpty() ? "" : plan.logicalSchema(),
+                        u.logicalTable(c.table()), u.logicalTable(c.orgTable()), c.name(), c.orgName(), c.collation(), c.length(),
+                        c.type(), c.flags(), c.decimals());
+                logical.writeTo(gathered);
+                if (columns != null) {
+                    columns.remember(index, in, plan.logicalSchema(), u.logicalTables(), gathered, from);
+                }
+            }
             close(start);
         }
         if (--columnsLeft == 0) {
@@ -559,6 +579,12 @@ final class QueryRelay implements BackendConnection.Listener {
     }
 
     private void releaseAll() {
+        if (connections.size() == 1 && current != null) {
+            // the one connection is the current one: no walk over the map's values view per statement
+            current.channel().config().setAutoRead(true);
+            pool.release(current);
+            return;
+        }
         for (BackendConnection c : connections.values()) {
             c.channel().config().setAutoRead(true);
             if (c.running()) {

@@ -53,6 +53,8 @@ public final class RelayExecutor {
     private boolean killedWaiting;
     /** The native transaction whose COMMIT or ROLLBACK runs from the loop ({@link TransactionStatements}), or null. */
     private PinnedTransaction ending;
+    /** The last relayed column definitions, made logical (made with the first relay). */
+    private LogicalColumns columns;
 
     public RelayExecutor(Relays relays, Channel client, Capabilities capabilities, RelaySession session) {
         this.relays = relays;
@@ -204,6 +206,16 @@ public final class RelayExecutor {
         }
         PinnedTransaction transaction = pinned;
         starting = true;
+        if (only != null) {
+            // no walk over the one-entry map (its values view, entry set and iterator are garbage per statement)
+            Future<BackendConnection> lease = leases.get(only);
+            if (lease.isDone()) {
+                begin(packet, sql, plan, transaction, leases, fallback, ended);
+            } else {
+                lease.addListener(f -> begin(packet, sql, plan, transaction, leases, fallback, ended));
+            }
+            return true;
+        }
         int[] pending = {leases.size()};
         for (Future<BackendConnection> lease : leases.values()) {
             if (lease.isDone()) {
@@ -239,8 +251,9 @@ public final class RelayExecutor {
         starting = false;
         Map<String, BackendConnection> connections;
         if (leases.size() == 1) {
-            Map.Entry<String, Future<BackendConnection>> e = leases.entrySet().iterator().next();
-            connections = e.getValue().isSuccess() ? Map.of(e.getKey(), e.getValue().getNow()) : Map.of();
+            String backend = plan.units().get(0).backend(); // the one backend: every unit's (oneBackend)
+            Future<BackendConnection> lease = leases.get(backend);
+            connections = lease.isSuccess() ? Map.of(backend, lease.getNow()) : Map.of();
         } else {
             connections = new LinkedHashMap<>(4);
             for (Map.Entry<String, Future<BackendConnection>> e : leases.entrySet()) {
@@ -286,6 +299,10 @@ public final class RelayExecutor {
 
     /** Starts a statement's relay; the processlist and the question count see it as on the session thread. */
     private void run(QueryRelay started, String sql, RelayPlan plan) {
+        if (columns == null) {
+            columns = new LogicalColumns();
+        }
+        started.columns(columns);
         relay = started;
         session.started(sql, plan);
         relays.countRelayed();

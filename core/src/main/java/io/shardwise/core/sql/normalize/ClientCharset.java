@@ -3,6 +3,7 @@ package io.shardwise.core.sql.normalize;
 import java.io.ByteArrayOutputStream;
 import java.nio.ByteBuffer;
 import java.nio.charset.Charset;
+import java.nio.charset.StandardCharsets;
 import java.util.Locale;
 
 /**
@@ -78,8 +79,12 @@ public enum ClientCharset {
     }
 
     public String decode(byte[] bytes, int offset, int length) {
-        StringBuilder out = new StringBuilder(length);
         int end = offset + length;
+        if (ascii(bytes, offset, end)) {
+            // every character set here reads ASCII as itself: one copy into the String, no builder
+            return new String(bytes, offset, length, StandardCharsets.ISO_8859_1);
+        }
+        StringBuilder out = new StringBuilder(length);
         switch (this) {
             case UTF8MB4, UTF8MB3 -> {
                 for (int i = offset; i < end; ) {
@@ -99,6 +104,15 @@ public enum ClientCharset {
             }
         }
         return out.toString();
+    }
+
+    private static boolean ascii(byte[] bytes, int offset, int end) {
+        for (int i = offset; i < end; i++) {
+            if (bytes[i] < 0) {
+                return false;
+            }
+        }
+        return true;
     }
 
     /** The bytes {@link #decode} read; a character this set cannot hold becomes {@code ?}, as MySQL converts it. */

@@ -26,6 +26,21 @@ class ClientCharsetTest {
         }
     }
 
+    /** ASCII takes a shorter road (no builder); it must read as every set reads it, offsets included. */
+    @Test
+    void asciiTextReadsAsItselfInEveryCharsetAndAtAnyOffset() {
+        byte[] bytes = "xxSELECT c FROM t WHERE id=1 /* \u007f */yy".getBytes(StandardCharsets.US_ASCII);
+        for (ClientCharset charset : ClientCharset.values()) {
+            assertEquals("SELECT c FROM t WHERE id=1 /* \u007f */", charset.decode(bytes, 2, bytes.length - 4), charset.name());
+            assertEquals("", charset.decode(bytes, 3, 0), charset.name());
+        }
+        byte[] mixed = hex("41e942");
+        assertEquals("A\udce9B", ClientCharset.UTF8MB4.decode(mixed));
+        assertEquals("AéB", ClientCharset.LATIN1.decode(mixed));
+        assertEquals("A\udce9B", ClientCharset.BINARY.decode(mixed));
+        assertEquals("\udce9B", ClientCharset.BINARY.decode(mixed, 1, 2));
+    }
+
     @Test
     void validUtf8DecodesAsTextAndInvalidBytesAsEscapes() {
         String text = "é😀x";
