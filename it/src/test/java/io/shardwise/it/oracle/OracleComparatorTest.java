@@ -149,4 +149,34 @@ class OracleComparatorTest {
                 List.of(Row.of("1", "1234.56789"), Row.of("2", "0.1")));
         assertInstanceOf(Verdict.Different.class, comparator.compare(c, decimals, longer), "a DECIMAL compares byte for byte");
     }
+
+    private static Outcome.Rows described(String schema, String orgTable, long length, int flags) {
+        return new Outcome.Rows(List.of("id"), List.of(246), List.of(Row.of("1")),
+                List.of(Outcome.Meta.packet(schema, "t", orgTable, "id", 63, length, 0, flags)));
+    }
+
+    @Test
+    void aColumnDescribedOtherwiseIsADifferenceNamingTheProperty() {
+        OracleComparator named = new OracleComparator("shop_whole", "shop");
+        Verdict v = named.compare(UNORDERED, described("shop", "t", 33, 1), described("shop_whole", "t", 32, 1));
+        String report = assertInstanceOf(Verdict.Different.class, v).report();
+        assertTrue(report.contains("'id' length: shardwise 33, direct 32"), report);
+        assertEquals(java.util.Map.of("length", 1), named.metadataKinds());
+    }
+
+    @Test
+    void theDirectDatabaseReadsAsTheLogicalSchemaButAPhysicalTableNameIsADifference() {
+        OracleComparator named = new OracleComparator("shop_whole", "shop");
+        assertInstanceOf(Verdict.Identical.class,
+                named.compare(UNORDERED, described("shop", "t", 32, 1), described("shop_whole", "t", 32, 1)));
+        Verdict v = named.compare(UNORDERED, described("shop", "t_3", 32, 1), described("shop_whole", "t", 32, 1));
+        assertTrue(assertInstanceOf(Verdict.Different.class, v).report().contains("orgTable: shardwise t_3, direct t"));
+    }
+
+    @Test
+    void flagsAreSpelledOutAndASideWithoutMetadataIsNotCompared() {
+        assertEquals("545 NOT_NULL|UNSIGNED|AUTO_INCREMENT", OracleComparator.show("flags", 1 | 32 | 512));
+        assertInstanceOf(Verdict.Identical.class, comparator.compare(UNORDERED,
+                new Outcome.Rows(List.of("id"), List.of(246), List.of(Row.of("1"))), described("x", "t", 32, 1)));
+    }
 }
