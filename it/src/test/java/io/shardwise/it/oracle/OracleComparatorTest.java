@@ -179,4 +179,24 @@ class OracleComparatorTest {
         assertInstanceOf(Verdict.Identical.class, comparator.compare(UNORDERED,
                 new Outcome.Rows(List.of("id"), List.of(246), List.of(Row.of("1"))), described("x", "t", 32, 1)));
     }
+
+    private static Outcome.Rows flagged(int flags, int collation, int type) {
+        return new Outcome.Rows(List.of("id"), List.of(type), List.of(Row.of("1")),
+                List.of(Outcome.Meta.packet("shop", "t", "t", "id", collation, 20, 0, flags)));
+    }
+
+    @Test
+    void onlyTheNamedPlanDependentDifferencesAreExcusedAndTheyAreCounted() {
+        OracleComparator named = new OracleComparator("shop_whole", "shop");
+        // key flags a temporary table drops, and BINARY on a number: excused
+        assertInstanceOf(Verdict.Identical.class, named.compare(UNORDERED, flagged(1 | 128, 63, 8), flagged(1 | 2 | 16384, 63, 8)));
+        // NOT_NULL, UNSIGNED, and BINARY on a string are not
+        assertInstanceOf(Verdict.Different.class, named.compare(UNORDERED, flagged(0, 63, 8), flagged(1, 63, 8)));
+        assertInstanceOf(Verdict.Different.class, named.compare(UNORDERED, flagged(32, 63, 8), flagged(0, 63, 8)));
+        assertInstanceOf(Verdict.Different.class, named.compare(UNORDERED, flagged(128, 45, 253), flagged(0, 45, 253)));
+        // the handshake collation on MariaDB: 45 for 255 only
+        assertInstanceOf(Verdict.Identical.class, named.compare(UNORDERED, flagged(0, 45, 253), flagged(0, 255, 253)));
+        assertInstanceOf(Verdict.Different.class, named.compare(UNORDERED, flagged(0, 46, 253), flagged(0, 255, 253)));
+        assertEquals(java.util.Map.of("flags", 3, "collation", 1, "excused flags", 1, "excused collation", 1), named.metadataKinds());
+    }
 }
