@@ -53,8 +53,9 @@ final class ShardwiseResultSetMetaData implements ResultSetMetaData {
         return switch (type(column).jdbcType) {
             case Types.BIT, Types.TINYINT, Types.SMALLINT, Types.INTEGER, Types.BIGINT, Types.FLOAT, Types.REAL, Types.DOUBLE,
                  Types.DATE, Types.TIME, Types.TIMESTAMP -> false;
-            case Types.CHAR, Types.VARCHAR, Types.LONGVARCHAR -> (c.flags() & Column.FLAG_BINARY) != 0
-                    || ColumnType.isCaseSensitiveCollation(c.collation());
+            // by the collation alone, as Connector/J: a _bin column converted to the results' utf8mb4_0900_ai_ci
+            // carries the BINARY flag and the _ci collation, and reads as case-insensitive
+            case Types.CHAR, Types.VARCHAR, Types.LONGVARCHAR -> ColumnType.isCaseSensitiveCollation(c.collation());
             default -> true;
         };
     }

@@ -18,7 +18,11 @@ final class AggregateColumns {
     private static final int BIGINT = 8;
     private static final int DOUBLE = 5;
     private static final int NEWDECIMAL = 246;
-    private static final int COUNT_LENGTH = 21;
+    /**
+     * COUNT's length as core's columns hold lengths: as Connector/J reports them, an integer's being its
+     * type's digit count (BIGINT 19; MySQL's wire says 21, which the server's encoder restores by type).
+     */
+    static final int COUNT_LENGTH = 19;
 
     private AggregateColumns() {}
 

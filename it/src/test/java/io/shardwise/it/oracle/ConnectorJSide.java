@@ -12,6 +12,7 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Properties;
 
 /**
@@ -114,11 +115,16 @@ final class ConnectorJSide implements Side {
         int width = md.getColumnCount();
         List<String> labels = new ArrayList<>(width);
         List<Integer> types = new ArrayList<>(width);
+        List<Map<String, Object>> meta = new ArrayList<>(width);
         for (int i = 0; i < width; i++) {
+            Field f = fields[i];
             labels.add(md.getColumnLabel(i + 1));
-            types.add(jdbcTypes ? jdbcType(md.getColumnType(i + 1)) : fields[i].getMysqlTypeId());
+            types.add(jdbcTypes ? jdbcType(md.getColumnType(i + 1)) : f.getMysqlTypeId());
+            // the column-definition packet as Connector/J decoded it (a DECIMAL's length as its precision), and JDBC's view of it
+            meta.add(Outcome.Meta.jdbc(Outcome.Meta.packet(f.getDatabaseName(), f.getTableName(), f.getOriginalTableName(),
+                    f.getOriginalName(), f.getCollationIndex(), f.getLength(), f.getDecimals(), f.getFlags()), md, i + 1));
         }
-        return new Outcome.Rows(labels, types, cells(rs, width));
+        return new Outcome.Rows(labels, types, cells(rs, width), meta);
     }
 
     static List<Row> cells(ResultSet rs, int width) throws SQLException {

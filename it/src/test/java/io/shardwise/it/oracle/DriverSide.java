@@ -8,7 +8,9 @@ import java.sql.ResultSetMetaData;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 
 /**
  * The JDBC face: one connection of the Shardwise driver ({@code jdbc:shardwise:<config>}), read as
@@ -73,11 +75,13 @@ final class DriverSide implements Side {
             int width = md.getColumnCount();
             List<String> labels = new ArrayList<>(width);
             List<Integer> types = new ArrayList<>(width);
+            List<Map<String, Object>> meta = new ArrayList<>(width);
             for (int i = 1; i <= width; i++) {
                 labels.add(md.getColumnLabel(i));
                 types.add(ConnectorJSide.jdbcType(md.getColumnType(i)));
+                meta.add(Outcome.Meta.jdbc(new LinkedHashMap<>(), md, i));
             }
-            return new Outcome.Rows(labels, types, ConnectorJSide.cells(rs, width));
+            return new Outcome.Rows(labels, types, ConnectorJSide.cells(rs, width), meta);
         }
     }
 

@@ -8,6 +8,7 @@ import io.shardwise.core.execute.ResultCursor;
 import io.shardwise.it.oracle.Outcome.Row;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 
 /**
  * The engine face: one {@link EngineSession} in process. Cursor cells are copied as they are read (a cursor's
@@ -63,9 +64,12 @@ final class EngineSide implements Side {
             List<Column> columns = cursor.columns();
             List<String> labels = new ArrayList<>(columns.size());
             List<Integer> types = new ArrayList<>(columns.size());
+            List<Map<String, Object>> meta = new ArrayList<>(columns.size());
             for (Column col : columns) {
                 labels.add(col.name());
                 types.add(col.mysqlType());
+                meta.add(Outcome.Meta.packet(col.schema(), col.table(), col.orgTable(), col.orgName(), col.collation(),
+                        col.length(), col.decimals(), col.flags()));
             }
             List<Row> rows = new ArrayList<>();
             while (cursor.next()) {
@@ -76,7 +80,7 @@ final class EngineSide implements Side {
                 }
                 rows.add(new Row(cells));
             }
-            return new Outcome.Rows(labels, types, rows);
+            return new Outcome.Rows(labels, types, rows, meta);
         }
     }
 }

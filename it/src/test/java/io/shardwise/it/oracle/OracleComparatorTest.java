@@ -149,4 +149,54 @@ class OracleComparatorTest {
                 List.of(Row.of("1", "1234.56789"), Row.of("2", "0.1")));
         assertInstanceOf(Verdict.Different.class, comparator.compare(c, decimals, longer), "a DECIMAL compares byte for byte");
     }
+
+    private static Outcome.Rows described(String schema, String orgTable, long length, int flags) {
+        return new Outcome.Rows(List.of("id"), List.of(246), List.of(Row.of("1")),
+                List.of(Outcome.Meta.packet(schema, "t", orgTable, "id", 63, length, 0, flags)));
+    }
+
+    @Test
+    void aColumnDescribedOtherwiseIsADifferenceNamingTheProperty() {
+        OracleComparator named = new OracleComparator("shop_whole", "shop");
+        Verdict v = named.compare(UNORDERED, described("shop", "t", 33, 1), described("shop_whole", "t", 32, 1));
+        String report = assertInstanceOf(Verdict.Different.class, v).report();
+        assertTrue(report.contains("'id' length: shardwise 33, direct 32"), report);
+        assertEquals(java.util.Map.of("length", 1), named.metadataKinds());
+    }
+
+    @Test
+    void theDirectDatabaseReadsAsTheLogicalSchemaButAPhysicalTableNameIsADifference() {
+        OracleComparator named = new OracleComparator("shop_whole", "shop");
+        assertInstanceOf(Verdict.Identical.class,
+                named.compare(UNORDERED, described("shop", "t", 32, 1), described("shop_whole", "t", 32, 1)));
+        Verdict v = named.compare(UNORDERED, described("shop", "t_3", 32, 1), described("shop_whole", "t", 32, 1));
+        assertTrue(assertInstanceOf(Verdict.Different.class, v).report().contains("orgTable: shardwise t_3, direct t"));
+    }
+
+    @Test
+    void flagsAreSpelledOutAndASideWithoutMetadataIsNotCompared() {
+        assertEquals("545 NOT_NULL|UNSIGNED|AUTO_INCREMENT", OracleComparator.show("flags", 1 | 32 | 512));
+        assertInstanceOf(Verdict.Identical.class, comparator.compare(UNORDERED,
+                new Outcome.Rows(List.of("id"), List.of(246), List.of(Row.of("1"))), described("x", "t", 32, 1)));
+    }
+
+    private static Outcome.Rows flagged(int flags, int collation, int type) {
+        return new Outcome.Rows(List.of("id"), List.of(type), List.of(Row.of("1")),
+                List.of(Outcome.Meta.packet("shop", "t", "t", "id", collation, 20, 0, flags)));
+    }
+
+    @Test
+    void onlyTheNamedPlanDependentDifferencesAreExcusedAndTheyAreCounted() {
+        OracleComparator named = new OracleComparator("shop_whole", "shop");
+        // key flags a temporary table drops, and BINARY on a number: excused
+        assertInstanceOf(Verdict.Identical.class, named.compare(UNORDERED, flagged(1 | 128, 63, 8), flagged(1 | 2 | 16384, 63, 8)));
+        // NOT_NULL, UNSIGNED, and BINARY on a string are not
+        assertInstanceOf(Verdict.Different.class, named.compare(UNORDERED, flagged(0, 63, 8), flagged(1, 63, 8)));
+        assertInstanceOf(Verdict.Different.class, named.compare(UNORDERED, flagged(32, 63, 8), flagged(0, 63, 8)));
+        assertInstanceOf(Verdict.Different.class, named.compare(UNORDERED, flagged(128, 45, 253), flagged(0, 45, 253)));
+        // the handshake collation on MariaDB: 45 for 255 only
+        assertInstanceOf(Verdict.Identical.class, named.compare(UNORDERED, flagged(0, 45, 253), flagged(0, 255, 253)));
+        assertInstanceOf(Verdict.Different.class, named.compare(UNORDERED, flagged(0, 46, 253), flagged(0, 255, 253)));
+        assertEquals(java.util.Map.of("flags", 3, "collation", 1, "excused flags", 1, "excused collation", 1), named.metadataKinds());
+    }
 }

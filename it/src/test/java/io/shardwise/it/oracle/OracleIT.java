@@ -157,7 +157,8 @@ class OracleIT {
     }
 
     /** One side's tally. */
-    private record Tally(Face face, int total, int identical, List<String> differences, List<String> errors, long relayed) {
+    private record Tally(Face face, int total, int identical, List<String> differences, List<String> errors, long relayed,
+                         Map<String, Integer> metadataKinds) {
         String line() {
             return "oracle[" + face.name().toLowerCase(java.util.Locale.ROOT) + "]: " + total + " statements, " + identical
                     + " identical, " + differences.size() + " different, " + errors.size() + " errors";
@@ -252,6 +253,8 @@ class OracleIT {
         System.out.println("oracle relay: " + relay.relayed() + " of " + relay.total() + " statements answered by the packet relay");
         for (Tally t : tallies) {
             System.out.println(t.line());
+            System.out.println("oracle[" + t.face().name().toLowerCase(java.util.Locale.ROOT)
+                    + "] statements whose column metadata differs, by property: " + t.metadataKinds());
         }
         // STYLE 25: the corpus leaves nothing behind
         for (Lane lane : lanes) {
@@ -293,7 +296,7 @@ class OracleIT {
             case Verdict.Error e -> errors.add(e.report());
         }
         long relayed = lane.shardwiseServer == null ? 0 : lane.shardwiseServer.relayedStatements() - relayedBefore;
-        return new Tally(lane.face, corpus.size() + 1, identical, differences, errors, relayed);
+        return new Tally(lane.face, corpus.size() + 1, identical, differences, errors, relayed, comparator.metadataKinds());
     }
 
     /**

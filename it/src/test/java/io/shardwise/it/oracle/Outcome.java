@@ -1,24 +1,104 @@
 package io.shardwise.it.oracle;
 
 import java.nio.charset.StandardCharsets;
+import java.sql.ResultSetMetaData;
+import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 
 /**
  * What one side of the oracle made of one statement, reduced to what MySQL's text protocol shows a
- * client: result labels, protocol type codes and cell bytes; an update's counts; or an error's
- * errno. Values are copied out of cursors and result sets, so an outcome outlives them.
+ * client: result labels, protocol type codes, the rest of each column's description and cell bytes;
+ * an update's counts; or an error's errno. Values are copied out of cursors and result sets, so an outcome outlives them.
  */
 sealed interface Outcome {
 
-    /** A result set; {@code rows} in the order the side returned them. */
-    record Rows(List<String> labels, List<Integer> types, List<Row> rows) implements Outcome {
+    /**
+     * A result set; {@code rows} in the order the side returned them. {@code meta} holds, per column,
+     * the rest of its description at the level the face exposes it (see {@link Meta}); empty when the
+     * side does not report it.
+     */
+    record Rows(List<String> labels, List<Integer> types, List<Row> rows, List<Map<String, Object>> meta) implements Outcome {
         public Rows {
             labels = List.copyOf(labels);
             types = List.copyOf(types);
             rows = List.copyOf(rows);
+            meta = List.copyOf(meta);
+        }
+
+        Rows(List<String> labels, List<Integer> types, List<Row> rows) {
+            this(labels, types, rows, List.of());
+        }
+    }
+
+    /**
+     * A column's description beyond label and type, as property name to value. A face reports the
+     * properties it exposes and the comparator compares those both sides report: {@link #PACKET}'s
+     * keys are the fields of MySQL's column-definition packet (as Connector/J decodes it, or as the
+     * engine's {@code Column} holds it), {@link #JDBC}'s are what {@code ResultSetMetaData} answers.
+     */
+    final class Meta {
+        static final String SCHEMA = "schema";
+        static final String TABLE = "table";
+        static final String ORG_TABLE = "orgTable";
+        static final String ORG_NAME = "orgName";
+        static final String COLLATION = "collation";
+        static final String LENGTH = "length";
+        static final String DECIMALS = "decimals";
+        static final String FLAGS = "flags";
+        static final String CATALOG = "jdbc.catalog";
+        static final String TABLE_NAME = "jdbc.tableName";
+        static final String COLUMN_NAME = "jdbc.columnName";
+        static final String PRECISION = "jdbc.precision";
+        static final String SCALE = "jdbc.scale";
+        static final String DISPLAY_SIZE = "jdbc.displaySize";
+        static final String NULLABLE = "jdbc.nullable";
+        static final String SIGNED = "jdbc.signed";
+        static final String TYPE_NAME = "jdbc.typeName";
+        static final String AUTO_INCREMENT = "jdbc.autoIncrement";
+        static final String CASE_SENSITIVE = "jdbc.caseSensitive";
+        static final String CLASS_NAME = "jdbc.className";
+
+        private Meta() {}
+
+        /** The column-definition packet's fields (flags as their low 16 bits, as the packet carries them). */
+        static Map<String, Object> packet(String schema, String table, String orgTable, String orgName, int collation,
+                                          long length, int decimals, int flags) {
+            Map<String, Object> m = new LinkedHashMap<>();
+            m.put(SCHEMA, orEmpty(schema));
+            m.put(TABLE, orEmpty(table));
+            m.put(ORG_TABLE, orEmpty(orgTable));
+            m.put(ORG_NAME, orEmpty(orgName));
+            m.put(COLLATION, collation);
+            m.put(LENGTH, length);
+            m.put(DECIMALS, decimals);
+            m.put(FLAGS, flags & 0xFFFF);
+            return m;
+        }
+
+        /** Adds what JDBC's ResultSetMetaData answers for column {@code i} (1-based). */
+        static Map<String, Object> jdbc(Map<String, Object> m, ResultSetMetaData md, int i) throws SQLException {
+            m.put(CATALOG, orEmpty(md.getCatalogName(i)));
+            m.put(TABLE_NAME, orEmpty(md.getTableName(i)));
+            m.put(COLUMN_NAME, orEmpty(md.getColumnName(i)));
+            m.put(PRECISION, md.getPrecision(i));
+            m.put(SCALE, md.getScale(i));
+            m.put(DISPLAY_SIZE, md.getColumnDisplaySize(i));
+            m.put(NULLABLE, md.isNullable(i));
+            m.put(SIGNED, md.isSigned(i));
+            m.put(TYPE_NAME, md.getColumnTypeName(i));
+            m.put(AUTO_INCREMENT, md.isAutoIncrement(i));
+            m.put(CASE_SENSITIVE, md.isCaseSensitive(i));
+            m.put(CLASS_NAME, md.getColumnClassName(i));
+            return m;
+        }
+
+        private static String orEmpty(String s) {
+            return s == null ? "" : s;
         }
     }
 
