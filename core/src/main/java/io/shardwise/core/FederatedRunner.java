@@ -263,10 +263,10 @@ final class FederatedRunner {
         List<Read> out = new ArrayList<>();
         if (reduction == null) {
             for (String local : b.local()) {
-                out.add(new Read(local, null, s.where(), s.params()));
+                out.add(new Read(local, null, CopyScans.atNode(b, s.where(), new DataNode(plan.coordinator(), local)), s.params()));
             }
             for (DataNode remote : b.remote()) {
-                out.add(new Read(remote.table(), remote, s.where(), s.params()));
+                out.add(new Read(remote.table(), remote, CopyScans.atNode(b, s.where(), remote), s.params()));
             }
             return out;
         }
@@ -294,7 +294,8 @@ final class FederatedRunner {
                 List<Object> params = new ArrayList<>(s.params());
                 params.addAll(batch);
                 boolean local = n < b.local().size();
-                out.add(new Read(nodes.get(n).table(), local ? null : nodes.get(n), s.where() == null ? in : s.where() + " AND " + in, params));
+                String where = CopyScans.atNode(b, s.where(), nodes.get(n));
+                out.add(new Read(nodes.get(n).table(), local ? null : nodes.get(n), where == null ? in : where + " AND " + in, params));
             }
         }
         return out;
@@ -455,10 +456,10 @@ final class FederatedRunner {
             sequence.add(unit(plan, c.like() != null ? CopyTexts.create(b)
                     : "CREATE TEMPORARY TABLE " + c.temp() + " /* as SHOW CREATE TABLE of " + c.definition() + " */", List.of()));
             for (String local : b.local()) {
-                sequence.add(unit(plan, CopyTexts.copyLocal(b, local, where), s.params()));
+                sequence.add(unit(plan, CopyTexts.copyLocal(b, local, CopyScans.atNode(b, where, new DataNode(plan.coordinator(), local))), s.params()));
             }
             for (DataNode remote : b.remote()) {
-                scans.add(new ExecutionUnit(remote.backend(), CopyTexts.scan(b, remote.table(), where), s.params(), Map.of()));
+                scans.add(new ExecutionUnit(remote.backend(), CopyTexts.scan(b, remote.table(), CopyScans.atNode(b, where, remote)), s.params(), Map.of()));
                 sequence.add(unit(plan, CopyTexts.insertHead(b) + " VALUES /* the rows of " + remote.backend() + "." + remote.table()
                         + ", in batches of " + BATCH + " */", List.of()));
             }
@@ -602,7 +603,7 @@ final class FederatedRunner {
             List<Object> values = new ArrayList<>();
             for (io.shardwise.core.sql.analyze.CopyScope.Conjunct conjunct : b.pushed()) {
                 where.append(where.isEmpty() ? "(" : " AND (");
-                render(conjunct, template, source, bindings, where, values);
+                render(conjunct, c.push().exposed(), template, source, bindings, where, values);
                 where.append(')');
             }
             out.add(new Scan(b, where.toString(), values));
@@ -611,8 +612,31 @@ final class FederatedRunner {
     }
 
     /** A pushed conjunct with this execution's values: its span of the text, or a derived OR part by part. */
-    private static void render(io.shardwise.core.sql.analyze.CopyScope.Conjunct conjunct, SqlTemplate template, SourceText source,
+    private static void render(io.shardwise.core.sql.analyze.CopyScope.Conjunct conjunct, String exposed, SqlTemplate template, SourceText source,
                                StatementBindings bindings, StringBuilder where, List<Object> values) {
+        if (conjunct.node() != null) {
+            // each node's key set, its tables placeheld until the node is known (CopyScans.atNode); a NULL key is the statement's to judge
+            io.shardwise.core.sql.analyze.CopyScope.NodeKeys k = conjunct.node();
+            Map<String, String> physical = new java.util.HashMap<>();
+            for (String table : k.nodes().keySet()) {
+                physical.put(table, CopyScans.placeholder(table));
+            }
+            String column = CopyTexts.quote(exposed) + '.' + CopyTexts.quote(k.column());
+            where.append(column).append(" IN (");
+            for (io.shardwise.core.sql.analyze.CopyScope.Piece p : k.pieces()) {
+                if (p.text() != null) {
+                    where.append(p.text());
+                } else if (p.table() != null) {
+                    where.append(CopyTexts.quote(CopyScans.placeholder(p.table())));
+                } else {
+                    Renderer.Rendered r = Renderer.span(template, source, physical, bindings, p.start(), p.end());
+                    where.append(r.sql());
+                    values.addAll(r.params());
+                }
+            }
+            where.append(") OR ").append(column).append(" IS NULL");
+            return;
+        }
         if (!conjunct.derived()) {
             Renderer.Rendered r = Renderer.span(template, source, Map.of(), bindings, conjunct.start(), conjunct.end());
             where.append(r.sql());
@@ -624,7 +648,7 @@ final class FederatedRunner {
             List<io.shardwise.core.sql.analyze.CopyScope.Conjunct> branch = conjunct.any().get(i);
             for (int j = 0; j < branch.size(); j++) {
                 where.append(j == 0 ? "(" : " AND (");
-                render(branch.get(j), template, source, bindings, where, values);
+                render(branch.get(j), exposed, template, source, bindings, where, values);
                 where.append(')');
             }
             where.append(')');

@@ -133,6 +133,9 @@ public final class CopyScans {
             for (CopyScope.Conjunct conjunct : p.conjuncts()) {
                 unqualified |= !conjunct.unqualified().isEmpty();
             }
+            for (CopyScope.Conjunct conjunct : p.conjuncts()) {
+                nodeTables(conjunct, out); // a node's key set: its tables' columns decide whether it is correlated
+            }
             if (c.like() != null && (!p.whole() || unqualified)) {
                 out.add(c.like()); // a copy made from a definition elsewhere is whole, its conjuncts qualified (Federation)
             }
@@ -302,6 +305,9 @@ public final class CopyScans {
      * attributed, or null when some branch keeps none (a row of any kind may then pass that branch).
      */
     static CopyScope.Conjunct resolve(CopyScope.Conjunct c, Columns own, List<String> rivals, Map<String, Columns> catalog) {
+        if (c.node() != null) {
+            return nodeResolved(c, own, rivals, catalog);
+        }
         if (!c.derived() && attributed(c, own, rivals, catalog)) {
             return c;
         }
@@ -323,6 +329,75 @@ public final class CopyScans {
             branches.add(kept);
         }
         return CopyScope.Conjunct.anyOf(branches);
+    }
+
+    private static void nodeTables(CopyScope.Conjunct c, Set<String> out) {
+        if (c.node() != null) {
+            out.addAll(c.node().columns().keySet());
+        }
+        for (List<CopyScope.Conjunct> branch : c.any()) {
+            for (CopyScope.Conjunct part : branch) {
+                nodeTables(part, out);
+            }
+        }
+    }
+
+    /** The quoted stand-in for {@code table}'s node in a rendered {@link CopyScope.NodeKeys}, replaced per node ({@link #atNode}). */
+    public static String placeholder(String table) {
+        return "\u0001shardwise_node:" + table + "\u0001";
+    }
+
+    /**
+     * {@code where} as node {@code node} of {@code b}'s table runs it: each {@link CopyScope.NodeKeys}'s
+     * tables read at that node's index (bound tables hold a key's rows at the same index).
+     */
+    public static String atNode(Bound b, String where, DataNode node) {
+        if (where == null || where.indexOf('\u0001') < 0) {
+            return where;
+        }
+        int index = JoinKeys.nodeIndex(b.copy().push().sharded(), node);
+        if (index < 0) {
+            throw new IllegalStateException("node " + node + " is not one of " + b.copy().table() + "'s");
+        }
+        Map<String, List<String>> nodes = new HashMap<>();
+        for (CopyScope.Conjunct c : b.pushed()) {
+            nodeMaps(c, nodes);
+        }
+        String out = where;
+        for (Map.Entry<String, List<String>> e : nodes.entrySet()) {
+            out = out.replace(CopyTexts.quote(placeholder(e.getKey())), CopyTexts.quote(e.getValue().get(index)));
+        }
+        return out;
+    }
+
+    private static void nodeMaps(CopyScope.Conjunct c, Map<String, List<String>> out) {
+        if (c.node() != null) {
+            out.putAll(c.node().nodes());
+        }
+        for (List<CopyScope.Conjunct> branch : c.any()) {
+            for (CopyScope.Conjunct part : branch) {
+                nodeMaps(part, out);
+            }
+        }
+    }
+
+    /** A node's key set applies when its unqualified names are the table's alone and its subqueries' names their tables' columns. */
+    private static CopyScope.Conjunct nodeResolved(CopyScope.Conjunct c, Columns own, List<String> rivals, Map<String, Columns> catalog) {
+        if (!attributed(c, own, rivals, catalog)) {
+            return null;
+        }
+        for (Map.Entry<String, Set<String>> e : c.node().columns().entrySet()) {
+            Columns table = catalog.get(e.getKey().toLowerCase(Locale.ROOT));
+            if (table == null) {
+                return null;
+            }
+            for (String name : e.getValue()) {
+                if (!table.has(name)) {
+                    return null;
+                }
+            }
+        }
+        return c;
     }
 
     /** Every unqualified name of {@code c} is a column of the table and of no rival (as MySQL resolves it). */

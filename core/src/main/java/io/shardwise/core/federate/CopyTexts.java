@@ -209,7 +209,7 @@ public final class CopyTexts {
         }
     }
 
-    static String quote(String name) {
+    public static String quote(String name) {
         return '`' + name.replace("`", "``") + '`';
     }
 }

@@ -362,6 +362,7 @@ public final class Federation {
                 }
             }
         }
+        conjuncts = placed(conjuncts, s, rule, coordinator, here != null);
         List<FederatedPlan.Key> keys = new ArrayList<>();
         if (here != null && table != null) {
             for (CopyScope.Key k : table.keys()) {
@@ -378,6 +379,74 @@ public final class Federation {
         }
         return new FederatedPlan.Push(table == null ? s.name() : table.exposed(), here == null || scope.whole(key), scope.names(), conjuncts,
                 rivals, s, keys);
+    }
+
+    /**
+     * {@code conjuncts} with each {@link CopyScope.NodeKeys} given its tables' nodes, or left out where
+     * a node cannot answer it for its own rows: a table it reads not sharded and bound with {@code s}
+     * over as many nodes on the same backends (the binding is what puts a key's rows of every table of
+     * the group on one node), or without a node on the coordinator (whose catalog must list its columns),
+     * or the copy itself without one ({@code local} false). An OR loses a branch's part; a branch left
+     * with none drops the OR.
+     */
+    static List<CopyScope.Conjunct> placed(List<CopyScope.Conjunct> conjuncts, TableRule.Sharded s, ShardingRule rule, String coordinator,
+                                           boolean local) {
+        List<CopyScope.Conjunct> out = new ArrayList<>(conjuncts.size());
+        for (CopyScope.Conjunct c : conjuncts) {
+            CopyScope.Conjunct p = placed(c, s, rule, coordinator, local);
+            if (p != null) {
+                out.add(p);
+            }
+        }
+        return out;
+    }
+
+    private static CopyScope.Conjunct placed(CopyScope.Conjunct c, TableRule.Sharded s, ShardingRule rule, String coordinator, boolean local) {
+        if (c.node() != null) {
+            CopyScope.NodeKeys k = c.node();
+            Map<String, List<String>> nodes = new HashMap<>();
+            Map<String, java.util.Set<String>> columns = new HashMap<>();
+            for (String table : k.tables()) {
+                TableRule r;
+                try {
+                    r = rule.logicalTables().served(table);
+                } catch (RuntimeException e) {
+                    return null; // a CTE's name, say
+                }
+                if (!local || !(r instanceof TableRule.Sharded t) || !t.isBoundTo(s) || t.nodes().size() != s.nodes().size()) {
+                    return null;
+                }
+                List<String> physical = new ArrayList<>(t.nodes().size());
+                for (int i = 0; i < t.nodes().size(); i++) {
+                    if (!t.nodes().get(i).backend().equals(s.nodes().get(i).backend())) {
+                        return null;
+                    }
+                    physical.add(t.nodes().get(i).table());
+                }
+                DataNode there = nodeOn(t, coordinator);
+                if (there == null) {
+                    return null;
+                }
+                nodes.put(table, physical);
+                columns.put(there.table(), k.columns().getOrDefault(table, java.util.Set.of()));
+            }
+            return new CopyScope.Conjunct(c.start(), c.end(), c.text(), c.unqualified(), c.key(), c.any(),
+                    new CopyScope.NodeKeys(k.column(), k.pieces(), columns, nodes));
+        }
+        if (c.any().isEmpty() || !c.derived()) {
+            return c;
+        }
+        List<List<CopyScope.Conjunct>> branches = new ArrayList<>(c.any().size());
+        boolean changed = false;
+        for (List<CopyScope.Conjunct> branch : c.any()) {
+            List<CopyScope.Conjunct> kept = placed(branch, s, rule, coordinator, local);
+            if (kept.isEmpty()) {
+                return null;
+            }
+            changed |= !kept.equals(branch);
+            branches.add(kept);
+        }
+        return changed ? CopyScope.Conjunct.anyOf(branches) : c;
     }
 
     /** The coordinator's tables for logical {@code names}, or null when one has none there (a CTE's name, a table elsewhere). */

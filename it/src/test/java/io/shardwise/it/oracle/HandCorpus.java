@@ -1489,6 +1489,51 @@ final class HandCorpus {
                 + " WHERE (o.user_id) = 5 AND ((u.name) LIKE 'a%' OR u.name IS NULL) ORDER BY 1, 2, 3");
         // an OR of terms on several tables gives each table the OR of its own parts (TPC-H Q19), NULLs in
         // either; a table read twice under one name takes the OR of each reference's conjuncts (Q17, Q22)
+        // a subquery grouped by (or filtering) the sharding key of a table bound with the copied one, and EXISTS /
+        // NOT EXISTS correlated on it, answered by each node for its own keys (TPC-H Q18, Q21); NULLs in what they
+        // compare, NOT IN / NOT EXISTS, and tables that are not co-located (sbtest1, promotions), which must not be
+        c.category("federated-node-keys");
+        c.q("SELECT u.user_id, o.order_id, o.amount FROM users u JOIN orders o ON u.user_id = o.user_id JOIN promotions p ON p.id = o.order_id % 5"
+                + " WHERE o.user_id IN (SELECT user_id FROM order_items GROUP BY user_id HAVING SUM(quantity) > 6) ORDER BY 1, 2, 3");
+        c.q("SELECT o.user_id, COUNT(*), SUM(i.quantity) FROM orders o, order_items i, promotions p WHERE o.user_id = i.user_id AND p.id = i.item_id % 4"
+                + " AND o.user_id IN (SELECT user_id FROM orders GROUP BY user_id HAVING COUNT(amount) >= 2) GROUP BY o.user_id ORDER BY 1");
+        c.q("SELECT o.order_id FROM orders o JOIN users u ON u.user_id = o.order_id WHERE o.user_id IN (SELECT i.user_id FROM order_items i"
+                + " GROUP BY i.user_id, i.sku HAVING MAX(i.price) > 20) ORDER BY 1");
+        c.q("SELECT o.order_id, o.status FROM orders o JOIN users u ON u.user_id = o.order_id WHERE o.user_id IN (SELECT user_id FROM orders"
+                + " WHERE amount IS NULL OR status IS NULL) ORDER BY 1");
+        c.q("SELECT COUNT(*) FROM orders o JOIN promotions p ON p.id = o.order_id % 3 WHERE o.user_id IN (SELECT DISTINCT o2.user_id FROM orders o2"
+                + " WHERE o2.amount > 100)");
+        c.q("SELECT o.order_id FROM orders o JOIN users u ON u.user_id = o.order_id WHERE o.user_id NOT IN (SELECT user_id FROM order_items"
+                + " GROUP BY user_id HAVING SUM(quantity) > 6) ORDER BY 1");
+        c.q("SELECT u.user_id FROM users u JOIN promotions p ON p.id = u.user_id % 4 WHERE u.name IS NULL OR u.user_id IN (SELECT user_id FROM orders"
+                + " GROUP BY user_id HAVING AVG(amount) > 200) ORDER BY 1");
+        c.q("SELECT o.order_id, (SELECT COUNT(*) FROM orders x WHERE x.user_id IN (SELECT user_id FROM orders GROUP BY user_id HAVING SUM(amount) IS NULL))"
+                + " AS n FROM orders o JOIN users u ON u.user_id = o.order_id ORDER BY 1");
+        c.q("SELECT COUNT(*), SUM(i.price) FROM order_items i, orders o, promotions p WHERE o.user_id = i.user_id AND p.id = i.item_id % 6"
+                + " AND EXISTS (SELECT * FROM order_items i2 WHERE i2.user_id = i.user_id AND i2.sku <> i.sku)"
+                + " AND NOT EXISTS (SELECT * FROM order_items i3 WHERE i3.user_id = i.user_id AND i3.sku <> i.sku AND i3.quantity > 3)");
+        c.q("SELECT o.order_id, o.amount FROM orders o JOIN users u ON u.user_id = o.order_id WHERE o.amount > 10 AND EXISTS (SELECT 1 FROM order_items i"
+                + " WHERE i.user_id = o.user_id AND i.order_id = o.order_id) ORDER BY 1");
+        c.q("SELECT o.order_id, o.status FROM orders o JOIN users u ON u.user_id = o.order_id WHERE NOT EXISTS (SELECT 1 FROM orders o2"
+                + " WHERE o2.user_id = o.user_id AND o2.order_id <> o.order_id AND o2.amount IS NULL) ORDER BY 1");
+        c.q("SELECT o.order_id FROM orders o JOIN users u ON u.user_id = o.order_id WHERE EXISTS (SELECT COUNT(*) FROM order_items i"
+                + " WHERE i.user_id = o.user_id HAVING COUNT(*) > 2) AND NOT EXISTS (SELECT 1 FROM users w WHERE w.user_id = o.user_id"
+                + " AND w.name IS NULL) ORDER BY 1");
+        c.q("SELECT o.order_id FROM orders o JOIN users u ON u.user_id = o.order_id WHERE NOT EXISTS (SELECT 1 FROM order_items i"
+                + " WHERE i.user_id = o.user_id AND i.price > o.amount) ORDER BY 1");
+        // not co-located: the subquery's table is sharded on its own (sbtest1) or a single table, or grouped by another column
+        c.q("SELECT o.order_id FROM orders o JOIN users u ON u.user_id = o.order_id WHERE o.user_id IN (SELECT s.id FROM sbtest1 s GROUP BY s.id"
+                + " HAVING COUNT(*) > 0) ORDER BY 1");
+        c.q("SELECT o.order_id FROM orders o JOIN users u ON u.user_id = o.order_id WHERE o.user_id IN (SELECT p.id FROM promotions p) ORDER BY 1");
+        c.q("SELECT o.order_id FROM orders o JOIN users u ON u.user_id = o.order_id WHERE o.user_id IN (SELECT i.quantity FROM order_items i"
+                + " GROUP BY i.quantity HAVING COUNT(*) > 1) ORDER BY 1");
+        c.q("SELECT o.order_id FROM orders o JOIN users u ON u.user_id = o.order_id WHERE EXISTS (SELECT 1 FROM sbtest1 s WHERE s.id = o.user_id"
+                + " AND s.k > 0) AND NOT EXISTS (SELECT 1 FROM order_items i WHERE i.order_id = o.order_id AND i.quantity > 4) ORDER BY 1");
+        c.q("SELECT o.order_id FROM orders o JOIN users u ON u.user_id = o.order_id WHERE o.user_id IN (SELECT t.user_id FROM (SELECT user_id"
+                + " FROM order_items GROUP BY user_id ORDER BY SUM(quantity) DESC, user_id LIMIT 2) t) ORDER BY 1");
+        c.p("SELECT o.order_id FROM orders o JOIN users u ON u.user_id = o.order_id WHERE o.user_id IN (SELECT user_id FROM order_items"
+                + " GROUP BY user_id HAVING SUM(quantity) > ?) AND EXISTS (SELECT 1 FROM order_items i WHERE i.user_id = o.user_id AND i.price < ?)"
+                + " ORDER BY 1", 3, new java.math.BigDecimal("50.00"));
         c.category("federated-pushdown-or");
         c.q("SELECT o.order_id, u.user_id FROM orders o JOIN users u ON u.user_id = o.order_id WHERE (o.status = 'paid' AND u.name IS NULL)"
                 + " OR (o.amount IS NULL AND u.country_code = 'DE') OR (o.status IS NULL AND u.name LIKE 'a%') ORDER BY 1, 2");

@@ -101,7 +101,8 @@ public record CopyScope(Set<String> names, Set<String> wholeTables, boolean allW
      * (an unqualified name of another table in it: TPC-H Q19's) — each part kept where its own names are
      * the table's, a branch left with none dropping it whole (CopyScans).
      */
-    public record Conjunct(int start, int end, String text, Set<String> unqualified, KeyCondition key, List<List<Conjunct>> any) {
+    public record Conjunct(int start, int end, String text, Set<String> unqualified, KeyCondition key, List<List<Conjunct>> any,
+                           NodeKeys node) {
         public Conjunct {
             unqualified = Set.copyOf(unqualified);
             List<List<Conjunct>> branches = new ArrayList<>(any.size());
@@ -109,6 +110,15 @@ public record CopyScope(Set<String> names, Set<String> wholeTables, boolean allW
                 branches.add(List.copyOf(branch));
             }
             any = List.copyOf(branches);
+        }
+
+        public Conjunct(int start, int end, String text, Set<String> unqualified, KeyCondition key, List<List<Conjunct>> any) {
+            this(start, end, text, unqualified, key, any, null);
+        }
+
+        /** A key set each node answers for its own rows ({@link NodeKeys}); derived, rendered per node. */
+        public static Conjunct of(NodeKeys node, Set<String> unqualified, String text) {
+            return new Conjunct(-1, -1, text, unqualified, KeyCondition.ANY, List.of(), node);
         }
 
         public Conjunct(int start, int end, String text, Set<String> unqualified, KeyCondition key) {
@@ -139,6 +149,56 @@ public record CopyScope(Set<String> names, Set<String> wholeTables, boolean allW
                 text.append(')');
             }
             return new Conjunct(-1, -1, text.toString(), unqualified, KeyCondition.ANY, branches);
+        }
+    }
+
+    /**
+     * A conjunct each node answers for its own rows: the scanned table's sharding key {@code column} IN
+     * the one-column query {@code pieces} (or NULL), rendered per node with each table they read
+     * ({@link Piece#table} and the spans' table names) at that node's index. Made where every row the
+     * statement can use of the table has its key among what that query returns over the whole table
+     * group, and the query reads only tables bound with the scanned one, selecting and correlating on
+     * their sharding keys: then the rows a key's answer depends on all live on that key's node, so each
+     * node answers for its own keys exactly what the whole group would (TPC-H Q18's grouped
+     * {@code IN (SELECT l_orderkey ... GROUP BY l_orderkey HAVING ...)}, Q21's {@code EXISTS} /
+     * {@code NOT EXISTS} correlated on {@code l_orderkey}). {@code columns}: per table (logical, lower
+     * case; physical once {@code nodes} is set) the unqualified names that must be its columns, as MySQL
+     * then reads them there (else the subquery would be correlated); {@code nodes}: per table its
+     * physical tables by node index, set by the plan once it has checked the tables are bound.
+     */
+    public record NodeKeys(String column, List<Piece> pieces, Map<String, Set<String>> columns, Map<String, List<String>> nodes) {
+        public NodeKeys {
+            pieces = List.copyOf(pieces);
+            Map<String, Set<String>> copy = new java.util.TreeMap<>();
+            columns.forEach((t, names) -> copy.put(t, Set.copyOf(names)));
+            columns = Collections.unmodifiableMap(copy);
+            nodes = Map.copyOf(nodes);
+        }
+
+        /** The tables the pieces read (logical, lower case). */
+        public Set<String> tables() {
+            Set<String> out = new java.util.TreeSet<>(columns.keySet());
+            for (Piece p : pieces) {
+                if (p.table() != null) {
+                    out.add(p.table());
+                }
+            }
+            return out;
+        }
+    }
+
+    /** A part of a {@link NodeKeys} query: literal {@code text}, else the node's {@code table}, else the statement's span [start, end). */
+    public record Piece(String text, String table, int start, int end) {
+        static Piece literal(String text) {
+            return new Piece(text, null, -1, -1);
+        }
+
+        static Piece node(String table) {
+            return new Piece(null, table, -1, -1);
+        }
+
+        static Piece span(int start, int end) {
+            return new Piece(null, null, start, end);
         }
     }
 
@@ -203,6 +263,10 @@ public record CopyScope(Set<String> names, Set<String> wholeTables, boolean allW
         /** Each query block's enclosing block (the one whose columns its correlated names read), absent for the outermost. */
         private final Map<SqlSelect, SqlSelect> parents = new IdentityHashMap<>();
         private final java.util.ArrayDeque<SqlSelect> open = new java.util.ArrayDeque<>();
+        /** Subqueries whose every node answers them for its own keys ({@link #grouped}), with that key set. */
+        private final Map<SqlSelect, NodeKeys> grouped = new IdentityHashMap<>();
+        /** EXISTS subqueries correlated on the key of an outer table that took a {@link NodeKeys}: that key set. */
+        private final Map<SqlSelect, NodeKeys> correlatedKeys = new IdentityHashMap<>();
         private boolean allWhole;
 
         Reader(ParsedText parsed, ShardingRule rule) {
@@ -260,6 +324,12 @@ public record CopyScope(Set<String> names, Set<String> wholeTables, boolean allW
                 }
             }
             Map<String, List<Table>> references = new HashMap<>();
+            for (SqlSelect block : blocks) {
+                NodeKeys keys = grouped(block);
+                if (keys != null) {
+                    grouped.put(block, keys);
+                }
+            }
             for (SqlSelect block : blocks) {
                 pushable(block, references);
             }
@@ -364,7 +434,7 @@ public record CopyScope(Set<String> names, Set<String> wholeTables, boolean allW
                     conjuncts(ownOn.get(ref), candidates);
                 }
                 List<Table> seen = out.computeIfAbsent(name, n -> new ArrayList<>());
-                if (candidates.isEmpty()) {
+                if (candidates.isEmpty() && !grouped.containsKey(top)) {
                     seen.add(null); // this reference uses every row
                     continue;
                 }
@@ -386,8 +456,319 @@ public record CopyScope(Set<String> names, Set<String> wholeTables, boolean allW
                     keys(c, ref, refs, rivals, plain, keys);
                     correlated(c, ref, refs, rivals, plain, parents.get(top), keys);
                 }
+                nodeKeys(top, ref, refs, nullSupplying.contains(ref) ? List.of() : conjuncts, mine, plain);
                 seen.add(!mine.isEmpty() || !keys.isEmpty() ? new Table(ref.exposedName(), mine, rivals, keys) : null);
             }
+        }
+
+        /** Aggregates a subquery a node answers for its own keys may compute (GROUP_CONCAT's length is a session's). */
+        private static final Set<String> AGGREGATES = Set.of("sum", "count", "avg", "min", "max");
+        /** Words at a subquery's own level that make its text more than one SELECT block (a set operation, an ORDER BY / LIMIT around it ...). */
+        private static final Set<String> NOT_ONE_BLOCK = Set.of("union", "intersect", "except", "order", "limit", "offset", "fetch",
+                "into", "for", "lock", "window");
+
+        /**
+         * The {@link NodeKeys} {@code ref} takes ({@code conjuncts}: its block's top-level ones, none when it is
+         * null-supplying), added to {@code mine}. As the one table of a {@link #grouped} subquery, that
+         * subquery's own key set: its rows outside those keys' groups are used nowhere, whatever the
+         * subquery is used for, and the rows of a key are all kept (its group is answered again whole). From
+         * a conjunct {@code k IN (grouped subquery)} on its own key, or {@code k = c} beside {@code c IN
+         * (...)} with {@code c} the key of a table of its group: the rows it uses have a key in that set.
+         * As the outer table of top-level {@code EXISTS} / {@code NOT EXISTS} correlated on its key with a
+         * table of its group ({@link #correlatedOn}): the keys of its rows that pass them and its own
+         * qualified conjuncts, each node answering them for its own rows; the subqueries' tables take the
+         * same set (their rows of other keys match no row it uses). A NULL key always passes (rendered
+         * {@code OR k IS NULL}): only the statement decides what such a row does. The binding of the
+         * tables is checked by the plan ({@code Federation}); here only names.
+         */
+        private void nodeKeys(SqlSelect top, TableRef ref, List<TableRef> refs, List<SqlNode> conjuncts, List<Conjunct> mine, boolean plain) {
+            if (!(rule.table(ref.name()) instanceof TableRule.Sharded t)) {
+                return;
+            }
+            String key = t.keyColumn();
+            List<Conjunct> own = new ArrayList<>(mine);
+            NodeKeys self = grouped.get(top);
+            if (self != null) {
+                addNode(mine, self, Set.of());
+            }
+            NodeKeys outer = correlatedKeys.get(top);
+            if (outer != null) {
+                addNode(mine, outer, Set.of());
+            }
+            List<Piece> pieces = new ArrayList<>();
+            Map<String, Set<String>> columns = new HashMap<>();
+            List<SqlSelect> subs = new ArrayList<>();
+            for (SqlNode c : conjuncts) {
+                if (c instanceof SqlCall call && call.getKind() == SqlKind.IN && call.operand(1) instanceof SqlSelect sub && grouped.containsKey(sub)) {
+                    SqlIdentifier a = column(call.operand(0));
+                    NodeKeys set = grouped.get(sub);
+                    if (a == null || !boundKey(a, refs, plain, ref)) {
+                        continue;
+                    }
+                    NodeKeys mineSet = new NodeKeys(key, set.pieces(), set.columns(), Map.of());
+                    if (names(a, ref, plain) && last(a).equalsIgnoreCase(key)) {
+                        addNode(mine, mineSet, a.names.size() == 1 ? Set.of(lower(last(a))) : Set.of());
+                    }
+                    for (SqlNode e : conjuncts) {
+                        if (!(e instanceof SqlCall eq) || eq.getKind() != SqlKind.EQUALS) {
+                            continue;
+                        }
+                        for (int side = 0; side < 2; side++) {
+                            SqlIdentifier p = column(eq.operand(side));
+                            SqlIdentifier q = column(eq.operand(1 - side));
+                            if (p != null && q != null && names(p, ref, plain) && last(p).equalsIgnoreCase(key) && spelled(q, a)) {
+                                addNode(mine, mineSet, p.names.size() == 1 ? Set.of(lower(last(p))) : Set.of());
+                            }
+                        }
+                    }
+                }
+                boolean not = c instanceof SqlCall n && n.getKind() == SqlKind.NOT && n.operand(0) instanceof SqlCall;
+                SqlNode e = not ? ((SqlCall) c).operand(0) : c;
+                if (e instanceof SqlCall ex && ex.getKind() == SqlKind.EXISTS && ex.operand(0) instanceof SqlSelect sub) {
+                    TableRef u = single(sub);
+                    int[] inside = inside(sub);
+                    Set<String> inner = u == null || inside == null ? null : correlatedOn(sub, u, ref, key, inside);
+                    if (inner != null) {
+                        pieces.add(Piece.literal((pieces.isEmpty() ? "" : " AND ") + (not ? "NOT EXISTS (" : "EXISTS (")));
+                        pieces.add(Piece.span(inside[0], inside[1]));
+                        pieces.add(Piece.literal(")"));
+                        columns.computeIfAbsent(lower(u.name()), x -> new HashSet<>()).addAll(inner);
+                        subs.add(sub);
+                    }
+                }
+            }
+            if (subs.isEmpty()) {
+                return;
+            }
+            String exposed = quote(ref.exposedName());
+            List<Piece> query = new ArrayList<>();
+            query.add(Piece.literal("SELECT " + exposed + "." + quote(key) + " FROM "));
+            query.add(Piece.node(lower(ref.name())));
+            query.add(Piece.literal(" AS " + exposed + " WHERE "));
+            query.addAll(pieces);
+            for (Conjunct c : own) {
+                if (!c.derived() && c.unqualified().isEmpty()) {
+                    query.add(Piece.literal(" AND ("));
+                    query.add(Piece.span(c.start(), c.end()));
+                    query.add(Piece.literal(")"));
+                }
+            }
+            NodeKeys set = new NodeKeys(key, query, columns, Map.of());
+            addNode(mine, set, Set.of());
+            for (SqlSelect sub : subs) {
+                correlatedKeys.put(sub, set);
+            }
+        }
+
+        private void addNode(List<Conjunct> mine, NodeKeys set, Set<String> unqualified) {
+            StringBuilder text = new StringBuilder(quote(set.column())).append(" IN (");
+            for (Piece p : set.pieces()) {
+                text.append(p.text() != null ? p.text() : p.table() != null ? "/* node of */ " + p.table() : parsed.sql.substring(p.start(), p.end()));
+            }
+            Conjunct c = Conjunct.of(set, unqualified, text.append(") /* per node */").toString());
+            if (!mine.contains(c)) {
+                mine.add(c);
+            }
+        }
+
+        /** {@code a} names the sharding key of a sharded table of the block other than by a schema (bound with {@code ref}: checked by the plan). */
+        private boolean boundKey(SqlIdentifier a, List<TableRef> refs, boolean plain, TableRef ref) {
+            for (TableRef r : refs) {
+                if (sharded(r) && rule.table(r.name()) instanceof TableRule.Sharded s && s.isBoundTo((TableRule.Sharded) rule.table(ref.name()))
+                        && names(a, r, plain) && last(a).equalsIgnoreCase(s.keyColumn())) {
+                    return true;
+                }
+            }
+            return false;
+        }
+
+        private static boolean spelled(SqlIdentifier a, SqlIdentifier b) {
+            if (a.names.size() != b.names.size()) {
+                return false;
+            }
+            for (int i = 0; i < a.names.size(); i++) {
+                if (!a.names.get(i).equalsIgnoreCase(b.names.get(i))) {
+                    return false;
+                }
+            }
+            return true;
+        }
+
+        /**
+         * The key set of a subquery each node answers for its own rows, or null: one sharded table,
+         * selecting its sharding key alone, grouped by that key (among others) or not grouped at all, no
+         * ORDER BY or LIMIT, nothing but that table's columns (unqualified names checked against its
+         * catalog when run: else they would be an outer query's), no nested subquery, the same value on
+         * every backend. A group then lives whole on its key's node, so a node's answer is the whole
+         * answer's keys of that node.
+         */
+        private NodeKeys grouped(SqlSelect sub) {
+            TableRef u = parents.containsKey(sub) ? single(sub) : null;
+            if (u == null || sub.getSelectList().size() != 1 || sub.getFetch() != null || sub.getOffset() != null
+                    || sub.getOrderList() != null && !sub.getOrderList().isEmpty() || !(rule.table(u.name()) instanceof TableRule.Sharded t)) {
+                return null;
+            }
+            SqlIdentifier b = column(sub.getSelectList().get(0));
+            if (b == null || !names(b, u, true) || !last(b).equalsIgnoreCase(t.keyColumn())) {
+                return null;
+            }
+            if (sub.getWhere() == null && sub.getHaving() == null) {
+                return null; // every key passes: a scan would only pay for the subquery
+            }
+            if (sub.getGroup() == null) {
+                if (sub.getHaving() != null) {
+                    return null;
+                }
+            } else {
+                boolean byKey = false;
+                for (SqlNode g : sub.getGroup()) {
+                    SqlIdentifier id = column(g);
+                    byKey |= id != null && names(id, u, true) && last(id).equalsIgnoreCase(t.keyColumn());
+                }
+                if (!byKey) {
+                    return null;
+                }
+            }
+            int[] inside = inside(sub);
+            Set<String> inner = inside == null ? null : own(sub, u, null, inside);
+            if (inner == null) {
+                return null;
+            }
+            return new NodeKeys(t.keyColumn(), List.of(Piece.span(inside[0], inside[1])), Map.of(lower(u.name()), inner), Map.of());
+        }
+
+        /**
+         * The unqualified names of an EXISTS subquery over {@code u} correlated with outer table {@code ref}
+         * by a top-level {@code u.key = ref.key} (both sharding keys), or null when it is not one a node
+         * answers for its rows: only {@code u}'s and (qualified) {@code ref}'s columns, no nested subquery,
+         * the same value on every backend.
+         */
+        private Set<String> correlatedOn(SqlSelect sub, TableRef u, TableRef ref, String key, int[] inside) {
+            if (!(rule.table(u.name()) instanceof TableRule.Sharded t) || sub.getWhere() == null
+                    || u.exposedName().equalsIgnoreCase(ref.exposedName())) {
+                return null;
+            }
+            List<SqlNode> inner = new ArrayList<>();
+            conjuncts(sub.getWhere(), inner);
+            boolean on = false;
+            for (SqlNode n : inner) {
+                if (n instanceof SqlCall eq && eq.getKind() == SqlKind.EQUALS) {
+                    for (int side = 0; side < 2; side++) {
+                        SqlIdentifier x = column(eq.operand(side));
+                        SqlIdentifier y = column(eq.operand(1 - side));
+                        on |= x != null && y != null && names(x, u, true) && last(x).equalsIgnoreCase(t.keyColumn()) && y.names.size() == 2
+                                && y.names.get(0).equalsIgnoreCase(ref.exposedName()) && last(y).equalsIgnoreCase(key);
+                    }
+                }
+            }
+            return on ? own(sub, u, ref, inside) : null;
+        }
+
+        /**
+         * The unqualified names of {@code sub} (to be {@code u}'s columns), or null when it names another
+         * table's column (qualified by anything but {@code u} or {@code outer}), a variable, holds a nested
+         * subquery, or computes what may differ between backends.
+         */
+        private Set<String> own(SqlSelect sub, TableRef u, TableRef outer, int[] inside) {
+            Set<String> out = new HashSet<>();
+            boolean[] refused = {false};
+            SqlBasicVisitor<Void> visitor = new SqlBasicVisitor<Void>() {
+                @Override
+                public Void visit(SqlIdentifier id) {
+                    if (isVariable(id)) {
+                        refused[0] = true;
+                    } else if (masked(id) || id.isStar()) {
+                        return null;
+                    } else if (id.names.size() == 2) {
+                        String q = id.names.get(0);
+                        refused[0] |= !q.equalsIgnoreCase(u.exposedName()) && (outer == null || !q.equalsIgnoreCase(outer.exposedName()));
+                    } else if (id.names.size() == 1) {
+                        out.add(lower(id.getSimple()));
+                    } else {
+                        refused[0] = true;
+                    }
+                    return null;
+                }
+
+                @Override
+                public Void visit(SqlCall call) {
+                    if (call != sub && (call instanceof SqlSelect || call.getKind().belongsTo(SqlKind.QUERY) || call.getKind() == SqlKind.OVER)) {
+                        refused[0] = true;
+                        return null;
+                    }
+                    return super.visit(call);
+                }
+            };
+            // not its FROM: the one table there (single) is a name, not a column
+            for (SqlNode part : new SqlNode[] {sub.getSelectList(), sub.getWhere(), sub.getGroup(), sub.getHaving()}) {
+                if (part != null) {
+                    part.accept(visitor);
+                }
+            }
+            return refused[0] || !oneBlock(inside) ? null : out;
+        }
+
+        /**
+         * The text inside the parentheses around subquery {@code sub} (from its SELECT to before the
+         * matching ")"), or null when it has none or they hold more than its one SELECT block.
+         */
+        private int[] inside(SqlSelect sub) {
+            int start = ExpressionSpans.of(parsed, sub).start();
+            List<Token> tokens = parsed.tokens;
+            for (int i = 1; i < tokens.size(); i++) {
+                if (tokens.get(i).start() < start) {
+                    continue;
+                }
+                // Calcite may place a subquery at what precedes its SELECT (EXISTS, its parenthesis)
+                while (i + 1 < tokens.size() && (tokens.get(i).kind() == Kind.OPEN || tokens.get(i).is("exists") || tokens.get(i).is("not"))) {
+                    i++;
+                }
+                Token open = tokens.get(i - 1);
+                if (!tokens.get(i).is("select") || open.kind() != Kind.OPEN) {
+                    return null;
+                }
+                for (int j = i + 1; j < tokens.size(); j++) {
+                    if (tokens.get(j).kind() == Kind.CLOSE && tokens.get(j).depth() == open.depth()) {
+                        return j == i + 1 ? null : new int[] {tokens.get(i).start(), tokens.get(j - 1).end()};
+                    }
+                }
+                return null;
+            }
+            return null;
+        }
+
+        /** Only one SELECT block at its own level, and the same value on every backend (aggregates allowed), in [start, end). */
+        private boolean oneBlock(int[] span) {
+            List<Token> tokens = parsed.tokens;
+            int level = -1;
+            int selects = 0;
+            for (int i = 0; i < tokens.size(); i++) {
+                Token t = tokens.get(i);
+                if (t.start() < span[0] || t.end() > span[1]) {
+                    continue;
+                }
+                if (level < 0) {
+                    level = t.depth();
+                }
+                if (t.kind() == Kind.VARIABLE) {
+                    return false;
+                }
+                if (t.kind() == Kind.WORD) {
+                    String w = t.lower();
+                    if (NILADIC.contains(w) || t.depth() == level && NOT_ONE_BLOCK.contains(w) || w.equals("select") && ++selects > 1) {
+                        return false;
+                    }
+                    boolean call = i + 1 < tokens.size() && tokens.get(i + 1).kind() == Kind.OPEN;
+                    if (call && !SYNTAX.contains(w) && !DETERMINISTIC.contains(w) && !AGGREGATES.contains(w)) {
+                        return false;
+                    }
+                }
+            }
+            return selects == 1;
+        }
+
+        private static String quote(String name) {
+            return '`' + name.replace("`", "``") + '`';
         }
 
         /**
@@ -478,7 +859,7 @@ public record CopyScope(Set<String> names, Set<String> wholeTables, boolean allW
             List<List<Conjunct>> branches = new ArrayList<>();
             for (Table t : refs) {
                 if (!t.exposed().equals(exposed)) {
-                    return null;
+                    return nodeUnion(refs);
                 }
                 narrowed &= !t.conjuncts().isEmpty();
                 branches.add(t.conjuncts()); // equal texts may still differ: their ?s take different values
@@ -488,7 +869,13 @@ public record CopyScope(Set<String> names, Set<String> wholeTables, boolean allW
                     }
                 }
             }
-            List<Conjunct> conjuncts = narrowed ? List.of(Conjunct.anyOf(branches)) : List.of();
+            List<List<Conjunct>> distinct = new ArrayList<>();
+            for (List<Conjunct> b : branches) {
+                if (!distinct.contains(b)) {
+                    distinct.add(b);
+                }
+            }
+            List<Conjunct> conjuncts = !narrowed ? List.of() : distinct.size() == 1 ? distinct.getFirst() : List.of(Conjunct.anyOf(distinct));
             List<Key> keys = new ArrayList<>();
             for (Key k : refs.getFirst().keys()) {
                 Key merged = k.source().equals(name) ? null : k; // a key from the table itself: its copy is not read first
@@ -500,6 +887,31 @@ public record CopyScope(Set<String> names, Set<String> wholeTables, boolean allW
                 }
             }
             return conjuncts.isEmpty() && keys.isEmpty() ? null : new Table(exposed, conjuncts, rivals, keys);
+        }
+
+        /**
+         * {@link #union} of references under different names (TPC-H Q21's {@code lineitem l1}, {@code l2},
+         * {@code l3}): only their {@link NodeKeys}, which read no name of the statement's but the key, so
+         * one scan under any of the names renders them; null unless every reference has one.
+         */
+        private static Table nodeUnion(List<Table> refs) {
+            List<List<Conjunct>> branches = new ArrayList<>();
+            for (Table t : refs) {
+                List<Conjunct> nodes = new ArrayList<>();
+                for (Conjunct c : t.conjuncts()) {
+                    if (c.node() != null && c.unqualified().isEmpty()) {
+                        nodes.add(c);
+                    }
+                }
+                if (nodes.isEmpty()) {
+                    return null;
+                }
+                if (!branches.contains(nodes)) {
+                    branches.add(nodes);
+                }
+            }
+            Conjunct only = branches.size() == 1 && branches.getFirst().size() == 1 ? branches.getFirst().getFirst() : Conjunct.anyOf(branches);
+            return new Table(refs.getFirst().exposed(), List.of(only), List.of(), List.of());
         }
 
         /**
