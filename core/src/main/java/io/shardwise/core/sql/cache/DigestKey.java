@@ -9,8 +9,9 @@ import io.shardwise.core.sql.normalize.NormalizedSql;
  * {@link NormalizedSql#digestEquals}, so a cache hit never renders the digest string; only a miss
  * stores a key, and stored keys always hold the string. The full comparison (not the 64-bit hash
  * alone) is what keeps a hash collision from running another statement's plan. The lexical mode
- * (sql_mode's NO_BACKSLASH_ESCAPES, ANSI_QUOTES) is part of the key: one text read in two modes is
- * two statements.
+ * (every sql_mode flag that changes how a text reads: NO_BACKSLASH_ESCAPES, ANSI_QUOTES, PIPES_AS_CONCAT,
+ * HIGH_NOT_PRECEDENCE, IGNORE_SPACE, MariaDB's ORACLE and EMPTY_STRING_IS_NULL) is part of the key: one
+ * text read in two modes is two statements.
  */
 final class DigestKey {
     private final long hash;
