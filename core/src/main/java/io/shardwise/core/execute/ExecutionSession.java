@@ -73,6 +73,8 @@ public final class ExecutionSession implements AutoCloseable {
     private volatile NativeTransaction nativeTx;
     /** The face's executor of autocommit multi-unit reads ({@link NativeReads}), or null. */
     private volatile NativeReads nativeReads;
+    /** The running statement's rows are fetched by a cursor ({@link #streaming}): no native read. Session thread only. */
+    private boolean streaming;
     private volatile boolean closed;
 
     /**
@@ -241,7 +243,7 @@ public final class ExecutionSession implements AutoCloseable {
      */
     private List<UnitResult> nativeRead(List<ExecutionUnit> units, Diagnostics diagnostics) {
         NativeReads reads = nativeReads;
-        if (reads == null || units.size() < 2) {
+        if (reads == null || streaming || units.size() < 2) {
             return null;
         }
         for (ExecutionUnit u : units) {
@@ -259,6 +261,20 @@ public final class ExecutionSession implements AutoCloseable {
             i++;
         }
         return sql.regionMatches(true, i, "SELECT", 0, 6) && (sql.length() == i + 6 || !Character.isLetterOrDigit(sql.charAt(i + 6)));
+    }
+
+    /**
+     * Runs {@code statement} with its units streaming on JDBC connections, never read whole by the native
+     * reads: a cursor's rows are fetched in batches while it stays open, however large the result.
+     */
+    public <T> T streaming(java.util.function.Supplier<T> statement) {
+        boolean was = streaming;
+        streaming = true;
+        try {
+            return statement.get();
+        } finally {
+            streaming = was;
+        }
     }
 
     /** From now on autocommit reads of several units may run on {@code reads} (null: never). */
