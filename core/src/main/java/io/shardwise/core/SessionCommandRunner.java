@@ -48,6 +48,23 @@ final class SessionCommandRunner {
         access.began(requested, execution.state());
     }
 
+    private static final java.util.regex.Pattern NO_COMPLETION = java.util.regex.Pattern.compile("\\bno\\s+(chain|release)\\b");
+    private static final java.util.regex.Pattern COMPLETION = java.util.regex.Pattern.compile("\\b(chain|release)\\b");
+
+    /**
+     * {@code COMMIT AND CHAIN} opens the next transaction with the ended one's isolation level and access mode,
+     * {@code RELEASE} closes the connection: neither is done here, so they are refused rather than run as a
+     * plain COMMIT or ROLLBACK (which would leave the client's next statements outside the transaction it
+     * asked for). {@code AND NO CHAIN} and {@code NO RELEASE} are the plain forms.
+     */
+    private static void refuseCompletion(String argument, String verb) {
+        String words = NO_COMPLETION.matcher(argument.toLowerCase(java.util.Locale.ROOT)).replaceAll(" ");
+        java.util.regex.Matcher m = COMPLETION.matcher(words);
+        if (m.find()) {
+            throw new ShardwiseException(ErrorCode.UNSUPPORTED, verb + (m.group(1).equals("chain") ? " AND CHAIN" : " RELEASE"));
+        }
+    }
+
     /** @param previous the previous statement's diagnostics area, which diagnostic statements read */
     StatementResult run(SessionCommand command, NormalizedSql normalized, List<Object> params, Diagnostics previous) {
         String sql = normalized.sql();
@@ -58,8 +75,14 @@ final class SessionCommandRunner {
                 execution.begin();
                 access.began(requested, execution.state());
             }
-            case COMMIT -> execution.commit();
-            case ROLLBACK -> execution.rollback();
+            case COMMIT -> {
+                refuseCompletion(command.argument(), "COMMIT");
+                execution.commit();
+            }
+            case ROLLBACK -> {
+                refuseCompletion(command.argument(), "ROLLBACK");
+                execution.rollback();
+            }
             case SAVEPOINT -> execution.savepoint(SessionCommands.savepointName(sql, 1, normalized.lexicalMode()));
             case ROLLBACK_TO_SAVEPOINT -> execution.rollbackToSavepoint(SessionCommands.lastWord(sql, normalized.lexicalMode()));
             case RELEASE_SAVEPOINT -> execution.releaseSavepoint(SessionCommands.lastWord(sql, normalized.lexicalMode()));

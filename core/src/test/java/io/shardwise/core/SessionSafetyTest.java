@@ -50,6 +50,30 @@ class SessionSafetyTest {
         assertEquals("25006", e.sqlState(), sql);
     }
 
+    /**
+     * COMMIT AND CHAIN (the next transaction opened at once) and RELEASE (the connection closed) are refused
+     * with 1235, not run as a plain COMMIT/ROLLBACK that would leave the client's next statements outside the
+     * transaction it asked for; the transaction stays open and the plain forms still end it.
+     */
+    @Test
+    void commitAndChainAndReleaseAreRefusedNotRunAsAPlainCommit() {
+        try (EngineSession s = engine.openSession()) {
+            s.execute("BEGIN");
+            first(s, "SELECT COUNT(*) FROM users");
+            for (String completion : List.of("COMMIT AND CHAIN", "COMMIT WORK AND CHAIN NO RELEASE", "ROLLBACK AND CHAIN",
+                    "COMMIT RELEASE", "ROLLBACK WORK AND NO CHAIN RELEASE")) {
+                ShardwiseException e = assertThrows(ShardwiseException.class, () -> s.execute(completion), completion);
+                assertEquals(1235, e.errno(), completion);
+                assertTrue(s.inTransaction(), completion + " left the transaction open");
+            }
+            s.execute("COMMIT AND NO CHAIN NO RELEASE");
+            assertTrue(!s.inTransaction(), "the plain form committed");
+            s.execute("BEGIN");
+            s.execute("ROLLBACK WORK AND NO CHAIN");
+            assertTrue(!s.inTransaction(), "the plain form rolled back");
+        }
+    }
+
     @Test
     void anEmptyColumnLabelIsAnEmptyNameAndTheSessionGoesOn() {
         for (boolean inTransaction : new boolean[] {false, true}) {
