@@ -186,6 +186,12 @@ public record SetStatement(List<Assignment> assignments) {
                 default -> { }
             }
         }
+        if (name.equals("completion_type") && !(literal && List.of("0", "no_chain", "default")
+                .contains(unquote(expression).toLowerCase(Locale.ROOT)))) {
+            // forwarded, it would make each backend's own COMMIT chain a transaction (or close the connection) that
+            // outlives the client's on a pooled connection; Shardwise ends transactions itself and chains none
+            throw new ShardwiseException(ErrorCode.UNSUPPORTED, "SET completion_type other than NO_CHAIN (0)");
+        }
         return new Variable(name, expression, literal);
     }
 

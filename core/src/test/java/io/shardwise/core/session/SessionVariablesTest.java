@@ -217,4 +217,18 @@ class SessionVariablesTest {
                 () -> java.util.Map.of("max_allowed_packet", "16777216"));
         assertEquals(List.of("@@max_allowed_packet", "4194304"), rows(limited.answer("SELECT @@max_allowed_packet", true, "shop")));
     }
+
+    /** completion_type other than NO_CHAIN would make each backend's own COMMIT chain (or close) behind Shardwise's back. */
+    @Test
+    void completionTypeOtherThanNoChainIsRefused() {
+        for (String set : List.of("SET completion_type = 1", "SET SESSION completion_type = 'CHAIN'", "SET @@completion_type = 2",
+                "SET completion_type = RELEASE", "SET completion_type = @x")) {
+            io.shardwise.core.error.ShardwiseException e = org.junit.jupiter.api.Assertions.assertThrows(
+                    io.shardwise.core.error.ShardwiseException.class, () -> SetStatement.parse(set, LexicalMode.DEFAULT), set);
+            assertEquals(1235, e.errno(), set);
+        }
+        for (String set : List.of("SET completion_type = 0", "SET completion_type = 'NO_CHAIN'", "SET completion_type = DEFAULT")) {
+            assertEquals(1, SetStatement.parse(set, LexicalMode.DEFAULT).assignments().size(), set);
+        }
+    }
 }
