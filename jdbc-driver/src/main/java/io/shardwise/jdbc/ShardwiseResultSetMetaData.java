@@ -55,7 +55,10 @@ final class ShardwiseResultSetMetaData implements ResultSetMetaData {
                  Types.DATE, Types.TIME, Types.TIMESTAMP -> false;
             // by the collation alone, as Connector/J: a _bin column converted to the results' utf8mb4_0900_ai_ci
             // carries the BINARY flag and the _ci collation, and reads as case-insensitive
-            case Types.CHAR, Types.VARCHAR, Types.LONGVARCHAR -> ColumnType.isCaseSensitiveCollation(c.collation());
+            case Types.CHAR, Types.VARCHAR -> ColumnType.isCaseSensitiveCollation(c.collation());
+            // a TEXT or JSON column of a _bin collation: Connector/J reads its collation's name (not _ci), where the
+            // engine may hold an id the table above lacks (MariaDB's), and the BINARY flag says the same
+            case Types.LONGVARCHAR -> (c.flags() & Column.FLAG_BINARY) != 0 || ColumnType.isCaseSensitiveCollation(c.collation());
             default -> true;
         };
     }

@@ -21,5 +21,8 @@ class ShardwiseResultSetMetaDataTest {
         assertFalse(of(new Column("shop", "", "", "s", "", 255, 64, 253, Column.FLAG_BINARY, 0)).isCaseSensitive(1));
         assertTrue(of(new Column("shop", "", "", "s", "", 46, 64, 253, Column.FLAG_BINARY, 0)).isCaseSensitive(1));
         assertTrue(of(new Column("shop", "", "", "b", "", Column.BINARY_COLLATION, 64, 253, Column.FLAG_BINARY, 0)).isCaseSensitive(1));
+        // a JSON or TEXT column of a _bin collation (LONGVARCHAR) whose collation id the table does not know: its BINARY flag
+        assertTrue(of(new Column("shop", "", "", "j", "", 255, 1 << 30, 252, Column.FLAG_BINARY, 0)).isCaseSensitive(1));
+        assertFalse(of(new Column("shop", "", "", "t", "", 255, 1 << 30, 252, 0, 0)).isCaseSensitive(1));
     }
 }
