@@ -16,6 +16,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
 
 /**
  * One client session's autocommit reads of several units that core merges (ORDER BY, aggregates,
@@ -78,7 +79,7 @@ final class AutocommitReads implements NativeReads {
                 done.completeExceptionally(e);
             }
         });
-        ResponseReader.Response[] answered = NativeResults.await(done, "autocommit read");
+        ResponseReader.Response[] answered = await(done);
         if (answered == null) {
             return null;
         }
@@ -236,5 +237,19 @@ final class AutocommitReads implements NativeReads {
                 killRunning();
             }
         });
+    }
+
+    private static <T> T await(CompletableFuture<T> done) {
+        try {
+            return done.get();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new ShardwiseException(ErrorCode.QUERY_INTERRUPTED);
+        } catch (ExecutionException e) {
+            if (e.getCause() instanceof ShardwiseException s) {
+                throw s;
+            }
+            throw ShardwiseException.bug("autocommit read", e.getCause());
+        }
     }
 }

@@ -83,22 +83,4 @@ final class NativeResults {
         String message = cause.getMessage();
         return message == null || message.isBlank() ? "the connection was lost" : message;
     }
-
-    /**
-     * The session thread's wait for what the loop does on its behalf: a {@link ShardwiseException} as it was
-     * thrown, an interrupt as 1317, anything else a bug of {@code what}.
-     */
-    static <T> T await(java.util.concurrent.CompletableFuture<T> done, String what) {
-        try {
-            return done.get();
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new io.shardwise.core.error.ShardwiseException(io.shardwise.core.error.ErrorCode.QUERY_INTERRUPTED);
-        } catch (java.util.concurrent.ExecutionException e) {
-            if (e.getCause() instanceof io.shardwise.core.error.ShardwiseException s) {
-                throw s;
-            }
-            throw io.shardwise.core.error.ShardwiseException.bug(what, e.getCause());
-        }
-    }
 }

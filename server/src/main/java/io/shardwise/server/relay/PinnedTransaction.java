@@ -616,6 +616,16 @@ public final class PinnedTransaction implements NativeTransaction {
     }
 
     private static <T> T await(CompletableFuture<T> done) {
-        return NativeResults.await(done, "native transaction");
+        try {
+            return done.get();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new ShardwiseException(ErrorCode.QUERY_INTERRUPTED);
+        } catch (ExecutionException e) {
+            if (e.getCause() instanceof ShardwiseException s) {
+                throw s;
+            }
+            throw ShardwiseException.bug("native transaction", e.getCause());
+        }
     }
 }
