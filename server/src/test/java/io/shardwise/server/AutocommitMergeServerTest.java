@@ -112,30 +112,6 @@ class AutocommitMergeServerTest {
         }
     }
 
-    /**
-     * A merge whose rows outgrow the statement's budget is not held whole: its units stop, their
-     * connections close, and the JDBC executor runs it again, streaming — the client sees the same bytes.
-     */
-    @Test
-    void aMergeTooLargeToHoldGoesToTheStreamingPathAndAnswersTheSame() throws Exception {
-        String large = "SELECT id, k, c, pad FROM sbtest1 ORDER BY id";
-        String small = "SELECT COUNT(*) FROM sbtest1";
-        System.setProperty("shardwise.nativeReadBudget", "300");
-        try (RawClient direct = RawClient.connect(plain.address().getPort(), "app", "app", "shop", NativePassword.PLUGIN, Capabilities.SERVER);
-             RawClient relayed = RawClient.connect(sample.server.address().getPort(), "app", "app", "shop", NativePassword.PLUGIN,
-                     Capabilities.SERVER)) {
-            List<String> expected = RelayServerTest.exchange(direct, large);
-            assertTrue(expected.size() > 20, "the result's packets outgrow the budget: " + expected.size());
-            long before = sample.server.autocommitReads();
-            assertEquals(expected, RelayServerTest.exchange(relayed, large));
-            assertEquals(before, sample.server.autocommitReads(), "declined: the JDBC executor answered");
-            assertEquals(RelayServerTest.exchange(direct, small), RelayServerTest.exchange(relayed, small));
-            assertEquals(before + 1, sample.server.autocommitReads(), "a merge within the budget still runs natively");
-        } finally {
-            System.clearProperty("shardwise.nativeReadBudget");
-        }
-    }
-
     @Test
     void killQueryInterruptsAnAutocommitMerge() throws Exception {
         try (Connection victim = sample.connect("app", ""); Connection killer = sample.connect("app", "");

@@ -31,18 +31,10 @@ import java.util.concurrent.ExecutionException;
  * lease (all in use, or its login failed): the JDBC executor then runs the statement as before, and
  * reports an unreachable backend as it always did.
  *
- * <p>Memory: the responses are held whole, so they are bounded: once their rows pass
- * {@link #BUDGET} bytes the units are stopped (their connections closed) and the statement declines
- * too, and the JDBC executor runs it again, streaming. Nothing reached the client yet, and a SELECT in
- * autocommit reads its own snapshot either way.
- *
  * <p>Threads: {@link #execute} on the session's thread, which waits while the loop sends and reads;
  * {@link #cancel} from any thread. The statement's state is confined to the loop.
  */
 final class AutocommitReads implements NativeReads {
-    /** Bytes of row packets one statement may hold before it goes to the streaming JDBC path (see the class comment). */
-    static final long BUDGET = 8L << 20;
-
     private final Relays relays;
     private final EventLoop loop;
     private final boolean foundRows;
@@ -144,20 +136,17 @@ final class AutocommitReads implements NativeReads {
                      String settings, CompletableFuture<ResponseReader.Response[]> done) {
         ResponseReader.Response[] results = new ResponseReader.Response[units.size()];
         Throwable[] failure = new Throwable[1];
-        long[] budget = {budget()};
         int[] pending = {byBackend.size()};
         int b = 0;
         for (List<Integer> indexes : byBackend.values()) {
             BackendConnection c = leases.get(b++).getNow();
             running.add(c);
-            runUnits(c, units, indexes, 0, results, failure, budget, settings, () -> {
+            runUnits(c, units, indexes, 0, results, failure, settings, () -> {
                 if (--pending[0] > 0) {
                     return;
                 }
                 if (cancelled) {
                     done.completeExceptionally(new ShardwiseException(ErrorCode.QUERY_INTERRUPTED));
-                } else if (failure[0] instanceof ResponseReader.OverBudget) {
-                    done.complete(null); // too large to hold: the JDBC executor streams it
                 } else if (failure[0] != null) {
                     done.completeExceptionally(failure[0]);
                 } else {
@@ -169,16 +158,16 @@ final class AutocommitReads implements NativeReads {
 
     /** One backend's units in order on {@code c}; the first failure stops them and kills what the other backends still run. */
     private void runUnits(BackendConnection c, List<ExecutionUnit> units, List<Integer> indexes, int k, ResponseReader.Response[] results,
-                          Throwable[] failure, long[] budget, String settings, Runnable finished) {
+                          Throwable[] failure, String settings, Runnable finished) {
         if (k == indexes.size() || failure[0] != null || cancelled) {
             end(c, true, settings);
             finished.run();
             return;
         }
         int index = indexes.get(k);
-        ResponseReader.run(c, units.get(index).sql(), true, budget).addListener(f -> {
+        ResponseReader.run(c, units.get(index).sql(), true).addListener(f -> {
             if (!f.isSuccess()) {
-                fail(failure, f.cause() instanceof ResponseReader.OverBudget over ? over : NativeResults.lostError(c.backend(), f.cause()));
+                fail(failure, NativeResults.lostError(c.backend(), f.cause()));
                 end(c, false, settings);
                 finished.run();
                 return;
@@ -191,13 +180,8 @@ final class AutocommitReads implements NativeReads {
                 return;
             }
             results[index] = r;
-            runUnits(c, units, indexes, k + 1, results, failure, budget, settings, finished);
+            runUnits(c, units, indexes, k + 1, results, failure, settings, finished);
         });
-    }
-
-    /** The statement's budget: {@link #BUDGET}, or the system property {@code shardwise.nativeReadBudget} (tests). */
-    private static long budget() {
-        return Long.getLong("shardwise.nativeReadBudget", BUDGET);
     }
 
     /** The first failure fails the statement (as the JDBC executor's first failing unit); what still runs elsewhere is killed. */
