@@ -211,6 +211,15 @@ class QueryRelayTest {
             return out;
         }
 
+        /** A scatter's end: each backend's connection released once, every query it was sent read, nothing left over. */
+        void bothBackendsReleasedAndDone() {
+            assertEquals(2, released.size());
+            assertEquals(java.util.Set.of(connection, connection1), java.util.Set.copyOf(released));
+            queries();
+            queries(backend1);
+            finish();
+        }
+
         void finish() {
             assertFalse(backend.finish(), "the backend channel kept unread messages");
             if (backend1 != null) {
@@ -473,11 +482,7 @@ class QueryRelayTest {
         feed(f.backend, List.of(first));
         feed(f.backend1, List.of(java.util.Arrays.copyOfRange(second, half, second.length)));
         assertArrayEquals(expected, f.clientBytes());
-        assertEquals(2, f.released.size());
-        assertEquals(java.util.Set.of(f.connection, f.connection1), java.util.Set.copyOf(f.released));
-        f.queries();
-        f.queries(f.backend1);
-        f.finish();
+        f.bothBackendsReleasedAndDone();
     }
 
     @Test
@@ -494,11 +499,7 @@ class QueryRelayTest {
         feed(f.backend, List.of(resultSet("shop_0", "notes_0", 0)));
         assertTrue(f.backend1.config().isAutoRead(), "and reads again then");
         f.clientBytes();
-        assertEquals(2, f.released.size());
-        assertEquals(java.util.Set.of(f.connection, f.connection1), java.util.Set.copyOf(f.released));
-        f.queries();
-        f.queries(f.backend1);
-        f.finish();
+        f.bothBackendsReleasedAndDone();
     }
 
     @Test
