@@ -185,6 +185,18 @@ class MultiTableWriteTest {
         same("INSERT INTO sbtest1 (id, k, c, pad) VALUES (90031, 1, 'a', 'a'), (90032, 2, 'b', 'b')", "sbtest1 id");
         same("INSERT INTO order_items (item_id, order_id, user_id, sku, quantity, price) VALUES (90031, 1, 7, 'x', 90031, 1),"
                 + " (90032, 2, 8, 'y', 90032, 2)", "order_items item_id");
+        // one MariaDB first: its DELETE locks the users row it joined, a writer of that row waits (1205)
+        try (java.sql.Connection deleter = SAMPLE.server().connect(SAMPLE.whole());
+             java.sql.Connection writer = SAMPLE.server().connect(SAMPLE.whole());
+             java.sql.Statement d = deleter.createStatement(); java.sql.Statement w = writer.createStatement()) {
+            w.execute("SET SESSION innodb_lock_wait_timeout = 1");
+            deleter.setAutoCommit(false);
+            assertEquals(2, d.executeUpdate("DELETE s, i FROM sbtest1 s JOIN order_items i ON i.quantity = s.id"
+                    + " JOIN users u ON u.user_id = i.user_id WHERE s.id > 90030 AND u.user_id = 7"));
+            SQLException blocked = assertThrows(SQLException.class, () -> w.executeUpdate("UPDATE users SET name = name WHERE user_id = 7"));
+            assertEquals(ErrorCode.LOCK_WAIT_TIMEOUT.errno(), blocked.getErrorCode());
+            deleter.rollback();
+        }
         try (EngineSession deleter = engine.openSession(); EngineSession writer = engine.openSession()) {
             writer.execute("SET SESSION innodb_lock_wait_timeout = 1");
             deleter.execute("BEGIN");
