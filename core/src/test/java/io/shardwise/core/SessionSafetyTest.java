@@ -66,6 +66,13 @@ class SessionSafetyTest {
                 assertEquals(1235, e.errno(), completion);
                 assertTrue(s.inTransaction(), completion + " left the transaction open");
             }
+            // a comment naming them is not them: these are plain forms and end the transaction
+            s.execute("COMMIT /* and chain */");
+            assertTrue(!s.inTransaction(), "a COMMIT with a comment committed");
+            s.execute("BEGIN");
+            s.execute("ROLLBACK -- release\n");
+            assertTrue(!s.inTransaction(), "a ROLLBACK with a comment rolled back");
+            s.execute("BEGIN");
             s.execute("COMMIT AND NO CHAIN NO RELEASE");
             assertTrue(!s.inTransaction(), "the plain form committed");
             s.execute("BEGIN");
