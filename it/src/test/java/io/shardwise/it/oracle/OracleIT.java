@@ -229,8 +229,11 @@ class OracleIT {
             for (Lane lane : lanes) {
                 running.add(pool.submit(() -> runCorpus(lane, corpus)));
             }
+            // A guard against a hung face, not a speed bound: on a machine shared by several builds (load 30+)
+            // a face's ~2,200 statements have taken over ten minutes; one deadline for all lanes.
+            long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(30);
             for (Future<Tally> f : running) {
-                tallies.add(f.get(10, TimeUnit.MINUTES));
+                tallies.add(f.get(Math.max(1, deadline - System.nanoTime()), TimeUnit.NANOSECONDS));
             }
         } finally {
             pool.shutdownNow();
