@@ -270,6 +270,51 @@ class MultiTableWriteTest {
     }
 
     @Test
+    void anUnqualifiedSetColumnIsResolvedOverADerivedTableThatTakesAParameter() throws SQLException {
+        // the derived table's columns are read with the statement's values bound: its ? no longer refuses the write
+        String template = "UPDATE sbtest1 s JOIN (SELECT quantity, MAX(sku) AS sku FROM order_items WHERE price > ? GROUP BY quantity) AS d"
+                + " ON d.quantity = s.id SET pad = CONCAT(d.sku, ?) WHERE s.id < ?";
+        for (Object[] values : new Object[][] {{150, "-p", 40}, {20, "-q", 30}}) {
+            String literal = template.replaceFirst("\\?", values[0].toString()).replaceFirst("\\?", "'" + values[1] + "'")
+                    .replaceFirst("\\?", values[2].toString());
+            String expected = SAMPLE.directWrite(literal);
+            try (EngineSession s = engine.openSession()) {
+                StatementResult result = s.execute(template, List.of(values));
+                assertEquals(expected, "affected " + ((StatementResult.Update) result).affectedRows(), literal);
+                assertTrue(expected.matches("affected [1-9]\\d*"), expected);
+                sameRows(SAMPLE.direct("SELECT * FROM sbtest1 ORDER BY id"), SampleEngine.rows(s, "SELECT * FROM sbtest1 ORDER BY id"), literal);
+            }
+        }
+        // the same shape whose derived table names the column too: MySQL's 1052, with the values bound
+        try (EngineSession s = engine.openSession()) {
+            ShardwiseException e = assertThrows(ShardwiseException.class, () -> s.execute("UPDATE sbtest1 s JOIN (SELECT quantity,"
+                    + " price AS pad FROM order_items WHERE price > ?) d ON d.quantity = s.id SET pad = 'x'", List.of(10)));
+            assertEquals(ErrorCode.AMBIGUOUS_FIELD, e.code());
+        }
+    }
+
+    @Test
+    void aBroadcastTargetJoinedWithSingleTablesIsWrittenOnEveryCopyAsOneMysqlWritesIt() throws SQLException {
+        assertEquals("affected 20", same("UPDATE countries c JOIN promotions p ON p.id = 3 SET c.name = CONCAT(c.name, '/', p.code)",
+                "countries code"));
+        same("UPDATE countries c, promotions p SET c.name = LEFT(c.name, 3) WHERE p.discount > 20 AND LENGTH(c.name) > p.id",
+                "countries code");
+        assertEquals("affected 0", same("UPDATE countries c JOIN promotions p ON p.code = c.code SET c.name = 'none'", "countries code"));
+        same("UPDATE countries c JOIN promotions p ON p.id = 4 SET c.name = CONCAT(c.name, '+'), p.discount = p.discount + 1"
+                + " WHERE c.code < 'D'", "countries code", "promotions id");
+        assertEquals("affected 2", same("DELETE c FROM countries c JOIN promotions p ON p.id = 7 WHERE c.code IN ('MX', 'PL')",
+                "countries code"));
+        for (String backend : new String[] {"0", "1"}) {
+            // every copy holds what one MySQL holds
+            try (java.sql.Connection c = SAMPLE.server().connect(SAMPLE.target().databasePrefix() + "_" + backend);
+                 java.sql.Statement st = c.createStatement(); java.sql.ResultSet rs = st.executeQuery("SELECT * FROM countries ORDER BY code")) {
+                List<String> copy = SampleEngine.labelledRows(rs);
+                sameRows(SAMPLE.direct("SELECT * FROM countries ORDER BY code"), copy.subList(1, copy.size()), "the copy on backend " + backend);
+            }
+        }
+    }
+
+    @Test
     void targetsReadingAColumnAnotherTargetAssignsAreRefusedNamingIt() {
         try (EngineSession s = engine.openSession()) {
             ShardwiseException e = assertThrows(ShardwiseException.class,
