@@ -179,6 +179,10 @@ final class PlanRunner {
                 // an UPDATE of the sharding key with subqueries: its rows chosen by the tier that answers the choice
                 return atomically(() -> keyMoves.runWithSubqueries(u.tables().get(0), u.choice(), normalized, plan, params));
             }
+            if (statement instanceof Update u && KeyMoves.multiTable(u, engine.rule())) {
+                // a multi-table UPDATE of its one target's sharding column: chosen, written in place, moved (KeyMoves)
+                return atomically(() -> keyMoves.runMultiTable(u, normalized, plan, params));
+            }
             if (!(plan.federatedWrite(engine.rule()) instanceof FederatedWrite federated)) {
                 if (!MultiTargetWrites.handles(statement)) {
                     throw refused;
