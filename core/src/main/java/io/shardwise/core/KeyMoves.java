@@ -107,6 +107,131 @@ final class KeyMoves {
         return moved(target, rule, choice, normalized, plan, params, columns, declared, rows);
     }
 
+    /**
+     * Whether {@code update} is a multi-table UPDATE of one target whose own sharding column it assigns ({@link
+     * #runMultiTable}); several targets, or unqualified SET columns, are first split and resolved by {@code
+     * MultiTargetWrites}, whose one-target writes come here.
+     */
+    static boolean multiTable(io.shardwise.core.sql.analyze.Update update, io.shardwise.core.rule.ShardingRule shardingRule) {
+        io.shardwise.core.sql.analyze.MultiTable multi = update.multi();
+        if (multi == null || !multi.targetsKnown() || multi.targets().size() != 1 || multi.spans() == null
+                || !(shardingRule.table(multi.targets().get(0).name()) instanceof TableRule.Sharded s)) {
+            return false;
+        }
+        for (io.shardwise.core.sql.analyze.MultiTable.Assigned a : multi.spans().assignments()) {
+            if (a.column().equalsIgnoreCase(s.keyColumn())) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /**
+     * A multi-table UPDATE of its one target's sharding column, as one MySQL runs it: (1) the target rows the join
+     * matches are chosen ({@code SELECT t.* FROM <the FROM> WHERE … FOR UPDATE}, answered by the tier that answers it:
+     * the join's rows read before any is changed, as MySQL reads them); (2) the user's UPDATE runs where the rows are,
+     * the sharding column written in place (co-located on each node, else on the third tier over copies of the other
+     * tables), so MySQL evaluates SET over the join and its matched/changed counts are the statement's; (3) on each
+     * node the chosen rows are read again by their primary keys and those whose new key belongs to another node moved
+     * there ({@link #move}). A target whose primary key the statement assigns is refused: its rows could not be found
+     * again by keys read before the write, and a new key computed from joined rows is the value of the join row MySQL
+     * happened to meet first.
+     */
+    StatementResult runMultiTable(io.shardwise.core.sql.analyze.Update update, NormalizedSql normalized, CachedPlan plan,
+                                  List<Object> params) {
+        io.shardwise.core.sql.analyze.MultiTable multi = update.multi();
+        io.shardwise.core.sql.analyze.TableRef target = multi.targets().get(0);
+        TableRule.Sharded rule = (TableRule.Sharded) engine.rule().table(target.name());
+        String table = target.name();
+        String what = "UPDATE of sharding column '" + rule.keyColumn() + "' of table '" + table + "' in a multi-table UPDATE";
+        if (update.limited()) {
+            throw new ShardwiseException(ErrorCode.UNSUPPORTED, what + " with ORDER BY or LIMIT (MySQL refuses them in a multi-table"
+                    + " UPDATE, 1221)");
+        }
+        SourceText source = SourceText.original(normalized, plan.digestTokenOffsets());
+        String text = source.text();
+        int refsStart = source.at(multi.spans().refsStart());
+        if (text.substring(0, refsStart).toLowerCase(java.util.Locale.ROOT).matches("(?s).*\\bignore\\b.*")) {
+            throw new ShardwiseException(ErrorCode.UNSUPPORTED, "UPDATE IGNORE of sharding column '" + rule.keyColumn()
+                    + "' of table '" + table + "' (a moved row meeting a duplicate key on its new shard would be lost, not left as it was)");
+        }
+        String logical = target.schema() == null ? KeyedWrites.quoted(table) : KeyedWrites.quoted(target.schema()) + "." + KeyedWrites.quoted(table);
+        List<Column> declared = runner.declared(logical);
+        List<Integer> key = KeyedWrites.primaryKey(declared);
+        if (key.isEmpty()) {
+            throw new ShardwiseException(ErrorCode.UNSUPPORTED, what + ", whose table has no primary key to find the rows it moves by");
+        }
+        for (io.shardwise.core.sql.analyze.MultiTable.Assigned a : multi.spans().assignments()) {
+            for (int k : key) {
+                if (KeyedWrites.name(declared.get(k)).equalsIgnoreCase(a.column())) {
+                    throw new ShardwiseException(ErrorCode.UNSUPPORTED, what + " that assigns its primary key column '" + a.column()
+                            + "' too (the moved rows could not be found again by the keys chosen before the write)");
+                }
+            }
+        }
+        // step 1: the target's rows the join matches, locked, before any is changed
+        int refsEnd = source.at(multi.spans().refsEnd());
+        int tail = source.at(multi.spans().tailStart());
+        NormalizedSql chooser = session.normalize("SELECT " + KeyedWrites.quoted(target.exposedName()) + ".* FROM "
+                + text.substring(refsStart, refsEnd) + " " + text.substring(tail) + " FOR UPDATE");
+        CachedPlan chooserPlan = engine.plan(chooser);
+        List<Object> chooserParams = new ArrayList<>();
+        int p = 0;
+        for (io.shardwise.core.sql.normalize.Literal l : normalized.literals()) {
+            if (l.isParameter()) {
+                if (l.start() >= refsStart && l.start() < refsEnd || l.start() >= tail) {
+                    chooserParams.add(params.get(p));
+                }
+                p++;
+            }
+        }
+        List<Column> columns;
+        List<byte[][]> rows;
+        StatementResult chosen = runner.select((io.shardwise.core.sql.analyze.Select) chooserPlan.statement(), chooser, chooserPlan,
+                chooserParams);
+        try (ResultCursor cursor = ((StatementResult.Rows) chosen).cursor()) {
+            columns = cursor.columns();
+            rows = KeyedWrites.read(cursor);
+        }
+        if (columns.size() != declared.size()) {
+            throw new ShardwiseException(ErrorCode.BUG, "the rows chosen to move have " + columns.size() + " columns, the table "
+                    + declared.size());
+        }
+        int shard = indexOf(declared, rule.keyColumn());
+        LexicalMode mode = normalized.lexicalMode();
+        Map<Integer, java.util.Set<String>> byNode = new LinkedHashMap<>();
+        for (byte[][] row : rows) {
+            // a row the join meets several times is chosen (and changed) once
+            byNode.computeIfAbsent(node(rule, row[shard], declared.get(shard)), n -> new java.util.LinkedHashSet<>())
+                    .add(KeyedWrites.tuple(row, key, key, declared, mode));
+        }
+        // step 2: the user's UPDATE where the rows are, its counts the statement's
+        StatementResult.Update updated = multiInPlace(update, normalized, plan, params);
+        // step 3: each node's chosen rows read again; those whose key now belongs elsewhere moved there
+        for (Map.Entry<Integer, java.util.Set<String>> e : byNode.entrySet()) {
+            move(table, logical, rule, e.getKey(), declared, key, new ArrayList<>(e.getValue()), mode);
+        }
+        return updated;
+    }
+
+    /** Step 2 of {@link #runMultiTable}: co-located on each node where the FROM meets there, else on the third tier. */
+    private StatementResult.Update multiInPlace(io.shardwise.core.sql.analyze.Update update, NormalizedSql normalized, CachedPlan plan,
+                                                List<Object> params) {
+        Federation.Decision decision = io.shardwise.core.federate.MultiTableFederation.planInPlace(update, engine.rule());
+        if (!(decision instanceof FederatedWrite federated && federated.readsShards())) {
+            try {
+                RoutePlan route = engine.router().routeInPlace(plan.prepared(), new StatementBindings(normalized, params),
+                        SourceText.original(normalized, plan.digestTokenOffsets()));
+                return (StatementResult.Update) runner.run(route);
+            } catch (ShardwiseException refused) {
+                if (refused.code() != ErrorCode.UNSUPPORTED || !(decision instanceof FederatedWrite)) {
+                    throw refused;
+                }
+            }
+        }
+        return (StatementResult.Update) runner.federatedInPlace((FederatedWrite) decision, update, normalized, plan, params);
+    }
+
     /** Steps 2 and 3 for the chosen rows; {@code declared} the target's columns with their key flags, or null: the rows' own. */
     private StatementResult moved(io.shardwise.core.sql.analyze.TableRef target, TableRule.Sharded rule, RowChoice choice,
                                   NormalizedSql normalized, CachedPlan plan, List<Object> params, List<Column> columns,

@@ -82,8 +82,8 @@ final class MultiTargetWrites {
         List<TableRef> owners = new ArrayList<>();
         Map<TableRef, Set<String>> columns = new HashMap<>();
         for (MultiTable.Assigned a : assignments) {
-            owners.add(a.target() != null ? a.target() : owner(a.column(), multi, normalized, source, text.substring(refsStart, refsEnd),
-                    columns));
+            owners.add(a.target() != null ? a.target() : owner(a.column(), multi, normalized, params, source,
+                    text.substring(refsStart, refsEnd), columns));
         }
         List<TableRef> targets = new ArrayList<>();
         for (TableRef t : owners) {
@@ -170,8 +170,8 @@ final class MultiTargetWrites {
      * writes through a derived table it merges into the statement and refuses one it materializes (1288), a choice
      * of its optimizer's.
      */
-    private TableRef owner(String column, MultiTable multi, NormalizedSql normalized, SourceText source, String refs,
-                           Map<TableRef, Set<String>> columns) {
+    private TableRef owner(String column, MultiTable multi, NormalizedSql normalized, List<Object> params, SourceText source,
+                           String refs, Map<TableRef, Set<String>> columns) {
         List<TableRef> top = multi.top();
         String lower = column.toLowerCase(Locale.ROOT);
         boolean inDerived = false;
@@ -187,13 +187,11 @@ final class MultiTargetWrites {
             } else {
                 int start = source.at(d.start());
                 int end = source.at(d.end());
-                for (Literal l : normalized.literals()) {
-                    if (l.isParameter() && l.start() >= start && l.start() < end) {
-                        throw new ShardwiseException(ErrorCode.UNSUPPORTED, "a multi-table UPDATE spanning shards whose SET column '"
-                                + column + "' names no table, over a derived table '" + d.alias() + "' that takes a parameter");
-                    }
-                }
-                for (Column c : runner.declared(source.text().substring(start, end) + " AS " + KeyedWrites.quoted(d.alias()))) {
+                // its ? bound to the statement's values: the names a query of it returns with them (read per execution, never
+                // kept with the plan, so another execution's values name its own columns)
+                List<Object> derivedParams = params(normalized, params, List.of(new int[] {start, end}));
+                for (Column c : runner.declared(source.text().substring(start, end) + " AS " + KeyedWrites.quoted(d.alias()),
+                        derivedParams)) {
                     has |= KeyedWrites.name(c).equalsIgnoreCase(column);
                 }
             }

@@ -179,6 +179,10 @@ final class PlanRunner {
                 // an UPDATE of the sharding key with subqueries: its rows chosen by the tier that answers the choice
                 return atomically(() -> keyMoves.runWithSubqueries(u.tables().get(0), u.choice(), normalized, plan, params));
             }
+            if (statement instanceof Update u && KeyMoves.multiTable(u, engine.rule())) {
+                // a multi-table UPDATE of its one target's sharding column: chosen, written in place, moved (KeyMoves)
+                return atomically(() -> keyMoves.runMultiTable(u, normalized, plan, params));
+            }
             if (!(plan.federatedWrite(engine.rule()) instanceof FederatedWrite federated)) {
                 if (!MultiTargetWrites.handles(statement)) {
                     throw refused;
@@ -249,9 +253,14 @@ final class PlanRunner {
 
     /** The columns of {@code target} (its text in the statement) with their key flags, as its nodes declare them. */
     List<Column> declared(String target) {
+        return declared(target, List.of());
+    }
+
+    /** {@link #declared(String)} of a target text holding the client's {@code ?}, bound to {@code params} (theirs, in order). */
+    List<Column> declared(String target, List<Object> params) {
         NormalizedSql columns = session.normalize("SELECT * FROM " + target + " LIMIT 0");
         CachedPlan plan = engine.plan(columns);
-        try (ResultCursor none = ((StatementResult.Rows) select((Select) plan.statement(), columns, plan, List.of())).cursor()) {
+        try (ResultCursor none = ((StatementResult.Rows) select((Select) plan.statement(), columns, plan, params)).cursor()) {
             while (none.next()) {
                 // LIMIT 0: nothing; read to its end so the connection is free
             }

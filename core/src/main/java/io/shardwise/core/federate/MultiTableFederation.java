@@ -28,13 +28,25 @@ public final class MultiTableFederation {
     private MultiTableFederation() {}
 
     public static Federation.Decision plan(Statement statement, ShardingRule rule) {
+        return plan(statement, rule, false);
+    }
+
+    /**
+     * The plan of a key move's in-place step of a multi-table UPDATE ({@link FederatedWrite#planInPlace}): it may assign the
+     * target's sharding column, as the rows it changes are moved afterwards by what they then hold.
+     */
+    public static Federation.Decision planInPlace(Statement statement, ShardingRule rule) {
+        return plan(statement, rule, true);
+    }
+
+    private static Federation.Decision plan(Statement statement, ShardingRule rule, boolean moves) {
         MultiTable multi = switch (statement) {
             case Update u -> u.multi();
             case Delete d -> d.multi();
             default -> null;
         };
         if (multi == null) {
-            return FederatedWrite.plan(statement, rule);
+            return moves ? FederatedWrite.planInPlace(statement, rule) : FederatedWrite.plan(statement, rule);
         }
         if (!multi.targetsKnown()) {
             return new Federation.Declined("a multi-table write whose targets only the backend resolves (an unqualified SET column)");
@@ -48,7 +60,7 @@ public final class MultiTableFederation {
             case Delete d -> new Delete(d.template(), d.tables(), d.conditions(), d.limited(), true, null, multi);
             default -> statement;
         };
-        Federation.Decision decision = FederatedWrite.plan(asNested, rule);
+        Federation.Decision decision = moves ? FederatedWrite.planInPlace(asNested, rule) : FederatedWrite.plan(asNested, rule);
         if (!(decision instanceof FederatedWrite w)) {
             return decision;
         }

@@ -121,9 +121,9 @@ public final class Router {
             case Select s -> select(s, prepared, bindings, source, byIndex);
             case Insert i -> i.source() == null ? InsertRouter.route(i, bindings, rule, source) : insertSelect(i, prepared, bindings);
             case Update u when u.multi() != null -> multiWrite(u.template(), prepared, u.multi(), u.conditions(), u.nested(), u.limited(),
-                    bindings, source);
+                    bindings, source, false);
             case Delete d when d.multi() != null -> multiWrite(d.template(), prepared, d.multi(), d.conditions(), d.nested(), d.limited(),
-                    bindings, source);
+                    bindings, source, false);
             case Update u -> write(u.template(), prepared, u.tables(), u.conditions(), u.nested(), u.limited(), u.choice(), u.assigned(),
                     bindings, source);
             case Delete d -> write(d.template(), prepared, d.tables(), d.conditions(), d.nested(), d.limited(), d.choice(), List.of(),
@@ -284,6 +284,9 @@ public final class Router {
         if (!(prepared.statement instanceof Update u)) {
             throw new ShardwiseException(ErrorCode.BUG, "in-place step of a key move is not an UPDATE");
         }
+        if (u.multi() != null) {
+            return multiWrite(u.template(), prepared, u.multi(), u.conditions(), u.nested(), u.limited(), bindings, source, true);
+        }
         return write(u.template(), prepared, u.tables(), u.conditions(), u.nested(), u.limited(), u.choice(), u.assigned(),
                 bindings, source, true);
     }
@@ -351,8 +354,13 @@ public final class Router {
      */
     private RoutePlan multiWrite(SqlTemplate template, Prepared prepared, io.shardwise.core.sql.analyze.MultiTable multi,
                                  Map<TableRef, KeyCondition> conditions, boolean nested, boolean limited, Bindings bindings,
-                                 SourceText source) {
+                                 SourceText source, boolean movesAllowed) {
         Placement placement = prepared.placement;
+        String moved = movesAllowed ? null : assignedKey(multi);
+        if (moved != null) {
+            // written in place the rows would stay on nodes their new keys do not route to: the session moves them (KeyMoves)
+            throw multiUnsupported(multi, moved + " (its rows move between shards)");
+        }
         TableRef broadcastTarget = null;
         TableRef singleTarget = null;
         for (TableRef t : multi.targets()) {
@@ -405,6 +413,26 @@ public final class Router {
      * Why a multi-table write has no route: with one known target the third tier takes it (PlanRunner); with
      * several, or targets only the backend resolves, it is refused with this message, which says so.
      */
+    /**
+     * "UPDATE of sharding column 'c' of table 't'" when a multi-table UPDATE assigns a sharding column: its target's
+     * (qualified), or, unqualified, one named like the key of any sharded table of the FROM (which table it is only
+     * the backend knows; the session resolves it first); else null.
+     */
+    private String assignedKey(io.shardwise.core.sql.analyze.MultiTable multi) {
+        if (multi.spans() == null) {
+            return null;
+        }
+        for (io.shardwise.core.sql.analyze.MultiTable.Assigned a : multi.spans().assignments()) {
+            for (TableRef t : multi.top()) {
+                if ((a.target() == null || a.target() == t) && ruleOf(t) instanceof TableRule.Sharded s
+                        && s.keyColumn().equalsIgnoreCase(a.column())) {
+                    return "UPDATE of sharding column '" + a.column() + "' of table '" + s.name() + "'";
+                }
+            }
+        }
+        return null;
+    }
+
     /** What {@link ErrorCode#UNSUPPORTED}'s message says before the unsupported thing. */
     private static final String UNSUPPORTED_PREFIX = ErrorCode.UNSUPPORTED.format().substring(0, ErrorCode.UNSUPPORTED.format().indexOf("%s"));
 

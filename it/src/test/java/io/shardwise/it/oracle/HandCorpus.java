@@ -764,6 +764,38 @@ final class HandCorpus {
         c.failsWordedOtherwise("UPDATE orders o JOIN (SELECT user_id, COUNT(*) AS n FROM order_items GROUP BY user_id) d"
                 + " ON d.user_id = o.order_id SET nope = d.n", "MySQL's wording, 'field list'; MariaDB 11 says 'SET'").check("orders", "order_id");
 
+        // multi-table writes once refused across nodes (issue 13): a derived table taking a ?, whose columns are read with the
+        // values bound; a broadcast target joined with single tables (every copy written as one MySQL writes it); an UPDATE of a
+        // sharding column (the rows moved to their new nodes, then read back where their keys route)
+        c.pwrite("UPDATE sbtest1 s JOIN (SELECT quantity, MAX(sku) AS sku FROM order_items WHERE price > ? GROUP BY quantity) AS d"
+                + " ON d.quantity = s.id SET pad = CONCAT(sku, ?)", "sbtest1", "id", 120, "-p");
+        c.pwrite("UPDATE orders o JOIN (SELECT order_id AS oid, SUM(quantity) AS q FROM order_items WHERE quantity < ? GROUP BY order_id)"
+                + " AS d ON d.oid = o.order_id SET status = IF(d.q > ?, 'bigp', 'smallp')", "orders", "order_id", 8, 5);
+        c.write("UPDATE countries c JOIN promotions p ON p.id = 3 SET c.name = CONCAT(c.name, '/', p.code) WHERE c.code < 'F'",
+                "countries", "code");
+        c.write("UPDATE countries c, promotions p SET c.name = LEFT(c.name, 4) WHERE p.discount > 20 AND LENGTH(c.name) > p.id",
+                "countries", "code");
+        c.write("UPDATE countries c JOIN promotions p ON p.id = 4 SET c.name = CONCAT(c.name, '!'), p.discount = p.discount + 1"
+                + " WHERE c.code > 'S'", "countries", "code").check("promotions", "id");
+        c.pwrite("UPDATE countries c JOIN promotions p ON p.code = ? SET c.name = CONCAT(p.code, c.code) WHERE c.code IN ('IT', 'JP')",
+                "countries", "code", "VIP");
+        c.write("DELETE c FROM countries c JOIN promotions p ON p.id = 7 WHERE c.code IN ('MX', 'PL')", "countries", "code");
+        c.write("UPDATE orders o JOIN users u USING (user_id) SET o.user_id = o.user_id + 1, o.status = 'moved' WHERE u.user_id IN (5, 6)",
+                "orders", "order_id");
+        c.q("SELECT * FROM orders WHERE user_id = 6 ORDER BY order_id");
+        c.q("SELECT * FROM orders WHERE user_id = 7 ORDER BY order_id");
+        c.write("UPDATE order_items i JOIN promotions p ON p.id = i.quantity SET i.user_id = i.user_id + p.id WHERE i.user_id < 20",
+                "order_items", "item_id");
+        c.q("SELECT user_id, COUNT(*), SUM(price) FROM order_items WHERE user_id IN (3, 8, 13, 21) GROUP BY user_id ORDER BY user_id");
+        c.pwrite("UPDATE orders o JOIN sbtest1 s ON s.k = o.user_id SET o.user_id = ? WHERE s.id < ? AND o.amount > 200",
+                "orders", "order_id", 9, 40);
+        c.p("SELECT order_id, user_id FROM orders WHERE user_id = ? ORDER BY order_id", 9);
+        c.write("UPDATE order_items i JOIN promotions p ON p.id = i.quantity SET user_id = 11 WHERE i.sku LIKE 'S%' AND p.id < 3",
+                "order_items", "item_id");
+        c.q("SELECT item_id, user_id FROM order_items WHERE user_id = 11 ORDER BY item_id");
+        c.write("UPDATE orders o JOIN order_items i ON i.quantity = o.user_id SET o.user_id = 13 WHERE o.user_id IN (2, 3)", "orders", "order_id");
+        c.q("SELECT order_id, status FROM orders WHERE user_id = 13 ORDER BY order_id");
+
         // last: a multi-row INSERT that fails on one shard must change nothing (MySQL's statement atomicity)
         c.category("insert");
         c.failingWrite("INSERT INTO users (user_id, name) VALUES (2000, 'ok'), (42, 'duplicate')", "users", "user_id");

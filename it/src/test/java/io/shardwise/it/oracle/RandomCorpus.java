@@ -373,7 +373,50 @@ final class RandomCorpus {
             h.params = h.r.nextInt(5) == 0 ? new ArrayList<>() : null;
             h.selfJoinOrDerived(out);
         }
+        // multi-table shapes once refused across nodes (apart again, so that both sequences above stay as they were)
+        RandomCorpus k = new RandomCorpus(MOVES_SEED + 2);
+        for (int i = 0; i < count / 2; i++) {
+            k.params = k.r.nextInt(3) == 0 ? new ArrayList<>() : null;
+            k.movedOrBroadcastJoin(out);
+        }
         return out;
+    }
+
+    /**
+     * A multi-table UPDATE of a sharding column (co-located, or on the third tier), a broadcast target joined with a
+     * single table, or an unqualified SET column of a derived table's that takes a value ({@code ?} when prepared). Each
+     * target row meets at most one row it reads a value from.
+     */
+    private void movedOrBroadcastJoin(List<OracleCase> out) {
+        StringBuilder sql = new StringBuilder();
+        Table changed;
+        switch (r.nextInt(4)) {
+            case 0 -> { // co-located, moved after the in-place write
+                changed = table("orders");
+                sql.append("UPDATE orders o JOIN users u ON u.user_id = o.user_id SET o.user_id = o.user_id + ").append(lit(1 + r.nextInt(3)));
+                qualifiedWhere(sql, r.nextBoolean() ? "u" : "o", r.nextBoolean() ? table("users") : changed);
+            }
+            case 1 -> { // joined off the key: in place on the third tier, then moved
+                changed = table("order_items");
+                sql.append("UPDATE order_items i JOIN sbtest1 s ON s.id = i.quantity SET i.user_id = MOD(s.k, ").append(lit(40))
+                        .append(") + i.user_id");
+                qualifiedWhere(sql, "i", changed);
+            }
+            case 2 -> { // a broadcast target joined with a single table: every copy written as one MySQL writes it
+                changed = new Table("countries", "code", "code", List.of());
+                sql.append("UPDATE countries c JOIN promotions p ON p.id = ").append(lit(1 + r.nextInt(10)))
+                        .append(" SET c.name = CONCAT(LEFT(c.name, 6), '-', p.id) WHERE c.code ").append(r.nextBoolean() ? "< " : ">= ")
+                        .append(lit(pick(List.of("C", "G", "M", "S"))));
+            }
+            default -> { // the derived table's columns read with its values bound
+                changed = table("users");
+                sql.append("UPDATE users u JOIN (SELECT user_id AS uid, COUNT(*) AS w FROM orders WHERE amount > ").append(lit(pick(AMOUNTS)))
+                        .append(" GROUP BY user_id) d ON d.uid = u.user_id SET ").append(r.nextBoolean() ? "email" : "name")
+                        .append(" = CONCAT('w', w) WHERE w > ").append(lit(r.nextInt(3)));
+            }
+        }
+        out.add(new OracleCase("random-multi-table", sql.toString(), params, false, false));
+        out.add(read(changed));
     }
 
     /**

@@ -1,9 +1,6 @@
 package io.shardwise.core.sql.analyze;
 
-import io.shardwise.core.error.ErrorCode;
-import io.shardwise.core.error.ShardwiseException;
 import io.shardwise.core.rule.ShardingRule;
-import io.shardwise.core.rule.TableRule;
 import io.shardwise.core.sql.analyze.DigestScanner.Kind;
 import io.shardwise.core.sql.analyze.DigestScanner.Token;
 import java.util.ArrayList;
@@ -107,7 +104,6 @@ final class MultiTableWrites {
             }
             String name = column.names.get(column.names.size() - 1);
             TableRef target = column.names.size() > 1 ? exposed(read.from.topTables, column.names.get(column.names.size() - 2)) : null;
-            refuseKeyUpdate(rule, read.from, target, name);
             assigned.add(name);
             int[] piece = pieces.get(assigned.size() - 1);
             spans.add(new MultiTable.Assigned(target, name, piece[0], piece[1], piece[2]));
@@ -258,21 +254,6 @@ final class MultiTableWrites {
             }
         }
         return out;
-    }
-
-    /**
-     * A SET of a sharding column would move rows between nodes: refused as a one-table UPDATE's is. An unqualified
-     * column is refused when it is the key of any sharded table of the FROM (which table it names only the backend
-     * knows).
-     */
-    private static void refuseKeyUpdate(ShardingRule rule, FromWalker from, TableRef target, String column) {
-        for (TableRef t : from.topTables) {
-            if ((target == null || t == target) && from.isLogical(t) && rule.table(t.name()) instanceof TableRule.Sharded s
-                    && s.keyColumn().equalsIgnoreCase(column)) {
-                throw new ShardwiseException(ErrorCode.UNSUPPORTED, "UPDATE of sharding column '" + column + "' of table '"
-                        + s.name() + "' (it would move rows between shards; delete and insert instead)");
-            }
-        }
     }
 
     /** The top reference exposed as {@code name} (its alias, else its name), or null. */
