@@ -139,6 +139,10 @@ public final class ServerTls implements AutoCloseable {
 
     public SslHandler newHandler(ByteBufAllocator alloc) {
         SslHandler handler = context.newHandler(alloc);
+        // the server's connect timeout bounds the whole login, the TLS handshake included (HandshakeHandler):
+        // the SslHandler's own 10 s timer would cut a handshake short of a longer configured connectTimeout,
+        // and cost every TLS connection a timer scheduled and cancelled on its event loop
+        handler.setHandshakeTimeoutMillis(0);
         handler.handshakeFuture().addListener(done -> {
             if (done.isSuccess()) {
                 completed.increment();

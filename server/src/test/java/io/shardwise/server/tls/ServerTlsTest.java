@@ -44,6 +44,25 @@ class ServerTlsTest {
         }
     }
 
+    /**
+     * The connect timeout ({@code server.connectTimeout}, checked by the handshake handler) is the one
+     * deadline of a login, TLS included: Netty's default 10 s handshake timeout would fail a TLS
+     * handshake that a longer configured connect timeout allows, and schedule a timer per connection.
+     */
+    @Test
+    void onlyTheConnectTimeoutBoundsATlsHandshake() {
+        for (SslProvider provider : OpenSsl.isAvailable() ? List.of(SslProvider.OPENSSL, SslProvider.JDK) : List.of(SslProvider.JDK)) {
+            ServerTls tls = ServerTls.of(TlsConfig.GENERATED, provider);
+            try {
+                SslHandler handler = tls.newHandler(UnpooledByteBufAllocator.DEFAULT);
+                assertEquals(0, handler.getHandshakeTimeoutMillis(), provider + ": no handshake timer of its own");
+                new EmbeddedChannel(handler).finishAndReleaseAll();
+            } finally {
+                tls.close();
+            }
+        }
+    }
+
     private static List<String> finalizers(Class<?> type) {
         List<String> declaring = new ArrayList<>();
         for (Class<?> c = type; c != null && c != Object.class; c = c.getSuperclass()) {
