@@ -41,6 +41,10 @@ import javax.net.ssl.X509TrustManager;
  * </ul>
  * The client is the JDK's engine in this JVM; only the server's process time is counted. On a shared
  * machine the figures carry its load; the clock tick is 10 ms, so measure a thousand connections or more.
+ * Beside the process's total it prints each group of server threads' on-CPU time per connection
+ * (from the scheduler's nanosecond account, {@link #threadCpu}): the event loops' figure is what a
+ * connection costs, apart from the JIT's compiling and the collector, which blur the total of a JVM
+ * that is not long warm; CPU time, unlike wall time, hardly moves with the machine's load.
  *
  * <p>Usage: {@code java -cp jmh/target/benchmarks.jar io.shardwise.jmh.proxy.ConnectionCpu PORT SERVER_PID
  * CONNECTIONS MODE...} (user app/app, schema pb, as {@code jmh/proxy-bench} configures the server).
