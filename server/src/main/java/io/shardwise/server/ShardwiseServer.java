@@ -161,6 +161,7 @@ public final class ShardwiseServer implements AutoCloseable {
                     .bind(bind, port).syncUninterruptibly().channel();
         } catch (Exception e) { // bind() rethrows the checked BindException undeclared
             shutdownGroups();
+            tls.close();
             if (e instanceof IOException io) {
                 throw new UncheckedIOException("cannot listen on " + bind + ":" + port + ": " + io.getMessage(), asBindException(io));
             }
@@ -327,6 +328,7 @@ public final class ShardwiseServer implements AutoCloseable {
             }
         }
         shutdownGroups();
+        tls.close();
         return cut;
     }
 

@@ -229,7 +229,9 @@ class SecretsInLogsTest {
             String yaml = sampleYaml() + "  tls: { cert: \"" + cert + "\", key: \"" + key + "\" }\n";
             try {
                 ShardingRule rule = ShardingRule.load(yaml, k.getKey() + ".yaml", Map.of("SHARDWISE_SAMPLE_PASSWORD", "")::get);
-                System.out.println(k.getKey() + ": " + ServerTls.of(rule.config().server().tls()).describe());
+                try (ServerTls tls = ServerTls.of(rule.config().server().tls())) {
+                    System.out.println(k.getKey() + ": " + tls.describe());
+                }
             } catch (InvalidConfigException | IllegalArgumentException | IllegalStateException e) {
                 System.err.println(k.getKey() + ": " + e);
             }

@@ -188,6 +188,20 @@ class TlsAndAuthenticationTest {
         assertEquals("COUNT(*)\n" + orders + "\n", mariadb(optional, "--ssl"));
     }
 
+    /** PyMySQL with an {@code ssl} context, verifying the configured certificate, over TLS 1.3 and 1.2 (the engine in use). */
+    @Test
+    void pymysqlLogsInOverTls13And12VerifyingTheConfiguredCertificate() throws Exception {
+        ShardwiseServer server = serve(sampleSettings().withTls(new TlsConfig(certFile, configured.key(), true)));
+        Path script = Path.of("src/test/python/pymysql_tls.py").toAbsolutePath();
+        Process p = new ProcessBuilder("/usr/bin/python3", script.toString(), String.valueOf(server.address().getPort()), certFile.toString())
+                .redirectErrorStream(true).start();
+        assertTrue(p.waitFor(120, TimeUnit.SECONDS), "the script finished");
+        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertEquals(0, p.exitValue(), out);
+        assertEquals("TLSv1.3 True " + orders + "\nTLSv1.2 True " + orders + "\n", out);
+        assertEquals(2, server.tls().handshakes().completed(), "both logins' handshakes counted");
+    }
+
     @Test
     void theMariadbClientFetchesTheRsaKeyForCachingSha2WithoutTls() throws Exception {
         ShardwiseServer sha2 = serve(sampleSettings().withDefaultAuthPlugin(ServerConfig.CACHING_SHA2_PASSWORD));

@@ -13,10 +13,14 @@ import java.io.DataInputStream;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.net.Socket;
+import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.security.GeneralSecurityException;
 import java.security.cert.X509Certificate;
+import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import javax.net.ssl.SSLContext;
 import javax.net.ssl.SSLSocket;
@@ -37,12 +41,17 @@ import javax.net.ssl.X509TrustManager;
  * </ul>
  * The client is the JDK's engine in this JVM; only the server's process time is counted. On a shared
  * machine the figures carry its load; the clock tick is 10 ms, so measure a thousand connections or more.
+ * Beside the process's total it prints each group of server threads' on-CPU time per connection
+ * (from the scheduler's nanosecond account, {@link #threadCpu}): the event loops' figure is what a
+ * connection costs, apart from the JIT's compiling and the collector, which blur the total of a JVM
+ * that is not long warm; CPU time, unlike wall time, hardly moves with the machine's load.
  *
  * <p>Usage: {@code java -cp jmh/target/benchmarks.jar io.shardwise.jmh.proxy.ConnectionCpu PORT SERVER_PID
  * CONNECTIONS MODE...} (user app/app, schema pb, as {@code jmh/proxy-bench} configures the server).
  */
 public final class ConnectionCpu {
-    private static final int WARM_UP = 1_000;
+    /** Connections before each measured mode ({@code -Dwarmup=N}): the JIT has compiled the path by then. */
+    private static final int WARM_UP = Integer.getInteger("warmup", 1_000);
     /** /proc's clock ticks are USER_HZ, 100 a second on Linux. */
     private static final double MS_PER_TICK = 10.0;
 
@@ -51,6 +60,7 @@ public final class ConnectionCpu {
     public static void main(String[] args) throws Exception {
         int port = Integer.parseInt(args[0]);
         Path stat = Path.of("/proc", args[1], "stat");
+        Path tasks = Path.of("/proc", args[1], "task");
         int connections = Integer.parseInt(args[2]);
         for (int m = 3; m < args.length; m++) {
             String mode = args[m];
@@ -59,14 +69,66 @@ public final class ConnectionCpu {
                 connect(port, mode, shared);
             }
             long before = cpuTicks(stat);
+            Map<String, Long> threadsBefore = threadCpu(tasks);
             long start = System.nanoTime();
             for (int i = 0; i < connections; i++) {
                 connect(port, mode, shared);
             }
+            Map<String, Long> threadsAfter = threadCpu(tasks);
             long ticks = cpuTicks(stat) - before;
-            System.out.printf("connection-cpu[%s: %.3f ms of server CPU per connection, %d connections in %.1f s]%n",
-                    mode, ticks * MS_PER_TICK / connections, connections, (System.nanoTime() - start) / 1e9);
+            StringBuilder groups = new StringBuilder();
+            for (String group : GROUPS) {
+                long ns = threadsAfter.getOrDefault(group, 0L) - threadsBefore.getOrDefault(group, 0L);
+                groups.append(String.format(" %s %.1f", group, ns / 1e3 / connections));
+            }
+            System.out.printf("connection-cpu[%s: %.3f ms of server CPU per connection, %d connections in %.1f s; µs per connection by thread:%s]%n",
+                    mode, ticks * MS_PER_TICK / connections, connections, (System.nanoTime() - start) / 1e9, groups);
         }
+    }
+
+    /** The server's threads by what they do, from their names (/proc keeps 15 characters of them). */
+    private static final List<String> GROUPS = List.of("event-loops", "session-threads", "jit", "gc-vm", "cleaners", "other");
+
+    private static String group(String comm) {
+        if (comm.startsWith("multiThreadIoEv")) {
+            return "event-loops"; // Netty's loops: accept, TLS, login, relay; what a connection itself costs
+        }
+        if (comm.startsWith("ForkJoinPool") || comm.startsWith("VirtualThread")) {
+            return "session-threads"; // the carriers of the sessions' virtual threads
+        }
+        if (comm.contains("CompilerThre")) {
+            return "jit";
+        }
+        if (comm.startsWith("GC ") || comm.startsWith("G1 ") || comm.startsWith("VM ")) {
+            return "gc-vm";
+        }
+        if (comm.startsWith("Finalizer") || comm.contains("Cleaner")) {
+            return "cleaners";
+        }
+        return "other";
+    }
+
+    /**
+     * On-CPU nanoseconds of every live server thread, summed by {@link #group}, from
+     * {@code /proc/PID/task/TID/schedstat}: the scheduler's own account, exact to the nanosecond, so
+     * a few thousand connections give the event loops' cost per connection without the clock tick's
+     * 10 ms steps, and with JIT and GC apart (a warm server's loops are what each connection costs;
+     * the JIT's work is the JVM's, once).
+     */
+    private static Map<String, Long> threadCpu(Path tasks) throws IOException {
+        Map<String, Long> byGroup = new HashMap<>();
+        try (DirectoryStream<Path> threads = Files.newDirectoryStream(tasks)) {
+            for (Path thread : threads) {
+                try {
+                    String comm = Files.readString(thread.resolve("comm")).strip();
+                    long ns = Long.parseLong(Files.readString(thread.resolve("schedstat")).split(" ")[0]);
+                    byGroup.merge(group(comm), ns, Long::sum);
+                } catch (NoSuchFileException gone) {
+                    // a thread that ended meanwhile: its time is lost to both readings alike
+                }
+            }
+        }
+        return byGroup;
     }
 
     private static long cpuTicks(Path stat) throws IOException {

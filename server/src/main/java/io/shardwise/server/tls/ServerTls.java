@@ -9,6 +9,7 @@ import io.netty.handler.ssl.SslContext;
 import io.netty.handler.ssl.SslContextBuilder;
 import io.netty.handler.ssl.SslHandler;
 import io.netty.handler.ssl.SslProvider;
+import io.netty.util.ReferenceCountUtil;
 import io.shardwise.core.config.PemFiles;
 import io.shardwise.core.config.TlsConfig;
 import java.security.MessageDigest;
@@ -36,7 +37,7 @@ import javax.net.ssl.SSLException;
  * server-side session cache (TLS 1.2 session ids) and, under OpenSSL, session tickets (TLS 1.2 tickets, TLS 1.3 PSKs) sealed with keys made
  * at start, so tickets die with the process and never touch disk.
  */
-public final class ServerTls {
+public final class ServerTls implements AutoCloseable {
     private static final System.Logger LOG = System.getLogger(ServerTls.class.getName());
     /** Sessions the server remembers for resumption by id; an entry is a few hundred bytes. */
     static final int SESSION_CACHE_SIZE = 20_480;
@@ -56,7 +57,7 @@ public final class ServerTls {
     private ServerTls(List<X509Certificate> chain, PrivateKey key, boolean required, String source, SslProvider provider) {
         try {
             this.context = SslContextBuilder.forServer(key, chain.toArray(X509Certificate[]::new))
-                    .sslProvider(provider).protocols("TLSv1.3", "TLSv1.2")
+                    .sslProvider(engineProvider(provider)).protocols("TLSv1.3", "TLSv1.2")
                     .sessionCacheSize(SESSION_CACHE_SIZE).sessionTimeout(SESSION_TIMEOUT_SECONDS).build();
         } catch (SSLException e) {
             throw new IllegalStateException("cannot set up TLS with the " + source + ": " + e.getMessage(), e);
@@ -69,6 +70,18 @@ public final class ServerTls {
         this.certificate = chain.get(0);
         this.required = required;
         this.source = source;
+    }
+
+    /**
+     * The reference-counted flavour of the OpenSSL engine: {@link SslProvider#OPENSSL}'s engines and
+     * context have a {@code finalize()}, so every TLS connection's engine would be registered with
+     * the JVM's finalizer at its creation, outlive one more collection and be finalized on the
+     * finalizer thread, although the {@code SslHandler} already frees it (it releases a
+     * reference-counted engine when it leaves the pipeline, at the latest when the channel closes).
+     * The context is released by {@link #close()}.
+     */
+    static SslProvider engineProvider(SslProvider provider) {
+        return provider == SslProvider.OPENSSL ? SslProvider.OPENSSL_REFCNT : provider;
     }
 
     private static OpenSslSessionTicketKey newTicketKey() {
@@ -126,12 +139,22 @@ public final class ServerTls {
 
     public SslHandler newHandler(ByteBufAllocator alloc) {
         SslHandler handler = context.newHandler(alloc);
+        // the server's connect timeout bounds the whole login, the TLS handshake included (HandshakeHandler):
+        // the SslHandler's own 10 s timer would cut a handshake short of a longer configured connectTimeout,
+        // and cost every TLS connection a timer scheduled and cancelled on its event loop
+        handler.setHandshakeTimeoutMillis(0);
         handler.handshakeFuture().addListener(done -> {
             if (done.isSuccess()) {
                 completed.increment();
             }
         });
         return handler;
+    }
+
+    /** Frees the OpenSSL context's native memory (its engines are freed by their handlers); the server calls it once its connections are closed. */
+    @Override
+    public void close() {
+        ReferenceCountUtil.release(context);
     }
 
     /** The engine in use: {@link SslProvider#OPENSSL} (BoringSSL through tcnative) or {@link SslProvider#JDK}. */

@@ -54,10 +54,19 @@ class HandshakeHandlerTest {
     private final ChannelHandler commands = new ChannelInboundHandlerAdapter();
     private final List<Authenticator.Accepted> opened = new ArrayList<>();
     private final List<Capabilities> negotiated = new ArrayList<>();
+    /** A test's own TLS contexts, freed after it (the OpenSSL engine's context holds native memory until released). */
+    private final List<ServerTls> contexts = new ArrayList<>();
 
     @AfterEach
     void noBufferLeaked() {
+        contexts.forEach(ServerTls::close);
         Leaks.assertNone();
+    }
+
+    private ServerTls requiredTls() {
+        ServerTls tls = ServerTls.of(new TlsConfig(null, null, true));
+        contexts.add(tls);
+        return tls;
     }
 
     private EmbeddedChannel connect() {
@@ -262,7 +271,7 @@ class HandshakeHandlerTest {
 
     @Test
     void whenTlsIsRequiredACleartextClientGets3159() {
-        EmbeddedChannel server = connect(USERS, ServerTls.of(new TlsConfig(null, null, true)));
+        EmbeddedChannel server = connect(USERS, requiredTls());
         HandshakeV10 hello = greeting(server);
         assertTrue(hello.capabilities().asksForTls(), "the greeting offers TLS");
         sendByteByByte(server, 1, response("app", NativePassword.scramble(hello.authSeed(), "secret"), "shop", NativePassword.PLUGIN));
@@ -297,7 +306,7 @@ class HandshakeHandlerTest {
 
     @Test
     void anSslRequestWithTheClientHelloRightBehindItSwitchesTheConnectionToTls() throws Exception {
-        EmbeddedChannel server = connect(USERS, ServerTls.of(new TlsConfig(null, null, true)));
+        EmbeddedChannel server = connect(USERS, requiredTls());
         HandshakeV10 hello = greeting(server);
         SslHandler clientTls = SslContextBuilder.forClient().trustManager(TLS.certificate()).sslProvider(SslProvider.JDK).build()
                 .newHandler(ByteBufAllocator.DEFAULT, "localhost", 3307); // the generated certificate names localhost

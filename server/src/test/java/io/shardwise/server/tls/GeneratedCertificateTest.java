@@ -54,9 +54,10 @@ class GeneratedCertificateTest {
         Path key = Files.writeString(dir.resolve("key.pem"), PemFiles.pem("PRIVATE KEY", g.key().getEncoded()));
         assertEquals(g.certificate(), PemFiles.certificates(cert).get(0));
         assertEquals(g.key(), PemFiles.privateKey(key));
-        ServerTls tls = ServerTls.of(new io.shardwise.core.config.TlsConfig(cert, key, true));
-        assertTrue(tls.required());
-        assertTrue(tls.describe().startsWith("TLS required, certificate " + cert + " (SHA-256 "), tls.describe());
-        assertTrue(tls.describe().endsWith(", " + tls.engineName() + ", session resumption on"), tls.describe());
+        try (ServerTls tls = ServerTls.of(new io.shardwise.core.config.TlsConfig(cert, key, true))) {
+            assertTrue(tls.required());
+            assertTrue(tls.describe().startsWith("TLS required, certificate " + cert + " (SHA-256 "), tls.describe());
+            assertTrue(tls.describe().endsWith(", " + tls.engineName() + ", session resumption on"), tls.describe());
+        }
     }
 }
