@@ -61,6 +61,8 @@ public final class RelayExecutor {
         this.client = client;
         this.capabilities = capabilities;
         this.session = session;
+        // a transaction whose first statement the session's thread runs (a plan-cache miss) pins these connections too
+        session.nativeOpener(new SessionThreadPins(relays, client.eventLoop(), capabilities.countsFoundRows(), session));
     }
 
     /** A statement is being relayed or its connections are being leased: the client's next commands wait. */
