@@ -694,6 +694,15 @@ public final class ExecutionSession implements AutoCloseable {
         autocommit = on;
     }
 
+    /**
+     * SET autocommit = 1 with a native transaction open, as a face's event loop runs it: the mode
+     * switches now and the face commits that transaction on its connections ({@link #setAutocommit}'s
+     * commit, done there).
+     */
+    public void autocommitBeforeCommit() {
+        autocommit = true;
+    }
+
     public boolean autocommit() {
         return autocommit;
     }
