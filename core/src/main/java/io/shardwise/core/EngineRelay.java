@@ -144,8 +144,40 @@ final class EngineRelay implements RelaySession {
                 execution.nativeEnded(); // as ExecutionSession.rollback: out of the transaction first, whatever the backends answer
                 return new TransactionCommand(TransactionCommand.Action.ROLLBACK, on);
             }
+            case AUTOCOMMIT_ON, AUTOCOMMIT_OFF -> {
+                return autocommit(kind == TransactionWords.Kind.AUTOCOMMIT_ON);
+            }
         }
         return null;
+    }
+
+    /**
+     * SET autocommit as ExecutionSession.setAutocommit runs it: off, or on while on, only flips the mode;
+     * on while off commits the open transaction — here when none is open or no backend joined it, by the
+     * face when it is native (autocommit on first, as on the session's thread, whatever COMMIT answers).
+     * A JDBC transaction's commit, or table locks held, are the session thread's.
+     */
+    private TransactionCommand autocommit(boolean on) {
+        if (execution.holdsTableLocks()) {
+            return null;
+        }
+        if (!on || execution.autocommit()) {
+            execution.setAutocommit(on); // no commit: nothing reaches a backend
+            session.clearDiagnostics();
+            return TransactionCommand.ANSWERED;
+        }
+        io.shardwise.core.execute.NativeTransaction open = execution.nativeTransaction();
+        if (open == null) {
+            if (!execution.endWithoutBackend()) {
+                return null;
+            }
+            execution.setAutocommit(true); // nothing left open: its commit is a no-op
+            session.clearDiagnostics();
+            return TransactionCommand.ANSWERED;
+        }
+        execution.autocommitBeforeCommit();
+        session.clearDiagnostics();
+        return new TransactionCommand(TransactionCommand.Action.COMMIT, open);
     }
 
     private static boolean relayableRead(RoutePlan route) {
@@ -156,6 +188,12 @@ final class EngineRelay implements RelaySession {
     @Override
     public void wrote(long affectedRows, long lastInsertId) {
         session.relayedWrite(lastInsertId);
+    }
+
+    @Override
+    public void nativeOpener(NativeOpener opener) {
+        // the begin is read when the session's thread opens it: READ ONLY and the isolation level are the transaction's then
+        execution.nativeOpener(setup -> opener.open(setup, execution.nativeBegin(session.transactionReadOnly()), engine.rule().schema()));
     }
 
     @Override

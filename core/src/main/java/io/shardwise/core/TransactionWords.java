@@ -6,11 +6,20 @@ import java.util.Locale;
  * The plain forms of a transaction's own statements, read without the lexer so that a face's event
  * loop can tell them cheaply from the statements it relays: {@code BEGIN [WORK]}, {@code START
  * TRANSACTION [characteristics]}, {@code COMMIT [WORK]}, {@code ROLLBACK [WORK]}, in any case and
- * spacing. Anything else — comments, a {@code ;}, {@code AND CHAIN}, {@code RELEASE}, savepoints — is
- * null: the session's own path reads it.
+ * spacing; and {@code SET autocommit} to a literal ({@link #AUTOCOMMIT}). Anything else — comments,
+ * a {@code ;}, {@code AND CHAIN}, {@code RELEASE}, savepoints — is null: the session's own path reads it.
  */
 final class TransactionWords {
-    enum Kind { BEGIN, COMMIT, ROLLBACK }
+    enum Kind { BEGIN, COMMIT, ROLLBACK, AUTOCOMMIT_ON, AUTOCOMMIT_OFF }
+
+    /**
+     * {@code SET [SESSION | LOCAL | @@ | @@SESSION. | @@LOCAL.]autocommit = 0 | 1 | ON | OFF | TRUE | FALSE},
+     * alone: the switch Connector/J's setAutoCommit and ORMs send (a string value, several assignments,
+     * {@code GLOBAL}, an expression are left to the session).
+     */
+    private static final java.util.regex.Pattern AUTOCOMMIT = java.util.regex.Pattern.compile(
+            "\\s*set\\s+(?:(?:session|local)\\s+|@@(?:session\\.|local\\.)?)?autocommit\\s*(?::=|=)\\s*(0|1|on|off|true|false)\\s*",
+            java.util.regex.Pattern.CASE_INSENSITIVE);
 
     /** Longer than any plain form ({@code START TRANSACTION READ WRITE, WITH CONSISTENT SNAPSHOT} is 52). */
     private static final int LONGEST = 64;
@@ -23,6 +32,9 @@ final class TransactionWords {
             return null;
         }
         int from = firstNonSpace(sql);
+        if (startsWith(sql, from, "set")) {
+            return autocommit(sql);
+        }
         if (!startsWith(sql, from, "begin") && !startsWith(sql, from, "start") && !startsWith(sql, from, "commit")
                 && !startsWith(sql, from, "rollback")) {
             return null; // every statement the relay runs ends here, without allocating
@@ -46,6 +58,17 @@ final class TransactionWords {
             case "commit", "commit work" -> Kind.COMMIT;
             case "rollback", "rollback work" -> Kind.ROLLBACK;
             default -> text.equals("start transaction") || text.startsWith("start transaction ") ? Kind.BEGIN : null;
+        };
+    }
+
+    private static Kind autocommit(String sql) {
+        java.util.regex.Matcher m = AUTOCOMMIT.matcher(sql);
+        if (!m.matches()) {
+            return null;
+        }
+        return switch (m.group(1).toLowerCase(Locale.ROOT)) {
+            case "1", "on", "true" -> Kind.AUTOCOMMIT_ON;
+            default -> Kind.AUTOCOMMIT_OFF;
         };
     }
 

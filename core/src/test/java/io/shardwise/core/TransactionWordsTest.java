@@ -19,6 +19,21 @@ class TransactionWordsTest {
     }
 
     @Test
+    void setAutocommitToALiteralIsRead() {
+        assertEquals(TransactionWords.Kind.AUTOCOMMIT_OFF, TransactionWords.of("SET autocommit=0"));
+        assertEquals(TransactionWords.Kind.AUTOCOMMIT_OFF, TransactionWords.of(" set  @@session.AUTOCOMMIT = off "));
+        assertEquals(TransactionWords.Kind.AUTOCOMMIT_OFF, TransactionWords.of("SET SESSION autocommit := FALSE"));
+        assertEquals(TransactionWords.Kind.AUTOCOMMIT_ON, TransactionWords.of("SET autocommit = 1"));
+        assertEquals(TransactionWords.Kind.AUTOCOMMIT_ON, TransactionWords.of("SET @@autocommit=ON"));
+        assertEquals(TransactionWords.Kind.AUTOCOMMIT_ON, TransactionWords.of("SET local autocommit = true"));
+        for (String sql : new String[] {"SET autocommit = 2", "SET autocommit = 'ON'", "SET GLOBAL autocommit = 0", "SET autocommit = 0;",
+                "SET autocommit = 0, sql_mode = ''", "SET autocommit = @x", "SET autocommits = 0", "SET NAMES utf8mb4", "SETautocommit=0",
+                "SET @autocommit = 0", "SET autocommit = 0 -- x"}) {
+            assertNull(TransactionWords.of(sql), sql);
+        }
+    }
+
+    @Test
     void everyOtherFormIsLeftToTheSession() {
         for (String sql : new String[] {"COMMIT;", "COMMIT AND CHAIN", "COMMIT RELEASE", "ROLLBACK TO sp", "ROLLBACK TO SAVEPOINT sp",
                 "BEGIN NOT ATOMIC SELECT 1; END", "/* x */ BEGIN", "BEGIN -- x", "BEGIN # x", "STARTTRANSACTION", "START SLAVE",

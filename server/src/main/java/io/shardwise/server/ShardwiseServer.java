@@ -97,6 +97,8 @@ public final class ShardwiseServer implements AutoCloseable {
     private final Relays relays;
     /** Session threads started: one per connection that ran a command the event loop does not answer. */
     private final java.util.concurrent.atomic.LongAdder sessionThreads = new java.util.concurrent.atomic.LongAdder();
+    /** Commands session threads ran: each one the event loop did not answer itself. */
+    private final java.util.concurrent.atomic.LongAdder sessionCommands = new java.util.concurrent.atomic.LongAdder();
 
     private ShardwiseServer(Engine engine, ServerConfig settings, String bind, int port, Limits limits) {
         AtomicInteger connected = new AtomicInteger();
@@ -119,7 +121,8 @@ public final class ShardwiseServer implements AutoCloseable {
             CommandDispatcher session = new CommandDispatcher(
                     CommandHandler.open(engine, client, HandshakeHandler.host(channel.remoteAddress()), id, capabilities, registry,
                             limits.maxPacketSize(), collation),
-                    capabilities, relays).serverIdleTimeout(limits.idleTimeout().toMillis()).countThreads(sessionThreads);
+                    capabilities, relays).serverIdleTimeout(limits.idleTimeout().toMillis()).countThreads(sessionThreads)
+                    .countCommands(sessionCommands);
             sessions.add(session);
             Runnable leave = registry.register(id, client.user(), session::cancelRunning, channel::close);
             session.finished().whenComplete((done, failure) -> {
@@ -267,6 +270,11 @@ public final class ShardwiseServer implements AutoCloseable {
      */
     public long sessionThreads() {
         return sessionThreads.sum();
+    }
+
+    /** Commands run on session threads since the start (a hop off the event loop each; relayed ones and those the loop answers are not). */
+    public long sessionCommands() {
+        return sessionCommands.sum();
     }
 
     /** Connected clients (after the handshake or during it). */

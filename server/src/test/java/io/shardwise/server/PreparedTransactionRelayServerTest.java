@@ -124,6 +124,55 @@ class PreparedTransactionRelayServerTest {
         return out;
     }
 
+    /**
+     * BEGIN, START TRANSACTION, COMMIT and ROLLBACK prepared (sysbench --db-ps-mode=auto, Connector/J with
+     * useServerPrepStmts) and executed around relayed executions are answered on the event loop, as their
+     * text forms: once prepared, the whole script runs without a command on the session thread, and each
+     * answer is, packet for packet (sequence id, status flags), the relay-off server's.
+     */
+    @Test
+    void preparedTransactionStatementsAreAnsweredOnTheLoopAsTheSessionThreadAnswersThem() throws Exception {
+        List<String> words = List.of("BEGIN", "COMMIT", "ROLLBACK", "START TRANSACTION", "START TRANSACTION READ ONLY", "commit work");
+        String read = "SELECT k FROM sbtest1 WHERE id = ?";
+        String write = "UPDATE sbtest1 SET k = k + ? WHERE id = ?";
+        List<String> before = direct("SELECT k FROM sbtest1 WHERE id = 33");
+        List<List<String>> answers = new ArrayList<>();
+        for (ShardwiseServer server : List.of(sample.server, plain)) {
+            List<String> out = new ArrayList<>();
+            try (RawClient c = RawClient.connect(server.address().getPort(), "app", "app", "shop", NativePassword.PLUGIN)) {
+                java.util.Map<String, Integer> ids = new java.util.HashMap<>();
+                for (String sql : words) {
+                    ids.put(sql, PreparedRelayServerTest.prepare(c, sql));
+                }
+                int r = PreparedRelayServerTest.prepare(c, read);
+                int w = PreparedRelayServerTest.prepare(c, write);
+                PreparedRelayServerTest.execute(c, r, Param.longlong(33)); // warms the plans: only a cache hit relays
+                PreparedRelayServerTest.execute(c, w, Param.longlong(0), Param.longlong(33));
+                long hops = sample.server.sessionCommands();
+                for (String step : List.of("COMMIT", "ROLLBACK", "BEGIN", "r", "w", "commit work", "START TRANSACTION", "w", "ROLLBACK",
+                        "BEGIN", "COMMIT", "START TRANSACTION READ ONLY", "r", "COMMIT", "BEGIN", "w", "r", "ROLLBACK")) {
+                    List<String> answer = switch (step) {
+                        case "r" -> PreparedRelayServerTest.execute(c, r, Param.longlong(33));
+                        case "w" -> PreparedRelayServerTest.execute(c, w, Param.longlong(1), Param.longlong(33));
+                        default -> PreparedRelayServerTest.execute(c, ids.get(step));
+                    };
+                    out.add(step + " -> " + answer);
+                }
+                if (server == sample.server) {
+                    assertEquals(hops, sample.server.sessionCommands(), "no command on the session thread: each was answered on the loop");
+                    assertEquals(0, sample.server.pinnedConnections());
+                }
+            }
+            answers.add(out);
+            assertEquals(List.of(String.valueOf(Long.parseLong(before.get(0)) + 1)), direct("SELECT k FROM sbtest1 WHERE id = 33"),
+                    "the committed write stays, the rolled back ones do not");
+            try (Connection c = sample.connect("app", ""); Statement s = c.createStatement()) {
+                s.executeUpdate("UPDATE sbtest1 SET k = " + before.get(0) + " WHERE id = 33");
+            }
+        }
+        assertEquals(String.join("\n", answers.get(1)), String.join("\n", answers.get(0)), "the loop's answers are the session thread's");
+    }
+
     @Test
     void connectorJWithServerSidePreparedStatementsCommitsAndRollsBackRelayedWrites() throws Exception {
         String url = "jdbc:mysql://127.0.0.1:%d/shop?user=app&password=app&sslMode=DISABLED&useServerPrepStmts=true"

@@ -71,6 +71,11 @@ public final class ExecutionSession implements AutoCloseable {
      * transaction ({@link #transaction}, which then holds no JDBC connection) runs only there.
      */
     private volatile NativeTransaction nativeTx;
+    /**
+     * A face's native transactions for a transaction's first statement that runs here (see
+     * {@link #nativeNow}): the settings it must carry in, the transaction out (null: declined); or null.
+     */
+    private volatile java.util.function.Function<String, NativeTransaction> opener;
     private volatile boolean closed;
 
     /**
@@ -184,7 +189,7 @@ public final class ExecutionSession implements AutoCloseable {
         if (units.isEmpty()) {
             return List.of();
         }
-        NativeTransaction on = nativeTx;
+        NativeTransaction on = cleanUp == null ? nativeNow() : nativeTx; // a federated sequence's clean-up is the JDBC executor's
         if (on != null && locks == null) {
             return executeNative(on, units, diagnostics, allResults);
         }
@@ -604,7 +609,7 @@ public final class ExecutionSession implements AutoCloseable {
         if (transaction == null && (autocommit || locks != null)) {
             return false;
         }
-        NativeTransaction on = nativeTx;
+        NativeTransaction on = nativeNow();
         if (on != null) {
             on.markStatement();
         } else {
@@ -689,6 +694,15 @@ public final class ExecutionSession implements AutoCloseable {
         autocommit = on;
     }
 
+    /**
+     * SET autocommit = 1 with a native transaction open, as a face's event loop runs it: the mode
+     * switches now and the face commits that transaction on its connections ({@link #setAutocommit}'s
+     * commit, done there).
+     */
+    public void autocommitBeforeCommit() {
+        autocommit = true;
+    }
+
     public boolean autocommit() {
         return autocommit;
     }
@@ -714,11 +728,13 @@ public final class ExecutionSession implements AutoCloseable {
      * The settings a native connection needs to run this session's transaction as a JDBC one would
      * ({@link #nativeBegin} starts it), or null when the transaction cannot run natively: the JDBC
      * transaction already touched a backend, transaction mode xa (its two-phase commit is the JDBC
-     * executor's), table locks, a statement timeout to enforce, or no transaction at all.
+     * executor's), table locks, a statement timeout to enforce, no transaction at all, or savepoints
+     * set before any backend joined (the JDBC transaction alone holds them; ROLLBACK TO must find them).
      */
     public String nativeSetup() {
         if (closed || locks != null || !statementTimeout.isZero() || pools.xa() != null
-                || (transaction == null ? autocommit : nativeTx == null && !transaction.untouched())) {
+                || (transaction == null ? autocommit
+                        : nativeTx == null && (!transaction.untouched() || transaction.hasSavepoints()))) {
             return null;
         }
         return transactionSetup();
@@ -751,6 +767,34 @@ public final class ExecutionSession implements AutoCloseable {
             throw new ShardwiseException(ErrorCode.BUG, "a native transaction attached to a transaction that is not new");
         }
         nativeTx = on;
+    }
+
+    /** A face opens the session's transactions natively from this thread too ({@link #nativeNow}); {@code opener} as its field. */
+    public void nativeOpener(java.util.function.Function<String, NativeTransaction> opener) {
+        this.opener = opener;
+    }
+
+    /**
+     * The transaction's native connections, opened now if a face offers them and the transaction may
+     * run natively but has not reached a backend yet (its first statement missed the loop's plan cache):
+     * so one cold statement does not keep the whole transaction on the JDBC executor. Null: the JDBC
+     * executor runs it (whatever {@link #nativeSetup} refuses, or no connections at once).
+     */
+    private NativeTransaction nativeNow() {
+        NativeTransaction on = nativeTx;
+        var open = opener;
+        if (on != null || open == null || locks != null || transaction == null && autocommit) {
+            return on;
+        }
+        String setup = nativeSetup();
+        if (setup == null) {
+            return null;
+        }
+        on = open.apply(setup);
+        if (on != null) {
+            attachNative(on);
+        }
+        return on;
     }
 
     /** The attached native transaction, or null. */

@@ -144,6 +144,16 @@ final class Transaction {
         }
     }
 
+    /** SAVEPOINT ran in it (recorded here even before a backend joined). */
+    boolean hasSavepoints() {
+        lock.lock();
+        try {
+            return !savepoints.isEmpty();
+        } finally {
+            lock.unlock();
+        }
+    }
+
     /** True until the transaction holds its admission slot, which it needs before any connection. */
     boolean needsAdmission() {
         return !admitted;

@@ -61,6 +61,8 @@ public final class RelayExecutor {
         this.client = client;
         this.capabilities = capabilities;
         this.session = session;
+        // a transaction whose first statement the session's thread runs (a plan-cache miss) pins these connections too
+        session.nativeOpener(new SessionThreadPins(relays, client.eventLoop(), capabilities.countsFoundRows(), session));
     }
 
     /** A statement is being relayed or its connections are being leased: the client's next commands wait. */
@@ -77,18 +79,8 @@ public final class RelayExecutor {
      * @param ended runs once the statement was relayed or handed to {@code fallback}
      */
     public boolean relay(Packet packet, String sql, Consumer<Packet> fallback, Runnable ended) {
-        if (TransactionStatements.mayAnswer(session)) {
-            io.shardwise.core.TransactionCommand command = session.transactionCommand(sql);
-            if (command != null) { // BEGIN, COMMIT, ROLLBACK: answered here, the session's thread stays asleep
-                int sequenceId = (packet.sequenceId() + 1) & 0xFF;
-                packet.release();
-                ending = TransactionStatements.answer(client, session, sequenceId, command, () -> {
-                    ending = null;
-                    session.ended();
-                    ended.run();
-                });
-                return true;
-            }
+        if (answeredTransaction(packet, sql, ended)) {
+            return true;
         }
         RelayPlan plan = session.plan(sql);
         if (plan == null) {
@@ -118,6 +110,29 @@ public final class RelayExecutor {
             }
         }
         return start(packet, sql, plan, pinned, fallback, ended);
+    }
+
+    /**
+     * BEGIN, COMMIT, ROLLBACK, text or prepared (an execute answers them with the OK a query does):
+     * answered here when the session lets the loop ({@link TransactionStatements}), the session's thread
+     * left asleep; false (nothing changed) otherwise.
+     */
+    private boolean answeredTransaction(Packet packet, String sql, Runnable ended) {
+        if (!TransactionStatements.mayAnswer(session)) {
+            return false;
+        }
+        io.shardwise.core.TransactionCommand command = session.transactionCommand(sql);
+        if (command == null) {
+            return false;
+        }
+        int sequenceId = (packet.sequenceId() + 1) & 0xFF;
+        packet.release();
+        ending = TransactionStatements.answer(client, session, sequenceId, command, () -> {
+            ending = null;
+            session.ended();
+            ended.run();
+        });
+        return true;
     }
 
     /**
@@ -321,6 +336,9 @@ public final class RelayExecutor {
      */
     public boolean relayExecute(Packet packet, String sql, List<Object> values, int[] types, int valuesOffset, Consumer<Packet> fallback,
                          Runnable ended) {
+        if (values.isEmpty() && answeredTransaction(packet, sql, ended)) { // sysbench --db-ps-mode=auto prepares BEGIN and COMMIT
+            return true;
+        }
         RelayPlan plan = session.prepared(sql, values);
         if (plan == null) {
             return false;

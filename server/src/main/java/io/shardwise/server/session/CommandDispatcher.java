@@ -68,6 +68,8 @@ public final class CommandDispatcher extends ChannelInboundHandlerAdapter {
     private boolean silentAhead;
     /** Counts the session threads started (the server's {@code sessionThreads()}); null: not counted. */
     private java.util.concurrent.atomic.LongAdder threadsStarted;
+    /** Counts the commands the session thread ran (the server's {@code sessionCommands()}: each a hop off the loop); null: not counted. */
+    private java.util.concurrent.atomic.LongAdder commandsRun;
     private final AtomicBoolean busy = new AtomicBoolean();
     /**
      * Commands handed to the session thread and not yet answered: raised by the event loop before it
@@ -103,6 +105,12 @@ public final class CommandDispatcher extends ChannelInboundHandlerAdapter {
     /** Counts into {@code counter} each session thread this connection starts (at most one). */
     public CommandDispatcher countThreads(java.util.concurrent.atomic.LongAdder counter) {
         threadsStarted = counter;
+        return this;
+    }
+
+    /** Counts into {@code counter} each command this connection's session thread runs. */
+    public CommandDispatcher countCommands(java.util.concurrent.atomic.LongAdder counter) {
+        commandsRun = counter;
         return this;
     }
 
@@ -156,6 +164,9 @@ public final class CommandDispatcher extends ChannelInboundHandlerAdapter {
                 Packet packet = (Packet) next;
                 boolean more;
                 busy.set(true);
+                if (commandsRun != null) {
+                    commandsRun.increment();
+                }
                 ResponseWriter out = new ResponseWriter(ctx.channel(), gate, capabilities, packet.sequenceId() + 1);
                 boolean finishing = false;
                 try {

@@ -1,0 +1,140 @@
+package io.shardwise.server;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+/**
+ * A transaction whose first statement misses the plan cache: the event loop cannot plan it, so the
+ * session's thread runs it — and opens the transaction natively as the loop would have (pinned relay
+ * connections, no JDBC connection held), so the transaction's next statements, cache hits, relay
+ * instead of the whole transaction staying on the JDBC executor. Each test's cold statement has a
+ * shape no other statement of this class has.
+ */
+class ColdTransactionServerTest {
+    @RegisterExtension
+    static final SampleServer sample = SampleServer.forClass("coldtx");
+
+    @Test
+    void aColdFirstStatementPinsTheTransactionAndItsNextStatementsRelay() throws Exception {
+        try (Connection c = sample.connect("app", ""); Statement s = c.createStatement()) {
+            warm(s);
+            long relayed = sample.server.relayedStatements();
+            long bridged = sample.server.nativeStatements();
+            s.execute("BEGIN");
+            assertEquals(1, s.executeUpdate("UPDATE sbtest1 SET k = k + 40, pad = pad WHERE id = 41"));
+            assertEquals(bridged + 1, sample.server.nativeStatements(), "the cold statement ran on the transaction's relay connections");
+            assertEquals(0, sample.engine.activeConnections(), "the JDBC executor holds no connection in the transaction");
+            assertTrue(sample.server.pinnedConnections() >= 1);
+            List<String> read = rows(s, "SELECT k FROM sbtest1 WHERE id = 41");
+            assertEquals(relayed + 1, sample.server.relayedStatements(), "the next statement relayed on the pinned connection");
+            s.execute("COMMIT");
+            assertEquals(read, direct("SELECT k FROM sbtest1 WHERE id = 41"), "committed: what the transaction read is what a new client reads");
+            assertEquals(0, sample.server.pinnedConnections(), "COMMIT gave the connections back");
+        }
+    }
+
+    @Test
+    void withAutocommitOffAColdFirstStatementPinsAndRollbackUndoesIt() throws Exception {
+        List<String> before = direct("SELECT k FROM sbtest1 WHERE id = 42");
+        try (Connection c = sample.connect("app", ""); Statement s = c.createStatement()) {
+            warm(s);
+            c.setAutoCommit(false);
+            long relayed = sample.server.relayedStatements();
+            assertEquals(1, s.executeUpdate("UPDATE sbtest1 SET pad = pad, k = k + 42 WHERE id = 42"));
+            assertEquals(0, sample.engine.activeConnections());
+            assertTrue(sample.server.pinnedConnections() >= 1);
+            assertEquals(1, s.executeUpdate("UPDATE sbtest1 SET k = k WHERE id = 42"));
+            assertEquals(relayed + 1, sample.server.relayedStatements());
+            c.rollback();
+            assertEquals(0, sample.server.pinnedConnections());
+            c.setAutoCommit(true);
+        }
+        assertEquals(before, direct("SELECT k FROM sbtest1 WHERE id = 42"), "ROLLBACK undid the cold statement's write");
+    }
+
+    @Test
+    void aColdFirstStatementThatFailsFailsWithMysqlsErrorAndTheTransactionGoesOnNatively() throws Exception {
+        try (Connection c = sample.connect("app", ""); Statement s = c.createStatement()) {
+            warm(s);
+            s.execute("BEGIN");
+            SQLException e = assertThrows(SQLException.class,
+                    () -> s.executeUpdate("INSERT INTO sbtest1 (pad, c, k, id) VALUES ('p', 'c', 1, 43)"));
+            assertEquals(1062, e.getErrorCode());
+            assertEquals("23000", e.getSQLState());
+            assertEquals(0, sample.engine.activeConnections());
+            long relayed = sample.server.relayedStatements();
+            assertEquals(1, s.executeUpdate("UPDATE sbtest1 SET k = k WHERE id = 43"));
+            assertEquals(relayed + 1, sample.server.relayedStatements(), "the transaction is native: the write relayed");
+            s.execute("ROLLBACK");
+            assertEquals(0, sample.server.pinnedConnections());
+        }
+    }
+
+    /**
+     * A savepoint set before any backend joined is known to the JDBC transaction only: such a transaction
+     * stays on the JDBC executor, so ROLLBACK TO it still finds it (else 1305) and undoes the write.
+     */
+    @Test
+    void aSavepointSetBeforeTheColdStatementIsKept() throws Exception {
+        List<String> before = direct("SELECT k FROM sbtest1 WHERE id = 44");
+        try (Connection c = sample.connect("app", ""); Statement s = c.createStatement()) {
+            warm(s);
+            s.execute("BEGIN");
+            s.execute("SAVEPOINT a");
+            assertEquals(1, s.executeUpdate("UPDATE sbtest1 SET k = k + 44, c = c WHERE id = 44"));
+            s.execute("ROLLBACK TO SAVEPOINT a");
+            s.execute("COMMIT");
+        }
+        assertEquals(before, direct("SELECT k FROM sbtest1 WHERE id = 44"));
+        assertEquals(0, sample.server.pinnedConnections());
+    }
+
+    /** As above when the statement after the savepoint relays: the loop leaves such a transaction to the JDBC executor too. */
+    @Test
+    void aSavepointSetBeforeARelayableStatementIsKept() throws Exception {
+        List<String> before = direct("SELECT k FROM sbtest1 WHERE id = 45");
+        try (Connection c = sample.connect("app", ""); Statement s = c.createStatement()) {
+            warm(s);
+            s.execute("BEGIN");
+            s.execute("SAVEPOINT b");
+            assertEquals(1, s.executeUpdate("UPDATE sbtest1 SET k = 4545 WHERE id = 45"));
+            s.execute("ROLLBACK TO SAVEPOINT b");
+            s.execute("COMMIT");
+        }
+        assertEquals(before, direct("SELECT k FROM sbtest1 WHERE id = 45"));
+        assertEquals(0, sample.server.pinnedConnections());
+    }
+
+    /** The warm shapes: plan-cache hits, which is what relays. */
+    private static void warm(Statement s) throws SQLException {
+        rows(s, "SELECT k FROM sbtest1 WHERE id = 1");
+        s.executeUpdate("UPDATE sbtest1 SET k = k WHERE id = 1");
+        s.executeUpdate("UPDATE sbtest1 SET k = 7 WHERE id = 0"); // warms the shape "SET k = ? WHERE id = ?" (there is no row 0)
+    }
+
+    private static List<String> direct(String sql) throws SQLException {
+        try (Connection c = sample.connect("app", ""); Statement s = c.createStatement()) {
+            return rows(s, sql);
+        }
+    }
+
+    private static List<String> rows(Statement s, String sql) throws SQLException {
+        List<String> out = new ArrayList<>();
+        try (ResultSet rs = s.executeQuery(sql)) {
+            while (rs.next()) {
+                out.add(rs.getString(1));
+            }
+        }
+        return out;
+    }
+}
