@@ -107,6 +107,31 @@ class FederatedPushdownTest {
     }
 
     @Test
+    void aNarrowedCopyKeepsAutoIncrementSoItsColumnsAreDescribedAsMysqlDescribesThem() throws Exception {
+        String sql = "SELECT s.id, t.id, t.k FROM sbtest1 s JOIN sbtest2 t ON t.k = s.id WHERE s.id < 40";
+        List<Integer> direct = new ArrayList<>();
+        try (Connection c = SAMPLE.server().connect(SAMPLE.whole()); PreparedStatement st = c.prepareStatement(sql);
+             ResultSet rs = st.executeQuery()) {
+            for (com.mysql.cj.result.Field f : rs.getMetaData().unwrap(com.mysql.cj.jdbc.result.ResultSetMetaData.class).getFields()) {
+                direct.add(f.getFlags() & 0xFFFF);
+            }
+        }
+        assertTrue((direct.getFirst() & 512) != 0, "one MariaDB reports s.id AUTO_INCREMENT: " + direct);
+        try (EngineSession s = SAMPLE.engine().openSession()) {
+            RoutePlan plan = s.preview(sql, List.of());
+            assertEquals(RouteKind.FEDERATED, plan.kind());
+            assertTrue(plan.units().stream().anyMatch(u -> u.explain().contains("CREATE TEMPORARY TABLE `shardwise_fed_sbtest1` (`id` ")),
+                    "sbtest1's copy is narrowed (defined column by column, not LIKE): " + plan.units().stream().map(ExecutionUnit::explain).toList());
+            List<Integer> flags = new ArrayList<>();
+            try (ResultCursor c = assertInstanceOf(StatementResult.Rows.class, s.execute(sql)).cursor()) {
+                c.columns().forEach(col -> flags.add(col.flags()));
+            }
+            // the two ids (NOT_NULL|PRI_KEY|AUTO_INCREMENT|PART_KEY); t.k differs by NO_DEFAULT_VALUE: the copy leaves its DEFAULT out
+            assertEquals(direct.subList(0, 2), flags.subList(0, 2));
+        }
+    }
+
+    @Test
     void unqualifiedNamesArePushedWhereOnlyThatTableHasThem() throws Exception {
         List<String> orders = scans("SELECT status, u.name FROM orders JOIN users u ON u.name = orders.status"
                 + " WHERE amount > 100 AND name LIKE 'a%'", List.of(), "orders");

@@ -99,9 +99,21 @@ public final class SessionState {
         return results + ";" + connection;
     }
 
-    /** {@code SET NAMES charset [COLLATE collation]}: results and connection; null collation means the charset's default. */
+    /**
+     * {@code SET NAMES charset [COLLATE collation]}: results and connection; null collation means the charset's default.
+     * With a collation the backend gets a {@code NAMES} too: MySQL's results then carry that collation
+     * (a column definition's character set id is character_set_results' collation: 255 after
+     * {@code SET NAMES utf8mb4 COLLATE utf8mb4_0900_ai_ci}, 45 after a plain
+     * {@code character_set_results = utf8mb4}), and no {@code character_set_results} assignment can name
+     * a collation. The client character set, which NAMES also sets, is put back in the same SET (its
+     * right side is read before any assignment), and {@link StateApplier} sends the connection's
+     * assignment after it.
+     */
     public void setNames(String charset, String collation) {
-        results = RESULTS + " = " + quote(charset, CHARSET, "character set");
+        String cs = quote(charset, CHARSET, "character set");
+        results = collation == null ? RESULTS + " = " + cs
+                : RESULTS + " = " + cs + ", NAMES " + cs + " COLLATE " + quote(collation, CHARSET, "collation")
+                        + ", character_set_client = @@character_set_client";
         connection = connectionAssignment(charset, collation);
         changed();
     }

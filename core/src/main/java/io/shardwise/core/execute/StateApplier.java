@@ -86,10 +86,19 @@ final class StateApplier {
                 sql = append(sql, reset(e.getKey(), baseline));
             }
         }
+        boolean names = false;
+        boolean connection = false;
         for (Map.Entry<String, String> e : want.entrySet()) {
             if (!e.getValue().equals(have.get(e.getKey()))) {
                 sql = append(sql, e.getValue());
+                names |= e.getKey().equals(SessionState.RESULTS) && e.getValue().contains(", NAMES ");
+                connection |= e.getKey().equals(SessionState.CONNECTION);
             }
+        }
+        if (names && !connection) {
+            // the results' NAMES also set the connection's character set and collation: put back what it carries
+            String carried = want.get(SessionState.CONNECTION);
+            sql = append(sql, carried == null ? baseline.connectionAssignment() : carried);
         }
         return sql == null ? null : sql.toString();
     }

@@ -35,7 +35,11 @@ public final class CopyScans {
     private CopyScans() {}
 
     /** A column as the catalog defines it: the definition a narrowed copy repeats. */
-    public record Column(String name, String type, String charset, String collation, boolean nullable) {}
+    /**
+     * A column as the catalog defines it: the definition a narrowed copy repeats. AUTO_INCREMENT too:
+     * MySQL reports it among a result column's flags when the column is read from its table.
+     */
+    public record Column(String name, String type, String charset, String collation, boolean nullable, boolean autoIncrement) {}
 
     /** An index: its columns in order, each with its prefix length or null. */
     public record Index(String name, boolean unique, List<String> columns, List<String> prefixes) {
@@ -156,14 +160,15 @@ public final class CopyScans {
 
     /**
      * One catalog read for {@code tables} (bound to its {@code ?}s, in order, three times over), as
-     * rows of eight strings: (table, 'c', ordinal, column, type, charset, collation, nullable/generated)
+     * rows of eight strings: (table, 'c', ordinal, column, type, charset, collation, nullable/auto_increment/generated)
      * per column, (table, 'i', seq, column, index, non-unique, prefix, index type) per index part and
      * (table, 'k', ...) per CHECK constraint.
      */
     public static String catalogQuery(int tables) {
         String in = "?" + ", ?".repeat(Math.max(0, tables - 1));
         return "SELECT TABLE_NAME, 'c', ORDINAL_POSITION, COLUMN_NAME, COLUMN_TYPE, CHARACTER_SET_NAME, COLLATION_NAME,"
-                + " CONCAT(IS_NULLABLE, CASE WHEN EXTRA LIKE '%GENERATED%' THEN ' GENERATED' ELSE '' END) FROM information_schema.COLUMNS"
+                + " CONCAT(IS_NULLABLE, CASE WHEN EXTRA LIKE '%auto_increment%' THEN ' AUTO_INCREMENT' ELSE '' END,"
+                + " CASE WHEN EXTRA LIKE '%GENERATED%' THEN ' GENERATED' ELSE '' END) FROM information_schema.COLUMNS"
                 + " WHERE TABLE_SCHEMA = DATABASE() AND TABLE_NAME IN (" + in + ")"
                 + " UNION ALL SELECT TABLE_NAME, 'i', SEQ_IN_INDEX, COLUMN_NAME, INDEX_NAME, NON_UNIQUE, SUB_PART, INDEX_TYPE"
                 + " FROM information_schema.STATISTICS WHERE TABLE_SCHEMA = DATABASE() AND TABLE_NAME IN (" + in + ")"
@@ -182,7 +187,7 @@ public final class CopyScans {
             switch (row[1]) {
                 case "c" -> {
                     columns.computeIfAbsent(table, t -> new java.util.TreeMap<>())
-                            .put(seq, new Column(row[3], row[4], row[5], row[6], row[7].startsWith("YES")));
+                            .put(seq, new Column(row[3], row[4], row[5], row[6], row[7].startsWith("YES"), row[7].contains(" AUTO_INCREMENT")));
                     if (row[7].endsWith("GENERATED")) {
                         fixed.add(table);
                     }

@@ -136,6 +136,9 @@ public final class CopyTexts {
                 sb.append(" COLLATE ").append(c.collation());
             }
             sb.append(c.nullable() ? " NULL" : " NOT NULL");
+            if (c.autoIncrement() && leadsKeptIndex(b.definition(), c.name(), kept)) {
+                sb.append(" AUTO_INCREMENT"); // as LIKE keeps it: a result column read from the copy carries the flag
+            }
             sep = ", ";
         }
         for (CopyScans.Index i : b.definition().indexes()) {
@@ -159,6 +162,17 @@ public final class CopyTexts {
             sb.append(')');
         }
         return sb.append(')').toString();
+    }
+
+    /** Whether {@code column} is the first column of an index the copy keeps (MySQL's condition for AUTO_INCREMENT). */
+    private static boolean leadsKeptIndex(CopyScans.Columns definition, String column, java.util.Set<String> kept) {
+        for (CopyScans.Index i : definition.indexes()) {
+            String first = i.columns().getFirst();
+            if (first.equalsIgnoreCase(column) && kept.contains(first.toLowerCase(java.util.Locale.ROOT))) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /**

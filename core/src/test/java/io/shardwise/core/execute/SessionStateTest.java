@@ -75,6 +75,40 @@ class SessionStateTest {
     }
 
     @Test
+    void setNamesWithACollationDescribesResultsInThatCollationAsMySqlDoes() {
+        // one MariaDB: SET NAMES utf8mb4 COLLATE utf8mb4_unicode_ci makes every string column's
+        // character set id 224, where character_set_results = utf8mb4 alone gives 45
+        try (ExecutionSession s = shards.session()) {
+            s.state().setNames("utf8mb4", "utf8mb4_unicode_ci");
+            try (ResultCursor c = ((UnitResult.Rows) s.execute(List.of(unit("ds0",
+                    "SELECT 'a', @@character_set_client, @@collation_connection"))).getFirst()).cursor()) {
+                assertEquals(224, c.columns().getFirst().collation());
+                assertTrue(c.next());
+                assertEquals("utf8mb4", new String(c.get(1), java.nio.charset.StandardCharsets.UTF_8),
+                        "the backend still decodes the executor's SQL as utf8mb4");
+                assertEquals("utf8mb4_unicode_ci", new String(c.get(2), java.nio.charset.StandardCharsets.UTF_8));
+            }
+        }
+    }
+
+    @Test
+    void aChangedNamesCollationKeepsTheConnectionCollationTheSessionSet() {
+        String probe = "SELECT CONNECTION_ID(), @@character_set_results, @@collation_connection";
+        try (ExecutionSession a = shards.session(); ExecutionSession b = shards.session()) {
+            a.state().setNames("latin1", "latin1_german1_ci");
+            a.state().setCollationConnection("utf8mb4_bin");
+            List<String> first = row(a, probe);
+            b.state().setNames("utf8mb4", "utf8mb4_unicode_ci");
+            b.state().setCollationConnection("utf8mb4_bin");
+            List<String> second = row(b, probe);
+            assertEquals(first.getFirst(), second.getFirst(), "same physical connection");
+            // b's NAMES alone would leave utf8mb4_unicode_ci: the connection's assignment, equal text, is sent again
+            assertEquals(List.of("latin1", "utf8mb4_bin", "utf8mb4", "utf8mb4_bin"),
+                    List.of(first.get(1), first.get(2), second.get(1), second.get(2)));
+        }
+    }
+
+    @Test
     void aPooledConnectionDropsTheVariablesOfTheSessionThatUsedItBefore() {
         String probe = "SELECT CONNECTION_ID(), @@time_zone, @@sql_mode, @@div_precision_increment, @@character_set_results";
         List<String> fresh;

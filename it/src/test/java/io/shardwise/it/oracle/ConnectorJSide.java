@@ -32,6 +32,7 @@ final class ConnectorJSide implements Side {
 
     private final Connection connection;
     private final boolean jdbcTypes;
+    private final boolean serverPrepared;
 
     private ConnectorJSide(String url, String user, String password, boolean serverPrepared, boolean jdbcTypes)
             throws SQLException {
@@ -46,6 +47,7 @@ final class ConnectorJSide implements Side {
         p.setProperty("characterSetResults", "UTF-8");
         connection = DriverManager.getConnection(url, p);
         this.jdbcTypes = jdbcTypes;
+        this.serverPrepared = serverPrepared;
     }
 
     /** A connection to {@code database} on a MySQL-compatible server (the unsharded reference, or a Shardwise server's schema). */
@@ -68,7 +70,10 @@ final class ConnectorJSide implements Side {
                     for (int i = 0; i < c.params().size(); i++) {
                         ps.setObject(i + 1, c.params().get(i));
                     }
-                    return outcome(ps, ps.execute());
+                    // a server-side prepare answers with its own column definitions, before any value is bound
+                    Field[] prepared = serverPrepared ? fields(ps.getMetaData()) : null;
+                    Outcome outcome = outcome(ps, ps.execute());
+                    return prepared == null || !(outcome instanceof Outcome.Rows rows) ? outcome : withPrepared(rows, prepared);
                 }
             }
             try (Statement s = connection.createStatement()) {
@@ -97,6 +102,23 @@ final class ConnectorJSide implements Side {
             }
             return new Inserted(affected, keys);
         }
+    }
+
+    private static Field[] fields(ResultSetMetaData md) throws SQLException {
+        return md == null ? new Field[0] : md.unwrap(com.mysql.cj.jdbc.result.ResultSetMetaData.class).getFields();
+    }
+
+    /** The execute's columns, each with the prepare's definition of it beside ({@link Outcome.Meta#prepared}). */
+    private static Outcome.Rows withPrepared(Outcome.Rows rows, Field[] prepared) {
+        List<Map<String, Object>> meta = new ArrayList<>(rows.meta().size());
+        for (int i = 0; i < rows.meta().size(); i++) {
+            Map<String, Object> m = new java.util.LinkedHashMap<>(rows.meta().get(i));
+            Field f = i < prepared.length ? prepared[i] : null;
+            m.put(Outcome.Meta.PREPARED, f == null ? prepared.length + " columns"
+                    : java.util.Arrays.asList(f.getName(), f.getCollationIndex(), f.getLength(), f.getMysqlTypeId(), f.getFlags() & 0xFFFF, f.getDecimals()));
+            meta.add(m);
+        }
+        return new Outcome.Rows(rows.labels(), rows.types(), rows.rows(), meta);
     }
 
     private Outcome outcome(Statement s, boolean hasRows) throws SQLException {

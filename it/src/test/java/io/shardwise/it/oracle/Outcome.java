@@ -62,6 +62,11 @@ sealed interface Outcome {
         static final String AUTO_INCREMENT = "jdbc.autoIncrement";
         static final String CASE_SENSITIVE = "jdbc.caseSensitive";
         static final String CLASS_NAME = "jdbc.className";
+        /**
+         * A server-prepared statement's column as COM_STMT_PREPARE described it (name, character set id,
+         * length, type, flags, decimals), before any value was bound; the server faces only.
+         */
+        static final String PREPARED = "prepare";
 
         private Meta() {}
 
