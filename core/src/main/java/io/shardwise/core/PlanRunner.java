@@ -76,8 +76,7 @@ final class PlanRunner {
             route = route(normalized, plan, params);
         } catch (ShardwiseException refused) {
             if (refused.code() != ErrorCode.UNSUPPORTED || !(plan.federated(engine.rule()) instanceof FederatedPlan federated)) {
-                throw refused.code() == ErrorCode.UNSUPPORTED && plan.federated(engine.rule()) instanceof io.shardwise.core.federate.Federation.Declined d
-                        && d.reason() == CachedPlan.FederationSlot.PIPES ? new ShardwiseException(ErrorCode.UNSUPPORTED, d.reason()) : refused;
+                throw refused;
             }
             engine.countFederated();
             return federation.run(federated, select, normalized, plan, params);

@@ -1336,6 +1336,16 @@ final class HandCorpus {
                 "order_items", "item_id");
         c.q("ROLLBACK");
         c.check("order_items", "item_id");
+        // || under PIPES_AS_CONCAT in statements only the federated tier answers: MySQL's concatenation (NULL in, NULL out)
+        c.category("sql-mode-federated");
+        c.q("SET sql_mode = 'PIPES_AS_CONCAT'");
+        c.q("SELECT o.order_id, o.status || '/' || u.name AS s FROM orders o JOIN users u ON u.user_id = o.amount ORDER BY o.order_id LIMIT 30");
+        c.q("SELECT COUNT(*) FROM orders WHERE user_id IN (SELECT user_id FROM users WHERE name || '' LIKE 'A%')");
+        c.q("SELECT order_id, status || amount AS s, ROW_NUMBER() OVER (ORDER BY order_id) AS n FROM orders WHERE user_id < 10 ORDER BY order_id");
+        c.q("SELECT COUNT(*), COUNT(s) FROM (SELECT DISTINCT status || 'x' AS s FROM orders) t");
+        c.p("SELECT COUNT(*) FROM orders WHERE user_id = ? || ? OR order_id IN (SELECT order_id FROM order_items WHERE quantity || '' = ?)", 1, 0, "2");
+        c.write("UPDATE users SET name = name || '#' WHERE user_id IN (SELECT user_id FROM orders WHERE status || '' = 'new')", "users", "user_id");
+        c.q("SET sql_mode = DEFAULT");
         return c.cases();
     }
 
