@@ -76,13 +76,10 @@ final class RandomCorpus {
                     new Col("category", Kind.STR, List.of("books", "Hardware", "software", "toys")))));
 
     private final Random r;
-    /** Draws added after the corpus was fixed, apart from {@link #r} so that the statements {@code r} draws stay the same. */
-    private final Random side;
     private List<Object> params;
 
     RandomCorpus(long seed) {
         r = new Random(seed);
-        side = new Random(~seed);
     }
 
     static List<OracleCase> generate(int count) {
@@ -460,7 +457,7 @@ final class RandomCorpus {
                 }
                 where(t, sql);
                 if (r.nextInt(3) == 0) {
-                    orderLimit(t, sql, 5, false);
+                    orderLimit(t, sql, 5);
                 }
             }
             default -> {
@@ -554,12 +551,12 @@ final class RandomCorpus {
             case 0, 1, 2 -> {
                 sql.append("UPDATE ").append(t.name()).append(" SET ").append(assignment(t, i));
                 where(t, sql);
-                orderLimit(t, sql, 12, true);
+                orderLimit(t, sql, 12);
             }
             case 3 -> {
                 sql.append("DELETE FROM ").append(t.name());
                 where(t, sql);
-                orderLimit(t, sql, 3, true);
+                orderLimit(t, sql, 3);
             }
             case 4 -> {
                 // copies under new primary keys, unique per statement
@@ -615,15 +612,8 @@ final class RandomCorpus {
         };
     }
 
-    /** {@code subquery}: the order may begin with a subquery (not in a key move, whose choice takes another path). */
-    private void orderLimit(Table t, StringBuilder sql, int most, boolean subquery) {
+    private void orderLimit(Table t, StringBuilder sql, int most) {
         sql.append(" ORDER BY ");
-        if (subquery && side.nextInt(4) == 0) {
-            // a correlated subquery over another sharded table: the rows are chosen by the federated tier, then written by key
-            String other = t.name().equals("order_items") ? "(SELECT MAX(x.amount) FROM orders x" : "(SELECT MAX(x.quantity) FROM order_items x";
-            sql.append(other).append(" WHERE x.user_id = MOD(").append(t.name()).append('.').append(t.pk()).append(", 50))")
-                    .append(side.nextBoolean() ? " DESC" : "").append(", ");
-        }
         Col c = pick(t.cols());
         if (!c.name().equals(t.pk())) {
             sql.append(c.name()).append(r.nextBoolean() ? " DESC" : "").append(", ");
