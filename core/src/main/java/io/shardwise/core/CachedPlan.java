@@ -49,24 +49,18 @@ record CachedPlan(Router.Prepared prepared, int[] digestTokenOffsets, Federation
      * equal values; either one may stay.
      */
     static final class FederationSlot {
-        /** Why a statement with {@code ||} in sql_mode PIPES_AS_CONCAT is not federated (the tier would evaluate it as Calcite does). */
-        static final String PIPES = "|| under sql_mode PIPES_AS_CONCAT in a statement the federated tier would answer"
-                + " (it runs on one shard or through the merger only)";
-
         private volatile Federation.Decision decision;
 
         FederationSlot() {}
 
-        private FederationSlot(Federation.Decision decided) {
-            this.decision = decided;
-        }
-
-        /** An empty slot, or for a statement the third tier must not answer, one holding that refusal. */
+        /**
+         * An empty slot. A statement with {@code ||} under PIPES_AS_CONCAT is no exception: the third tier runs the
+         * user's text on MySQL (the copies' reads and the coordinator's statement, on connections in the session's
+         * sql_mode), so MySQL reads {@code ||} as the concatenation it is; the precedence Calcite would read otherwise
+         * is refused before any tier ({@code SqlModeRules}).
+         */
         static FederationSlot of(io.shardwise.core.sql.normalize.NormalizedSql statement) {
-            io.shardwise.core.sql.normalize.LexicalMode mode = statement.lexicalMode();
-            return mode.has(io.shardwise.core.sql.normalize.LexicalMode.PIPES_AS_CONCAT)
-                    && io.shardwise.core.sql.analyze.Analyzer.hasPipes(statement.digest())
-                    ? new FederationSlot(new Federation.Declined(PIPES)) : new FederationSlot();
+            return new FederationSlot();
         }
 
         Federation.Decision get(Statement statement, ShardingRule rule) {

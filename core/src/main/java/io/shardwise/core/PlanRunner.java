@@ -76,8 +76,7 @@ final class PlanRunner {
             route = route(normalized, plan, params);
         } catch (ShardwiseException refused) {
             if (refused.code() != ErrorCode.UNSUPPORTED || !(plan.federated(engine.rule()) instanceof FederatedPlan federated)) {
-                throw refused.code() == ErrorCode.UNSUPPORTED && plan.federated(engine.rule()) instanceof io.shardwise.core.federate.Federation.Declined d
-                        && d.reason() == CachedPlan.FederationSlot.PIPES ? new ShardwiseException(ErrorCode.UNSUPPORTED, d.reason()) : refused;
+                throw refused;
             }
             engine.countFederated();
             return federation.run(federated, select, normalized, plan, params);
@@ -184,6 +183,10 @@ final class PlanRunner {
                 return atomically(() -> keyMoves.runMultiTable(u, normalized, plan, params));
             }
             if (!(plan.federatedWrite(engine.rule()) instanceof FederatedWrite federated)) {
+                if (choosable(statement, choice)) {
+                    // ORDER BY / LIMIT over nodes whose choice the merger refuses (a subquery in ORDER BY): chosen by the tier that answers it
+                    return atomically(() -> chosenThenWritten(choice, normalized, plan, params));
+                }
                 if (!MultiTargetWrites.handles(statement)) {
                     throw refused;
                 }
@@ -207,6 +210,19 @@ final class PlanRunner {
                                      List<Object> params) {
         engine.countFederated();
         return federatedWrites.run(federated, statement, normalized, plan, params);
+    }
+
+    /**
+     * A single-table UPDATE or DELETE with ORDER BY / LIMIT whose rows a SELECT of the target chooses ({@link RowChoice}),
+     * not a key move: when the router refuses the choosing SELECT (it spans nodes and the merger refuses it), the
+     * choice is answered by the tier that answers it instead ({@link #chosenThenWritten}).
+     */
+    private static boolean choosable(Statement statement, RowChoice choice) {
+        return choice != null && choice.moves() == null && switch (statement) {
+            case Update u -> u.limited() && u.multi() == null;
+            case Delete d -> d.limited() && d.multi() == null;
+            default -> false;
+        };
     }
 
     /**
@@ -479,12 +495,12 @@ final class PlanRunner {
             try {
                 return route(normalized, plan, params);
             } catch (ShardwiseException refused) {
-                if (refused.code() != ErrorCode.UNSUPPORTED || federated == null) {
+                if (refused.code() != ErrorCode.UNSUPPORTED || federated == null && !choosable(write, choice)) {
                     throw refused;
                 }
             }
         }
-        if (federated.limited() && choice != null && federated.targets(new StatementBindings(normalized, params)).size() > 1) {
+        if (federated == null || federated.limited() && choice != null && federated.targets(new StatementBindings(normalized, params)).size() > 1) {
             SourceText source = SourceText.original(normalized, plan.digestTokenOffsets());
             NormalizedSql chooser = session.normalize(choice.text(source.text(), source::at));
             CachedPlan chooserPlan = engine.plan(chooser);

@@ -210,6 +210,27 @@ class FederatedWriteTest {
         }
     }
 
+    @Test
+    void anOrderByTheMergerRefusesIsChosenByTheFederatedTierThenWrittenByKey() throws SQLException {
+        long before = engine.federatedStatements();
+        assertEquals("affected 3", same("UPDATE orders SET status = 'top' ORDER BY (SELECT MAX(i.price) FROM order_items i"
+                + " WHERE i.order_id = orders.order_id) DESC, order_id LIMIT 3", "orders", "order_id"));
+        assertTrue(engine.federatedStatements() > before, "the choice on the third tier");
+        assertEquals("affected 2", same("DELETE FROM order_items ORDER BY user_id IN (SELECT user_id FROM users WHERE name IS NULL) DESC,"
+                + " item_id LIMIT 2", "order_items", "item_id"));
+        assertEquals("affected 4", same("UPDATE users u SET name = CONCAT(name, '>') WHERE u.user_id > 10 ORDER BY (SELECT COUNT(*)"
+                + " FROM orders o WHERE o.user_id = u.user_id), u.user_id DESC LIMIT 4", "users", "user_id"));
+        assertEquals("affected 2", same("UPDATE orders SET amount = amount + 1 WHERE user_id IN (SELECT user_id FROM users WHERE name IS NOT NULL)"
+                + " ORDER BY (SELECT COUNT(*) FROM order_items i WHERE i.order_id = orders.order_id), order_id DESC LIMIT 2", "orders", "order_id"),
+                "subqueries in WHERE and ORDER BY");
+        assertEquals("error 1242", same("UPDATE orders SET status = 'x' ORDER BY (SELECT user_id FROM users) LIMIT 1", "orders", "order_id"),
+                "MySQL's error from a subquery of several rows");
+        try (EngineSession s = engine.openSession()) {
+            assertTrue(s.preview("DELETE FROM orders ORDER BY (SELECT MAX(price) FROM order_items i WHERE i.order_id = orders.order_id), order_id"
+                    + " LIMIT 2", List.of()).units().stream().anyMatch(u -> u.sql().contains("FOR UPDATE")), "the choosing SELECT first");
+        }
+    }
+
     /** {@code <order id> AND user_id = <its user>} of an order on node {@code node} (user_id mod 4) whose user has a name. */
     private static String orderOn(EngineSession s, int node) {
         String[] row = SampleEngine.rows(s, "SELECT o.order_id, o.user_id FROM orders o WHERE o.user_id IN (SELECT user_id FROM users WHERE name IS NOT NULL"

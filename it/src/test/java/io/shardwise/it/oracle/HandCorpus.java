@@ -1340,6 +1340,55 @@ final class HandCorpus {
     }
 
     /**
+     * Issue 13's former implementation limits (helper w13b): an UPDATE/DELETE with ORDER BY / LIMIT over several
+     * nodes whose choosing SELECT only the federated tier answers (a subquery in ORDER BY), its rows then written by key.
+     * Every ORDER BY ends with a unique key (MySQL's choice among ties is its own). Each write is followed by its table.
+     */
+    static List<OracleCase> formerLimits() {
+        Corpus c = new Corpus();
+        c.category("write-order-limit-federated-choice");
+        c.write("UPDATE orders SET status = 'top-i' ORDER BY (SELECT MAX(i.price) FROM order_items i WHERE i.order_id = orders.order_id) DESC,"
+                + " order_id LIMIT 3", "orders", "order_id");
+        c.write("DELETE FROM order_items ORDER BY user_id IN (SELECT user_id FROM users WHERE name IS NULL) DESC, item_id LIMIT 2",
+                "order_items", "item_id");
+        c.write("UPDATE users u SET name = CONCAT(name, '>') WHERE u.user_id > 10 ORDER BY (SELECT COUNT(*) FROM orders o"
+                + " WHERE o.user_id = u.user_id), u.user_id DESC LIMIT 4", "users", "user_id");
+        c.write("UPDATE orders SET amount = amount + 1 WHERE user_id IN (SELECT user_id FROM users WHERE name IS NOT NULL)"
+                + " ORDER BY (SELECT COUNT(*) FROM order_items i WHERE i.order_id = orders.order_id), order_id DESC LIMIT 2", "orders", "order_id");
+        c.pwrite("UPDATE orders SET status = ? WHERE amount > ? ORDER BY (SELECT COUNT(*) FROM order_items i WHERE i.order_id = orders.order_id"
+                + " AND i.quantity > ?) DESC, order_id LIMIT ?", "orders", "order_id", "p-sub", new BigDecimal("20"), 1, 3);
+        c.write("DELETE FROM orders WHERE status = 'top-i' ORDER BY (SELECT COUNT(*) FROM users u WHERE u.user_id < orders.user_id), order_id"
+                + " LIMIT 1", "orders", "order_id");
+        c.write("UPDATE sbtest1 SET k = k + 1 ORDER BY (SELECT MAX(quantity) FROM order_items i WHERE i.quantity = sbtest1.id) DESC, id"
+                + " LIMIT 5", "sbtest1", "id");
+        c.write("UPDATE orders SET status = 'none' ORDER BY (SELECT MAX(price) FROM order_items), order_id LIMIT 0", "orders", "order_id");
+        c.failingWrite("UPDATE orders SET status = 'x' ORDER BY (SELECT user_id FROM users), order_id LIMIT 1", "orders", "order_id");
+        c.q("BEGIN");
+        c.write("DELETE FROM order_items ORDER BY (SELECT amount FROM orders o WHERE o.order_id = order_items.order_id), item_id LIMIT 3",
+                "order_items", "item_id");
+        c.q("ROLLBACK");
+        c.check("order_items", "item_id");
+        // || under PIPES_AS_CONCAT in statements only the federated tier answers: MySQL's concatenation (NULL in, NULL out)
+        c.category("sql-mode-federated");
+        c.q("SET sql_mode = 'PIPES_AS_CONCAT'");
+        c.q("SELECT o.order_id, o.status || '/' || u.name AS s FROM orders o JOIN users u ON u.user_id = o.amount ORDER BY o.order_id LIMIT 30");
+        c.q("SELECT COUNT(*) FROM orders WHERE user_id IN (SELECT user_id FROM users WHERE name || '' LIKE 'A%')");
+        c.q("SELECT order_id, status || amount AS s, ROW_NUMBER() OVER (ORDER BY order_id) AS n FROM orders WHERE user_id < 10 ORDER BY order_id");
+        c.q("SELECT COUNT(*), COUNT(s) FROM (SELECT DISTINCT status || 'x' AS s FROM orders) t");
+        c.p("SELECT COUNT(*) FROM orders WHERE user_id = ? || ? OR order_id IN (SELECT order_id FROM order_items WHERE quantity || '' = ?)", 1, 0, "2");
+        c.write("UPDATE users SET name = name || '#' WHERE user_id IN (SELECT user_id FROM orders WHERE status || '' = 'new')", "users", "user_id");
+        c.q("SET sql_mode = DEFAULT");
+        // DISTINCT over a join's star or a qualified star (the federated tier)
+        c.category("distinct-join-star");
+        c.q("SELECT DISTINCT * FROM orders o JOIN users u ON u.user_id = o.user_id WHERE o.user_id < 5 ORDER BY o.order_id");
+        c.q("SELECT DISTINCT o.* FROM orders o JOIN order_items i ON i.order_id = o.order_id ORDER BY o.order_id LIMIT 10");
+        c.q("SELECT DISTINCT u.* FROM users u JOIN orders o ON u.user_id = o.user_id WHERE o.amount > 100 ORDER BY u.user_id LIMIT 10");
+        c.q("SELECT DISTINCT orders.* FROM orders WHERE user_id < 5 ORDER BY order_id");
+        c.q("SELECT COUNT(*) FROM (SELECT DISTINCT o.status, c.* FROM orders o JOIN countries c ON c.code = o.status) t");
+        return c.cases();
+    }
+
+    /**
      * The third tier: statements the fast path and the streaming merger refuse, answered by the
      * federated plan (the statement on one coordinator backend over temporary copies of the sharded
      * tables). Every shape of issue 13 it answers, with NULLs in NOT IN, collation-equal strings,

@@ -217,6 +217,7 @@ class OracleIT {
         corpus.addAll(HandCorpus.errors());
         corpus.addAll(HandCorpus.writes());
         corpus.addAll(HandCorpus.mysqlWrites());
+        corpus.addAll(HandCorpus.formerLimits());
         corpus.addAll(HandCorpus.sqlModes());
         corpus.addAll(RandomCorpus.generateWrites(RANDOM_WRITES));
         corpus.addAll(RandomCorpus.generateMovesAndJoins(RANDOM_MOVES_AND_JOINS));

@@ -51,11 +51,6 @@ public final class Analyzer {
         return statement;
     }
 
-    /** Whether {@code sql} has a {@code ||} operator: under PIPES_AS_CONCAT the federated tier is closed to it. */
-    public static boolean hasPipes(String sql) {
-        return SqlModeRules.hasPipes(DigestScanner.scan(sql));
-    }
-
     public Statement analyze(String sql) {
         List<Token> tokens = DigestScanner.scan(sql);
         List<Token> meaningful = new ArrayList<>();

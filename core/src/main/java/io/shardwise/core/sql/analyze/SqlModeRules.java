@@ -16,8 +16,8 @@ import java.util.Set;
  * <ul>
  *   <li>PIPES_AS_CONCAT: {@code ||} is read as concatenation ({@link CalciteMasking}); Calcite binds it
  *       as tightly as {@code *}, MySQL tighter, so {@code a * b || c} (a multiplicative operator just left of
- *       the operand before {@code ||}) is refused. The federated tier, which would evaluate {@code ||} in
- *       process with Calcite's rules, is closed to such statements ({@code Engine}).</li>
+ *       the operand before {@code ||}) is refused. The federated tier runs the user's text on MySQL in the
+ *       session's sql_mode, so it answers {@code ||} as MySQL does.</li>
  *   <li>HIGH_NOT_PRECEDENCE: a prefix {@code NOT} whose operand is followed by an operator binding
  *       tighter than the usual NOT ({@code NOT a BETWEEN 1 AND 2}, {@code NOT k = 1}) means another thing;
  *       refused. {@code NOT (x)}, {@code NOT EXISTS (...)} and {@code NOT a AND b} read alike in both.</li>
@@ -56,16 +56,6 @@ final class SqlModeRules {
                         + " (write NOT (...) around the whole condition)");
             }
         }
-    }
-
-    /** Whether the statement has a {@code ||} operator (read as CONCAT under PIPES_AS_CONCAT). */
-    static boolean hasPipes(List<Token> tokens) {
-        for (Token t : tokens) {
-            if (t.kind() == Kind.OPERATOR && t.text().equals("||")) {
-                return true;
-            }
-        }
-        return false;
     }
 
     private static ShardwiseException refused(int flag, String what) {
