@@ -61,6 +61,7 @@ public final class RelayExecutor {
         this.client = client;
         this.capabilities = capabilities;
         this.session = session;
+        session.useNativeReads(new AutocommitReads(relays, client.eventLoop(), capabilities.countsFoundRows(), session));
     }
 
     /** A statement is being relayed or its connections are being leased: the client's next commands wait. */
