@@ -9,7 +9,6 @@ import io.shardwise.core.execute.Condition;
 import io.shardwise.core.execute.Diagnostics;
 import io.shardwise.core.execute.UnitResult;
 import io.shardwise.core.route.ExecutionUnit;
-import io.shardwise.server.protocol.BinaryType;
 import io.shardwise.server.protocol.ColumnDefinition;
 import io.shardwise.server.protocol.ErrPacket;
 import java.sql.SQLException;
@@ -45,23 +44,10 @@ final class NativeResults {
         List<Column> columns = new ArrayList<>(definitions.size());
         for (ColumnDefinition d : definitions) {
             columns.add(new Column(d.schema().isEmpty() ? "" : logicalSchema, unit.logicalTable(d.table()),
-                    unit.logicalTable(d.orgTable()), d.name(), d.orgName(), d.collation(), columnLength(d), d.type(), d.flags(),
-                    d.decimals()));
+                    unit.logicalTable(d.orgTable()), d.name(), d.orgName(), d.collation(), DriverColumns.length(d), d.type(),
+                    DriverColumns.flags(d), DriverColumns.decimals(d)));
         }
         return List.copyOf(columns);
-    }
-
-    /**
-     * A wire column's length as core's columns hold it, Connector/J's: a DECIMAL's is its precision, without
-     * the sign and the point the wire's counts (the face adds them back, ColumnDefinitions.wireLength; a
-     * merged SUM in a native transaction once reached the client 2 longer than from one MySQL).
-     */
-    static long columnLength(ColumnDefinition d) {
-        if (d.type() != BinaryType.DECIMAL && d.type() != BinaryType.NEWDECIMAL || d.length() == 0) {
-            return d.length();
-        }
-        boolean unsigned = (d.flags() & Column.FLAG_UNSIGNED) != 0;
-        return Math.max(0, d.length() - (d.decimals() > 0 ? 1 : 0) - (unsigned ? 0 : 1));
     }
 
     /** A backend's ERR as the JDBC executor reports it: its errno and SQLSTATE, the message in logical names. */
