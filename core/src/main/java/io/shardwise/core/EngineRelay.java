@@ -207,6 +207,11 @@ final class EngineRelay implements RelaySession {
     }
 
     @Override
+    public void useNativeReads(io.shardwise.core.execute.NativeReads reads) {
+        execution.useNativeReads(reads);
+    }
+
+    @Override
     public void nativeEnded() {
         execution.nativeEnded();
     }

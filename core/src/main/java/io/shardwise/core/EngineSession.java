@@ -115,6 +115,14 @@ public final class EngineSession implements AutoCloseable {
         return execute(sql, List.of());
     }
 
+    /**
+     * As {@link #execute(String, List)}, for a statement whose rows a cursor will fetch in batches: its units
+     * stream from the backends while the cursor is open, never read whole first.
+     */
+    public StatementResult executeStreaming(String sql, List<Object> params) {
+        return execution.streaming(() -> execute(sql, params));
+    }
+
     /** A prepared statement: {@code ?} markers and their values, in order. */
     public StatementResult execute(String sql, List<Object> params) {
         return run(normalize(sql), params, NO_OUT);

@@ -80,6 +80,9 @@ public interface RelaySession {
     /** The session's native transaction, or null. */
     io.shardwise.core.execute.NativeTransaction nativeTransaction();
 
+    /** Autocommit reads of several units (merges) run on {@code reads} from now on (see {@link io.shardwise.core.execute.NativeReads}). */
+    default void useNativeReads(io.shardwise.core.execute.NativeReads reads) {}
+
     /** The native transaction ended on its connections (a deadlock rolled it back): the session is out of it. */
     void nativeEnded();
 

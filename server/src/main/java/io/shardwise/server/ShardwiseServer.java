@@ -254,6 +254,11 @@ public final class ShardwiseServer implements AutoCloseable {
         return relays == null ? 0 : relays.prefetchedStatements();
     }
 
+    /** Autocommit reads of several units (merges) that ran on relay connections instead of the JDBC executor. */
+    public long autocommitReads() {
+        return relays == null ? 0 : relays.autocommitReads();
+    }
+
     /** Relay connections held by open native transactions. */
     public int pinnedConnections() {
         return relays == null ? 0 : relays.pinnedConnections();

@@ -76,6 +76,10 @@ public final class ExecutionSession implements AutoCloseable {
      * {@link #nativeNow}): the settings it must carry in, the transaction out (null: declined); or null.
      */
     private volatile java.util.function.Function<String, NativeTransaction> opener;
+    /** The face's executor of autocommit multi-unit reads ({@link NativeReads}), or null. */
+    private volatile NativeReads nativeReads;
+    /** The running statement's rows are fetched by a cursor ({@link #streaming}): no native read. Session thread only. */
+    private boolean streaming;
     private volatile boolean closed;
 
     /**
@@ -193,6 +197,10 @@ public final class ExecutionSession implements AutoCloseable {
         if (on != null && locks == null) {
             return executeNative(on, units, diagnostics, allResults);
         }
+        List<UnitResult> read = allResults ? null : nativeRead(units, diagnostics);
+        if (read != null) {
+            return read;
+        }
         Transaction tx = null;
         if (locks != null && transaction == null) {
             tx = locks; // with autocommit off too: the locked connections stay in autocommit mode (documented)
@@ -231,6 +239,52 @@ public final class ExecutionSession implements AutoCloseable {
             }
         }
         throw run.explain(failure);
+    }
+
+    /**
+     * An autocommit read of several units on the face's native executor ({@link NativeReads}), or null
+     * when it does not take them: writes (and anything but a plain SELECT) stay on JDBC, as does a
+     * session whose settings a fresh connection cannot carry ({@link #relaySetup}).
+     */
+    private List<UnitResult> nativeRead(List<ExecutionUnit> units, Diagnostics diagnostics) {
+        NativeReads reads = nativeReads;
+        if (reads == null || streaming || units.size() < 2) {
+            return null;
+        }
+        for (ExecutionUnit u : units) {
+            if (!isSelect(u.sql())) {
+                return null;
+            }
+        }
+        String setup = relaySetup();
+        return setup == null ? null : reads.execute(InlineParameters.of(units, state.lexicalMode()), diagnostics, setup, logicalSchema);
+    }
+
+    private static boolean isSelect(String sql) {
+        int i = 0;
+        while (i < sql.length() && Character.isWhitespace(sql.charAt(i))) {
+            i++;
+        }
+        return sql.regionMatches(true, i, "SELECT", 0, 6) && (sql.length() == i + 6 || !Character.isLetterOrDigit(sql.charAt(i + 6)));
+    }
+
+    /**
+     * Runs {@code statement} with its units streaming on JDBC connections, never read whole by the native
+     * reads: a cursor's rows are fetched in batches while it stays open, however large the result.
+     */
+    public <T> T streaming(java.util.function.Supplier<T> statement) {
+        boolean was = streaming;
+        streaming = true;
+        try {
+            return statement.get();
+        } finally {
+            streaming = was;
+        }
+    }
+
+    /** From now on autocommit reads of several units may run on {@code reads} (null: never). */
+    public void useNativeReads(NativeReads reads) {
+        nativeReads = reads;
     }
 
     /** A statement of a native transaction; a deadlock (1213) ends the transaction, as on the JDBC path. */
@@ -875,6 +929,10 @@ public final class ExecutionSession implements AutoCloseable {
         NativeTransaction on = nativeTx;
         if (on != null) {
             on.cancel();
+        }
+        NativeReads reads = nativeReads;
+        if (reads != null) {
+            reads.cancel();
         }
     }
 

@@ -1185,6 +1185,49 @@ final class HandCorpus {
         return c.cases();
     }
 
+    /** Category of the statements {@link OracleIT} runs inside a transaction on every face (see {@link #mergedColumns}). */
+    static final String IN_TRANSACTION = "in-transaction";
+
+    /**
+     * Merged aggregates over arguments of every kind the merger derives a column from (INT, BIGINT, INT
+     * UNSIGNED, DECIMAL, utf8mb4 VARCHAR and CHAR, VARBINARY, DATE, DATETIME), once in autocommit
+     * and once inside a transaction ({@link #IN_TRANSACTION}: the server with the relay reads them
+     * natively there, on the transaction's pinned connections, as it does autocommit merges on pooled
+     * ones). Their column metadata is compared like every statement's: a natively read SUM(DISTINCT
+     * quantity) over an INT was once described 33 long where MySQL says 32. (No DOUBLE argument: on the engine
+     * and driver faces a merged SUM(DISTINCT double) reports scale 31 where the reference, read through
+     * Connector/J, says 0 — a difference of those faces; MergedColumnsServerTest covers DOUBLE on the server.)
+     */
+    static List<OracleCase> mergedColumns() {
+        Corpus c = new Corpus();
+        for (String category : List.of("merged-columns", IN_TRANSACTION)) {
+            c.category(category);
+            c.q("SELECT user_id % 10, COUNT(DISTINCT sku), SUM(DISTINCT quantity), COUNT(DISTINCT order_id), MIN(price)"
+                    + " FROM order_items GROUP BY 1 ORDER BY 1");
+            c.q("SELECT SUM(quantity), SUM(DISTINCT quantity), AVG(quantity), AVG(DISTINCT quantity), MIN(quantity), MAX(quantity),"
+                    + " COUNT(DISTINCT quantity) FROM order_items");
+            c.q("SELECT SUM(user_id), SUM(DISTINCT user_id), AVG(DISTINCT user_id), MIN(user_id), MAX(order_id) FROM order_items");
+            c.q("SELECT SUM(id), SUM(DISTINCT id), AVG(id), AVG(DISTINCT id), MIN(id), MAX(id), COUNT(DISTINCT id) FROM small");
+            c.q("SELECT SUM(price), SUM(DISTINCT price), AVG(price), AVG(DISTINCT price), MIN(price), MAX(price) FROM order_items");
+            c.q("SELECT user_id, SUM(DISTINCT amount), AVG(DISTINCT amount), MAX(amount) FROM orders GROUP BY user_id"
+                    + " ORDER BY user_id LIMIT 5");
+            c.ci("SELECT MIN(c), MAX(c), COUNT(DISTINCT pad) FROM sbtest1 WHERE id < 50");
+            c.ci("SELECT MIN(sku), MAX(sku), COUNT(DISTINCT sku) FROM order_items");
+            c.q("SELECT MAX(CAST(sku AS BINARY)), MIN(quantity > 2), MAX(user_id < 5), COUNT(DISTINCT CAST(sku AS BINARY))"
+                    + " FROM order_items");
+            c.q("SELECT user_id, GROUP_CONCAT(sku ORDER BY item_id), GROUP_CONCAT(DISTINCT quantity ORDER BY quantity)"
+                    + " FROM order_items WHERE user_id < 20 GROUP BY user_id ORDER BY user_id");
+            c.q("SELECT MIN(DATE(created_at)), MAX(DATE(created_at)), COUNT(DISTINCT DATE(created_at)), MIN(created_at),"
+                    + " MAX(created_at) FROM orders");
+            c.ci("SELECT status, COUNT(DISTINCT user_id), MAX(DATE(created_at)), SUM(DISTINCT amount) FROM orders"
+                    + " GROUP BY status ORDER BY 1");
+            c.q("SELECT MIN(k), MAX(k), SUM(DISTINCT k), AVG(DISTINCT k) FROM sbtest1");
+            c.q("SELECT id, k, c FROM sbtest1 WHERE id BETWEEN 10 AND 30 ORDER BY k DESC, id LIMIT 7");
+            c.q("SELECT DISTINCT quantity FROM order_items ORDER BY quantity");
+        }
+        return c.cases();
+    }
+
     /**
      * Writes MySQL allows that a shard alone cannot answer (issue 12): UPDATE/DELETE with ORDER BY
      * and LIMIT across shards (every ORDER BY ends with a unique key, so one MySQL's choice of rows

@@ -67,6 +67,8 @@ class OracleIT {
     static final int RANDOM_MOVES_AND_JOINS = 60;
     /** Statements of the corpus the relay side must answer by relaying, at least. */
     static final int MIN_RELAYED = 150;
+    /** The point read that opens each {@link HandCorpus#IN_TRANSACTION} statement's transaction (it relays). */
+    static final String TRANSACTION_POINT_READ = "SELECT k FROM sbtest1 WHERE id = 1";
     static final String GENERATED_KEYS_QUERY = "SELECT order_id FROM orders WHERE status = 'gen' ORDER BY created_at";
 
     /** The faces, in the order their summary lines are printed. */
@@ -143,8 +145,34 @@ class OracleIT {
         }
 
         Outcome run(OracleCase c) {
+            if (c.category().equals(HandCorpus.IN_TRANSACTION)) {
+                return inTransaction(c);
+            }
             warm(c);
             return side.run(c);
+        }
+
+        /**
+         * {@code c} inside a transaction: BEGIN, a point read that relays (on the relay face the transaction
+         * is native from there: pinned connections, merges read natively), {@code c}, ROLLBACK. A failure of
+         * the frame is the statement's outcome.
+         */
+        private Outcome inTransaction(OracleCase c) {
+            OracleCase[] before = {frame("BEGIN"), frame(TRANSACTION_POINT_READ)};
+            for (OracleCase f : before) {
+                Outcome o = run(f);
+                if (o instanceof Outcome.Failure || o instanceof Outcome.Crash) {
+                    run(frame("ROLLBACK"));
+                    return o;
+                }
+            }
+            Outcome answer = run(new OracleCase("read", c.sql(), c.params(), c.mustFail(), c.collationEquivalent(), c.otherMessage()));
+            Outcome end = run(frame("ROLLBACK"));
+            return end instanceof Outcome.Failure || end instanceof Outcome.Crash ? end : answer;
+        }
+
+        private static OracleCase frame(String sql) {
+            return new OracleCase("transaction-frame", sql, null, false, false);
         }
 
         @Override
@@ -210,6 +238,7 @@ class OracleIT {
         corpus.addAll(HandCorpus.reads());
         corpus.addAll(HandCorpus.formerlyRefused());
         corpus.addAll(HandCorpus.otherShapes());
+        corpus.addAll(HandCorpus.mergedColumns());
         corpus.addAll(RandomCorpus.generateShapes(RANDOM_SHAPES));
         corpus.addAll(RandomCorpus.generate(RANDOM_STATEMENTS));
         corpus.addAll(RandomCorpus.generateFederated(RANDOM_FEDERATED));

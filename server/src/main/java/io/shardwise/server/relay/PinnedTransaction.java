@@ -7,14 +7,10 @@ import io.shardwise.core.RelaySession;
 import io.shardwise.core.error.BackendException;
 import io.shardwise.core.error.ErrorCode;
 import io.shardwise.core.error.ShardwiseException;
-import io.shardwise.core.execute.Column;
-import io.shardwise.core.execute.Condition;
 import io.shardwise.core.execute.Diagnostics;
 import io.shardwise.core.execute.NativeTransaction;
 import io.shardwise.core.execute.UnitResult;
 import io.shardwise.core.route.ExecutionUnit;
-import io.shardwise.server.protocol.BinaryType;
-import io.shardwise.server.protocol.ColumnDefinition;
 import io.shardwise.server.protocol.ErrPacket;
 import java.sql.SQLException;
 import java.util.ArrayList;
@@ -253,18 +249,12 @@ public final class PinnedTransaction implements NativeTransaction {
         for (int i = 0; i < units.size(); i++) {
             ExecutionUnit unit = units.get(i);
             ResponseReader.Response r = answered[i];
-            if (r.warnings() > 0) {
-                List<Condition> logical = new ArrayList<>(r.conditions().size());
-                for (Condition w : r.conditions()) {
-                    logical.add(new Condition(w.level(), w.code(), session.translate(unit.backend(), w.code(), w.message())));
-                }
-                diagnostics.unit(i, r.warnings(), logical);
-            }
-            UnitResult last = result(unit, r);
+            NativeResults.warnings(session, unit, i, r, diagnostics);
+            UnitResult last = NativeResults.result(unit, r, logicalSchema);
             if (allResults) {
                 List<UnitResult> all = new ArrayList<>(r.earlier().size() + 1);
                 for (ResponseReader.Response e : r.earlier()) {
-                    all.add(result(unit, e));
+                    all.add(NativeResults.result(unit, e, logicalSchema));
                 }
                 all.add(last);
                 last = new UnitResult.Results(all);
@@ -346,34 +336,6 @@ public final class PinnedTransaction implements NativeTransaction {
         });
     }
 
-    private UnitResult result(ExecutionUnit unit, ResponseReader.Response r) {
-        return r.ok() != null ? new UnitResult.Update(r.ok().affectedRows(), r.ok().lastInsertId(), r.ok().warnings(), r.ok().info())
-                : new UnitResult.Rows(new RowsCursor(columns(unit, r.columns()), r.rows()));
-    }
-
-    private List<Column> columns(ExecutionUnit unit, List<ColumnDefinition> definitions) {
-        List<Column> columns = new ArrayList<>(definitions.size());
-        for (ColumnDefinition d : definitions) {
-            columns.add(new Column(d.schema().isEmpty() ? "" : logicalSchema, unit.logicalTable(d.table()),
-                    unit.logicalTable(d.orgTable()), d.name(), d.orgName(), d.collation(), columnLength(d), d.type(), d.flags(),
-                    d.decimals()));
-        }
-        return List.copyOf(columns);
-    }
-
-    /**
-     * A wire column's length as core's columns hold it, Connector/J's: a DECIMAL's is its precision, without
-     * the sign and the point the wire's counts (the face adds them back, ColumnDefinitions.wireLength; a
-     * merged SUM in a native transaction once reached the client 2 longer than from one MySQL).
-     */
-    static long columnLength(ColumnDefinition d) {
-        if (d.type() != BinaryType.DECIMAL && d.type() != BinaryType.NEWDECIMAL || d.length() == 0) {
-            return d.length();
-        }
-        boolean unsigned = (d.flags() & Column.FLAG_UNSIGNED) != 0;
-        return Math.max(0, d.length() - (d.decimals() > 0 ? 1 : 0) - (unsigned ? 0 : 1));
-    }
-
     @Override
     public void commit() {
         settlePrefetch();
@@ -419,7 +381,7 @@ public final class PinnedTransaction implements NativeTransaction {
             return new BackendException(failed, new SQLException(b.getCause().getMessage() + note, b.sqlState(), b.errno()),
                     b.getMessage() + note);
         }
-        String reason = cause instanceof ShardwiseException s ? s.getMessage() : reason(cause);
+        String reason = cause instanceof ShardwiseException s ? s.getMessage() : NativeResults.reason(cause);
         return new ShardwiseException(cause, ErrorCode.SHARD_UNAVAILABLE, failed, reason + note);
     }
 
@@ -627,22 +589,11 @@ public final class PinnedTransaction implements NativeTransaction {
     }
 
     private BackendException error(String backend, ErrPacket err) {
-        return new BackendException(backend, new SQLException(err.message(), err.sqlState(), err.errno()),
-                session.translate(backend, err.errno(), err.message()));
+        return NativeResults.error(session, backend, err);
     }
 
-    /**
-     * A backend connection that broke, could not be opened or logged into: 1105 as the relay's and
-     * the JDBC executor's lost or unreachable backend (never a Java exception's name or [BUG]).
-     */
     private static ShardwiseException lostError(String backend, Throwable cause) {
-        return cause instanceof ShardwiseException s ? s : new ShardwiseException(cause, ErrorCode.SHARD_UNAVAILABLE, backend, reason(cause));
-    }
-
-    /** What went wrong in words: a closed channel's exception has no message. */
-    private static String reason(Throwable cause) {
-        String message = cause.getMessage();
-        return message == null || message.isBlank() ? "the connection was lost" : message;
+        return NativeResults.lostError(backend, cause);
     }
 
     static String quote(String identifier) {
@@ -665,16 +616,6 @@ public final class PinnedTransaction implements NativeTransaction {
     }
 
     private static <T> T await(CompletableFuture<T> done) {
-        try {
-            return done.get();
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new ShardwiseException(ErrorCode.QUERY_INTERRUPTED);
-        } catch (ExecutionException e) {
-            if (e.getCause() instanceof ShardwiseException s) {
-                throw s;
-            }
-            throw ShardwiseException.bug("native transaction", e.getCause());
-        }
+        return NativeResults.await(done, "native transaction");
     }
 }

@@ -63,6 +63,7 @@ public final class RelayExecutor {
         this.session = session;
         // a transaction whose first statement the session's thread runs (a plan-cache miss) pins these connections too
         session.nativeOpener(new SessionThreadPins(relays, client.eventLoop(), capabilities.countsFoundRows(), session));
+        session.useNativeReads(new AutocommitReads(relays, client.eventLoop(), capabilities.countsFoundRows(), session));
     }
 
     /** A statement is being relayed or its connections are being leased: the client's next commands wait. */

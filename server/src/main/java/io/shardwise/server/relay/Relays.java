@@ -42,6 +42,7 @@ public final class Relays implements AutoCloseable {
     private final LongAdder relayed = new LongAdder();
     private final LongAdder nativeRuns = new LongAdder();
     private final LongAdder prefetched = new LongAdder();
+    private final LongAdder autocommitReads = new LongAdder();
     /** Connections held by open native transactions ({@link PinnedTransaction}). */
     private final AtomicInteger pinned = new AtomicInteger();
     private final Class<? extends SocketChannel> channelClass;
@@ -436,6 +437,15 @@ public final class Relays implements AutoCloseable {
 
     public long prefetchedStatements() {
         return prefetched.sum();
+    }
+
+    /** Counts autocommit reads of several units that ran on relay connections ({@link AutocommitReads}). */
+    void countAutocommitRead() {
+        autocommitReads.increment();
+    }
+
+    public long autocommitReads() {
+        return autocommitReads.sum();
     }
 
     void pinned(int delta) {

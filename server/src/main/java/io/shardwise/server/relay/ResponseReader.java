@@ -31,9 +31,22 @@ final class ResponseReader implements BackendConnection.Listener {
 
     private enum Phase { HEADER, COLUMNS, COLUMNS_EOF, ROWS, WARNINGS, DONE }
 
+    /**
+     * A response's rows outgrew the budget the caller gave ({@link #run(BackendConnection, String, boolean, long[])}):
+     * the reader stopped and closed the connection (its response was not read to its end). Stackless: an
+     * expected turn, not a fault.
+     */
+    static final class OverBudget extends RuntimeException {
+        OverBudget() {
+            super("the response's rows exceed the statement's budget", null, false, false);
+        }
+    }
+
     private final Promise<Response> done;
     private final boolean fetchWarnings;
     private final boolean allResults;
+    /** Bytes of row packets the statement may still read, shared by its responses ([0]); null: no bound. */
+    private final long[] budget;
     private Phase phase = Phase.HEADER;
     private long columnsLeft;
     private OkPacket ok;
@@ -46,10 +59,11 @@ final class ResponseReader implements BackendConnection.Listener {
     /** The SHOW WARNINGS being read, or null. */
     private ShowWarnings showWarnings;
 
-    private ResponseReader(Promise<Response> done, boolean fetchWarnings, boolean allResults) {
+    private ResponseReader(Promise<Response> done, boolean fetchWarnings, boolean allResults, long[] budget) {
         this.done = done;
         this.fetchWarnings = fetchWarnings;
         this.allResults = allResults;
+        this.budget = budget;
     }
 
     /**
@@ -67,7 +81,21 @@ final class ResponseReader implements BackendConnection.Listener {
         if (!connection.usable()) {
             return done.setFailure(new IllegalStateException("backend " + connection.backend() + " closed the connection"));
         }
-        connection.query(sql, new ResponseReader(done, fetchWarnings, allResults));
+        connection.query(sql, new ResponseReader(done, fetchWarnings, allResults, null));
+        return done;
+    }
+
+    /**
+     * As {@link #run(BackendConnection, String, boolean)}, its rows' packets counted against {@code budget[0]}
+     * (bytes, shared by the responses of one statement): beyond it the promise fails with {@link OverBudget}
+     * and the connection closes.
+     */
+    static Promise<Response> run(BackendConnection connection, String sql, boolean fetchWarnings, long[] budget) {
+        Promise<Response> done = connection.channel().eventLoop().newPromise();
+        if (!connection.usable()) {
+            return done.setFailure(new IllegalStateException("backend " + connection.backend() + " closed the connection"));
+        }
+        connection.query(sql, new ResponseReader(done, fetchWarnings, false, budget));
         return done;
     }
 
@@ -113,6 +141,12 @@ final class ResponseReader implements BackendConnection.Listener {
                             ended(connection, w, new ServerStatus(in.readUnsignedShortLE()));
                         }
                     } else {
+                        if (budget != null && (budget[0] -= length) < 0) {
+                            phase = Phase.DONE;
+                            connection.channel().close(); // mid-response: the connection cannot be reused
+                            done.tryFailure(new OverBudget());
+                            return;
+                        }
                         byte[][] row = new byte[columns.size()][];
                         for (int i = 0; i < row.length; i++) {
                             if (in.getUnsignedByte(in.readerIndex()) == 0xFB) {

@@ -268,7 +268,9 @@ final class PreparedStatements {
                 session.clientCharset()::parameter);
         p.boundTypes = request.types();
         boolean inTransaction = session.inTransaction() || !session.autocommit();
-        switch (session.execute(p.sql, request.values())) {
+        StatementResult result = request.opensCursor() ? session.executeStreaming(p.sql, request.values())
+                : session.execute(p.sql, request.values());
+        switch (result) {
             case StatementResult.Rows rows when request.opensCursor() -> {
                 BinaryRow encoder = columns(rows.cursor(), p.described, out);
                 p.cursor = new StatementCursor(rows.cursor(), encoder, inTransaction);

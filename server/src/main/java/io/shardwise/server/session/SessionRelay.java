@@ -154,6 +154,11 @@ final class SessionRelay implements RelaySession {
     }
 
     @Override
+    public void useNativeReads(io.shardwise.core.execute.NativeReads reads) {
+        core.useNativeReads(reads);
+    }
+
+    @Override
     public void nativeEnded() {
         core.nativeEnded();
     }

@@ -1,0 +1,240 @@
+package io.shardwise.server.relay;
+
+import io.netty.channel.EventLoop;
+import io.netty.util.concurrent.Future;
+import io.shardwise.core.RelaySession;
+import io.shardwise.core.error.ErrorCode;
+import io.shardwise.core.error.ShardwiseException;
+import io.shardwise.core.execute.Diagnostics;
+import io.shardwise.core.execute.NativeReads;
+import io.shardwise.core.execute.UnitResult;
+import io.shardwise.core.route.ExecutionUnit;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+
+/**
+ * One client session's autocommit reads of several units that core merges (ORDER BY, aggregates,
+ * DISTINCT, LIMIT over several shards), on pooled relay connections instead of the JDBC executor:
+ * a connection of each backend the units reach is leased as a relayed statement leases it (from the
+ * relay pool that carries the session's settings, within the backend's relay budget), each backend's
+ * units are sent in order on it, backends in parallel, and every response is read whole into core's
+ * rows ({@link NativeResults}, as a native transaction's merged reads). The connections go back to
+ * the pool once their responses ended cleanly; one that was killed or broke closes instead.
+ *
+ * <p>Declines (null, nothing sent) when a backend is not relayable or has no relay connection to
+ * lease (all in use, or its login failed): the JDBC executor then runs the statement as before, and
+ * reports an unreachable backend as it always did.
+ *
+ * <p>Memory: the responses are held whole, so they are bounded: once their rows pass
+ * {@link #BUDGET} bytes the units are stopped (their connections closed) and the statement declines
+ * too, and the JDBC executor runs it again, streaming. Nothing reached the client yet, and a SELECT in
+ * autocommit reads its own snapshot either way.
+ *
+ * <p>Threads: {@link #execute} on the session's thread, which waits while the loop sends and reads;
+ * {@link #cancel} from any thread. The statement's state is confined to the loop.
+ */
+final class AutocommitReads implements NativeReads {
+    /** Bytes of row packets one statement may hold before it goes to the streaming JDBC path (see the class comment). */
+    static final long BUDGET = 8L << 20;
+
+    private final Relays relays;
+    private final EventLoop loop;
+    private final boolean foundRows;
+    private final RelaySession session;
+    /** The running statement's connections still answering, or empty. On the loop. */
+    private final Set<BackendConnection> running = new HashSet<>();
+    /** Connections {@link #cancel} or a sibling's failure killed: they close rather than go back (a late KILL would hit their next user). */
+    private final Set<BackendConnection> killed = new HashSet<>();
+    /** The running statement was cancelled. On the loop. */
+    private boolean cancelled;
+
+    AutocommitReads(Relays relays, EventLoop loop, boolean foundRows, RelaySession session) {
+        this.relays = relays;
+        this.loop = loop;
+        this.foundRows = foundRows;
+        this.session = session;
+    }
+
+    @Override
+    public List<UnitResult> execute(List<ExecutionUnit> units, Diagnostics diagnostics, String settings, String logicalSchema) {
+        if (loop.inEventLoop()) {
+            return null; // it would wait for itself
+        }
+        for (ExecutionUnit u : units) {
+            if (!relays.relayable(u.backend())) {
+                return null;
+            }
+        }
+        CompletableFuture<ResponseReader.Response[]> done = new CompletableFuture<>();
+        loop.execute(() -> {
+            try {
+                start(units, settings, done);
+            } catch (RuntimeException e) {
+                done.completeExceptionally(e);
+            }
+        });
+        ResponseReader.Response[] answered = NativeResults.await(done, "autocommit read");
+        if (answered == null) {
+            return null;
+        }
+        relays.countAutocommitRead();
+        // on the calling thread: the loop only read the wire
+        List<UnitResult> results = new ArrayList<>(units.size());
+        for (int i = 0; i < units.size(); i++) {
+            NativeResults.warnings(session, units.get(i), i, answered[i], diagnostics);
+            results.add(NativeResults.result(units.get(i), answered[i], logicalSchema));
+        }
+        return results;
+    }
+
+    /** Leases a connection of every backend, then runs the units; {@code done} gets null when a lease fails. On the loop. */
+    private void start(List<ExecutionUnit> units, String settings, CompletableFuture<ResponseReader.Response[]> done) {
+        cancelled = false;
+        killed.clear();
+        Map<String, List<Integer>> byBackend = new LinkedHashMap<>();
+        for (int i = 0; i < units.size(); i++) {
+            byBackend.computeIfAbsent(units.get(i).backend(), b -> new ArrayList<>()).add(i);
+        }
+        List<Future<BackendConnection>> leases = new ArrayList<>(byBackend.size());
+        for (String backend : byBackend.keySet()) {
+            Future<BackendConnection> lease = relays.acquire(loop, backend, foundRows, settings);
+            if (lease == null) {
+                giveBack(leases, settings);
+                done.complete(null);
+                return;
+            }
+            leases.add(lease);
+        }
+        int[] pending = {leases.size()};
+        for (Future<BackendConnection> lease : leases) {
+            lease.addListener(f -> {
+                if (--pending[0] > 0) {
+                    return;
+                }
+                for (Future<BackendConnection> l : leases) {
+                    if (!l.isSuccess()) { // unreachable or its login failed: the JDBC executor runs it and says so
+                        giveBack(leases, settings);
+                        done.complete(null);
+                        return;
+                    }
+                }
+                run(units, byBackend, leases, settings, done);
+            });
+        }
+    }
+
+    /** Leases that were granted go back unused. */
+    private void giveBack(List<Future<BackendConnection>> leases, String settings) {
+        for (Future<BackendConnection> lease : leases) {
+            lease.addListener(f -> {
+                if (f.isSuccess()) {
+                    relays.release(loop, lease.getNow(), foundRows, settings);
+                }
+            });
+        }
+    }
+
+    private void run(List<ExecutionUnit> units, Map<String, List<Integer>> byBackend, List<Future<BackendConnection>> leases,
+                     String settings, CompletableFuture<ResponseReader.Response[]> done) {
+        ResponseReader.Response[] results = new ResponseReader.Response[units.size()];
+        Throwable[] failure = new Throwable[1];
+        long[] budget = {budget()};
+        int[] pending = {byBackend.size()};
+        int b = 0;
+        for (List<Integer> indexes : byBackend.values()) {
+            BackendConnection c = leases.get(b++).getNow();
+            running.add(c);
+            runUnits(c, units, indexes, 0, results, failure, budget, settings, () -> {
+                if (--pending[0] > 0) {
+                    return;
+                }
+                if (cancelled) {
+                    done.completeExceptionally(new ShardwiseException(ErrorCode.QUERY_INTERRUPTED));
+                } else if (failure[0] instanceof ResponseReader.OverBudget) {
+                    done.complete(null); // too large to hold: the JDBC executor streams it
+                } else if (failure[0] != null) {
+                    done.completeExceptionally(failure[0]);
+                } else {
+                    done.complete(results);
+                }
+            });
+        }
+    }
+
+    /** One backend's units in order on {@code c}; the first failure stops them and kills what the other backends still run. */
+    private void runUnits(BackendConnection c, List<ExecutionUnit> units, List<Integer> indexes, int k, ResponseReader.Response[] results,
+                          Throwable[] failure, long[] budget, String settings, Runnable finished) {
+        if (k == indexes.size() || failure[0] != null || cancelled) {
+            end(c, true, settings);
+            finished.run();
+            return;
+        }
+        int index = indexes.get(k);
+        ResponseReader.run(c, units.get(index).sql(), true, budget).addListener(f -> {
+            if (!f.isSuccess()) {
+                fail(failure, f.cause() instanceof ResponseReader.OverBudget over ? over : NativeResults.lostError(c.backend(), f.cause()));
+                end(c, false, settings);
+                finished.run();
+                return;
+            }
+            ResponseReader.Response r = (ResponseReader.Response) f.getNow();
+            if (r.err() != null) {
+                fail(failure, NativeResults.error(session, c.backend(), r.err()));
+                end(c, true, settings);
+                finished.run();
+                return;
+            }
+            results[index] = r;
+            runUnits(c, units, indexes, k + 1, results, failure, budget, settings, finished);
+        });
+    }
+
+    /** The statement's budget: {@link #BUDGET}, or the system property {@code shardwise.nativeReadBudget} (tests). */
+    private static long budget() {
+        return Long.getLong("shardwise.nativeReadBudget", BUDGET);
+    }
+
+    /** The first failure fails the statement (as the JDBC executor's first failing unit); what still runs elsewhere is killed. */
+    private void fail(Throwable[] failure, Throwable t) {
+        if (failure[0] != null) {
+            return;
+        }
+        failure[0] = t;
+        killRunning();
+    }
+
+    /** {@code c}'s last response ended ({@code clean}: read to its end): back to its pool, or closed. */
+    private void end(BackendConnection c, boolean clean, String settings) {
+        running.remove(c);
+        if (clean && !killed.remove(c) && c.usable()) {
+            relays.release(loop, c, foundRows, settings);
+        } else {
+            killed.remove(c);
+            c.channel().close();
+        }
+    }
+
+    private void killRunning() {
+        for (BackendConnection c : running) {
+            if (c.running() && killed.add(c)) {
+                session.killQuery(c.backend(), c.threadId());
+            }
+        }
+    }
+
+    /** KILL QUERY / the client gone: what the statement's connections run now is killed, and the statement fails with 1317. */
+    @Override
+    public void cancel() {
+        loop.execute(() -> {
+            if (!running.isEmpty()) {
+                cancelled = true;
+                killRunning();
+            }
+        });
+    }
+}
