@@ -274,6 +274,48 @@ class NativeTransactionServerTest {
         }
     }
 
+    /**
+     * KILL QUERY reaches a merged read whose units the loop sent ahead and waits for (no session thread runs
+     * it): its units are killed, the session's thread reports 1317 as before, and the transaction goes on.
+     */
+    @Test
+    void killQueryEndsAMergedReadTheLoopWaitsForAndTheTransactionGoesOn() throws Exception {
+        String slow = "SELECT COUNT(*) FROM sbtest1 WHERE id <= 6 AND SLEEP(%d) = 0";
+        try (RawClient victim = RawClient.connect(sample.server.address().getPort(), "app", "app", "shop", NativePassword.PLUGIN);
+             Connection killer = sample.connect("app", ""); Statement ks = killer.createStatement()) {
+            List<String> idPackets = RelayServerTest.exchange(victim, "SELECT CONNECTION_ID()");
+            String hex = idPackets.get(idPackets.size() - 2).substring(idPackets.get(idPackets.size() - 2).indexOf(':') + 3);
+            long id = Long.parseLong(new String(java.util.HexFormat.of().parseHex(hex), java.nio.charset.StandardCharsets.US_ASCII));
+            RelayServerTest.exchange(victim, String.format(slow, 0)); // the shape's plan cached
+            RelayServerTest.exchange(victim, "BEGIN");
+            RelayServerTest.exchange(victim, "SELECT k FROM sbtest1 WHERE id = 1");
+            long prefetched = sample.server.prefetchedStatements();
+            long merged = sample.server.loopMergedStatements();
+            victim.command(0x03, String.format(slow, 20));
+            Await.until("the units run the SLEEP", () -> backendQueriesLike("%SLEEP(20)%") >= 2);
+            ks.execute("KILL QUERY " + id);
+            List<String> killed = RelayServerTest.readResponse(victim);
+            assertTrue(killed.get(0).startsWith("1:ff2505"), "1317: " + killed);
+            Await.until("the killed units ended", () -> backendQueriesLike("%SLEEP(20)%") == 0);
+            assertEquals(prefetched + 1, sample.server.prefetchedStatements(), "the session's thread took the units the loop sent");
+            assertEquals(merged, sample.server.loopMergedStatements());
+            assertEquals(4, RelayServerTest.exchange(victim, "SELECT k FROM sbtest1 WHERE id = 1").size(), "the transaction goes on");
+            assertTrue(RelayServerTest.exchange(victim, "ROLLBACK").get(0).startsWith("1:00"));
+            assertEquals(0, sample.server.pinnedConnections());
+        }
+    }
+
+    private static int backendQueriesLike(String pattern) {
+        try (Connection c = sample.backend.connect(null); Statement st = c.createStatement();
+             ResultSet rs = st.executeQuery("SELECT COUNT(*) FROM information_schema.PROCESSLIST WHERE COMMAND = 'Query' AND INFO LIKE '"
+                     + pattern + "' AND INFO NOT LIKE '%PROCESSLIST%'")) {
+            rs.next();
+            return rs.getInt(1);
+        } catch (SQLException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
     private static List<String> withoutEnd(List<String> packets) {
         return packets.subList(0, packets.size() - 1);
     }

@@ -92,7 +92,12 @@ final class LoopMerges {
                 ended.run();
                 return;
             }
-            ByteBuf result = failure == null ? merged(sql, packet.sequenceId() + 1, plan, pinned, responses, answered) : null;
+            ByteBuf result;
+            try {
+                result = failure == null ? merged(sql, packet.sequenceId() + 1, plan, pinned, responses, answered) : null;
+            } catch (RuntimeException e) {
+                result = null; // never lost in the future's callback: the client would wait for an answer for ever
+            }
             if (result == null) {
                 fallback.accept(packet);
                 ended.run();
