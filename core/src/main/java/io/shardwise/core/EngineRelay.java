@@ -95,7 +95,7 @@ final class EngineRelay implements RelaySession {
             }
             session.accessChecked(plan.statement());
             List<String> begin = transactional ? execution.nativeBegin(session.transactionReadOnly()) : null;
-            return new RelayPlan(route.units(), engine.rule().schema(), setup, begin, write, merged);
+            return new RelayPlan(route.units(), engine.rule().schema(), setup, begin, write, merged, merged ? route : null);
         } catch (RuntimeException e) {
             return null; // a lexer or routing error included: execute reports it
         }
@@ -320,6 +320,34 @@ final class EngineRelay implements RelaySession {
     @Override
     public void started(String sql, RelayPlan plan) {
         session.diagnostics(new Diagnostics(plan.units().size()));
+    }
+
+    @Override
+    public void started(String sql, RelayPlan plan, Diagnostics area) {
+        session.newArea(area);
+    }
+
+    /**
+     * As PlanRunner.run merges a statement's units: one unit's cursor as it is, several through the merger. Null
+     * when an ordering key is an ENUM or SET column (the units' columns say), which the session's thread orders by
+     * member index with a route of its own (PlanRunner.byEnumIndex).
+     */
+    @Override
+    public io.shardwise.core.execute.ResultCursor merge(RelayPlan plan, List<io.shardwise.core.execute.UnitResult> results,
+                                                       Diagnostics area) {
+        List<io.shardwise.core.execute.ResultCursor> cursors = new ArrayList<>(results.size());
+        for (io.shardwise.core.execute.UnitResult r : results) {
+            cursors.add(((io.shardwise.core.execute.UnitResult.Rows) r).cursor());
+        }
+        if (cursors.size() == 1) {
+            return cursors.get(0);
+        }
+        RoutePlan route = plan.mergeRoute();
+        List<io.shardwise.core.execute.Column> columns = cursors.get(0).columns();
+        if (io.shardwise.core.merge.EnumKeys.mayNeed(route) && !io.shardwise.core.merge.EnumKeys.weightColumns(route, columns).isEmpty()) {
+            return null;
+        }
+        return io.shardwise.core.merge.Merger.merge(cursors, route.mergeFor(columns.size()), area::merged);
     }
 
     @Override

@@ -457,6 +457,12 @@ public final class EngineSession implements AutoCloseable {
         diagnostics = area;
     }
 
+    /** A statement answered without the session's thread starts with {@code area}, as {@link #run} starts one. */
+    void newArea(Diagnostics area) {
+        diagnostics = area;
+        keptDiagnostics = false;
+    }
+
     /** A diagnostic statement (SHOW WARNINGS, {@code @@warning_count}) leaves the previous area in place. */
     void keepDiagnostics(Diagnostics previous) {
         diagnostics = previous;

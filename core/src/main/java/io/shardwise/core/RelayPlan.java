@@ -22,22 +22,28 @@ import java.util.List;
  *     aggregate, DISTINCT, LIMIT over several units): never relayed; the face may send the units on
  *     the transaction's connections at once ({@link io.shardwise.core.execute.NativeTransaction}'s
  *     prefetch) while the session's thread plans and merges them
+ * @param mergeRoute of a merged plan, its route: the face may merge the units' results itself on its event
+ *     loop once they are in ({@link RelaySession#merge}: the merge needs nothing but the rows), as the
+ *     session's thread would; null for any other plan
  */
 public record RelayPlan(List<ExecutionUnit> units, String logicalSchema, String setup, List<String> begin, boolean write,
-                        boolean merged) {
+                        boolean merged, io.shardwise.core.route.RoutePlan mergeRoute) {
     /** An autocommit read. */
     public RelayPlan(List<ExecutionUnit> units, String logicalSchema, String setup) {
-        this(units, logicalSchema, setup, null, false, false);
+        this(units, logicalSchema, setup, null, false, false, null);
     }
 
     public RelayPlan(List<ExecutionUnit> units, String logicalSchema, String setup, List<String> begin, boolean write) {
-        this(units, logicalSchema, setup, begin, write, false);
+        this(units, logicalSchema, setup, begin, write, false, null);
     }
 
     public RelayPlan {
         begin = begin == null ? null : List.copyOf(begin);
         if (merged && (write || begin == null)) {
             throw new IllegalArgumentException("a merged plan is a read of a native transaction");
+        }
+        if (mergeRoute != null && !merged) {
+            throw new IllegalArgumentException("only a merged plan has a route to merge");
         }
         if (write && units.size() != 1) {
             throw new IllegalArgumentException("a relayed write has one unit");

@@ -51,6 +51,25 @@ public interface RelaySession {
     /** A relayed statement starts: a fresh diagnostics area with a slot per unit. */
     void started(String sql, RelayPlan plan);
 
+    /**
+     * A merged read the face answered on its own ({@link RelayPlan#mergeRoute}) starts, its diagnostics
+     * area {@code area}: the one its units' warnings and its merge filled ({@link #merge}).
+     */
+    default void started(String sql, RelayPlan plan, io.shardwise.core.execute.Diagnostics area) {
+        started(sql, plan);
+    }
+
+    /**
+     * The units' results of a merged read ({@link RelayPlan#mergeRoute} non-null) merged as the session's
+     * thread merges them: the merged cursor, its merge's own warnings (x / 0, a cut GROUP_CONCAT) going to
+     * {@code area}. Touches no session state and never blocks: the rows are in memory. Null when only the
+     * session's thread can merge them (ENUM or SET ordering keys, which it orders by a route of its own).
+     */
+    default io.shardwise.core.execute.ResultCursor merge(RelayPlan plan, List<io.shardwise.core.execute.UnitResult> results,
+                                                        io.shardwise.core.execute.Diagnostics area) {
+        throw new UnsupportedOperationException("merge");
+    }
+
     /** A backend's message of a relayed unit as the executor would report it (logical names). */
     String translate(String backend, int errno, String message);
 

@@ -254,6 +254,11 @@ public final class ShardwiseServer implements AutoCloseable {
         return relays == null ? 0 : relays.prefetchedStatements();
     }
 
+    /** Merged reads of native transactions the event loop merged and answered, never waking the session's thread. */
+    public long loopMergedStatements() {
+        return relays == null ? 0 : relays.loopMergedStatements();
+    }
+
     /** Autocommit reads of several units (merges) that ran on relay connections instead of the JDBC executor. */
     public long autocommitReads() {
         return relays == null ? 0 : relays.autocommitReads();

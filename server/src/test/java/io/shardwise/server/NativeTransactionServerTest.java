@@ -162,12 +162,12 @@ class NativeTransactionServerTest {
             warm(s);
             List<String> count = rows(s, "SELECT COUNT(*) FROM sbtest1 WHERE k = 7");
             List<String> ordered = rows(s, "SELECT id, k FROM sbtest1 WHERE id BETWEEN 3 AND 6 ORDER BY id");
-            long prefetched = sample.server.prefetchedStatements();
+            long prefetched = sentAhead();
             s.execute("BEGIN");
             rows(s, "SELECT k FROM sbtest1 WHERE id = 1"); // relays: the transaction is native from here
             assertEquals(count, rows(s, "SELECT COUNT(*) FROM sbtest1 WHERE k = 7"));
             assertEquals(ordered, rows(s, "SELECT id, k FROM sbtest1 WHERE id BETWEEN 3 AND 6 ORDER BY id"));
-            assertEquals(prefetched + 2, sample.server.prefetchedStatements(), "both merges took the units the loop sent");
+            assertEquals(prefetched + 2, sentAhead(), "both merges took the units the loop sent");
             // what the transaction wrote, read by a merge whose units were sent ahead: the same connections
             assertEquals(1, s.executeUpdate("UPDATE sbtest1 SET k = 7 WHERE id = 3"));
             assertEquals(String.valueOf(Long.parseLong(count.get(0)) + (ordered.get(0).endsWith(" 7") ? 0 : 1)),
@@ -175,12 +175,149 @@ class NativeTransactionServerTest {
             s.execute("SAVEPOINT sp"); // after a merge, on connections whose units were taken
             assertEquals(0, sample.engine.activeConnections());
             s.execute("ROLLBACK");
-            assertEquals(prefetched + 3, sample.server.prefetchedStatements());
+            assertEquals(prefetched + 3, sentAhead());
             assertEquals(0, sample.server.pinnedConnections(), "ROLLBACK gave the connections back");
             assertEquals(count, rows(s, "SELECT COUNT(*) FROM sbtest1 WHERE k = 7"));
             // autocommit: the merge runs on the executor as before, nothing is sent ahead
-            assertEquals(prefetched + 3, sample.server.prefetchedStatements());
+            assertEquals(prefetched + 3, sentAhead());
         }
+    }
+
+    /** Merged reads whose units the loop sent ahead: taken by the session's thread, or merged by the loop itself. */
+    private static long sentAhead() {
+        return sample.server.prefetchedStatements() + sample.server.loopMergedStatements();
+    }
+
+    /**
+     * A native transaction's merged reads (COUNT, SUM, ORDER BY, DISTINCT, a unit's warning) are merged and
+     * answered by the event loop once their units are in (LoopMerges): no session thread starts, and every
+     * packet (column definitions, rows, end packet with status and warning count), and SHOW WARNINGS after,
+     * is the session thread's on a server with the relay off. Without a thread-free merge the first merged
+     * read starts the session thread.
+     */
+    @Test
+    void mergedReadsOfANativeTransactionAreAnsweredByTheEventLoopAsByTheSessionThread() throws Exception {
+        List<String> merges = List.of("SELECT COUNT(*) FROM sbtest1 WHERE k = 7", "SELECT id, k FROM sbtest1 WHERE id BETWEEN 3 AND 6 ORDER BY id",
+                "SELECT SUM(k) FROM sbtest1 WHERE id BETWEEN 1 AND 30", "SELECT DISTINCT c FROM sbtest1 WHERE id BETWEEN 1 AND 30 ORDER BY c",
+                "SELECT SUM(CAST(c AS SIGNED)), MAX(c) FROM sbtest1 WHERE id BETWEEN 1 AND 8");
+        List<String> onLoop = new ArrayList<>(List.of("BEGIN", "SELECT k FROM sbtest1 WHERE id = 1"));
+        onLoop.addAll(merges);
+        onLoop.add("COMMIT");
+        List<String> after = List.of("BEGIN", "SELECT k FROM sbtest1 WHERE id = 2", merges.get(4), "SHOW WARNINGS", "COMMIT");
+        List<List<String>> answers = new ArrayList<>();
+        try (ShardwiseServer plain = ShardwiseServer.start(sample.engine, sample.engine.rule().config().server().withRelay(false), 0)) {
+            try (RawClient warm = RawClient.connect(plain.address().getPort(), "app", "app", "shop", NativePassword.PLUGIN)) {
+                for (String sql : onLoop) {
+                    RelayServerTest.exchange(warm, sql); // the shapes' plans cached: only a cached plan relays
+                }
+            }
+            for (ShardwiseServer server : List.of(sample.server, plain)) {
+                long threads = sample.server.sessionThreads();
+                long merged = sample.server.loopMergedStatements();
+                List<String> out = new ArrayList<>();
+                try (RawClient client = RawClient.connect(server.address().getPort(), "app", "app", "shop", NativePassword.PLUGIN)) {
+                    for (String sql : onLoop) {
+                        out.add(sql + " -> " + RelayServerTest.exchange(client, sql));
+                    }
+                    if (server == sample.server) {
+                        assertEquals(threads, sample.server.sessionThreads(), "no session thread: every merge was answered on the loop");
+                        assertEquals(merged + merges.size(), sample.server.loopMergedStatements());
+                    }
+                    for (String sql : after) {
+                        out.add(sql + " -> " + RelayServerTest.exchange(client, sql));
+                    }
+                }
+                answers.add(out);
+            }
+        }
+        assertTrue(answers.get(1).get(answers.get(1).size() - 2).contains("04313239329c"), "the CAST warned (1292): " + answers.get(1));
+        assertEquals(String.join("\n", answers.get(1)), String.join("\n", answers.get(0)), "the loop's answers are the session thread's");
+    }
+
+    /**
+     * A merged read whose units return more than the loop's bound goes to the session thread as before (same
+     * answer); one past the memory bound of a native transaction's merged read fails with 1235, its units read
+     * to their end so the transaction goes on (its connections clean) and commits.
+     */
+    @Test
+    void mergedReadsPastTheLoopsBoundGoToTheSessionThreadAndPastTheMemoryBoundFail() throws Exception {
+        String ordered = "SELECT id, k, c FROM sbtest1 WHERE id BETWEEN 1 AND 30 ORDER BY id";
+        try (RawClient client = RawClient.connect(sample.server.address().getPort(), "app", "app", "shop", NativePassword.PLUGIN)) {
+            List<String> autocommit = RelayServerTest.exchange(client, ordered);
+            long merged = sample.server.loopMergedStatements();
+            long prefetched = sentAhead();
+            RelayServerTest.exchange(client, "BEGIN");
+            RelayServerTest.exchange(client, "SELECT k FROM sbtest1 WHERE id = 1");
+            System.setProperty("shardwise.loopMergeBytes", "100");
+            try { // the same rows (the end packet's status differs: in a transaction now)
+                assertEquals(withoutEnd(autocommit), withoutEnd(RelayServerTest.exchange(client, ordered)));
+            } finally {
+                System.clearProperty("shardwise.loopMergeBytes");
+            }
+            assertEquals(merged, sample.server.loopMergedStatements(), "past the loop's bound");
+            assertEquals(prefetched + 1, sentAhead(), "the session thread took the units sent ahead");
+            System.setProperty("shardwise.nativeReadBudget", "100");
+            try {
+                List<String> refused = RelayServerTest.exchange(client, ordered);
+                assertEquals(1, refused.size(), refused.toString());
+                assertTrue(refused.get(0).startsWith("1:ffd304"), "1235: " + refused);
+                List<String> again = RelayServerTest.exchange(client, ordered.replace("30", "29")); // and again, the transaction intact
+                assertTrue(again.get(0).startsWith("1:ffd304"), "1235: " + again);
+            } finally {
+                System.clearProperty("shardwise.nativeReadBudget");
+            }
+            long loopMerged = sample.server.loopMergedStatements();
+            assertEquals(withoutEnd(autocommit), withoutEnd(RelayServerTest.exchange(client, ordered)), "the transaction goes on, its connections clean");
+            assertEquals(loopMerged + 1, sample.server.loopMergedStatements(), "within the bounds: on the loop");
+            assertTrue(RelayServerTest.exchange(client, "COMMIT").get(0).startsWith("1:00"), "COMMIT");
+            assertEquals(0, sample.server.pinnedConnections());
+        }
+    }
+
+    /**
+     * KILL QUERY reaches a merged read whose units the loop sent ahead and waits for (no session thread runs
+     * it): its units are killed, the session's thread reports 1317 as before, and the transaction goes on.
+     */
+    @Test
+    void killQueryEndsAMergedReadTheLoopWaitsForAndTheTransactionGoesOn() throws Exception {
+        String slow = "SELECT COUNT(*) FROM sbtest1 WHERE id <= 6 AND SLEEP(%d) = 0";
+        try (RawClient victim = RawClient.connect(sample.server.address().getPort(), "app", "app", "shop", NativePassword.PLUGIN);
+             Connection killer = sample.connect("app", ""); Statement ks = killer.createStatement()) {
+            List<String> idPackets = RelayServerTest.exchange(victim, "SELECT CONNECTION_ID()");
+            String hex = idPackets.get(idPackets.size() - 2).substring(idPackets.get(idPackets.size() - 2).indexOf(':') + 3);
+            long id = Long.parseLong(new String(java.util.HexFormat.of().parseHex(hex), java.nio.charset.StandardCharsets.US_ASCII));
+            RelayServerTest.exchange(victim, String.format(slow, 0)); // the shape's plan cached
+            RelayServerTest.exchange(victim, "BEGIN");
+            RelayServerTest.exchange(victim, "SELECT k FROM sbtest1 WHERE id = 1");
+            long prefetched = sample.server.prefetchedStatements();
+            long merged = sample.server.loopMergedStatements();
+            victim.command(0x03, String.format(slow, 20));
+            Await.until("the units run the SLEEP", () -> backendQueriesLike("%SLEEP(20)%") >= 2);
+            ks.execute("KILL QUERY " + id);
+            List<String> killed = RelayServerTest.readResponse(victim);
+            assertTrue(killed.get(0).startsWith("1:ff2505"), "1317: " + killed);
+            Await.until("the killed units ended", () -> backendQueriesLike("%SLEEP(20)%") == 0);
+            assertEquals(prefetched + 1, sample.server.prefetchedStatements(), "the session's thread took the units the loop sent");
+            assertEquals(merged, sample.server.loopMergedStatements());
+            assertEquals(4, RelayServerTest.exchange(victim, "SELECT k FROM sbtest1 WHERE id = 1").size(), "the transaction goes on");
+            assertTrue(RelayServerTest.exchange(victim, "ROLLBACK").get(0).startsWith("1:00"));
+            assertEquals(0, sample.server.pinnedConnections());
+        }
+    }
+
+    private static int backendQueriesLike(String pattern) {
+        try (Connection c = sample.backend.connect(null); Statement st = c.createStatement();
+             ResultSet rs = st.executeQuery("SELECT COUNT(*) FROM information_schema.PROCESSLIST WHERE COMMAND = 'Query' AND INFO LIKE '"
+                     + pattern + "' AND INFO NOT LIKE '%PROCESSLIST%'")) {
+            rs.next();
+            return rs.getInt(1);
+        } catch (SQLException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    private static List<String> withoutEnd(List<String> packets) {
+        return packets.subList(0, packets.size() - 1);
     }
 
     @Test

@@ -195,7 +195,7 @@ final class AutocommitReads implements NativeReads {
     }
 
     /** The statement's budget: {@link #BUDGET}, or the system property {@code shardwise.nativeReadBudget} (tests). */
-    private static long budget() {
+    static long budget() {
         return Long.getLong("shardwise.nativeReadBudget", BUDGET);
     }
 

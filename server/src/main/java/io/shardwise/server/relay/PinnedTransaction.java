@@ -189,7 +189,8 @@ public final class PinnedTransaction implements NativeTransaction {
      * with the settings they ran under, or null. Set on the loop before the statement is handed to
      * the session's thread, taken (set null) by that thread.
      */
-    private record Prefetch(List<ExecutionUnit> units, String settings, CompletableFuture<ResponseReader.Response[]> responses) {}
+    private record Prefetch(List<ExecutionUnit> units, String settings, CompletableFuture<ResponseReader.Response[]> responses,
+                            long[] budget) {}
 
     private volatile Prefetch prefetched;
 
@@ -201,13 +202,39 @@ public final class PinnedTransaction implements NativeTransaction {
      * takes the responses if it plans the very same units ({@link #execute}); anything else it runs
      * there first waits for them to end, so a connection never has two commands at once.
      */
-    void prefetch(List<ExecutionUnit> units) {
+    CompletableFuture<ResponseReader.Response[]> prefetch(List<ExecutionUnit> units) {
         if (prefetched != null || !open || !lost.isEmpty()) {
-            return;
+            return null;
         }
         CompletableFuture<ResponseReader.Response[]> responses = new CompletableFuture<>();
-        prefetched = new Prefetch(units, applied, responses);
-        run(units, applied, false, responses);
+        long[] budget = budget(units, false);
+        prefetched = new Prefetch(units, applied, responses, budget);
+        run(units, applied, false, budget, responses);
+        return responses;
+    }
+
+    /**
+     * Bytes of row packets the units sent ahead as {@code responses} read ({@link #budget}), or -1 when they
+     * are not this transaction's units sent ahead any more. On the loop.
+     */
+    long prefetchedBytes(CompletableFuture<ResponseReader.Response[]> responses) {
+        Prefetch p = prefetched;
+        return p == null || p.responses() != responses || p.budget() == null ? -1 : AutocommitReads.budget() - p.budget()[0];
+    }
+
+    /** The loop answered the units sent ahead as {@code responses} itself ({@link LoopMerges}): nothing is left to settle. On the loop. */
+    void prefetchAnswered(CompletableFuture<ResponseReader.Response[]> responses) {
+        if (prefetched != null && prefetched.responses() == responses) {
+            prefetched = null;
+        }
+    }
+
+    /**
+     * A statement's bound on the rows it holds whole: a merged read's units (several, not a CALL's results) may
+     * hold {@link AutocommitReads#BUDGET} bytes of row packets, as an autocommit merge; null for no bound.
+     */
+    private static long[] budget(List<ExecutionUnit> units, boolean allResults) {
+        return allResults || units.size() < 2 ? null : new long[] {AutocommitReads.budget()};
     }
 
     /** Units sent ahead are not taken yet: nothing else may use the connections before the session's thread settles them. On the loop. */
@@ -241,7 +268,8 @@ public final class PinnedTransaction implements NativeTransaction {
             relays.countPrefetched();
         } else {
             settlePrefetch();
-            responses = onLoop(done -> run(units, settings, allResults, done));
+            long[] budget = budget(units, allResults);
+            responses = onLoop(done -> run(units, settings, allResults, budget, done));
         }
         ResponseReader.Response[] answered = await(responses);
         // on the calling thread: the loop only read the wire
@@ -265,7 +293,8 @@ public final class PinnedTransaction implements NativeTransaction {
     }
 
     /** The units' responses, backends in parallel, one backend's units in order. On the loop. */
-    private void run(List<ExecutionUnit> units, String settings, boolean allResults, CompletableFuture<ResponseReader.Response[]> done) {
+    private void run(List<ExecutionUnit> units, String settings, boolean allResults, long[] budget,
+                     CompletableFuture<ResponseReader.Response[]> done) {
         relays.countNative();
         if (!settings.equals(applied) && !settings.isEmpty()) {
             applied = settings; // joined connections run it before their next unit
@@ -307,21 +336,29 @@ public final class PinnedTransaction implements NativeTransaction {
                 if (mark) {
                     marked.add(backend);
                 }
-                runUnits(c, units, indexes, 0, allResults, results, backendDone, fail);
+                runUnits(c, units, indexes, 0, allResults, budget, results, backendDone, fail);
             }, fail);
         }));
     }
 
     /** One backend's units in order on its connection. */
     private void runUnits(BackendConnection c, List<ExecutionUnit> units, List<Integer> indexes, int k, boolean allResults,
-                          ResponseReader.Response[] results, Runnable finished, Consumer<Throwable> fail) {
+                          long[] budget, ResponseReader.Response[] results, Runnable finished, Consumer<Throwable> fail) {
         if (k == indexes.size()) {
             finished.run();
             return;
         }
         int index = indexes.get(k);
         ExecutionUnit unit = units.get(index);
-        ResponseReader.run(c, unit.sql(), true, allResults).addListener(f -> {
+        Promise<ResponseReader.Response> response = budget != null ? ResponseReader.runDraining(c, unit.sql(), true, budget)
+                : ResponseReader.run(c, unit.sql(), true, allResults);
+        response.addListener(f -> {
+            if (f.cause() instanceof ResponseReader.OverBudget) {
+                // read to its end, the connection is clean: the statement fails, the transaction goes on
+                fail.accept(new ShardwiseException(ErrorCode.UNSUPPORTED, "a merged read inside a transaction whose units return more than "
+                        + AutocommitReads.budget() + " bytes of rows (they are held whole to be merged; outside a transaction it streams)"));
+                return;
+            }
             if (!f.isSuccess()) {
                 fail.accept(lostError(c.backend(), f.cause()));
                 return;
@@ -332,7 +369,7 @@ public final class PinnedTransaction implements NativeTransaction {
                 return;
             }
             results[index] = r;
-            runUnits(c, units, indexes, k + 1, allResults, results, finished, fail);
+            runUnits(c, units, indexes, k + 1, allResults, budget, results, finished, fail);
         });
     }
 

@@ -55,6 +55,8 @@ public final class RelayExecutor {
     private PinnedTransaction ending;
     /** The last relayed column definitions, made logical (made with the first relay). */
     private LogicalColumns columns;
+    /** Merged reads of the session's native transaction answered here ({@link LoopMerges}). */
+    private final LoopMerges merges;
 
     public RelayExecutor(Relays relays, Channel client, Capabilities capabilities, RelaySession session) {
         this.relays = relays;
@@ -64,11 +66,12 @@ public final class RelayExecutor {
         // a transaction whose first statement the session's thread runs (a plan-cache miss) pins these connections too
         session.nativeOpener(new SessionThreadPins(relays, client.eventLoop(), capabilities.countsFoundRows(), session));
         session.useNativeReads(new AutocommitReads(relays, client.eventLoop(), capabilities.countsFoundRows(), session));
+        this.merges = new LoopMerges(relays, client, capabilities, session);
     }
 
     /** A statement is being relayed or its connections are being leased: the client's next commands wait. */
     public boolean busy() {
-        return relay != null || starting || ending != null;
+        return relay != null || starting || ending != null || merges.busy();
     }
 
     /**
@@ -98,8 +101,13 @@ public final class RelayExecutor {
             }
             if (plan.merged()) {
                 // the session's thread merges it; its units start now, while that thread wakes and plans
+                // and when they are in, and few, this loop merges them and answers (no thread at all)
                 if (pinned != null && pinned.carries(plan.setup())) {
-                    pinned.prefetch(plan.units());
+                    java.util.concurrent.CompletableFuture<ResponseReader.Response[]> responses = pinned.prefetch(plan.units());
+                    if (responses != null && !responses.isDone() && plan.mergeRoute() != null && LoopMerges.bound() > 0) {
+                        merges.answer(packet, sql, plan, pinned, responses, fallback, ended);
+                        return true;
+                    }
                 }
                 return false;
             }
@@ -510,6 +518,7 @@ public final class RelayExecutor {
         if (ending != null) {
             ending.cancel(); // as the session thread's cancel: KILL QUERY on what its connections run
         }
+        merges.kill();
         if (admitting != null) {
             killedWaiting = true; // out of the queue now, not at pool.connectionTimeout; answered 1317 (admitted)
             relays.abandon(client.eventLoop(), admitting);
@@ -526,3 +535,4 @@ public final class RelayExecutor {
         }
     }
 }
+

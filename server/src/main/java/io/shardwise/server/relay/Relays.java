@@ -42,6 +42,7 @@ public final class Relays implements AutoCloseable {
     private final LongAdder relayed = new LongAdder();
     private final LongAdder nativeRuns = new LongAdder();
     private final LongAdder prefetched = new LongAdder();
+    private final LongAdder loopMerged = new LongAdder();
     private final LongAdder autocommitReads = new LongAdder();
     /** Connections held by open native transactions ({@link PinnedTransaction}). */
     private final AtomicInteger pinned = new AtomicInteger();
@@ -437,6 +438,15 @@ public final class Relays implements AutoCloseable {
 
     public long prefetchedStatements() {
         return prefetched.sum();
+    }
+
+    /** Counts merged reads of native transactions the event loop merged and answered itself ({@link LoopMerges}). */
+    void countLoopMerged() {
+        loopMerged.increment();
+    }
+
+    public long loopMergedStatements() {
+        return loopMerged.sum();
     }
 
     /** Counts autocommit reads of several units that ran on relay connections ({@link AutocommitReads}). */

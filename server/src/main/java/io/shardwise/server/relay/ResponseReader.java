@@ -47,6 +47,10 @@ final class ResponseReader implements BackendConnection.Listener {
     private final boolean allResults;
     /** Bytes of row packets the statement may still read, shared by its responses ([0]); null: no bound. */
     private final long[] budget;
+    /** Past the budget, read the response to its end without keeping its rows, then fail with {@link OverBudget} (the connection stays usable). */
+    private final boolean drain;
+    /** Draining: the budget was passed. */
+    private boolean over;
     private Phase phase = Phase.HEADER;
     private long columnsLeft;
     private OkPacket ok;
@@ -60,10 +64,29 @@ final class ResponseReader implements BackendConnection.Listener {
     private ShowWarnings showWarnings;
 
     private ResponseReader(Promise<Response> done, boolean fetchWarnings, boolean allResults, long[] budget) {
+        this(done, fetchWarnings, allResults, budget, false);
+    }
+
+    private ResponseReader(Promise<Response> done, boolean fetchWarnings, boolean allResults, long[] budget, boolean drain) {
         this.done = done;
         this.fetchWarnings = fetchWarnings;
         this.allResults = allResults;
         this.budget = budget;
+        this.drain = drain;
+    }
+
+    /**
+     * As {@link #run(BackendConnection, String, boolean, long[])}, except that past the budget the response is
+     * still read to its end (rows dropped) before the promise fails with {@link OverBudget}: the connection stays
+     * usable, as a transaction's must (closing it would roll back the transaction's work there).
+     */
+    static Promise<Response> runDraining(BackendConnection connection, String sql, boolean fetchWarnings, long[] budget) {
+        Promise<Response> done = connection.channel().eventLoop().newPromise();
+        if (!connection.usable()) {
+            return done.setFailure(new IllegalStateException("backend " + connection.backend() + " closed the connection"));
+        }
+        connection.query(sql, new ResponseReader(done, fetchWarnings, false, budget, true));
+        return done;
     }
 
     /**
@@ -141,7 +164,15 @@ final class ResponseReader implements BackendConnection.Listener {
                             ended(connection, w, new ServerStatus(in.readUnsignedShortLE()));
                         }
                     } else {
-                        if (budget != null && (budget[0] -= length) < 0) {
+                        if (over) {
+                            return; // draining: the row is dropped
+                        }
+                        if (budget != null && (budget[0] -= length) < 0 && drain) {
+                            over = true;
+                            rows = new ArrayList<>(); // what was kept goes now
+                            return;
+                        }
+                        if (budget != null && budget[0] < 0) {
                             phase = Phase.DONE;
                             connection.channel().close(); // mid-response: the connection cannot be reused
                             done.tryFailure(new OverBudget());
@@ -206,6 +237,10 @@ final class ResponseReader implements BackendConnection.Listener {
 
     private void complete(BackendConnection connection, OkPacket okPacket, ErrPacket err) {
         phase = Phase.DONE;
+        if (over && err == null) {
+            done.tryFailure(new OverBudget());
+            return;
+        }
         done.trySuccess(new Response(err == null ? okPacket : null, err, err == null && okPacket == null ? columns : null, rows, warnings,
                 conditions, List.copyOf(earlier)));
     }

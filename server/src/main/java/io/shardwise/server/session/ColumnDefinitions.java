@@ -14,12 +14,12 @@ import io.shardwise.server.protocol.ColumnDefinition;
  * display width for the type. Hazard: an integer expression's own width ({@code SELECT 1} sends 1,
  * {@code COUNT(*)} 21) is gone by then; such columns get their type's width.
  */
-final class ColumnDefinitions {
+public final class ColumnDefinitions {
     private static final int NOT_FIXED_DECIMALS = 31;
 
     private ColumnDefinitions() {}
 
-    static ColumnDefinition of(Column c) {
+    public static ColumnDefinition of(Column c) {
         return new ColumnDefinition(c.schema(), c.table(), c.orgTable(), c.name(), c.orgName(), c.collation(), wireLength(c),
                 c.mysqlType(), c.flags(), wireDecimals(c));
     }

@@ -93,6 +93,19 @@ final class SessionRelay implements RelaySession {
     }
 
     @Override
+    public void started(String sql, RelayPlan plan, io.shardwise.core.execute.Diagnostics area) {
+        registry.activity(activity, sql, schema.get());
+        registry.countQuestion();
+        core.started(sql, plan, area);
+    }
+
+    @Override
+    public io.shardwise.core.execute.ResultCursor merge(RelayPlan plan, List<io.shardwise.core.execute.UnitResult> results,
+                                                       io.shardwise.core.execute.Diagnostics area) {
+        return core.merge(plan, results, area);
+    }
+
+    @Override
     public String translate(String backend, int errno, String message) {
         return core.translate(backend, errno, message);
     }

@@ -1,0 +1,220 @@
+package io.shardwise.server.relay;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.channel.Channel;
+import io.shardwise.core.RelayPlan;
+import io.shardwise.core.RelaySession;
+import io.shardwise.core.execute.Column;
+import io.shardwise.core.execute.Diagnostics;
+import io.shardwise.core.execute.ResultCursor;
+import io.shardwise.core.execute.UnitResult;
+import io.shardwise.core.route.ExecutionUnit;
+import io.shardwise.server.protocol.Capabilities;
+import io.shardwise.server.protocol.EofPacket;
+import io.shardwise.server.protocol.OkPacket;
+import io.shardwise.server.protocol.Packet;
+import io.shardwise.server.protocol.ServerStatus;
+import io.shardwise.server.protocol.TextRow;
+import io.shardwise.server.protocol.Wire;
+import io.shardwise.server.session.ColumnDefinitions;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.function.Consumer;
+
+/**
+ * A native transaction's merged read (ORDER BY, aggregates, DISTINCT, LIMIT over several units) answered on
+ * the client's event loop, without the session's thread: its units were sent ahead on the transaction's
+ * connections as the statement arrived ({@link PinnedTransaction#prefetch}); once every unit has answered,
+ * the loop merges their rows with core's merger ({@link RelaySession#merge}) and writes the result, packet
+ * for packet what the session's thread writes (CommandHandler.stream). Before, the loop handed the statement
+ * to that thread and its answer back: two thread hops per statement, which on a loaded machine cost more than
+ * the backends' round trips.
+ *
+ * <p>Only the common case: every unit answered rows (no error, nothing lost, nothing killed) of at most
+ * {@link #BOUND} bytes of row packets in all, and the whole merge ran without an exception. The merge over
+ * rows in memory is CPU alone (no planning, no JDBC, no wait), and the bound keeps its time on the loop small.
+ * Anything else goes to the session's thread as before, which takes the same responses and answers
+ * (errors included) as it always did: until the answer is complete nothing was sent nor recorded.
+ *
+ * <p>Event-loop confined (the client's loop), as its {@link RelayExecutor}.
+ */
+final class LoopMerges {
+    /**
+     * Bytes of row packets (as the backends sent them) a merged read may read and still be merged on the event
+     * loop: 1 MiB, a few milliseconds of merging at most, while sysbench's ranges read ~12 KiB; overridden by
+     * the system property {@code shardwise.loopMergeBytes} (0: never on the loop).
+     */
+    static final long BOUND = 1L << 20;
+
+    private final Relays relays;
+    private final Channel client;
+    private final Capabilities capabilities;
+    private final RelaySession session;
+    /** The transaction whose merged read waits for its units, or null. */
+    private PinnedTransaction waiting;
+
+    LoopMerges(Relays relays, Channel client, Capabilities capabilities, RelaySession session) {
+        this.relays = relays;
+        this.client = client;
+        this.capabilities = capabilities;
+        this.session = session;
+    }
+
+    static long bound() {
+        return Long.getLong("shardwise.loopMergeBytes", BOUND);
+    }
+
+    /** A merged read waits for its units: the client's next commands wait too. */
+    boolean busy() {
+        return waiting != null;
+    }
+
+    /** KILL QUERY: what the waiting read's units run is killed; the session's thread then reports it (1317) as before. */
+    void kill() {
+        if (waiting != null) {
+            waiting.cancel();
+        }
+    }
+
+    /**
+     * Answers {@code sql} (COM_QUERY {@code packet}, merged read {@code plan}) once {@code responses}, its units sent
+     * ahead on {@code pinned}'s connections, are in; or hands the packet to {@code fallback} (the session's thread).
+     * {@code ended} runs either way.
+     */
+    void answer(Packet packet, String sql, RelayPlan plan, PinnedTransaction pinned, CompletableFuture<ResponseReader.Response[]> responses,
+                Consumer<Packet> fallback, Runnable ended) {
+        waiting = pinned;
+        responses.whenComplete((answered, failure) -> {
+            waiting = null;
+            if (!client.isActive()) {
+                packet.release(); // the session's close settles the units sent ahead and rolls back
+                ended.run();
+                return;
+            }
+            ByteBuf result;
+            try {
+                result = failure == null ? merged(sql, packet.sequenceId() + 1, plan, pinned, responses, answered) : null;
+            } catch (RuntimeException e) {
+                result = null; // never lost in the future's callback: the client would wait for an answer for ever
+            }
+            if (result == null) {
+                fallback.accept(packet);
+                ended.run();
+                return;
+            }
+            packet.release();
+            pinned.prefetchAnswered(responses);
+            relays.countLoopMerged();
+            client.writeAndFlush(result, client.voidPromise());
+            session.ended();
+            ended.run();
+        });
+    }
+
+    /**
+     * The whole answer (column count, definitions, rows, end) with the statement recorded as the session's last, or
+     * null (nothing recorded) when the session's thread must answer: an error, too many bytes, a merge that failed.
+     */
+    private ByteBuf merged(String sql, int firstSequenceId, RelayPlan plan, PinnedTransaction pinned, CompletableFuture<ResponseReader.Response[]> responses,
+                           ResponseReader.Response[] answered) {
+        long bytes = pinned.prefetchedBytes(responses);
+        if (bytes < 0 || bytes > bound()) {
+            return null;
+        }
+        List<ExecutionUnit> units = plan.units();
+        for (ResponseReader.Response r : answered) {
+            if (r == null || r.columns() == null) {
+                return null; // an error or an OK: the session's thread says what it always said
+            }
+        }
+        Diagnostics area = new Diagnostics(units.size());
+        List<UnitResult> results = new ArrayList<>(units.size());
+        for (int i = 0; i < units.size(); i++) {
+            NativeResults.warnings(session, units.get(i), i, answered[i], area);
+            results.add(NativeResults.result(units.get(i), answered[i], plan.logicalSchema()));
+        }
+        ByteBuf out = client.alloc().ioBuffer((int) Math.min(bytes + 1024, 1 << 20));
+        ResultCursor merged;
+        try {
+            merged = session.merge(plan, results, area);
+        } catch (RuntimeException e) {
+            merged = null; // the session's thread merges again, and reports what fails as it always did
+        }
+        if (merged == null) {
+            out.release();
+            return null;
+        }
+        try (ResultCursor cursor = merged) {
+            Frames frames = new Frames(out, firstSequenceId);
+            List<Column> columns = cursor.columns();
+            int n = columns.size();
+            Wire.writeLenenc(frames.begin(), n);
+            frames.end();
+            for (Column c : columns) {
+                ColumnDefinitions.of(c).writeTo(frames.begin());
+                frames.end();
+            }
+            ServerStatus status = ServerStatus.of(session.inTransaction(), session.autocommit());
+            if (session.noBackslashEscapes()) {
+                status = status.with(ServerStatus.NO_BACKSLASH_ESCAPES);
+            }
+            if (!capabilities.endsResultsWithOk()) {
+                new EofPacket(0, status).writeTo(frames.begin());
+                frames.end();
+            }
+            while (cursor.next()) {
+                ByteBuf row = frames.begin();
+                for (int i = 0; i < n; i++) {
+                    TextRow.writeValue(row, cursor.get(i));
+                }
+                if (!frames.end()) {
+                    out.release();
+                    return null; // a row of 16 MiB: the session's thread splits it
+                }
+            }
+            // recorded only now, with nothing left to fail: the statement ran here from start to end
+            session.started(sql, plan, area);
+            ByteBuf end = frames.begin();
+            if (capabilities.endsResultsWithOk()) {
+                new OkPacket(0, 0, status, area.warningCount(), "").writeTo(end, true);
+            } else {
+                new EofPacket(area.warningCount(), status).writeTo(end);
+            }
+            frames.end();
+            return out;
+        } catch (RuntimeException e) {
+            out.release(); // the session's thread merges again, and reports what fails as it always did
+            return null;
+        }
+    }
+
+    /** Packets framed into one buffer, numbered on from the command's. */
+    private static final class Frames {
+        private final ByteBuf out;
+        private int sequenceId;
+        private int start;
+
+        Frames(ByteBuf out, int firstSequenceId) {
+            this.out = out;
+            this.sequenceId = firstSequenceId & 0xFF;
+        }
+
+        ByteBuf begin() {
+            start = out.writerIndex();
+            return out.writeZero(Packet.HEADER_LENGTH);
+        }
+
+        /** False when the payload needs more than one wire packet. */
+        boolean end() {
+            int length = out.writerIndex() - start - Packet.HEADER_LENGTH;
+            if (length >= Packet.MAX_WIRE_PAYLOAD) {
+                return false;
+            }
+            out.setMediumLE(start, length).setByte(start + 3, sequenceId);
+            sequenceId = (sequenceId + 1) & 0xFF;
+            return true;
+        }
+    }
+}
+
