@@ -1,0 +1,97 @@
+package io.shardwise.server;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.ByteArrayInputStream;
+import java.nio.charset.StandardCharsets;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+/**
+ * Where a transaction the event loop would run natively must not, or cannot, go on natively: a savepoint
+ * set before any backend joined (the JDBC transaction alone knows it), and LOAD DATA LOCAL in a native
+ * transaction (its file travels only on JDBC connections).
+ */
+class NativeTransactionEdgesServerTest {
+    @RegisterExtension
+    static final SampleServer sample = SampleServer.forClass("nativeedges");
+
+    /**
+     * BEGIN; SAVEPOINT b; a write that relays; ROLLBACK TO b: the loop leaves such a transaction to the JDBC
+     * executor, which holds the savepoint (a native transaction attached there did not know it: 1305).
+     */
+    @Test
+    void aSavepointSetBeforeARelayableStatementIsKept() throws Exception {
+        List<String> before = through("SELECT k FROM sbtest1 WHERE id = 45");
+        try (Connection c = sample.connect("app", ""); Statement s = c.createStatement()) {
+            warm(s);
+            s.execute("BEGIN");
+            s.execute("SAVEPOINT b");
+            assertEquals(1, s.executeUpdate("UPDATE sbtest1 SET k = 4545 WHERE id = 45"));
+            s.execute("ROLLBACK TO SAVEPOINT b");
+            s.execute("COMMIT");
+        }
+        assertEquals(before, through("SELECT k FROM sbtest1 WHERE id = 45"), "ROLLBACK TO undid the write");
+        assertEquals(0, sample.server.pinnedConnections());
+    }
+
+    /**
+     * A transaction whose first write relayed runs on native connections, which do not carry a LOAD DATA
+     * LOCAL file: the load is refused with 1235 naming it (it was an internal error, 1105), the
+     * transaction goes on and ROLLBACK undoes its write.
+     */
+    @Test
+    void loadDataLocalInANativeTransactionIsRefusedAndTheTransactionGoesOn() throws Exception {
+        List<String> before = through("SELECT k FROM sbtest1 WHERE id = 46");
+        try (Connection c = sample.connect("app", "&allowLoadLocalInfile=true"); Statement s = c.createStatement()) {
+            warm(s);
+            s.execute("BEGIN");
+            long bridged = sample.server.relayedStatements();
+            assertEquals(1, s.executeUpdate("UPDATE sbtest1 SET k = 4646 WHERE id = 46"));
+            assertEquals(bridged + 1, sample.server.relayedStatements(), "the write relayed: the transaction is native");
+            assertTrue(sample.server.pinnedConnections() >= 1);
+            s.unwrap(com.mysql.cj.jdbc.JdbcStatement.class).setLocalInfileInputStream(
+                    new ByteArrayInputStream("900046,1,c,p\n".getBytes(StandardCharsets.UTF_8)));
+            SQLException e = assertThrows(SQLException.class, () -> s.executeUpdate(
+                    "LOAD DATA LOCAL INFILE 'x' INTO TABLE sbtest1 FIELDS TERMINATED BY ',' (id, k, c, pad)"));
+            assertEquals(1235, e.getErrorCode(), e.getMessage());
+            assertTrue(e.getMessage().contains("LOAD DATA LOCAL INFILE"), e.getMessage());
+            assertEquals(List.of("4646"), rows(s, "SELECT k FROM sbtest1 WHERE id = 46"), "the transaction went on");
+            s.execute("ROLLBACK");
+        }
+        assertEquals(before, through("SELECT k FROM sbtest1 WHERE id = 46"));
+        assertEquals(List.of(), through("SELECT k FROM sbtest1 WHERE id = 900046"), "nothing loaded");
+        assertEquals(0, sample.server.pinnedConnections());
+    }
+
+    /** The shapes the tests' transactions use, made plan-cache hits (what relays). */
+    private static void warm(Statement s) throws SQLException {
+        rows(s, "SELECT k FROM sbtest1 WHERE id = 1");
+        s.executeUpdate("UPDATE sbtest1 SET k = 7 WHERE id = 0"); // warms "SET k = ? WHERE id = ?" (there is no row 0)
+    }
+
+    /** What a new client reads through the server. */
+    private static List<String> through(String sql) throws SQLException {
+        try (Connection c = sample.connect("app", ""); Statement s = c.createStatement()) {
+            return rows(s, sql);
+        }
+    }
+
+    private static List<String> rows(Statement s, String sql) throws SQLException {
+        List<String> out = new ArrayList<>();
+        try (ResultSet rs = s.executeQuery(sql)) {
+            while (rs.next()) {
+                out.add(rs.getString(1));
+            }
+        }
+        return out;
+    }
+}
