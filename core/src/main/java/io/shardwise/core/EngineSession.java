@@ -162,6 +162,15 @@ public final class EngineSession implements AutoCloseable {
         return execution.state().sqlMode();
     }
 
+    /** {@code insert}, a federated copy's INSERT, run with NO_AUTO_VALUE_ON_ZERO added to the session's sql_mode for it alone. */
+    String keepingZeros(io.shardwise.core.federate.CopyScans.Bound copy, String insert) {
+        if (!io.shardwise.core.federate.CopyTexts.mayAutoIncrement(copy)) {
+            return insert;
+        }
+        boolean mariaDb = local.identity().mariaDb();
+        return io.shardwise.core.federate.CopyTexts.keepingZeros(insert, mariaDb, mariaDb ? null : local.sqlMode());
+    }
+
     /** The character set the client's statement bytes are in (the handshake's, then SET NAMES / character_set_client). */
     public ClientCharset clientCharset() {
         return execution.state().clientCharset();

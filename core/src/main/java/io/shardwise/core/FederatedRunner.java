@@ -146,7 +146,7 @@ final class FederatedRunner {
             units.add(unit(plan, creates.get(k), List.of()));
             for (Read local : fills.get(k).local()) {
                 // the lock clause after the pushed WHERE: it locks the rows the copy reads
-                units.add(unit(plan, CopyTexts.copyLocal(b, local.table(), local.where()) + lock, local.params()));
+                units.add(unit(plan, session.keepingZeros(b, CopyTexts.copyLocal(b, local.table(), local.where()) + lock), local.params()));
             }
             for (List<Object[]> rows : fills.get(k).shipped()) {
                 inserts(plan, b, rows, units);
@@ -387,7 +387,7 @@ final class FederatedRunner {
     }
 
     /** Shipped rows as INSERT batches into the copy. */
-    private static void inserts(FederatedPlan plan, CopyScans.Bound c, List<Object[]> rows, List<ExecutionUnit> units) {
+    private void inserts(FederatedPlan plan, CopyScans.Bound c, List<Object[]> rows, List<ExecutionUnit> units) {
         for (int from = 0; from < rows.size(); from += BATCH) {
             List<Object[]> batch = rows.subList(from, Math.min(rows.size(), from + BATCH));
             int width = batch.get(0).length;
@@ -395,7 +395,7 @@ final class FederatedRunner {
             for (Object[] row : batch) {
                 values.addAll(Arrays.asList(row));
             }
-            units.add(unit(plan, InsertBatches.text(CopyTexts.insertHead(c), batch.size(), width), values));
+            units.add(unit(plan, session.keepingZeros(c, InsertBatches.text(CopyTexts.insertHead(c), batch.size(), width)), values));
         }
     }
 
@@ -456,11 +456,12 @@ final class FederatedRunner {
             sequence.add(unit(plan, c.like() != null ? CopyTexts.create(b)
                     : "CREATE TEMPORARY TABLE " + c.temp() + " /* as SHOW CREATE TABLE of " + c.definition() + " */", List.of()));
             for (String local : b.local()) {
-                sequence.add(unit(plan, CopyTexts.copyLocal(b, local, CopyScans.atNode(b, where, new DataNode(plan.coordinator(), local))), s.params()));
+                sequence.add(unit(plan, session.keepingZeros(b, CopyTexts.copyLocal(b, local, CopyScans.atNode(b, where, new DataNode(plan.coordinator(), local)))),
+                        s.params()));
             }
             for (DataNode remote : b.remote()) {
                 scans.add(new ExecutionUnit(remote.backend(), CopyTexts.scan(b, remote.table(), CopyScans.atNode(b, where, remote)), s.params(), Map.of()));
-                sequence.add(unit(plan, CopyTexts.insertHead(b) + " VALUES /* the rows of " + remote.backend() + "." + remote.table()
+                sequence.add(unit(plan, session.keepingZeros(b, CopyTexts.insertHead(b)) + " VALUES /* the rows of " + remote.backend() + "." + remote.table()
                         + ", in batches of " + BATCH + " */", List.of()));
             }
         }

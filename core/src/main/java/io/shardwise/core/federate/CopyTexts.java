@@ -223,6 +223,44 @@ public final class CopyTexts {
         }
     }
 
+    /**
+     * Whether the copy may have an AUTO_INCREMENT column (its node's catalog says so, or is unknown):
+     * only then does its INSERT need {@link #keepingZeros}.
+     */
+    public static boolean mayAutoIncrement(CopyScans.Bound b) {
+        if (b.own() == null) {
+            return true; // defined by SHOW CREATE TABLE, or the catalog unread
+        }
+        for (CopyScans.Column c : b.own().columns()) {
+            if (c.autoIncrement()) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /**
+     * {@code insert} (a copy's INSERT: {@link #copyLocal}, {@link #insertHead}) run under the session's
+     * sql_mode plus NO_AUTO_VALUE_ON_ZERO for that one statement. A copy keeps its node's AUTO_INCREMENT
+     * (LIKE, {@link #create(CopyScans.Bound)}), so without it a node's row whose key is 0 (legal under
+     * that mode, which mysqldump files set) would be renumbered in the copy and the statement answer
+     * another id than one database. Per statement, not SET: nothing of the pooled connection's session
+     * state changes, even when the INSERT fails. MariaDB: {@code SET STATEMENT ... FOR}, which reads
+     * the connection's own mode; MySQL 8: the SET_VAR hint, whose value must be a literal, so
+     * {@code sqlMode} (the session's mode as the engine knows it, or null: left as it is). Not instead a
+     * copy without AUTO_INCREMENT: result columns read from the copy carry the flag, as one database's do.
+     */
+    public static String keepingZeros(String insert, boolean mariaDb, String sqlMode) {
+        if (mariaDb) {
+            return "SET STATEMENT sql_mode = CONCAT(@@sql_mode, ',NO_AUTO_VALUE_ON_ZERO') FOR " + insert;
+        }
+        if (sqlMode == null || sqlMode.indexOf('\'') >= 0) {
+            return insert;
+        }
+        String mode = sqlMode.isEmpty() ? "NO_AUTO_VALUE_ON_ZERO" : sqlMode + ",NO_AUTO_VALUE_ON_ZERO";
+        return "INSERT /*+ SET_VAR(sql_mode = '" + mode + "') */" + insert.substring("INSERT".length());
+    }
+
     public static String quote(String name) {
         return '`' + name.replace("`", "``") + '`';
     }

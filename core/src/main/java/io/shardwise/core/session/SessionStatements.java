@@ -149,6 +149,11 @@ public final class SessionStatements {
         return out;
     }
 
+    /** The session's sql_mode: as set, else the default backend's. */
+    public String sqlMode() {
+        return variables.text("sql_mode");
+    }
+
     /** The server this session's client sees ({@code @@version}, {@code @@version_comment}): what gates executable comments. */
     public ServerIdentity identity() {
         ServerIdentity known = identity;
