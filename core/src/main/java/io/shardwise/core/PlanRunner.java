@@ -67,8 +67,8 @@ final class PlanRunner {
     /**
      * A SELECT in the cheapest tier that answers it exactly: the route (fast path or streaming merger);
      * when that refuses it with 1235, the federated plan ({@link FederatedRunner}) if the cached plan
-     * has one, else the refusal as it was. Only routing's refusal moves a statement: nothing the first
-     * two tiers answer ever reaches the third.
+     * has one, else the refusal as it was. Only a refusal moves a statement (routing's, or the merger's
+     * when the units' column types show it cannot be exact): nothing the first two tiers answer reaches the third.
      */
     StatementResult select(Select select, NormalizedSql normalized, CachedPlan plan, List<Object> params) {
         RoutePlan route;
@@ -81,7 +81,18 @@ final class PlanRunner {
             engine.countFederated();
             return federation.run(federated, select, normalized, plan, params);
         }
-        return run(EnumKeys.mayNeed(route) ? byEnumIndex(route, select, normalized, plan, params) : route);
+        try {
+            return run(EnumKeys.mayNeed(route) ? byEnumIndex(route, select, normalized, plan, params) : route);
+        } catch (ShardwiseException refused) {
+            // the merger refuses what only the units' column types show (a SUM or AVG in DOUBLE, whose last
+            // digits depend on the order MySQL adds the rows in: AggregateColumns) before any row leaves
+            if (refused.code() != ErrorCode.UNSUPPORTED || route.merge() instanceof MergeSpec.PassThrough
+                    || !(plan.federated(engine.rule()) instanceof FederatedPlan federated)) {
+                throw refused;
+            }
+            engine.countFederated();
+            return federation.run(federated, select, normalized, plan, params);
+        }
     }
 
     /**
@@ -454,7 +465,16 @@ final class PlanRunner {
             if (unit.isEmpty() || route.merge() instanceof MergeSpec.PassThrough) {
                 return unit;
             }
-            return Merger.columns(unit, route.units().size(), route.mergeFor(unit.size()));
+            try {
+                return Merger.columns(unit, route.units().size(), route.mergeFor(unit.size()));
+            } catch (ShardwiseException refused) {
+                // as select(): a merge refused by the units' column types runs in the federated tier
+                if (refused.code() != ErrorCode.UNSUPPORTED || !(plan.federated(engine.rule()) instanceof FederatedPlan federated)) {
+                    throw refused;
+                }
+                ExecutionUnit described = federation.describeUnit(federated, (Select) plan.statement(), normalized, plan, nulls);
+                return described == null ? List.of() : execution.describe(described);
+            }
         });
     }
 

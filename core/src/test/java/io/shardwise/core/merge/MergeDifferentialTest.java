@@ -356,18 +356,6 @@ class MergeDifferentialTest {
                 .ordered().byWeight(0));
     }
 
-    @Test
-    void doubleSumsAndAveragesPrintAsMysqlPrintsThem() {
-        // quarters add up exactly in binary, so the order of additions cannot change the result
-        check(sql("SELECT user_id % 3 AS g, SUM(quantity * 0.25e0), AVG(quantity * 0.25e0), SUM(quantity / 3e0) > 0"
-                        + " FROM order_items GROUP BY g ORDER BY g")
-                .shards("SELECT user_id % 3 AS g, SUM(quantity * 0.25e0), AVG(quantity * 0.25e0), SUM(quantity / 3e0) > 0,"
-                        + " SUM(quantity * 0.25e0), COUNT(quantity * 0.25e0) FROM {order_items} GROUP BY g ORDER BY g")
-                .spec(new MergeSpec.GroupedAggregate(List.of(SortKey.ascending(0)), List.of(AggregateSlot.of(Kind.SUM, 1),
-                        new AggregateSlot(Kind.AVG, 2, 4, 5, -1)), true, null, List.of(), show(4)))
-                .ordered().minRows(5));
-    }
-
     // ---- sorted merges, distinct, concat ----
 
     @Test

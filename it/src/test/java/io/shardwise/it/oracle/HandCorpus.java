@@ -940,6 +940,17 @@ final class HandCorpus {
         c.q("SELECT VAR_POP(user_id), STDDEV_SAMP(user_id), VARIANCE(user_id) FROM users");
         c.q("SELECT user_id % 2, VAR_SAMP(user_id), STDDEV_POP(user_id) FROM users GROUP BY 1 ORDER BY 1");
 
+        // SUM and AVG (DISTINCT or not) in DOUBLE: MySQL adds in its row order and prints 17 digits, so the merger
+        // refuses them and the federated tier answers (AVG(DISTINCT) was once printed to 4 decimals, scale 31)
+        c.category("double-sums");
+        c.q("SELECT AVG(DISTINCT quantity * 1e0), SUM(DISTINCT quantity * 1e0), AVG(quantity * 1e0), SUM(quantity * 1e0) FROM order_items");
+        c.q("SELECT AVG(amount / 7e0), SUM(amount / 7e0), AVG(DISTINCT amount / 7e0), SUM(DISTINCT amount / 7e0) FROM orders");
+        c.ci("SELECT status, AVG(amount * 1.1e0), SUM(DISTINCT amount / 3e0) FROM orders GROUP BY status ORDER BY 1");
+        c.q("SELECT user_id % 3, SUM(amount / 3e0) AS s FROM orders GROUP BY 1 HAVING AVG(amount / 3e0) > 0 ORDER BY 1");
+        // (DOUBLE parameters are left out: the server face binds them as DECIMAL literals, a separate difference)
+        c.p("SELECT AVG(quantity * 1.5e0), SUM(DISTINCT quantity / 3e0) FROM order_items WHERE user_id < ?", 40);
+        c.q("SELECT AVG(amount / 7e0), SUM(DISTINCT amount * 1e0) FROM orders WHERE user_id < -100");
+
         // issue 12: JSON_ARRAYAGG / JSON_OBJECTAGG joined from the shards' pieces as GROUP_CONCAT is; JSON_ARRAYAGG always
         // with an ORDER BY that decides the whole order, JSON_OBJECTAGG over one row per group (its order is unspecified)
         c.category("json-aggregates");
