@@ -100,13 +100,17 @@ public final class Merger {
     }
 
     /**
-     * The columns of a ROLLUP's result: MySQL describes every GROUP BY column as nullable (its super-aggregate rows hold
-     * NULL there), while the units, which group plainly, describe a NOT NULL column or a constant as NOT NULL.
+     * The columns of a ROLLUP's result: MariaDB describes a GROUP BY expression or constant as nullable (its
+     * super-aggregate rows hold NULL there), while the units, which group plainly, describe a constant as NOT NULL; a
+     * bare table column (one with an origin column) keeps its own flags, NOT NULL included, as MariaDB keeps them.
      */
     private static List<Column> rollupColumns(List<Column> columns, List<SortKey> groupKeys) {
         List<Column> out = new ArrayList<>(columns);
         for (SortKey key : groupKeys) {
             Column c = out.get(key.column());
+            if (!c.orgName().isEmpty()) {
+                continue;
+            }
             out.set(key.column(), new Column(c.schema(), c.table(), c.orgTable(), c.name(), c.orgName(), c.collation(), c.length(),
                     c.mysqlType(), c.flags() & ~Column.FLAG_NOT_NULL, c.decimals()));
         }

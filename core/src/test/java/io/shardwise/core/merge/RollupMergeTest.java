@@ -50,13 +50,14 @@ class RollupMergeTest {
     }
 
     @Test
-    void theGroupColumnsAreDescribedNullableAsMysqlDescribesARollupsEvenWhenTheUnitsSayNotNull() {
+    void aRollupsGroupExpressionsAreDescribedNullableAsMariadbDescribesThemWhereTheUnitsSayNotNull() {
         Column notNull = new Column("", "", "", "a", "", Column.BINARY_COLLATION, 20, 8, Column.FLAG_NOT_NULL | Column.FLAG_BINARY, 0);
         Column count = new Column("", "", "", "n", "", Column.BINARY_COLLATION, 21, 8, Column.FLAG_NOT_NULL | Column.FLAG_BINARY, 0);
-        List<Column> columns = List.of(notNull, notNull, count, Columns.decimal("avg", 4), Columns.decimal("sum", 0), Columns.bigint("count"));
+        Column tableColumn = new Column("", "t", "t", "b", "b", Column.BINARY_COLLATION, 11, 3, Column.FLAG_NOT_NULL, 0);
+        List<Column> columns = List.of(notNull, tableColumn, count, Columns.decimal("avg", 4), Columns.decimal("sum", 0), Columns.bigint("count"));
         List<Column> merged = Merger.merge(List.of(of(columns, row("1", "1", "1", "1", "1", "1"))), spec(null)).columns();
-        assertFalse(merged.get(0).isNotNull(), "a GROUP BY column holds the super-aggregate rows' NULL");
-        assertFalse(merged.get(1).isNotNull());
+        assertFalse(merged.get(0).isNotNull(), "a GROUP BY constant or expression holds the super-aggregate rows' NULL");
+        assertTrue(merged.get(1).isNotNull(), "a bare table column keeps its flags, as MariaDB describes it");
         assertTrue(merged.get(2).isNotNull(), "COUNT(*) stays NOT NULL");
         assertEquals(Column.FLAG_BINARY, merged.get(0).flags(), "the other flags stay");
     }
