@@ -85,7 +85,8 @@ final class EngineRelay implements RelaySession {
             boolean merged = false;
             if (write ? route.units().size() != 1 || !route.generatedKeys().isEmpty() || !route.kind().runsAsWritten()
                     || !(route.merge() instanceof MergeSpec.PassThrough)
-                    || plan.federatedWrite(engine.rule()) instanceof FederatedWrite f && f.readsShards() : !relayableRead(route)) {
+                    || plan.federatedWrite(engine.rule()) instanceof FederatedWrite f && f.readsShards()
+                    || plans.ordersByShards(plan.statement()) : !relayableRead(route)) {
                 // a merge inside a native transaction: its units are the statement itself, so the face may
                 // send them while the session's thread plans the same route again (NativeTransaction.prefetch)
                 if (write || execution.nativeTransaction() == null || !route.kind().runsAsWritten()) {
@@ -253,7 +254,8 @@ final class EngineRelay implements RelaySession {
             RoutePlan route = plans.route(normalized, plan, params);
             if (route.units().size() != 1 || !(route.merge() instanceof MergeSpec.PassThrough)
                     || write && (!route.generatedKeys().isEmpty() || !route.kind().runsAsWritten()
-                            || plan.federatedWrite(engine.rule()) instanceof FederatedWrite f && f.readsShards())) {
+                            || plan.federatedWrite(engine.rule()) instanceof FederatedWrite f && f.readsShards()
+                            || plans.ordersByShards(plan.statement()))) {
                 return null;
             }
             ExecutionUnit unit = route.units().get(0);

@@ -173,6 +173,11 @@ final class PlanRunner {
 
     /** An UPDATE or DELETE; one with ORDER BY / LIMIT over several nodes chooses its rows first ({@link KeyedWrites}). */
     StatementResult keyable(Statement statement, RowChoice choice, NormalizedSql normalized, CachedPlan plan, List<Object> params) {
+        // a subquery over sharded tables in ORDER BY (which the write's analysis masks): its rows chosen by the tier that
+        // answers the choosing SELECT, even for a write routed to one node, where the subquery would read that node's part
+        if (!execution.holdsTableLocks() && choosable(statement, choice) && orderReadsShards(statement, choice)) {
+            return atomically(() -> chosenThenWritten(choice, normalized, plan, params));
+        }
         // subqueries over sharded tables: the third tier, even for a write routed to one node (FederatedWrite#readsShards)
         if (!execution.holdsTableLocks() && plan.federatedWrite(engine.rule()) instanceof FederatedWrite federated && federated.readsShards()) {
             return federatedWrite(federated, statement, choice, normalized, plan, params);
@@ -234,6 +239,32 @@ final class PlanRunner {
             case Delete d -> d.limited() && d.multi() == null;
             default -> false;
         };
+    }
+
+    /**
+     * Whether the ORDER BY / LIMIT clause of a write with a row choice reads sharded tables: its choosing SELECT (which
+     * has the clause) reads more sharded table references than the write (whose analysis masks the clause).
+     */
+    private boolean orderReadsShards(Statement statement, RowChoice choice) {
+        return shardedReferences(choice.select().tables()) > shardedReferences(statement.tables());
+    }
+
+    /** Whether {@link #keyable} chooses this write's rows first for a subquery over sharded tables in its ORDER BY (never relayed as written). */
+    boolean ordersByShards(Statement statement) {
+        RowChoice choice = switch (statement) {
+            case Update u -> u.choice();
+            case Delete d -> d.choice();
+            default -> null;
+        };
+        return choosable(statement, choice) && orderReadsShards(statement, choice);
+    }
+
+    private int shardedReferences(List<TableRef> tables) {
+        int n = 0;
+        for (TableRef t : tables) {
+            n += engine.rule().logicalTables().served(t.name()) instanceof TableRule.Sharded ? 1 : 0;
+        }
+        return n;
     }
 
     /**

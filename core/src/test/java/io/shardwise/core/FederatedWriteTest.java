@@ -231,6 +231,21 @@ class FederatedWriteTest {
         }
     }
 
+    @Test
+    void aWriteRoutedToOneNodeChoosesByAnOrderBySubqueryOverWholeTables() throws SQLException {
+        // the WHERE routes the write to one node; the ORDER BY's subquery reads other nodes' rows too, so only its whole-table
+        // values choose the rows one MySQL chooses (on the node alone, its rows' values are that node's part)
+        same("UPDATE orders SET status = 'one' WHERE user_id = 3 ORDER BY (SELECT COUNT(*) FROM order_items i"
+                + " WHERE i.user_id = MOD(orders.order_id, 50)) DESC, order_id LIMIT 2", "orders", "order_id");
+        same("DELETE FROM order_items WHERE user_id = 6 ORDER BY (SELECT MAX(x.amount) FROM orders x WHERE x.user_id = MOD(order_items.item_id, 50)),"
+                + " item_id LIMIT 1", "order_items", "item_id");
+        same("UPDATE users SET name = CONCAT(name, '^') WHERE user_id IN (4, 8) ORDER BY (SELECT COUNT(*) FROM orders x"
+                + " WHERE x.user_id = MOD(users.user_id + 1, 50)) DESC, user_id LIMIT 1", "users", "user_id");
+        same("UPDATE orders SET amount = amount + 1 WHERE user_id = 3 AND order_id IN (SELECT order_id FROM order_items)"
+                + " ORDER BY (SELECT COUNT(*) FROM order_items i WHERE i.user_id = MOD(orders.order_id, 50)) DESC, order_id LIMIT 1",
+                "orders", "order_id");
+    }
+
     /** {@code <order id> AND user_id = <its user>} of an order on node {@code node} (user_id mod 4) whose user has a name. */
     private static String orderOn(EngineSession s, int node) {
         String[] row = SampleEngine.rows(s, "SELECT o.order_id, o.user_id FROM orders o WHERE o.user_id IN (SELECT user_id FROM users WHERE name IS NOT NULL"

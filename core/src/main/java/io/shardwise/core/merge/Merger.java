@@ -99,6 +99,24 @@ public final class Merger {
         return tail(body, inputs, spec);
     }
 
+    /**
+     * The columns of a ROLLUP's result: MariaDB describes a GROUP BY expression or constant as nullable (its
+     * super-aggregate rows hold NULL there), while the units, which group plainly, describe a constant as NOT NULL; a
+     * bare table column (one with an origin column) keeps its own flags, NOT NULL included, as MariaDB keeps them.
+     */
+    private static List<Column> rollupColumns(List<Column> columns, List<SortKey> groupKeys) {
+        List<Column> out = new ArrayList<>(columns);
+        for (SortKey key : groupKeys) {
+            Column c = out.get(key.column());
+            if (!c.orgName().isEmpty()) {
+                continue;
+            }
+            out.set(key.column(), new Column(c.schema(), c.table(), c.orgTable(), c.name(), c.orgName(), c.collation(), c.length(),
+                    c.mysqlType(), c.flags() & ~Column.FLAG_NOT_NULL, c.decimals()));
+        }
+        return List.copyOf(out);
+    }
+
     private static ResultCursor grouped(Inputs inputs, MergeSpec.GroupedAggregate g, List<Column> columns, MergeWarnings warnings) {
         List<Column> outColumns = AggregateColumns.of(columns, g.aggregates());
         ExprEvaluator evaluator = new ExprEvaluator(outColumns, warnings);
@@ -110,12 +128,13 @@ public final class Merger {
         // (a string with a weight), the merged one is a number, which orders by value
         List<SortKey> order = Weights.keys(g.order(), outColumns);
         if (g.rollup()) {
-            return new DeferredCursor(outColumns, () -> {
+            List<Column> rolled = rollupColumns(outColumns, g.groupKeys());
+            return new DeferredCursor(rolled, () -> {
                 List<byte[][]> rows = RollupGrouping.groups(new ConcatCursor(inputs), g.groupKeys(), aggregator, outColumns);
                 if (having != null) {
                     rows.removeIf(r -> !having.accepts(g.having(), Row.of(r)));
                 }
-                return new BufferedCursor(outColumns, rows, inputs);
+                return new BufferedCursor(rolled, rows, inputs);
             }, inputs);
         }
         if (g.inputSortedByGroup() || global) {

@@ -3,6 +3,8 @@ package io.shardwise.core.merge;
 import static io.shardwise.core.merge.Drain.row;
 import static io.shardwise.core.merge.TestCursor.of;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.shardwise.core.execute.Column;
 import io.shardwise.core.execute.ResultCursor;
@@ -45,5 +47,18 @@ class RollupMergeTest {
         RowExpr moreThanOne = new RowExpr.Compare(RowExpr.CompareOp.GT, new RowExpr.ColumnRef(2, -1), new RowExpr.Constant(1L));
         assertEquals(List.of(row("1", "1", "3"), row("1", null, "4"), row(null, null, "6")),
                 Drain.rows(Merger.merge(units(), spec(moreThanOne))).stream().map(r -> r.subList(0, 3)).toList());
+    }
+
+    @Test
+    void aRollupsGroupExpressionsAreDescribedNullableAsMariadbDescribesThemWhereTheUnitsSayNotNull() {
+        Column notNull = new Column("", "", "", "a", "", Column.BINARY_COLLATION, 20, 8, Column.FLAG_NOT_NULL | Column.FLAG_BINARY, 0);
+        Column count = new Column("", "", "", "n", "", Column.BINARY_COLLATION, 21, 8, Column.FLAG_NOT_NULL | Column.FLAG_BINARY, 0);
+        Column tableColumn = new Column("", "t", "t", "b", "b", Column.BINARY_COLLATION, 11, 3, Column.FLAG_NOT_NULL, 0);
+        List<Column> columns = List.of(notNull, tableColumn, count, Columns.decimal("avg", 4), Columns.decimal("sum", 0), Columns.bigint("count"));
+        List<Column> merged = Merger.merge(List.of(of(columns, row("1", "1", "1", "1", "1", "1"))), spec(null)).columns();
+        assertFalse(merged.get(0).isNotNull(), "a GROUP BY constant or expression holds the super-aggregate rows' NULL");
+        assertTrue(merged.get(1).isNotNull(), "a bare table column keeps its flags, as MariaDB describes it");
+        assertTrue(merged.get(2).isNotNull(), "COUNT(*) stays NOT NULL");
+        assertEquals(Column.FLAG_BINARY, merged.get(0).flags(), "the other flags stay");
     }
 }

@@ -1432,8 +1432,10 @@ final class HandCorpus {
         c.p("SELECT COUNT(*) FROM orders WHERE user_id = ? || ? OR order_id IN (SELECT order_id FROM order_items WHERE quantity || '' = ?)", 1, 0, "2");
         c.write("UPDATE users SET name = name || '#' WHERE user_id IN (SELECT user_id FROM orders WHERE status || '' = 'new')", "users", "user_id");
         c.q("SET sql_mode = DEFAULT");
-        // DISTINCT over a join's star or a qualified star (the federated tier)
-        c.category("distinct-join-star");
+        // GROUP BY a bound constant WITH ROLLUP; DISTINCT over a join's star or a qualified star (the federated tier)
+        c.category("rollup-constant-distinct-star");
+        c.p("SELECT ? AS g, COUNT(*), SUM(amount) FROM orders GROUP BY g WITH ROLLUP", "x");
+        c.p("SELECT ?, COUNT(*), MAX(order_id) FROM orders WHERE user_id > ? GROUP BY 1 WITH ROLLUP", 5, 3);
         c.q("SELECT DISTINCT * FROM orders o JOIN users u ON u.user_id = o.user_id WHERE o.user_id < 5 ORDER BY o.order_id");
         c.q("SELECT DISTINCT o.* FROM orders o JOIN order_items i ON i.order_id = o.order_id ORDER BY o.order_id LIMIT 10");
         c.q("SELECT DISTINCT u.* FROM users u JOIN orders o ON u.user_id = o.user_id WHERE o.amount > 100 ORDER BY u.user_id LIMIT 10");

@@ -76,10 +76,13 @@ final class RandomCorpus {
                     new Col("category", Kind.STR, List.of("books", "Hardware", "software", "toys")))));
 
     private final Random r;
+    /** Draws added after the corpus was fixed, apart from {@link #r} so that the statements {@code r} draws stay the same. */
+    private final Random side;
     private List<Object> params;
 
     RandomCorpus(long seed) {
         r = new Random(seed);
+        side = new Random(~seed);
     }
 
     static List<OracleCase> generate(int count) {
@@ -500,7 +503,7 @@ final class RandomCorpus {
                 }
                 where(t, sql);
                 if (r.nextInt(3) == 0) {
-                    orderLimit(t, sql, 5);
+                    orderLimit(t, sql, 5, false);
                 }
             }
             default -> {
@@ -594,12 +597,12 @@ final class RandomCorpus {
             case 0, 1, 2 -> {
                 sql.append("UPDATE ").append(t.name()).append(" SET ").append(assignment(t, i));
                 where(t, sql);
-                orderLimit(t, sql, 12);
+                orderLimit(t, sql, 12, true);
             }
             case 3 -> {
                 sql.append("DELETE FROM ").append(t.name());
                 where(t, sql);
-                orderLimit(t, sql, 3);
+                orderLimit(t, sql, 3, true);
             }
             case 4 -> {
                 // copies under new primary keys, unique per statement
@@ -655,8 +658,15 @@ final class RandomCorpus {
         };
     }
 
-    private void orderLimit(Table t, StringBuilder sql, int most) {
+    /** {@code subquery}: the order may begin with a subquery (not in a key move, whose choice takes another path). */
+    private void orderLimit(Table t, StringBuilder sql, int most, boolean subquery) {
         sql.append(" ORDER BY ");
+        if (subquery && side.nextInt(4) == 0) {
+            // a correlated subquery over another sharded table: the rows are chosen by the federated tier, then written by key
+            String other = t.name().equals("order_items") ? "(SELECT MAX(x.amount) FROM orders x" : "(SELECT MAX(x.quantity) FROM order_items x";
+            sql.append(other).append(" WHERE x.user_id = MOD(").append(t.name()).append('.').append(t.pk()).append(", 50))")
+                    .append(side.nextBoolean() ? " DESC" : "").append(", ");
+        }
         Col c = pick(t.cols());
         if (!c.name().equals(t.pk())) {
             sql.append(c.name()).append(r.nextBoolean() ? " DESC" : "").append(", ");
