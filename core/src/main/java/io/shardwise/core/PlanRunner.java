@@ -82,13 +82,13 @@ final class PlanRunner {
             return federation.run(federated, select, normalized, plan, params);
         }
         try {
-            return run(EnumKeys.mayNeed(route) ? byEnumIndex(route, select, normalized, plan, params) : route);
-        } catch (ShardwiseException refused) {
+            return run(EnumKeys.mayNeed(route) ? byEnumIndex(route, select, normalized, plan, params) : route, null, true);
+        } catch (MergeRefused r) {
             // the merger refuses what only the units' column types show (a SUM or AVG in DOUBLE, whose last
-            // digits depend on the order MySQL adds the rows in: AggregateColumns) before any row leaves
-            if (refused.code() != ErrorCode.UNSUPPORTED || route.merge() instanceof MergeSpec.PassThrough
-                    || !(plan.federated(engine.rule()) instanceof FederatedPlan federated)) {
-                throw refused;
+            // digits depend on the order MySQL adds the rows in: AggregateColumns) before any row leaves.
+            // Only that refusal: a 1235 of the execution itself (a native read past its memory bound) stays one.
+            if (route.merge() instanceof MergeSpec.PassThrough || !(plan.federated(engine.rule()) instanceof FederatedPlan federated)) {
+                throw r.refusal;
             }
             engine.countFederated();
             return federation.run(federated, select, normalized, plan, params);
@@ -578,6 +578,21 @@ final class PlanRunner {
 
     /** {@code rows}: the INSERT's rows when the statement is an INSERT ... VALUES, else null. */
     private StatementResult run(RoutePlan route, WriteInfo.Rows rows) {
+        return run(route, rows, false);
+    }
+
+    /** The merger's refusal of a SELECT's merge, for {@link #select} to hand to the federated tier. */
+    private static final class MergeRefused extends RuntimeException {
+        final ShardwiseException refusal;
+
+        MergeRefused(ShardwiseException refusal) {
+            super(refusal.getMessage(), refusal, false, false);
+            this.refusal = refusal;
+        }
+    }
+
+    /** {@code handOver}: the merger's 1235 is thrown as {@link MergeRefused} (a SELECT the federated tier may answer). */
+    private StatementResult run(RoutePlan route, WriteInfo.Rows rows, boolean handOver) {
         Diagnostics diagnostics = new Diagnostics(route.units().size());
         session.diagnostics(diagnostics);
         List<UnitResult> results = execution.execute(route.units(), diagnostics);
@@ -589,7 +604,14 @@ final class PlanRunner {
             if (cursors.size() == 1) {
                 return new StatementResult.Rows(cursors.get(0));
             }
-            return new StatementResult.Rows(Merger.merge(cursors, route.mergeFor(cursors.get(0).columns().size()), diagnostics::merged));
+            try {
+                return new StatementResult.Rows(Merger.merge(cursors, route.mergeFor(cursors.get(0).columns().size()), diagnostics::merged));
+            } catch (ShardwiseException refused) {
+                if (handOver && refused.code() == ErrorCode.UNSUPPORTED) {
+                    throw new MergeRefused(refused);
+                }
+                throw refused;
+            }
         }
         long affected = 0;
         long lastInsertId = 0;
