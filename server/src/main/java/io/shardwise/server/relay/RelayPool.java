@@ -39,11 +39,6 @@ final class RelayPool {
     private final long connectTimeoutMillis;
     private final ArrayDeque<BackendConnection> idle = new ArrayDeque<>();
 
-    /** Whether this is the pool of connections made with these settings. */
-    boolean serves(boolean foundRows, String setup) {
-        return this.foundRows == foundRows && this.setup.equals(setup);
-    }
-
     RelayPool(Relays relays, EventLoop loop, BackendAddress address, boolean foundRows, String setup, AtomicInteger budget,
               long idleNanos, long connectTimeoutMillis) {
         this.relays = relays;
@@ -72,7 +67,7 @@ final class RelayPool {
                     budget.decrementAndGet();
                     relays.unitFreed();
                 }
-                return c.asLease(loop);
+                return loop.newSucceededFuture(c);
             }
         }
         if (!reserved && !takeUnit()) {
