@@ -4,7 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import io.shardwise.server.auth.NativePassword;
 import java.sql.Connection;
-import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
@@ -26,10 +25,10 @@ class AutocommitSwitchServerTest {
     @Test
     void setAutocommitAroundRelayedStatementsIsAnsweredOnTheLoopAsTheSessionThreadAnswersIt() throws Exception {
         try (Connection c = sample.connect("app", ""); Statement s = c.createStatement()) {
-            rows(s, "SELECT k FROM sbtest1 WHERE id = 1");
+            SampleServer.column(s, "SELECT k FROM sbtest1 WHERE id = 1");
             s.executeUpdate("UPDATE sbtest1 SET k = 1 WHERE id = 0"); // warms the shape: only a cached plan relays
         }
-        List<String> before = direct("SELECT k FROM sbtest1 WHERE id IN (51, 52) ORDER BY id");
+        List<String> before = sample.column("SELECT k FROM sbtest1 WHERE id IN (51, 52) ORDER BY id");
         List<String> script = List.of("SET autocommit = 1", "SET autocommit=0", "SELECT k FROM sbtest1 WHERE id = 51",
                 "UPDATE sbtest1 SET k = 5151 WHERE id = 51", "COMMIT", "UPDATE sbtest1 SET k = 1 WHERE id = 52", "ROLLBACK",
                 "UPDATE sbtest1 SET k = 5252 WHERE id = 52", "SET autocommit = 1", "SET @@session.autocommit = OFF",
@@ -52,7 +51,7 @@ class AutocommitSwitchServerTest {
                     assertEquals(0, sample.server.pinnedConnections());
                 }
                 answers.add(out);
-                assertEquals(List.of("5151", "5252"), direct("SELECT k FROM sbtest1 WHERE id IN (51, 52) ORDER BY id"),
+                assertEquals(List.of("5151", "5252"), sample.column("SELECT k FROM sbtest1 WHERE id IN (51, 52) ORDER BY id"),
                         "committed by COMMIT and by SET autocommit = 1; the rest rolled back");
                 try (Connection c = sample.connect("app", ""); Statement s = c.createStatement()) {
                     s.executeUpdate("UPDATE sbtest1 SET k = " + before.get(0) + " WHERE id = 51");
@@ -61,21 +60,5 @@ class AutocommitSwitchServerTest {
             }
         }
         assertEquals(String.join("\n", answers.get(1)), String.join("\n", answers.get(0)), "the loop's answers are the session thread's");
-    }
-
-    private static List<String> direct(String sql) throws SQLException {
-        try (Connection c = sample.connect("app", ""); Statement s = c.createStatement()) {
-            return rows(s, sql);
-        }
-    }
-
-    private static List<String> rows(Statement s, String sql) throws SQLException {
-        List<String> out = new ArrayList<>();
-        try (ResultSet rs = s.executeQuery(sql)) {
-            while (rs.next()) {
-                out.add(rs.getString(1));
-            }
-        }
-        return out;
     }
 }

@@ -7,10 +7,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.io.ByteArrayInputStream;
 import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
-import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
-import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -30,7 +28,7 @@ class NativeTransactionEdgesServerTest {
      */
     @Test
     void aSavepointSetBeforeARelayableStatementIsKept() throws Exception {
-        List<String> before = through("SELECT k FROM sbtest1 WHERE id = 45");
+        List<String> before = sample.column("SELECT k FROM sbtest1 WHERE id = 45");
         try (Connection c = sample.connect("app", ""); Statement s = c.createStatement()) {
             warm(s);
             s.execute("BEGIN");
@@ -39,7 +37,7 @@ class NativeTransactionEdgesServerTest {
             s.execute("ROLLBACK TO SAVEPOINT b");
             s.execute("COMMIT");
         }
-        assertEquals(before, through("SELECT k FROM sbtest1 WHERE id = 45"), "ROLLBACK TO undid the write");
+        assertEquals(before, sample.column("SELECT k FROM sbtest1 WHERE id = 45"), "ROLLBACK TO undid the write");
         assertEquals(0, sample.server.pinnedConnections());
     }
 
@@ -50,7 +48,7 @@ class NativeTransactionEdgesServerTest {
      */
     @Test
     void loadDataLocalInANativeTransactionIsRefusedAndTheTransactionGoesOn() throws Exception {
-        List<String> before = through("SELECT k FROM sbtest1 WHERE id = 46");
+        List<String> before = sample.column("SELECT k FROM sbtest1 WHERE id = 46");
         try (Connection c = sample.connect("app", "&allowLoadLocalInfile=true"); Statement s = c.createStatement()) {
             warm(s);
             s.execute("BEGIN");
@@ -64,34 +62,17 @@ class NativeTransactionEdgesServerTest {
                     "LOAD DATA LOCAL INFILE 'x' INTO TABLE sbtest1 FIELDS TERMINATED BY ',' (id, k, c, pad)"));
             assertEquals(1235, e.getErrorCode(), e.getMessage());
             assertTrue(e.getMessage().contains("LOAD DATA LOCAL INFILE"), e.getMessage());
-            assertEquals(List.of("4646"), rows(s, "SELECT k FROM sbtest1 WHERE id = 46"), "the transaction went on");
+            assertEquals(List.of("4646"), SampleServer.column(s, "SELECT k FROM sbtest1 WHERE id = 46"), "the transaction went on");
             s.execute("ROLLBACK");
         }
-        assertEquals(before, through("SELECT k FROM sbtest1 WHERE id = 46"));
-        assertEquals(List.of(), through("SELECT k FROM sbtest1 WHERE id = 900046"), "nothing loaded");
+        assertEquals(before, sample.column("SELECT k FROM sbtest1 WHERE id = 46"));
+        assertEquals(List.of(), sample.column("SELECT k FROM sbtest1 WHERE id = 900046"), "nothing loaded");
         assertEquals(0, sample.server.pinnedConnections());
     }
 
     /** The shapes the tests' transactions use, made plan-cache hits (what relays). */
     private static void warm(Statement s) throws SQLException {
-        rows(s, "SELECT k FROM sbtest1 WHERE id = 1");
+        SampleServer.column(s, "SELECT k FROM sbtest1 WHERE id = 1");
         s.executeUpdate("UPDATE sbtest1 SET k = 7 WHERE id = 0"); // warms "SET k = ? WHERE id = ?" (there is no row 0)
-    }
-
-    /** What a new client reads through the server. */
-    private static List<String> through(String sql) throws SQLException {
-        try (Connection c = sample.connect("app", ""); Statement s = c.createStatement()) {
-            return rows(s, sql);
-        }
-    }
-
-    private static List<String> rows(Statement s, String sql) throws SQLException {
-        List<String> out = new ArrayList<>();
-        try (ResultSet rs = s.executeQuery(sql)) {
-            while (rs.next()) {
-                out.add(rs.getString(1));
-            }
-        }
-        return out;
     }
 }

@@ -11,7 +11,11 @@ import io.shardwise.testkit.MysqlServer;
 import io.shardwise.testkit.TestBackends;
 import java.sql.Connection;
 import java.sql.DriverManager;
+import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.extension.AfterAllCallback;
 import org.junit.jupiter.api.extension.AfterEachCallback;
@@ -83,6 +87,24 @@ final class SampleServer implements AutoCloseable, BeforeAllCallback, AfterAllCa
     Connection connect(String password, String options) throws SQLException {
         return DriverManager.getConnection("jdbc:mysql://127.0.0.1:" + server.address().getPort() + "/shop?user=app&password="
                 + password + "&sslMode=DISABLED&allowPublicKeyRetrieval=true" + options);
+    }
+
+    /** The first column of {@code sql}'s rows as a new client of the server reads them (as {@code app}). */
+    List<String> column(String sql) throws SQLException {
+        try (Connection c = connect("app", ""); Statement s = c.createStatement()) {
+            return column(s, sql);
+        }
+    }
+
+    /** The first column of {@code sql}'s rows, as text. */
+    static List<String> column(Statement s, String sql) throws SQLException {
+        List<String> out = new ArrayList<>();
+        try (ResultSet rs = s.executeQuery(sql)) {
+            while (rs.next()) {
+                out.add(rs.getString(1));
+            }
+        }
+        return out;
     }
 
     /** A connection straight to the unsharded copy: what one MySQL would answer. */
