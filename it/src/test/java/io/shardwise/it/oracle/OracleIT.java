@@ -22,6 +22,7 @@ import java.sql.DriverManager;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -186,7 +187,7 @@ class OracleIT {
 
     /** One side's tally. */
     private record Tally(Face face, int total, int identical, List<String> differences, List<String> errors, long relayed,
-                         Map<String, Integer> metadataKinds) {
+                         Map<String, Integer> metadataKinds, Map<String, Long> nanosByCategory) {
         String line() {
             return "oracle[" + face.name().toLowerCase(java.util.Locale.ROOT) + "]: " + total + " statements, " + identical
                     + " identical, " + differences.size() + " different, " + errors.size() + " errors";
@@ -288,6 +289,7 @@ class OracleIT {
             System.out.println(t.line());
             System.out.println("oracle[" + t.face().name().toLowerCase(java.util.Locale.ROOT)
                     + "] statements whose column metadata differs, by property: " + t.metadataKinds());
+            System.out.println("oracle[" + t.face().name().toLowerCase(java.util.Locale.ROOT) + "] " + timeLine(t.nanosByCategory()));
         }
         // STYLE 25: the corpus leaves nothing behind
         for (Lane lane : lanes) {
@@ -309,6 +311,17 @@ class OracleIT {
         assertTrue(relay.relayed() >= MIN_RELAYED, "the relay side relayed only " + relay.relayed() + " statements");
     }
 
+    /** A face's time over the corpus and its six slowest categories (face and reference together), in seconds. */
+    static String timeLine(Map<String, Long> nanosByCategory) {
+        long total = nanosByCategory.values().stream().mapToLong(Long::longValue).sum();
+        StringBuilder line = new StringBuilder(String.format(java.util.Locale.ROOT, "time %.1f s; slowest categories:", total / 1e9));
+        nanosByCategory.entrySet().stream()
+                .sorted(Map.Entry.<String, Long>comparingByValue().reversed())
+                .limit(Integer.getInteger("oracle.timeCategories", 6))
+                .forEach(e -> line.append(String.format(java.util.Locale.ROOT, " %s %.1f s", e.getKey(), e.getValue() / 1e9)));
+        return line.toString();
+    }
+
     private Tally runCorpus(Lane lane, List<OracleCase> corpus) {
         OracleComparator comparator = new OracleComparator(lane.whole, SampleData.rule(
                 new SampleTarget(server.host(), server.port(), server.user(), server.password(), lane.prefix)).schema());
@@ -316,8 +329,14 @@ class OracleIT {
         List<String> errors = new ArrayList<>();
         int identical = 0;
         long relayedBefore = lane.shardwiseServer == null ? 0 : lane.shardwiseServer.relayedStatements();
+        // where a face's time goes, printed for the CI log (the suite's time is watched, never asserted)
+        Map<String, Long> nanosByCategory = new HashMap<>();
         for (OracleCase c : corpus) {
-            switch (comparator.compare(c, lane.run(c), lane.direct.run(c))) {
+            long start = System.nanoTime();
+            Outcome face = lane.run(c);
+            Outcome reference = lane.direct.run(c);
+            nanosByCategory.merge(c.category(), System.nanoTime() - start, Long::sum);
+            switch (comparator.compare(c, face, reference)) {
                 case Verdict.Identical i -> identical++;
                 case Verdict.Different d -> differences.add(d.report());
                 case Verdict.Error e -> errors.add(e.report());
@@ -329,7 +348,8 @@ class OracleIT {
             case Verdict.Error e -> errors.add(e.report());
         }
         long relayed = lane.shardwiseServer == null ? 0 : lane.shardwiseServer.relayedStatements() - relayedBefore;
-        return new Tally(lane.face, corpus.size() + 1, identical, differences, errors, relayed, comparator.metadataKinds());
+        return new Tally(lane.face, corpus.size() + 1, identical, differences, errors, relayed, comparator.metadataKinds(),
+                nanosByCategory);
     }
 
     /**
