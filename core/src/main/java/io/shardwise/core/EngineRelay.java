@@ -111,8 +111,12 @@ final class EngineRelay implements RelaySession {
     @Override
     public TransactionCommand transactionCommand(String sql) {
         TransactionWords.Kind kind = TransactionWords.of(sql);
-        if (kind == null || session.handshakePending()) {
+        TransactionWords.Savepoint named = kind == null ? TransactionWords.savepoint(sql) : null;
+        if (kind == null && named == null || session.handshakePending()) {
             return null;
+        }
+        if (named != null) {
+            return savepoint(named);
         }
         switch (kind) {
             case BEGIN -> {
@@ -150,6 +154,52 @@ final class EngineRelay implements RelaySession {
             }
         }
         return null;
+    }
+
+    /**
+     * SAVEPOINT, ROLLBACK TO, RELEASE SAVEPOINT without the session's thread. Of a native transaction: handed to
+     * the face, which runs it on all the transaction's connections at once and records it, so a backend joining
+     * later gets the savepoint replayed ({@code PinnedTransaction}). With no backend holding the session's
+     * transaction (none open: SAVEPOINT does nothing in autocommit mode, or opens one with autocommit off; or one
+     * no backend joined) it is recorded here, as ExecutionSession runs it, no I/O; such a transaction stays on the
+     * native executor when its first statement relays (it takes them over: RelaySession#savepoints), else on the JDBC
+     * executor's, whose joining backends replay them alike; 1305 for a savepoint the session does not hold is
+     * answered by the face. A JDBC transaction a backend joined, table locks, a name too long (1059) go to the
+     * session's thread.
+     */
+    private TransactionCommand savepoint(TransactionWords.Savepoint named) {
+        String name = named.name();
+        if (name.length() > 64) {
+            return null;
+        }
+        io.shardwise.core.execute.NativeTransaction on = execution.nativeTransaction();
+        if (on == null) {
+            if (!execution.holdsNoBackend()) {
+                return null;
+            }
+            try {
+                switch (named.kind()) {
+                    case SAVEPOINT -> execution.savepoint(name);
+                    case ROLLBACK_TO_SAVEPOINT -> execution.rollbackToSavepoint(name);
+                    default -> execution.releaseSavepoint(name);
+                }
+            } catch (io.shardwise.core.error.ShardwiseException e) {
+                if (e.code() == io.shardwise.core.error.ErrorCode.SAVEPOINT_DOES_NOT_EXIST) {
+                    session.clearDiagnostics(); // thrown before any change: the face answers it (the area records it)
+                    return new TransactionCommand(TransactionCommand.Action.NO_SUCH_SAVEPOINT, null, name);
+                }
+                return null; // thrown before any change (a doomed transaction): the session's thread runs it again and reports it
+            }
+            session.clearDiagnostics();
+            return TransactionCommand.ANSWERED;
+        }
+        session.clearDiagnostics();
+        TransactionCommand.Action action = switch (named.kind()) {
+            case SAVEPOINT -> TransactionCommand.Action.SAVEPOINT;
+            case ROLLBACK_TO_SAVEPOINT -> TransactionCommand.Action.ROLLBACK_TO_SAVEPOINT;
+            default -> TransactionCommand.Action.RELEASE_SAVEPOINT;
+        };
+        return new TransactionCommand(action, on, name);
     }
 
     /**
@@ -199,6 +249,11 @@ final class EngineRelay implements RelaySession {
     @Override
     public io.shardwise.core.execute.NativeTransaction nativeTransaction() {
         return execution.nativeTransaction();
+    }
+
+    @Override
+    public List<String> savepoints() {
+        return execution.savepointsBeforeJoin();
     }
 
     @Override

@@ -31,7 +31,8 @@ public interface RelaySession {
     }
 
     /**
-     * BEGIN / START TRANSACTION, COMMIT or ROLLBACK (one statement, in its plain forms) that the face may
+     * BEGIN / START TRANSACTION, COMMIT or ROLLBACK, SAVEPOINT, ROLLBACK TO or RELEASE SAVEPOINT (one statement, in
+     * its plain forms) that the face may
      * answer on its event loop, the session's part done (its transaction begun, or the transaction to end
      * handed over: see {@link TransactionCommand}), its diagnostics area cleared; null when the session's
      * own executor must run it: another form or statement, a transaction on the JDBC executor (one a backend
@@ -91,6 +92,15 @@ public interface RelaySession {
 
     /** The session's native transaction, or null. */
     io.shardwise.core.execute.NativeTransaction nativeTransaction();
+
+    /**
+     * The savepoints (names, oldest first) the session's open transaction holds before any backend joined it
+     * (SAVEPOINT right after BEGIN, as ORMs' nested blocks send it): a native transaction starting now takes
+     * them, and each backend that joins it sets them after its START TRANSACTION. Empty when there are none.
+     */
+    default List<String> savepoints() {
+        return List.of();
+    }
 
     /** Autocommit reads of several units (merges) run on {@code reads} from now on (see {@link io.shardwise.core.execute.NativeReads}). */
     default void useNativeReads(io.shardwise.core.execute.NativeReads reads) {}

@@ -7,10 +7,28 @@ import java.util.Locale;
  * loop can tell them cheaply from the statements it relays: {@code BEGIN [WORK]}, {@code START
  * TRANSACTION [characteristics]}, {@code COMMIT [WORK]}, {@code ROLLBACK [WORK]}, in any case and
  * spacing; and {@code SET autocommit} to a literal ({@link #AUTOCOMMIT}). Anything else — comments,
- * a {@code ;}, {@code AND CHAIN}, {@code RELEASE}, savepoints — is null: the session's own path reads it.
+ * a {@code ;}, {@code AND CHAIN}, {@code RELEASE} — is null: the session's own path reads it. Savepoint
+ * statements are read apart ({@link #savepoint}).
  */
 final class TransactionWords {
-    enum Kind { BEGIN, COMMIT, ROLLBACK, AUTOCOMMIT_ON, AUTOCOMMIT_OFF }
+    enum Kind { BEGIN, COMMIT, ROLLBACK, AUTOCOMMIT_ON, AUTOCOMMIT_OFF, SAVEPOINT, ROLLBACK_TO_SAVEPOINT, RELEASE_SAVEPOINT }
+
+    /** A savepoint statement ({@link #savepoint}): its kind and the savepoint's name, unquoted. */
+    record Savepoint(Kind kind, String name) {}
+
+    /**
+     * {@code SAVEPOINT name}, {@code ROLLBACK [WORK] TO [SAVEPOINT] name}, {@code RELEASE SAVEPOINT name}, alone,
+     * the name a plain identifier (ASCII letters, digits, {@code _}, {@code $}; not all digits) or back-quoted.
+     * Other spellings (comments, {@code ;}, double quotes, other characters) are the session's to read: its
+     * reading of these plain ones gives the same name (SessionCommands.savepointName / lastWord).
+     */
+    private static final java.util.regex.Pattern SAVEPOINT = java.util.regex.Pattern.compile(
+            "\\s*(?:(savepoint)|(rollback)(?:\\s+work)?\\s+to(?:\\s+savepoint)?|(release)\\s+savepoint)"
+                    + "\\s+(?:`((?:[^`]|``)+)`|([a-z0-9_$]*[a-z_$][a-z0-9_$]*))\\s*",
+            java.util.regex.Pattern.CASE_INSENSITIVE);
+
+    /** Longer than any savepoint statement the loop reads: a 64-character name back-quoted, every quote doubled, after the longest verb. */
+    private static final int LONGEST_SAVEPOINT = 200;
 
     /**
      * {@code SET [SESSION | LOCAL | @@ | @@SESSION. | @@LOCAL.]autocommit = 0 | 1 | ON | OFF | TRUE | FALSE},
@@ -59,6 +77,25 @@ final class TransactionWords {
             case "rollback", "rollback work" -> Kind.ROLLBACK;
             default -> text.equals("start transaction") || text.startsWith("start transaction ") ? Kind.BEGIN : null;
         };
+    }
+
+    /** The savepoint statement {@code sql} is, or null ({@link #SAVEPOINT}); allocates nothing for other statements. */
+    static Savepoint savepoint(String sql) {
+        int n = sql.length();
+        if (n > LONGEST_SAVEPOINT || n < 11) {
+            return null;
+        }
+        int from = firstNonSpace(sql);
+        if (!startsWith(sql, from, "savepoint") && !startsWith(sql, from, "rollback") && !startsWith(sql, from, "release")) {
+            return null;
+        }
+        java.util.regex.Matcher m = SAVEPOINT.matcher(sql);
+        if (!m.matches()) {
+            return null;
+        }
+        Kind kind = m.group(1) != null ? Kind.SAVEPOINT : m.group(2) != null ? Kind.ROLLBACK_TO_SAVEPOINT : Kind.RELEASE_SAVEPOINT;
+        String name = m.group(4) != null ? m.group(4).replace("``", "`") : m.group(5);
+        return new Savepoint(kind, name);
     }
 
     private static Kind autocommit(String sql) {

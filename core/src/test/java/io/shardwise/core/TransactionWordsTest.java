@@ -41,4 +41,30 @@ class TransactionWordsTest {
             assertNull(TransactionWords.of(sql), sql);
         }
     }
+
+    @Test
+    void thePlainFormsOfSavepointStatementsAreReadWithTheirNames() {
+        assertEquals(new TransactionWords.Savepoint(TransactionWords.Kind.SAVEPOINT, "sp"), TransactionWords.savepoint("SAVEPOINT sp"));
+        assertEquals(new TransactionWords.Savepoint(TransactionWords.Kind.SAVEPOINT, "a b`c"), TransactionWords.savepoint(" savepoint `a b``c` "));
+        assertEquals(new TransactionWords.Savepoint(TransactionWords.Kind.SAVEPOINT, "sp_1$"), TransactionWords.savepoint("SAVEPOINT sp_1$"));
+        assertEquals(new TransactionWords.Savepoint(TransactionWords.Kind.ROLLBACK_TO_SAVEPOINT, "Sp"),
+                TransactionWords.savepoint("ROLLBACK TO Sp"));
+        assertEquals(new TransactionWords.Savepoint(TransactionWords.Kind.ROLLBACK_TO_SAVEPOINT, "sp"),
+                TransactionWords.savepoint("rollback\n work to  savepoint `sp`"));
+        // MySQL reads SAVEPOINT here as the savepoint's name (a keyword it does not reserve), as the session does
+        assertEquals(new TransactionWords.Savepoint(TransactionWords.Kind.ROLLBACK_TO_SAVEPOINT, "savepoint"),
+                TransactionWords.savepoint("ROLLBACK TO savepoint"));
+        assertEquals(new TransactionWords.Savepoint(TransactionWords.Kind.RELEASE_SAVEPOINT, "s2"),
+                TransactionWords.savepoint("RELEASE SAVEPOINT s2"));
+        assertEquals(new TransactionWords.Savepoint(TransactionWords.Kind.SAVEPOINT, "1a"), TransactionWords.savepoint("SAVEPOINT 1a"));
+    }
+
+    @Test
+    void otherSavepointSpellingsAreLeftToTheSession() {
+        for (String sql : new String[] {"SAVEPOINT", "SAVEPOINT sp;", "SAVEPOINT sp -- x", "/* x */ SAVEPOINT sp", "SAVEPOINT \"sp\"",
+                "SAVEPOINT 12", "SAVEPOINT a b", "SAVEPOINT `a", "RELEASE sp", "RELEASE SAVEPOINT", "ROLLBACK sp", "ROLLBACK",
+                "ROLLBACK TO", "SAVEPOINT caf\u00e9", "SELECT 1", "savepoints sp", "SAVEPOINT " + "a".repeat(200)}) {
+            assertNull(TransactionWords.savepoint(sql), sql);
+        }
+    }
 }

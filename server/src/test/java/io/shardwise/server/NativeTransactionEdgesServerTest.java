@@ -14,17 +14,18 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
- * Where a transaction the event loop would run natively must not, or cannot, go on natively: a savepoint
- * set before any backend joined (the JDBC transaction alone knows it), and LOAD DATA LOCAL in a native
- * transaction (its file travels only on JDBC connections).
+ * Where a transaction's native path meets what the JDBC executor held alone: a savepoint set before any
+ * backend joined (the native transaction takes it over), and LOAD DATA LOCAL in a native transaction (its
+ * file travels only on JDBC connections).
  */
 class NativeTransactionEdgesServerTest {
     @RegisterExtension
     static final SampleServer sample = SampleServer.forClass("nativeedges");
 
     /**
-     * BEGIN; SAVEPOINT b; a write that relays; ROLLBACK TO b: the loop leaves such a transaction to the JDBC
-     * executor, which holds the savepoint (a native transaction attached there did not know it: 1305).
+     * BEGIN; SAVEPOINT b; a write that relays; ROLLBACK TO b: the write relays, so the transaction is native,
+     * and takes the savepoint over (the backend joining sets it after START TRANSACTION): ROLLBACK TO finds it
+     * and undoes the write (before, such a transaction stayed on the JDBC executor, which alone held it).
      */
     @Test
     void aSavepointSetBeforeARelayableStatementIsKept() throws Exception {
@@ -33,7 +34,10 @@ class NativeTransactionEdgesServerTest {
             warm(s);
             s.execute("BEGIN");
             s.execute("SAVEPOINT b");
+            long relayed = sample.server.relayedStatements();
             assertEquals(1, s.executeUpdate("UPDATE sbtest1 SET k = 4545 WHERE id = 45"));
+            assertEquals(relayed + 1, sample.server.relayedStatements(), "the write relayed: the transaction is native");
+            assertTrue(sample.server.pinnedConnections() >= 1);
             s.execute("ROLLBACK TO SAVEPOINT b");
             s.execute("COMMIT");
         }

@@ -275,6 +275,36 @@ class NativeTransactionServerTest {
     }
 
     /**
+     * A single unit's result the session's thread runs inside a native transaction (a first execution of its shape:
+     * no cached plan, so it does not relay) is read whole off the wire like a merged read's units, so it has their
+     * bound ({@code shardwise.nativeReadBudget}): past it the statement fails with 1235 naming it, its response is
+     * drained, and the transaction goes on (a further statement of a new shape, COMMIT).
+     */
+    @Test
+    void aSingleUnitResultReadWholeInANativeTransactionIsBoundedAndTheTransactionGoesOn() throws Exception {
+        try (RawClient client = RawClient.connect(sample.server.address().getPort(), "app", "app", "shop", NativePassword.PLUGIN)) {
+            RelayServerTest.exchange(client, "SELECT k FROM sbtest1 WHERE id = 1"); // warms the shape: the transaction's first statement relays
+            RelayServerTest.exchange(client, "BEGIN");
+            RelayServerTest.exchange(client, "SELECT k FROM sbtest1 WHERE id = 1");
+            assertTrue(sample.server.pinnedConnections() >= 1, "native");
+            System.setProperty("shardwise.nativeReadBudget", "100");
+            try {
+                List<String> refused = RelayServerTest.exchange(client, "SELECT id, c, pad FROM sbtest1 WHERE id = 2 AND k > -1");
+                assertEquals(1, refused.size(), refused.toString());
+                assertTrue(refused.get(0).startsWith("1:ffd304"), "1235: " + refused);
+                String message = new String(java.util.HexFormat.of().parseHex(refused.get(0).substring(2)), java.nio.charset.StandardCharsets.UTF_8);
+                assertTrue(message.contains("a result inside a transaction of more than 100 bytes of rows"), message);
+            } finally {
+                System.clearProperty("shardwise.nativeReadBudget");
+            }
+            List<String> read = RelayServerTest.exchange(client, "SELECT pad, c, id FROM sbtest1 WHERE id = 3");
+            assertTrue(!read.get(0).startsWith("1:ff") && read.size() >= 6, "a column count, three columns, a row, the end: " + read);
+            assertTrue(RelayServerTest.exchange(client, "COMMIT").get(0).startsWith("1:00"), "COMMIT");
+            assertEquals(0, sample.server.pinnedConnections());
+        }
+    }
+
+    /**
      * KILL QUERY reaches a merged read whose units the loop sent ahead and waits for (no session thread runs
      * it): its units are killed, the session's thread reports 1317 as before, and the transaction goes on.
      */

@@ -713,6 +713,15 @@ public final class ExecutionSession implements AutoCloseable {
         }
     }
 
+    /**
+     * No backend holds the session's transaction (none is open, or no backend joined it), none runs natively and
+     * no table locks are held: a savepoint statement is the session's record alone (a face's event loop may run it).
+     */
+    public boolean holdsNoBackend() {
+        Transaction tx = transaction;
+        return !closed && nativeTx == null && locks == null && (tx == null || tx.untouched());
+    }
+
     /** SAVEPOINT; with autocommit on and no transaction open it does nothing, as in MySQL. */
     public void savepoint(String name) {
         Transaction.quote(name);
@@ -795,13 +804,13 @@ public final class ExecutionSession implements AutoCloseable {
      * The settings a native connection needs to run this session's transaction as a JDBC one would
      * ({@link #nativeBegin} starts it), or null when the transaction cannot run natively: the JDBC
      * transaction already touched a backend, transaction mode xa (its two-phase commit is the JDBC
-     * executor's), table locks, a statement timeout to enforce, no transaction at all, or savepoints
-     * set before any backend joined (the JDBC transaction alone holds them; ROLLBACK TO must find them).
+     * executor's), table locks, a statement timeout to enforce, or no transaction at all. Savepoints set
+     * before any backend joined go with it ({@link #savepointsBeforeJoin}): each backend joining sets them.
      */
     public String nativeSetup() {
         if (closed || locks != null || !statementTimeout.isZero() || pools.xa() != null
                 || (transaction == null ? autocommit
-                        : nativeTx == null && (!transaction.untouched() || transaction.hasSavepoints()))) {
+                        : nativeTx == null && !transaction.untouched())) {
             return null;
         }
         return transactionSetup();
@@ -826,6 +835,16 @@ public final class ExecutionSession implements AutoCloseable {
         String start = readOnly ? "START TRANSACTION READ ONLY" : "START TRANSACTION";
         return level == null ? List.of(start)
                 : List.of("SET TRANSACTION ISOLATION LEVEL " + level.name().replace('_', ' '), start);
+    }
+
+    /**
+     * The savepoints the open transaction holds while no backend joined it, oldest first (empty when none, or
+     * when it runs natively already): a native transaction attached now takes them over (its joining backends set
+     * them), since {@link #savepoint} and the others go to it from then on.
+     */
+    public List<String> savepointsBeforeJoin() {
+        Transaction tx = transaction;
+        return tx == null || nativeTx != null ? List.of() : tx.savepoints();
     }
 
     /** From now on the open transaction runs on {@code on} (see {@link NativeTransaction}); call while no statement runs. */

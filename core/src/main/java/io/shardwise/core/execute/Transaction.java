@@ -144,11 +144,11 @@ final class Transaction {
         }
     }
 
-    /** SAVEPOINT ran in it (recorded here even before a backend joined). */
-    boolean hasSavepoints() {
+    /** The savepoints it holds, oldest first (recorded here even before a backend joined). */
+    List<String> savepoints() {
         lock.lock();
         try {
-            return !savepoints.isEmpty();
+            return List.copyOf(savepoints);
         } finally {
             lock.unlock();
         }

@@ -1343,6 +1343,27 @@ final class HandCorpus {
         c.check("sbtest1", "id");
         c.q("COMMIT");
         c.check("sbtest1", "id");
+        // savepoints as ORMs' nested blocks send them (the server answers them on its event loop): one set before any
+        // backend joined (the native transaction takes it over), one between the first statements of different shards
+        // (a backend joining after it sets it first, so ROLLBACK TO undoes its part too), then RELEASE and 1305
+        c.q("BEGIN");
+        c.q("SAVEPOINT outer_sp");
+        c.write("UPDATE sbtest1 SET k = k + 3 WHERE id = 6", "sbtest1", "id");
+        c.q("SAVEPOINT inner_sp");
+        c.write("UPDATE sbtest1 SET k = k + 5 WHERE id = 7", "sbtest1", "id");
+        c.write("UPDATE sbtest1 SET k = k + 5 WHERE id = 8", "sbtest1", "id");
+        c.q("ROLLBACK WORK TO inner_sp");
+        c.check("sbtest1", "id");
+        c.q("RELEASE SAVEPOINT inner_sp");
+        c.fails("ROLLBACK TO SAVEPOINT inner_sp");
+        c.q("SAVEPOINT `in ner`");
+        c.write("UPDATE sbtest1 SET k = k + 5 WHERE id = 9", "sbtest1", "id");
+        c.q("ROLLBACK TO outer_sp");
+        c.fails("RELEASE SAVEPOINT `in ner`");
+        c.check("sbtest1", "id");
+        c.write("UPDATE sbtest1 SET k = k + 1 WHERE id = 6", "sbtest1", "id");
+        c.q("COMMIT");
+        c.check("sbtest1", "id");
         c.q("BEGIN");
         c.write("UPDATE sbtest1 SET k = k - 7 WHERE id = 3", "sbtest1", "id");
         c.q("ROLLBACK");

@@ -128,6 +128,14 @@ public final class BackendConnection extends ChannelInboundHandlerAdapter {
         prelude = steps;
     }
 
+    /** As {@link #pipeline}, {@code step} going out after the steps already set to go ahead of the next command. */
+    void pipelineAlso(String step) {
+        List<String> more = new java.util.ArrayList<>(prelude.size() + 1);
+        more.addAll(prelude);
+        more.add(step);
+        prelude = more;
+    }
+
     /** Steps are set to go out ahead of the next command, or are not answered yet. */
     boolean pipelining() {
         return !prelude.isEmpty() || !ahead.isEmpty();

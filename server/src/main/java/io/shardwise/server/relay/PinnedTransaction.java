@@ -72,6 +72,8 @@ public final class PinnedTransaction implements NativeTransaction {
         this.begin = List.copyOf(begin);
         this.session = session;
         this.logicalSchema = logicalSchema;
+        // set before any backend joined (BEGIN; SAVEPOINT a; ...): each joining backend sets them after START TRANSACTION
+        this.savepoints.addAll(session.savepoints());
     }
 
     /** The transaction's connections carry {@code settings} now (else the session thread runs the statement, applying them first). */
@@ -230,11 +232,13 @@ public final class PinnedTransaction implements NativeTransaction {
     }
 
     /**
-     * A statement's bound on the rows it holds whole: a merged read's units (several, not a CALL's results) may
-     * hold {@link AutocommitReads#BUDGET} bytes of row packets, as an autocommit merge; null for no bound.
+     * A statement's bound on the rows it holds whole: its units (not a CALL's results) may hold
+     * {@link AutocommitReads#BUDGET} bytes of row packets, as an autocommit merge — a merged read's several units,
+     * and a single unit the session's thread runs here (a first execution of its shape, a statement it rewrites),
+     * whose rows are read whole into memory as well; null for no bound.
      */
     private static long[] budget(List<ExecutionUnit> units, boolean allResults) {
-        return allResults || units.size() < 2 ? null : new long[] {AutocommitReads.budget()};
+        return allResults ? null : new long[] {AutocommitReads.budget()};
     }
 
     /** Units sent ahead are not taken yet: nothing else may use the connections before the session's thread settles them. On the loop. */
@@ -355,8 +359,11 @@ public final class PinnedTransaction implements NativeTransaction {
         response.addListener(f -> {
             if (f.cause() instanceof ResponseReader.OverBudget) {
                 // read to its end, the connection is clean: the statement fails, the transaction goes on
-                fail.accept(new ShardwiseException(ErrorCode.UNSUPPORTED, "a merged read inside a transaction whose units return more than "
-                        + AutocommitReads.budget() + " bytes of rows (they are held whole to be merged; outside a transaction it streams)"));
+                fail.accept(new ShardwiseException(ErrorCode.UNSUPPORTED, units.size() > 1
+                        ? "a merged read inside a transaction whose units return more than " + AutocommitReads.budget()
+                                + " bytes of rows (they are held whole to be merged; outside a transaction it streams)"
+                        : "a result inside a transaction of more than " + AutocommitReads.budget() + " bytes of rows that the"
+                                + " server reads whole (a statement it plans or rewrites; outside a transaction it streams)"));
                 return;
             }
             if (!f.isSuccess()) {
@@ -543,20 +550,41 @@ public final class PinnedTransaction implements NativeTransaction {
 
     @Override
     public void savepoint(String name) {
-        onAll("SAVEPOINT " + quote(name), null, () -> {
-            savepoints.removeIf(name::equalsIgnoreCase); // MySQL moves a savepoint set again
-            savepoints.add(name);
-        });
+        onAll(done -> savepointNow(name, done));
     }
 
     @Override
     public void rollbackToSavepoint(String name) {
-        onAll("ROLLBACK TO SAVEPOINT " + quote(name), name, () -> trim(name, true));
+        onAll(done -> rollbackToSavepointNow(name, done));
     }
 
     @Override
     public void releaseSavepoint(String name) {
-        onAll("RELEASE SAVEPOINT " + quote(name), name, () -> trim(name, false));
+        onAll(done -> releaseSavepointNow(name, done));
+    }
+
+    /**
+     * SAVEPOINT on every joined connection at once, on the loop ({@link TransactionStatements} calls it there
+     * with nothing sent ahead; the session's thread through {@link #savepoint}): recorded once all answered OK,
+     * so a backend joining later sets it too ({@link #join}), and moved to the end when set again, as MySQL.
+     */
+    void savepointNow(String name, CompletableFuture<Object> done) {
+        onAllNow("SAVEPOINT " + quote(name), null, true, () -> {
+            savepoints.removeIf(name::equalsIgnoreCase); // MySQL moves a savepoint set again
+            savepoints.add(name);
+        }, done);
+    }
+
+    /** ROLLBACK TO SAVEPOINT on every joined connection at once, on the loop; the later savepoints are gone, this one stays. */
+    void rollbackToSavepointNow(String name, CompletableFuture<Object> done) {
+        // sent now, never pipelined: undoing rows a savepoint covers releases the locks of rows it inserted, which
+        // another session may be waiting for
+        onAllNow("ROLLBACK TO SAVEPOINT " + quote(name), name, false, () -> trim(name, true), done);
+    }
+
+    /** RELEASE SAVEPOINT on every joined connection at once, on the loop; it and the later ones are gone. */
+    void releaseSavepointNow(String name, CompletableFuture<Object> done) {
+        onAllNow("RELEASE SAVEPOINT " + quote(name), name, true, () -> trim(name, false), done);
     }
 
     /** Keeps the savepoints before {@code name}, and {@code name} itself if {@code keep}. */
@@ -569,23 +597,70 @@ public final class PinnedTransaction implements NativeTransaction {
         }
     }
 
-    /** {@code sql} on every joined connection; 1305 when {@code known} names a savepoint the transaction does not hold, as MySQL. */
-    private void onAll(String sql, String known, Runnable recorded) {
+    /** A savepoint statement from the session's thread: the units sent ahead settled first, then run on the loop. */
+    private void onAll(Consumer<CompletableFuture<Object>> now) {
         settlePrefetch();
-        await(onLoop(done -> {
-            if (!lost.isEmpty()) {
-                done.completeExceptionally(doomed());
-                return;
+        await(onLoop(now));
+    }
+
+    /**
+     * {@code sql} on every joined connection, on the loop; 1305 when {@code known} names a savepoint the transaction
+     * does not hold, as MySQL, before any backend. When {@code deferrable} (SAVEPOINT, RELEASE: neither changes a row
+     * nor a lock) and every joined connection is idle and open (the usual case), {@code sql} is pipelined: it goes out ahead of the next command each connection sends (a statement, COMMIT,
+     * ROLLBACK: {@link BackendConnection#pipelineAlso}), in order, its OK read and dropped there, and the statement is
+     * answered now: no backend round trip at all, which is what ORMs' SAVEPOINT and RELEASE around every nested block
+     * cost otherwise. Sound because nothing can tell the difference on the transaction's own connections (each runs
+     * its commands in order), neither changes what another session sees, and a savepoint the backend lacks
+     * cannot be named (the transaction checks its own record first); should the backend refuse it anyway, the
+     * connection closes with its message, which dooms the transaction (its next statement or COMMIT fails with 1105).
+     * Else (a connection not idle or closing) it is sent on all at once and answered when they have: {@code recorded}
+     * runs when every connection answered OK, else {@code done} fails with the first failure in join order (as the
+     * JDBC executor's, which runs them one after another and stops at it) and nothing is recorded.
+     */
+    private void onAllNow(String sql, String known, boolean deferrable, Runnable recorded, CompletableFuture<Object> done) {
+        if (!lost.isEmpty()) {
+            done.completeExceptionally(doomed());
+            return;
+        }
+        if (known != null && savepoints.stream().noneMatch(known::equalsIgnoreCase)) {
+            done.completeExceptionally(new ShardwiseException(ErrorCode.SAVEPOINT_DOES_NOT_EXIST, known));
+            return;
+        }
+        List<BackendConnection> all = new ArrayList<>(joined.values());
+        boolean idle = deferrable || all.isEmpty();
+        for (BackendConnection c : all) {
+            idle &= c.usable();
+        }
+        if (idle) {
+            for (BackendConnection c : all) {
+                c.pipelineAlso(sql);
             }
-            if (known != null && savepoints.stream().noneMatch(known::equalsIgnoreCase)) {
-                done.completeExceptionally(new ShardwiseException(ErrorCode.SAVEPOINT_DOES_NOT_EXIST, known));
-                return;
-            }
-            onEach(sql, new ArrayList<>(joined.values()), 0, null, () -> {
+            recorded.run();
+            done.complete(null);
+            return;
+        }
+        Throwable[] failures = new Throwable[all.size()];
+        int[] pending = {all.size()};
+        for (int i = 0; i < all.size(); i++) {
+            int index = i;
+            Runnable answered = () -> {
+                if (--pending[0] > 0) {
+                    return;
+                }
+                for (Throwable t : failures) {
+                    if (t != null) {
+                        done.completeExceptionally(t);
+                        return;
+                    }
+                }
                 recorded.run();
                 done.complete(null);
-            }, done);
-        }));
+            };
+            runSteps(all.get(i), List.of(sql), 0, answered, t -> {
+                failures[index] = t;
+                answered.run();
+            });
+        }
     }
 
     private void onEach(String sql, List<BackendConnection> all, int index, Throwable failure, Runnable then, CompletableFuture<?> done) {

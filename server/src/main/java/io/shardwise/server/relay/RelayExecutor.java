@@ -120,7 +120,8 @@ public final class RelayExecutor {
     }
 
     /**
-     * BEGIN, COMMIT, ROLLBACK, text or prepared (an execute answers them with the OK a query does):
+     * BEGIN, COMMIT, ROLLBACK, SAVEPOINT, ROLLBACK TO, RELEASE SAVEPOINT, text or prepared (an execute answers them
+     * with the OK a query does):
      * answered here when the session lets the loop ({@link TransactionStatements}), the session's thread
      * left asleep; false (nothing changed) otherwise.
      */

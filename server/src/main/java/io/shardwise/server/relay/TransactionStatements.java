@@ -3,6 +3,7 @@ package io.shardwise.server.relay;
 import io.netty.channel.Channel;
 import io.shardwise.core.RelaySession;
 import io.shardwise.core.TransactionCommand;
+import io.shardwise.core.error.ErrorCode;
 import io.shardwise.core.error.ShardwiseException;
 import io.shardwise.server.protocol.ErrPacket;
 import io.shardwise.server.protocol.OkPacket;
@@ -11,10 +12,11 @@ import io.shardwise.server.protocol.ServerStatus;
 import java.util.concurrent.CompletableFuture;
 
 /**
- * BEGIN, COMMIT and ROLLBACK answered on the client's event loop ({@link RelaySession#transactionCommand}),
- * so a transaction of relayed statements never wakes the session's thread: BEGIN reaches no backend
- * (each joins at its first statement), and the end of a native transaction goes to all its
- * connections at once from the loop and is answered from there. The answer is the session thread's
+ * BEGIN, COMMIT and ROLLBACK, and SAVEPOINT, ROLLBACK TO and RELEASE SAVEPOINT, answered on the client's
+ * event loop ({@link RelaySession#transactionCommand}), so a transaction of relayed statements never wakes
+ * the session's thread: BEGIN reaches no backend (each joins at its first statement), and the end of a
+ * native transaction, or a savepoint statement in it, goes to all its connections at once from the loop
+ * and is answered from there (a savepoint is recorded for the backends that join later). The answer is the session thread's
  * byte for byte: an OK with the session's status flags after the statement, or the ERR of a COMMIT
  * that failed (recorded for SHOW ERRORS).
  *
@@ -46,7 +48,12 @@ final class TransactionStatements {
                 ended.run();
                 return null;
             }
-            case COMMIT, ROLLBACK -> {
+            case NO_SUCH_SAVEPOINT -> {
+                failed(client, session, sequenceId, new ShardwiseException(ErrorCode.SAVEPOINT_DOES_NOT_EXIST, command.savepoint()));
+                ended.run();
+                return null;
+            }
+            case COMMIT, ROLLBACK, SAVEPOINT, ROLLBACK_TO_SAVEPOINT, RELEASE_SAVEPOINT -> {
                 CompletableFuture<Object> done = new CompletableFuture<>();
                 // completes on the loop: the connections' answers are read there
                 done.whenComplete((result, failure) -> {
@@ -56,23 +63,29 @@ final class TransactionStatements {
                     if (failure == null) {
                         ok(client, session, sequenceId);
                     } else {
-                        ShardwiseException e = failure instanceof ShardwiseException s ? s
-                                : ShardwiseException.bug("ending a native transaction", failure);
-                        session.failed(e.errno(), e.wireMessage());
-                        client.writeAndFlush(new Packet(sequenceId, new ErrPacket(e.errno(), e.sqlState(), e.wireMessage())
-                                .encode(client.alloc())), client.voidPromise());
+                        failed(client, session, sequenceId, failure instanceof ShardwiseException s ? s
+                                : ShardwiseException.bug("a native transaction's own statement", failure));
                     }
                     ended.run();
                 });
-                if (command.action() == TransactionCommand.Action.COMMIT) {
-                    pinned.commitNow(done);
-                } else {
-                    pinned.rollbackNow(done);
+                switch (command.action()) {
+                    case COMMIT -> pinned.commitNow(done);
+                    case ROLLBACK -> pinned.rollbackNow(done);
+                    case SAVEPOINT -> pinned.savepointNow(command.savepoint(), done);
+                    case ROLLBACK_TO_SAVEPOINT -> pinned.rollbackToSavepointNow(command.savepoint(), done);
+                    default -> pinned.releaseSavepointNow(command.savepoint(), done);
                 }
                 return done.isDone() ? null : pinned;
             }
         }
         throw new IllegalStateException(command.action().name()); // unreachable: the switch covers every action
+    }
+
+    /** The ERR the session's thread writes for {@code e}, recorded for SHOW ERRORS. */
+    private static void failed(Channel client, RelaySession session, int sequenceId, ShardwiseException e) {
+        session.failed(e.errno(), e.wireMessage());
+        client.writeAndFlush(new Packet(sequenceId, new ErrPacket(e.errno(), e.sqlState(), e.wireMessage()).encode(client.alloc())),
+                client.voidPromise());
     }
 
     private static void ok(Channel client, RelaySession session, int sequenceId) {

@@ -162,6 +162,11 @@ final class SessionRelay implements RelaySession {
     }
 
     @Override
+    public List<String> savepoints() {
+        return core.savepoints();
+    }
+
+    @Override
     public void useNativeReads(io.shardwise.core.execute.NativeReads reads) {
         core.useNativeReads(reads);
     }
