@@ -335,7 +335,7 @@ final class KeyMoves {
             byNode.computeIfAbsent(node, n -> new ArrayList<>()).add(KeyedWrites.tuple(row, located, key, rowColumns, mode));
         }
         // in place, each node's rows are updated in the order just checked, so no node meets a duplicate MySQL's order avoids
-        String order = located.equals(key) ? "" : inPlaceOrder(rowColumns, key, rows, ordered, mode);
+        String order = located.equals(key) || rows.isEmpty() ? "" : inPlaceOrder(rowColumns, key, rows, ordered, mode);
 
         StatementResult.Update updated = inPlace(table, rule, choice, normalized, plan, params, rowColumns, flags, rows, mode,
                 declared != null, order);

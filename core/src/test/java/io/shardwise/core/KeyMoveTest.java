@@ -71,6 +71,9 @@ class KeyMoveTest {
         // on one node too (40, 44, 48 are node 0's): the in-place UPDATE follows that order, not its own ascending one
         assertEquals("affected 3", same("UPDATE users SET user_id = IF(user_id = 48, 5048, user_id + 4) WHERE user_id IN (40, 44, 48)"
                 + " ORDER BY user_id DESC", "users", "user_id", "user_id"));
+        // no row chosen: nothing to order, nothing written
+        assertEquals("affected 0", same("UPDATE users SET user_id = user_id + 1 WHERE user_id = -77 ORDER BY user_id DESC",
+                "users", "user_id", "user_id"));
         // a swap is a duplicate in any order
         assertEquals("error 1062", same("UPDATE users SET user_id = IF(user_id = 50, 51, 50) WHERE user_id IN (50, 51)",
                 "users", "user_id", "user_id"));
