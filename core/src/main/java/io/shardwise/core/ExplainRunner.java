@@ -49,7 +49,7 @@ final class ExplainRunner {
     /** The unit's backend explains it; {@code unit} is the unit itself, not yet wrapped in EXPLAIN. */
     private record OnBackend(ExecutionUnit unit) implements Explained {}
 
-    /** {@code federated}: the third tier's plan when {@code route} is one, else null. */
+    /** {@code federated}: the third tier's plan when {@code route}'s units are one's (a SELECT, or a write's choice), else null. */
     private record Planned(RoutePlan route, Statement statement, FederatedPlan federated) implements Explained {}
 
     /** {@code EXPLAIN statement} with the values of its {@code ?} markers. */
@@ -111,11 +111,16 @@ final class ExplainRunner {
             };
         }
         session.checkExplained(statement, inner);
-        RoutePlan route = plans.preview(inner, params); // the statement's own refusal, if it has one
+        PlanRunner.Previewed previewed = plans.previewed(inner, params); // the statement's own refusal, if it has one
+        RoutePlan route = previewed.route();
         if (route.units().size() == 1 && route.kind().runsAsWritten()) {
             return new OnBackend(route.units().get(0));
         }
-        return new Planned(route, statement, route.kind() == RouteKind.FEDERATED && plan.federated(engine.rule()) instanceof FederatedPlan f ? f : null);
+        FederatedPlan federated = previewed.federated();
+        if (federated == null && route.kind() == RouteKind.FEDERATED && plan.federated(engine.rule()) instanceof FederatedPlan f) {
+            federated = f;
+        }
+        return new Planned(route, statement, federated);
     }
 
     /** The backend's EXPLAIN of {@code unit}, with the user's options (FORMAT=JSON, EXTENDED ...) as written. */

@@ -127,18 +127,17 @@ final class KeyMoves {
     }
 
     /**
-     * A multi-table UPDATE of its one target's sharding column, as one MySQL runs it: (1) the target rows the join
-     * matches are chosen ({@code SELECT t.* FROM <the FROM> WHERE … FOR UPDATE}, answered by the tier that answers it:
-     * the join's rows read before any is changed, as MySQL reads them); (2) the user's UPDATE runs where the rows are,
-     * the sharding column written in place (co-located on each node, else on the third tier over copies of the other
-     * tables), so MySQL evaluates SET over the join and its matched/changed counts are the statement's; (3) on each
-     * node the chosen rows are read again by their primary keys and those whose new key belongs to another node moved
-     * there ({@link #move}). A target whose primary key the statement assigns is refused: its rows could not be found
-     * again by keys read before the write, and a new key computed from joined rows is the value of the join row MySQL
-     * happened to meet first.
+     * Step 1 of {@link #runMultiTable}: the choosing SELECT ({@code SELECT t.*, (new primary key values) FROM <the FROM>
+     * WHERE … FOR UPDATE}) and its {@code ?} values; the target's declared columns, their primary key ({@code key}) and
+     * where each row's primary key is after the write ({@code located}: a column of the row, or a value selected beside it,
+     * {@code values} of them). PREVIEW and EXPLAIN show this SELECT's plan as the move's first step.
      */
-    StatementResult runMultiTable(io.shardwise.core.sql.analyze.Update update, NormalizedSql normalized, CachedPlan plan,
-                                  List<Object> params) {
+    record MultiChoice(String text, List<Object> params, String what, String logical, List<Column> declared, List<Integer> key,
+                       List<Integer> located, int values) {}
+
+    /** {@link MultiChoice} of {@code update}, or its refusal (the target's columns read, nothing run). */
+    MultiChoice multiChoice(io.shardwise.core.sql.analyze.Update update, NormalizedSql normalized, CachedPlan plan,
+                            List<Object> params) {
         io.shardwise.core.sql.analyze.MultiTable multi = update.multi();
         io.shardwise.core.sql.analyze.TableRef target = multi.targets().get(0);
         TableRule.Sharded rule = (TableRule.Sharded) engine.rule().table(target.name());
@@ -161,30 +160,76 @@ final class KeyMoves {
         if (key.isEmpty()) {
             throw new ShardwiseException(ErrorCode.UNSUPPORTED, what + ", whose table has no primary key to find the rows it moves by");
         }
-        for (io.shardwise.core.sql.analyze.MultiTable.Assigned a : multi.spans().assignments()) {
-            for (int k : key) {
-                if (KeyedWrites.name(declared.get(k)).equalsIgnoreCase(a.column())) {
-                    throw new ShardwiseException(ErrorCode.UNSUPPORTED, what + " that assigns its primary key column '" + a.column()
-                            + "' too (the moved rows could not be found again by the keys chosen before the write)");
+        // a primary key the statement assigns: its new values selected beside each row, as the one-table key move selects them
+        List<io.shardwise.core.sql.analyze.MultiTable.Assigned> assignments = multi.spans().assignments();
+        List<io.shardwise.core.sql.analyze.MultiTable.Assigned> keyValues = new ArrayList<>();
+        List<String> keyTexts = new ArrayList<>();
+        List<Integer> located = new ArrayList<>();
+        for (int k : key) {
+            int last = -1;
+            for (int i = 0; i < assignments.size(); i++) {
+                last = KeyedWrites.name(declared.get(k)).equalsIgnoreCase(assignments.get(i).column()) ? i : last;
+            }
+            if (last < 0) {
+                located.add(k);
+                continue;
+            }
+            io.shardwise.core.sql.analyze.MultiTable.Assigned a = assignments.get(last);
+            String value = text.substring(source.at(a.columnEnd()), source.at(a.end())).replaceFirst("^\\s*=", "");
+            for (io.shardwise.core.sql.analyze.MultiTable.Assigned before : assignments.subList(0, last)) {
+                if (java.util.regex.Pattern.compile("(?i)(?<![\\w$])`?" + java.util.regex.Pattern.quote(before.column()) + "`?(?![\\w$])")
+                        .matcher(value).find()) {
+                    throw new ShardwiseException(ErrorCode.UNSUPPORTED, what + " whose new primary key value reads a column the"
+                            + " statement assigns before it ('" + before.column() + "': computed on the old row it would differ)");
                 }
             }
+            located.add(declared.size() + keyValues.size());
+            keyValues.add(a);
+            keyTexts.add(value);
         }
         // step 1: the target's rows the join matches, locked, before any is changed
         int refsEnd = source.at(multi.spans().refsEnd());
         int tail = source.at(multi.spans().tailStart());
-        NormalizedSql chooser = session.normalize("SELECT " + KeyedWrites.quoted(target.exposedName()) + ".* FROM "
-                + text.substring(refsStart, refsEnd) + " " + text.substring(tail) + " FOR UPDATE");
-        CachedPlan chooserPlan = engine.plan(chooser);
-        List<Object> chooserParams = new ArrayList<>();
-        int p = 0;
-        for (io.shardwise.core.sql.normalize.Literal l : normalized.literals()) {
-            if (l.isParameter()) {
-                if (l.start() >= refsStart && l.start() < refsEnd || l.start() >= tail) {
-                    chooserParams.add(params.get(p));
-                }
-                p++;
-            }
+        StringBuilder select = new StringBuilder("SELECT ").append(KeyedWrites.quoted(target.exposedName())).append(".*");
+        for (String value : keyTexts) {
+            select.append(", (").append(value).append(')');
         }
+        String chooser = select.append(" FROM ").append(text, refsStart, refsEnd).append(' ').append(text.substring(tail))
+                .append(" FOR UPDATE").toString();
+        List<Object> chooserParams = new ArrayList<>();
+        for (io.shardwise.core.sql.analyze.MultiTable.Assigned a : keyValues) {
+            chooserParams.addAll(params(normalized, params, source.at(a.columnEnd()), source.at(a.end())));
+        }
+        chooserParams.addAll(params(normalized, params, refsStart, refsEnd));
+        chooserParams.addAll(params(normalized, params, tail, Integer.MAX_VALUE));
+        return new MultiChoice(chooser, chooserParams, what, logical, declared, key, located, keyValues.size());
+    }
+
+    /**
+     * A multi-table UPDATE of its one target's sharding column, as one MySQL runs it: (1) the target rows the join
+     * matches are chosen ({@code SELECT t.* FROM <the FROM> WHERE … FOR UPDATE}, answered by the tier that answers it:
+     * the join's rows read before any is changed, as MySQL reads them); (2) the user's UPDATE runs where the rows are,
+     * the sharding column written in place (co-located on each node, else on the third tier over copies of the other
+     * tables), so MySQL evaluates SET over the join and its matched/changed counts are the statement's; (3) on each
+     * node the chosen rows are read again by their primary keys and those whose new key belongs to another node moved
+     * there ({@link #move}). A target whose primary key the statement assigns too has the new key computed beside each
+     * chosen row (step 1), its rows found again by it, as the one-table key move does; refused when a target row met by
+     * several join rows gets different new keys from them (MySQL's is the value of the join row it meets first), or when
+     * the value reads a column assigned before it.
+     */
+    StatementResult runMultiTable(io.shardwise.core.sql.analyze.Update update, NormalizedSql normalized, CachedPlan plan,
+                                  List<Object> params) {
+        MultiChoice choice = multiChoice(update, normalized, plan, params);
+        TableRule.Sharded rule = (TableRule.Sharded) engine.rule().table(update.multi().targets().get(0).name());
+        String table = update.multi().targets().get(0).name();
+        String what = choice.what();
+        String logical = choice.logical();
+        List<Column> declared = choice.declared();
+        List<Integer> key = choice.key();
+        List<Integer> located = choice.located();
+        NormalizedSql chooser = session.normalize(choice.text());
+        CachedPlan chooserPlan = engine.plan(chooser);
+        List<Object> chooserParams = choice.params();
         List<Column> columns;
         List<byte[][]> rows;
         StatementResult chosen = runner.select((io.shardwise.core.sql.analyze.Select) chooserPlan.statement(), chooser, chooserPlan,
@@ -193,25 +238,42 @@ final class KeyMoves {
             columns = cursor.columns();
             rows = KeyedWrites.read(cursor);
         }
-        if (columns.size() != declared.size()) {
+        if (columns.size() != declared.size() + choice.values()) {
             throw new ShardwiseException(ErrorCode.BUG, "the rows chosen to move have " + columns.size() + " columns, the table "
                     + declared.size());
         }
         int shard = indexOf(declared, rule.keyColumn());
         LexicalMode mode = normalized.lexicalMode();
-        Map<Integer, java.util.Set<String>> byNode = new LinkedHashMap<>();
+        // a row the join meets several times is chosen (and changed) once; its new key must be one
+        rows = KeyShifts.distinct(rows, key, located, key, declared, what);
+        KeyShifts.check(rows, key, located, key, declared, false);
+        Map<Integer, List<String>> byNode = new LinkedHashMap<>();
         for (byte[][] row : rows) {
-            // a row the join meets several times is chosen (and changed) once
-            byNode.computeIfAbsent(node(rule, row[shard], declared.get(shard)), n -> new java.util.LinkedHashSet<>())
-                    .add(KeyedWrites.tuple(row, key, key, declared, mode));
+            byNode.computeIfAbsent(node(rule, row[shard], declared.get(shard)), n -> new ArrayList<>())
+                    .add(KeyedWrites.tuple(row, located, key, declared, mode));
         }
         // step 2: the user's UPDATE where the rows are, its counts the statement's
         StatementResult.Update updated = multiInPlace(update, normalized, plan, params);
         // step 3: each node's chosen rows read again; those whose key now belongs elsewhere moved there
-        for (Map.Entry<Integer, java.util.Set<String>> e : byNode.entrySet()) {
-            move(table, logical, rule, e.getKey(), declared, key, new ArrayList<>(e.getValue()), mode);
+        for (Map.Entry<Integer, List<String>> e : byNode.entrySet()) {
+            move(table, logical, rule, e.getKey(), declared, key, e.getValue(), mode);
         }
         return updated;
+    }
+
+    /** The client's values of the {@code ?} in [{@code from}, {@code to}) of the statement's original text, in order. */
+    private static List<Object> params(NormalizedSql normalized, List<Object> params, int from, int to) {
+        List<Object> values = new ArrayList<>();
+        int p = 0;
+        for (io.shardwise.core.sql.normalize.Literal l : normalized.literals()) {
+            if (l.isParameter()) {
+                if (l.start() >= from && l.start() < to) {
+                    values.add(params.get(p));
+                }
+                p++;
+            }
+        }
+        return values;
     }
 
     /** Step 2 of {@link #runMultiTable}: co-located on each node where the FROM meets there, else on the third tier. */
@@ -262,13 +324,21 @@ final class KeyMoves {
         if (shard < 0) {
             throw new ShardwiseException(ErrorCode.BUG, "the rows chosen to move lack sharding column " + rule.keyColumn());
         }
+        SourceText source = SourceText.original(normalized, plan.digestTokenOffsets());
+        boolean ordered = source.text().substring(source.at(choice.orderLimitStart())).strip().toLowerCase(java.util.Locale.ROOT)
+                .startsWith("order");
+        // MySQL checks the primary key row by row in its order: a row taking a key another chosen row still holds is 1062
+        KeyShifts.check(rows, key, located, key, rowColumns, ordered);
         Map<Integer, List<String>> byNode = new LinkedHashMap<>();
         for (byte[][] row : rows) {
             int node = node(rule, row[shard], rowColumns.get(shard));
             byNode.computeIfAbsent(node, n -> new ArrayList<>()).add(KeyedWrites.tuple(row, located, key, rowColumns, mode));
         }
+        // in place, each node's rows are updated in the order just checked, so no node meets a duplicate MySQL's order avoids
+        String order = located.equals(key) || rows.isEmpty() ? "" : inPlaceOrder(rowColumns, key, rows, ordered, mode);
 
-        StatementResult.Update updated = inPlace(table, rule, choice, normalized, plan, params, rowColumns, flags, rows, mode, declared != null);
+        StatementResult.Update updated = inPlace(table, rule, choice, normalized, plan, params, rowColumns, flags, rows, mode,
+                declared != null, order);
 
         for (Map.Entry<Integer, List<String>> e : byNode.entrySet()) {
             move(table, logical, rule, e.getKey(), rowColumns, key, e.getValue(), mode);
@@ -279,7 +349,7 @@ final class KeyMoves {
     /** Step 2: the user's UPDATE on the chosen rows, where they are. */
     private StatementResult.Update inPlace(String table, TableRule.Sharded rule, RowChoice choice, NormalizedSql normalized,
                                            CachedPlan plan, List<Object> params, List<Column> rowColumns, List<Column> flags,
-                                           List<byte[][]> rows, LexicalMode mode, boolean replacesWhere) {
+                                           List<byte[][]> rows, LexicalMode mode, boolean replacesWhere, String order) {
         String predicate = KeyedWrites.predicate(rowColumns, flags, rows, table, rule.keyColumn(), mode);
         SourceText source = SourceText.original(normalized, plan.digestTokenOffsets());
         String text;
@@ -314,9 +384,34 @@ final class KeyMoves {
             }
             return (StatementResult.Update) runner.federatedInPlace(federated, u, written, writePlan, params.subList(0, markers));
         }
+        if (!order.isEmpty()) {
+            written = session.normalize(text + order);
+            writePlan = engine.plan(written);
+        }
         RoutePlan route = engine.router().routeInPlace(writePlan.prepared(), new StatementBindings(written, params.subList(0, markers)),
                 SourceText.original(written, writePlan.digestTokenOffsets()));
         return (StatementResult.Update) runner.run(route);
+    }
+
+    /**
+     * The ORDER BY of an in-place UPDATE that assigns primary keys: the primary key's, or (the statement ordered) the
+     * chosen rows' own order, by their old keys.
+     */
+    private static String inPlaceOrder(List<Column> columns, List<Integer> key, List<byte[][]> rows, boolean ordered, LexicalMode mode) {
+        if (!ordered) {
+            StringBuilder by = new StringBuilder(" ORDER BY ");
+            for (int k = 0; k < key.size(); k++) {
+                by.append(k == 0 ? "" : ", ").append(KeyedWrites.quoted(KeyedWrites.name(columns.get(key.get(k)))));
+            }
+            return by.toString();
+        }
+        StringBuilder by = new StringBuilder(" ORDER BY CASE");
+        String keyColumns = KeyedWrites.keyColumns(columns, key);
+        for (int i = 0; i < rows.size(); i++) {
+            by.append(" WHEN ").append(keyColumns).append(" = ").append(KeyedWrites.tuple(rows.get(i), key, key, columns, mode))
+                    .append(" THEN ").append(i);
+        }
+        return by.append(" END").toString();
     }
 
     /** Step 3 for one node: its updated rows read again; those whose key now belongs elsewhere deleted and inserted by the rule. */

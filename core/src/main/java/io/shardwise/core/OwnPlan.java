@@ -54,13 +54,16 @@ record OwnPlan(String tier, RouteKind route, List<Step> steps) {
     private static final int NOT_FIXED_DEC = 39;
     private static final int UTF8MB4_GENERAL_CI = 45;
 
-    /** @param federated the third tier's plan when {@code route} is one (its steps are named from it), else null */
+    /**
+     * @param federated the third tier's plan when {@code route}'s units are one's (a federated SELECT, or the SELECT choosing a
+     *                  keyed write's or key move's rows on that tier): its steps are named from it; else null
+     */
     static OwnPlan of(RoutePlan route, Statement statement, FederatedPlan federated) {
         List<Step> steps = new ArrayList<>();
         List<ExecutionUnit> units = route.units();
         String tier = switch (route.kind()) {
             case FEDERATED -> {
-                federatedSteps(units, federated, steps);
+                federatedSteps(units, federated, "statement", steps);
                 yield "federated";
             }
             case INSERT_SELECT -> {
@@ -70,15 +73,16 @@ record OwnPlan(String tier, RouteKind route, List<Step> steps) {
                 yield "insert select";
             }
             case KEYED_WRITE -> {
-                int next = reads(route, "choose rows", steps);
+                int next = choice(route, federated, steps);
                 steps.add(new Step(next, "write by key", null, null, List.of(), "the statement on the chosen rows' nodes, by their"
                         + " primary keys, in one transaction with the choice"));
                 yield "keyed write";
             }
             case KEY_MOVE -> {
-                int next = reads(route, "choose rows", steps);
+                int next = choice(route, federated, steps);
                 steps.add(new Step(next, "write by key", null, null, List.of(), "the statement on the chosen rows, in place on"
-                        + " their nodes, by their primary keys"));
+                        + " their nodes: by their primary keys, or (several tables) the join where it meets, on the third tier if it"
+                        + " does not meet on one node"));
                 steps.add(new Step(next + 1, "move rows", null, null, List.of(), "each updated row whose new sharding key belongs"
                         + " to another node: read, deleted from its node, inserted by the rule; in one transaction with the choice"));
                 yield "key move";
@@ -111,6 +115,19 @@ record OwnPlan(String tier, RouteKind route, List<Step> steps) {
         };
     }
 
+    /**
+     * The steps of the SELECT that chooses a write's rows: the merger's reads and merge, or (its units a federated
+     * plan's: a subquery over other shards in the choice) the third tier's steps, the SELECT itself named "choose
+     * rows"; the next free id.
+     */
+    private static int choice(RoutePlan route, FederatedPlan federated, List<Step> steps) {
+        if (federated == null) {
+            return reads(route, "choose rows", steps);
+        }
+        federatedSteps(route.units(), federated, "choose rows", steps);
+        return steps.get(steps.size() - 1).id() + 1;
+    }
+
     /** The route's units as reads with id 1, then their merge with id 2 when there are several; the next free id. */
     private static int reads(RoutePlan route, String step, List<Step> steps) {
         for (ExecutionUnit u : route.units()) {
@@ -130,7 +147,7 @@ record OwnPlan(String tier, RouteKind route, List<Step> steps) {
      * copy. The scans share id 1 (they run in parallel outside a transaction); each coordinator step
      * has its own.
      */
-    private static void federatedSteps(List<ExecutionUnit> units, FederatedPlan plan, List<Step> steps) {
+    private static void federatedSteps(List<ExecutionUnit> units, FederatedPlan plan, String statement, List<Step> steps) {
         List<String[]> names = new ArrayList<>(); // {step, detail} per unit, in unit order
         int scans = 0;
         if (plan == null) {
@@ -162,7 +179,8 @@ record OwnPlan(String tier, RouteKind route, List<Step> steps) {
                 names.add(new String[] {"insert shipped", "the rows shipped from " + remote.backend() + "." + remote.table()});
             }
         }
-        names.add(new String[] {"statement", "the statement as written, over the copies"});
+        names.add(new String[] {statement, statement.equals("statement") ? "the statement as written, over the copies"
+                : "the SELECT choosing the write's rows, over the copies"});
         for (FederatedPlan.Copy c : plan.copies()) {
             names.add(new String[] {"drop copy", "the copy of " + c.table()});
         }

@@ -509,56 +509,95 @@ final class PlanRunner {
         });
     }
 
+    /**
+     * A route PREVIEW shows, and the third tier's plan whose structure names its units' steps in EXPLAIN ({@link OwnPlan});
+     * {@code federated} null where the units are no federated SELECT's.
+     */
+    record Previewed(RoutePlan route, FederatedPlan federated) {}
+
     /** The route plan a statement would run with (PREVIEW). */
     RoutePlan preview(NormalizedSql normalized, List<Object> params) {
+        return previewed(normalized, params).route();
+    }
+
+    /** {@link #preview}, with the federated plan of its units where they are one's. Runs nothing but reads of metadata. */
+    Previewed previewed(NormalizedSql normalized, List<Object> params) {
         CachedPlan plan = plan(normalized);
         requireSchema(plan.statement());
         return switch (plan.statement()) {
             case SessionCommand c -> throw new ShardwiseException(ErrorCode.UNSUPPORTED, "PREVIEW of " + c.kind()
                     + " (it runs in the session, on no shard)");
             case Select s -> previewSelect(s, normalized, plan, params);
-            case Insert i -> route(normalized, plan, params);
+            case Insert i -> new Previewed(route(normalized, plan, params), null);
             case Update u -> previewWrite(u, u.choice(), normalized, plan, params);
             case Delete d -> previewWrite(d, d.choice(), normalized, plan, params);
-            case Ddl d -> route(normalized, plan, params);
-            case Passthrough p -> route(normalized, plan, params);
-            case Call c -> route(normalized, plan, params);
+            case Ddl d -> new Previewed(route(normalized, plan, params), null);
+            case Passthrough p -> new Previewed(route(normalized, plan, params), null);
+            case Call c -> new Previewed(route(normalized, plan, params), null);
         };
     }
 
     /** A SELECT's route, or the federated plan's steps where the route refuses it ({@link #select}). */
-    private RoutePlan previewSelect(Select select, NormalizedSql normalized, CachedPlan plan, List<Object> params) {
+    private Previewed previewSelect(Select select, NormalizedSql normalized, CachedPlan plan, List<Object> params) {
         try {
-            return route(normalized, plan, params);
+            return new Previewed(route(normalized, plan, params), null);
         } catch (ShardwiseException refused) {
             if (refused.code() != ErrorCode.UNSUPPORTED || !(plan.federated(engine.rule()) instanceof FederatedPlan federated)) {
                 throw refused;
             }
-            return new RoutePlan(RouteKind.FEDERATED, federation.preview(federated, select, normalized, plan, params),
-                    new MergeSpec.PassThrough());
+            return new Previewed(new RoutePlan(RouteKind.FEDERATED, federation.preview(federated, select, normalized, plan, params),
+                    new MergeSpec.PassThrough()), federated);
         }
     }
 
-    /** An UPDATE or DELETE's route, or the federated write's steps where {@link #keyable} runs it on the third tier. */
-    private RoutePlan previewWrite(Statement write, RowChoice choice, NormalizedSql normalized, CachedPlan plan, List<Object> params) {
-        FederatedWrite federated = !execution.holdsTableLocks() && plan.federatedWrite(engine.rule()) instanceof FederatedWrite f ? f : null;
+    /**
+     * An UPDATE or DELETE's plan as {@link #keyable} would run it: its route; the federated write's steps; or, for a write
+     * that chooses its rows first (through a SELECT the router refuses as the write's own route, or that reads other
+     * shards), that choosing SELECT's plan — merged or on the third tier — as a {@link RouteKind#KEYED_WRITE} or {@link
+     * RouteKind#KEY_MOVE}, whose later steps (the write by key, the moves) depend on the rows it returns.
+     */
+    private Previewed previewWrite(Statement write, RowChoice choice, NormalizedSql normalized, CachedPlan plan, List<Object> params) {
+        boolean locks = execution.holdsTableLocks();
+        SourceText source = SourceText.original(normalized, plan.digestTokenOffsets());
+        if (!locks && choosable(write, choice) && orderReadsShards(write, choice)) {
+            return chosen(RouteKind.KEYED_WRITE, choice.text(source.text(), source::at),
+                    params.subList(markers(normalized, choice.firstParam()), params.size()));
+        }
+        FederatedWrite federated = !locks && plan.federatedWrite(engine.rule()) instanceof FederatedWrite f ? f : null;
         if (federated == null || !federated.readsShards()) {
             try {
-                return route(normalized, plan, params);
+                return new Previewed(route(normalized, plan, params), null);
             } catch (ShardwiseException refused) {
-                if (refused.code() != ErrorCode.UNSUPPORTED || federated == null && !choosable(write, choice)) {
+                if (refused.code() != ErrorCode.UNSUPPORTED || locks) {
+                    throw refused;
+                }
+                if (write instanceof Update u && KeyMoves.withSubqueries(u, engine.rule())) {
+                    return chosen(RouteKind.KEY_MOVE, u.choice().movesText(source.text(), source::at), params);
+                }
+                if (write instanceof Update u && KeyMoves.multiTable(u, engine.rule())) {
+                    KeyMoves.MultiChoice multi = keyMoves.multiChoice(u, normalized, plan, params);
+                    return chosen(RouteKind.KEY_MOVE, multi.text(), multi.params());
+                }
+                if (federated == null && !choosable(write, choice)) {
                     throw refused;
                 }
             }
         }
         if (federated == null || federated.limited() && choice != null && federated.targets(new StatementBindings(normalized, params)).size() > 1) {
-            SourceText source = SourceText.original(normalized, plan.digestTokenOffsets());
-            NormalizedSql chooser = session.normalize(choice.text(source.text(), source::at));
-            CachedPlan chooserPlan = engine.plan(chooser);
-            return previewSelect((Select) chooserPlan.statement(), chooser, chooserPlan,
+            return chosen(RouteKind.KEYED_WRITE, choice.text(source.text(), source::at),
                     params.subList(markers(normalized, choice.firstParam()), params.size()));
         }
-        return new RoutePlan(RouteKind.FEDERATED, federatedWrites.preview(federated, write, normalized, plan, params), new MergeSpec.PassThrough());
+        return new Previewed(new RoutePlan(RouteKind.FEDERATED, federatedWrites.preview(federated, write, normalized, plan, params),
+                new MergeSpec.PassThrough()), null);
+    }
+
+    /** The plan of a write whose rows {@code chooser} chooses first: that SELECT's units, as the write's {@code kind}. */
+    private Previewed chosen(RouteKind kind, String chooser, List<Object> params) {
+        NormalizedSql text = session.normalize(chooser);
+        CachedPlan chooserPlan = engine.plan(text);
+        Previewed choice = previewSelect((Select) chooserPlan.statement(), text, chooserPlan, params);
+        RoutePlan r = choice.route();
+        return new Previewed(new RoutePlan(kind, r.units(), r.merge(), r.starItem(), r.assumedWidth(), List.of()), choice.federated());
     }
 
     RoutePlan route(NormalizedSql normalized, CachedPlan plan, List<Object> params) {

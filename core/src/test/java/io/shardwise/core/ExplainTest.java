@@ -243,6 +243,42 @@ class ExplainTest {
     }
 
     @Test
+    void aWriteThatChoosesItsRowsFirstShowsTheChoiceOnItsTierThenTheWriteSteps() {
+        List<List<String>> before = everything();
+        // routed to one node by its WHERE, but its ORDER BY reads order_items of every node: chosen on the third tier, written by key
+        String oneNode = "UPDATE orders SET status = 'x' WHERE user_id = 3 ORDER BY (SELECT COUNT(*) FROM order_items i"
+                + " WHERE i.user_id = MOD(orders.order_id, 50)) DESC, order_id LIMIT 2";
+        List<List<String>> rows = answer(engine, "EXPLAIN " + oneNode).rows();
+        assertTrue(rows.stream().allMatch(r -> r.get(1).equals("keyed write") && r.get(2).equals("KEYED_WRITE")), rows.toString());
+        assertEquals("1", rows.get(0).get(0));
+        assertEquals("ship", rows.get(0).get(3), rows.toString());
+        assertTrue(rows.stream().anyMatch(r -> r.get(3).equals("choose rows") && r.get(5).contains("FOR UPDATE")), rows.toString());
+        assertEquals("write by key", rows.get(rows.size() - 1).get(3));
+        List<List<String>> preview = answer(engine, "PREVIEW " + oneNode).rows();
+        assertEquals(rows.size() - 1, preview.size(), "PREVIEW: the choice's units (the write by key depends on its rows)");
+        assertTrue(preview.stream().allMatch(r -> r.get(3).equals("KEYED_WRITE")), preview.toString());
+        for (int i = 0; i < preview.size(); i++) {
+            assertEquals(preview.get(i).subList(0, 2), rows.get(i).subList(4, 6), "the SQL PREVIEW shows");
+        }
+        // a multi-table UPDATE of a sharding column that is the primary key (co-located): the join's choice on each node,
+        // the new keys computed beside the rows, then the write in place and the moves
+        String multi = "UPDATE users u JOIN orders o USING (user_id) SET u.user_id = u.user_id + 9000 WHERE o.amount > 900";
+        rows = answer(engine, "EXPLAIN " + multi).rows();
+        assertTrue(rows.stream().allMatch(r -> r.get(1).equals("key move") && r.get(2).equals("KEY_MOVE")), rows.toString());
+        assertEquals(4, rows.stream().filter(r -> r.get(3).equals("choose rows")).count(), rows.toString());
+        assertTrue(rows.get(0).get(5).contains("9000") && rows.get(0).get(5).contains("FOR UPDATE"), rows.toString());
+        assertEquals(List.of("write by key", "move rows"), List.of(rows.get(rows.size() - 2).get(3), rows.get(rows.size() - 1).get(3)));
+        assertEquals(4, answer(engine, "PREVIEW " + multi).rows().size());
+        // a key move whose WHERE reads other shards: its choice on the third tier, then in place and moved
+        String sub = "UPDATE orders SET user_id = 11 WHERE order_id IN (SELECT order_id FROM order_items WHERE quantity = 3) AND amount < 300";
+        rows = answer(engine, "EXPLAIN FORMAT=TRADITIONAL " + sub).rows();
+        assertTrue(rows.stream().anyMatch(r -> r.get(3).equals("ship")) && rows.stream().anyMatch(r -> r.get(3).equals("choose rows")),
+                rows.toString());
+        assertEquals("move rows", rows.get(rows.size() - 1).get(3));
+        assertEquals(before, everything(), "nothing changed");
+    }
+
+    @Test
     void aRefusedStatementsExplainFailsAsTheStatementWould() {
         try (EngineSession s = engine.openSession()) {
             for (String refused : List.of("UPDATE IGNORE orders SET user_id = 5 WHERE user_id = 4", "SELECT * FROM no_such_table",

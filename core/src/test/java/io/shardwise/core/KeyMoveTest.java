@@ -61,6 +61,30 @@ class KeyMoveTest {
     }
 
     @Test
+    void aPrimaryKeyTakenByAnotherChosenRowIsADuplicateInMysqlsRowOrder() throws SQLException {
+        // without ORDER BY MySQL updates in primary key order: 30 takes 31 while 31 still holds it (1062), though each
+        // node alone (30..33 sit on four nodes) would meet no duplicate
+        String shift = "UPDATE users SET user_id = IF(user_id = 33, 5033, user_id + 1) WHERE user_id BETWEEN 30 AND 33";
+        assertEquals("error 1062", same(shift, "users", "user_id", "user_id"));
+        // in descending order every key is free when it is taken: the rows shift across the nodes
+        assertEquals("affected 4", same(shift + " ORDER BY user_id DESC", "users", "user_id", "user_id"));
+        // on one node too (40, 44, 48 are node 0's): the in-place UPDATE follows that order, not its own ascending one
+        assertEquals("affected 3", same("UPDATE users SET user_id = IF(user_id = 48, 5048, user_id + 4) WHERE user_id IN (40, 44, 48)"
+                + " ORDER BY user_id DESC", "users", "user_id", "user_id"));
+        // no row chosen: nothing to order, nothing written
+        assertEquals("affected 0", same("UPDATE users SET user_id = user_id + 1 WHERE user_id = -77 ORDER BY user_id DESC",
+                "users", "user_id", "user_id"));
+        // a swap is a duplicate in any order
+        assertEquals("error 1062", same("UPDATE users SET user_id = IF(user_id = 50, 51, 50) WHERE user_id IN (50, 51)",
+                "users", "user_id", "user_id"));
+        // a primary key other than the sharding key, both assigned: 100020 takes 100021 while it is still there
+        assertEquals("error 1062", same("UPDATE orders SET order_id = order_id + 1, user_id = 3 WHERE order_id BETWEEN 100020 AND 100022",
+                "orders", "order_id", "user_id"));
+        assertEquals("affected 3", same("UPDATE orders SET order_id = order_id + 7000, user_id = 3 WHERE order_id BETWEEN 100020 AND 100022",
+                "orders", "order_id", "user_id"));
+    }
+
+    @Test
     void orderByAndLimitChooseTheRowsAsOneMysqlDoes() throws SQLException {
         same("UPDATE orders SET user_id = 7 WHERE status = 'paid' ORDER BY order_id DESC LIMIT 3", "orders", "order_id", "user_id");
     }

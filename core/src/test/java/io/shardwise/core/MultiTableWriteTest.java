@@ -362,9 +362,28 @@ class MultiTableWriteTest {
                     () -> s.execute("UPDATE sbtest1 s JOIN order_items i ON i.quantity = s.id SET s.k = i.price, i.price = 0"));
             assertEquals(ErrorCode.UNSUPPORTED, e.code());
             assertTrue(e.getMessage().contains("reads column 'price'"), e.getMessage());
-            // a sharding column that is also the primary key: the moved rows could not be found again by the keys chosen first
-            e = assertThrows(ShardwiseException.class, () -> s.execute("UPDATE users u JOIN orders o USING (user_id) SET u.user_id = 5"));
-            assertTrue(e.getMessage().contains("sharding column 'user_id'") && e.getMessage().contains("primary key"), e.getMessage());
+            // a new primary key that differs between the join rows meeting one target row: MySQL's is the first join row's
+            e = assertThrows(ShardwiseException.class, () -> s.execute("UPDATE users u JOIN orders o USING (user_id)"
+                    + " SET u.user_id = o.order_id + 7000000 WHERE u.user_id BETWEEN 1 AND 20"));
+            assertEquals(ErrorCode.UNSUPPORTED, e.code());
+            assertTrue(e.getMessage().contains("new primary key differs between the join rows"), e.getMessage());
         }
+    }
+
+    @Test
+    void aMultiTableUpdateOfAShardingColumnThatIsThePrimaryKeyFindsTheRowsByTheirNewKeys() throws SQLException {
+        // each user met once per order, each time with the same new key: changed, counted and moved once
+        String moved = same("UPDATE users u JOIN orders o USING (user_id) SET u.user_id = u.user_id + 6000, u.name = 'mt'"
+                + " WHERE o.amount > 900", "users user_id");
+        assertTrue(affected(moved) > 0, moved);
+        foundWhereTheirKeysRoute("users", "user_id", 6001, 6002, 6003, 6004, 6005, 6006, 6007, 6008, 6009, 6010);
+        // not co-located (a single table of one backend): in place on the third tier, then found by the new keys
+        same("UPDATE users u JOIN promotions p ON p.id = u.user_id SET u.user_id = u.user_id + 8000 WHERE p.id < 6", "users user_id");
+        foundWhereTheirKeysRoute("users", "user_id", 8001, 8002, 8003, 8004, 8005);
+        // two users taking one key: MySQL's duplicate (1062), nothing changed
+        assertEquals("error 1062", same("UPDATE users u JOIN orders o USING (user_id) SET u.user_id = 5", "users user_id"));
+        // a swap of keys on two nodes: a duplicate in any order MySQL may take, though neither node alone meets one
+        same("UPDATE users u JOIN orders o USING (user_id) SET u.user_id = IF(u.user_id = 30, 31, 30) WHERE u.user_id IN (30, 31)",
+                "users user_id");
     }
 }

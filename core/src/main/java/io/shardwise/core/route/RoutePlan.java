@@ -17,8 +17,10 @@ public record RoutePlan(RouteKind kind, List<ExecutionUnit> units, MergeSpec mer
         units = List.copyOf(units);
         generatedKeys = List.copyOf(generatedKeys);
         Objects.requireNonNull(merge, "merge");
-        // a federated plan's answer is its coordinator statement's own result: it passes through
-        if (merge instanceof MergeSpec.PassThrough && units.size() != 1 && kind != RouteKind.FEDERATED) {
+        // a federated plan's answer is its coordinator statement's own result: it passes through (also as the rows a
+        // keyed write or key move chooses, in the plan PREVIEW shows of one)
+        if (merge instanceof MergeSpec.PassThrough && units.size() != 1 && kind != RouteKind.FEDERATED && kind != RouteKind.KEYED_WRITE
+                && kind != RouteKind.KEY_MOVE) {
             throw new IllegalArgumentException("pass-through needs exactly one unit, got " + units.size());
         }
     }

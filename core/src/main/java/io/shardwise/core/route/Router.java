@@ -287,7 +287,9 @@ public final class Router {
         if (u.multi() != null) {
             return multiWrite(u.template(), prepared, u.multi(), u.conditions(), u.nested(), u.limited(), bindings, source, true);
         }
-        return write(u.template(), prepared, u.tables(), u.conditions(), u.nested(), u.limited(), u.choice(), u.assigned(),
+        // its WHERE already names the chosen rows: an ORDER BY here is the session's own (the order MySQL would update
+        // them in, when they take each other's primary keys), for each node to apply to its rows, never a choice of rows
+        return write(u.template(), prepared, u.tables(), u.conditions(), u.nested(), false, u.choice(), u.assigned(),
                 bindings, source, true);
     }
 

@@ -595,6 +595,24 @@ final class HandCorpus {
         c.write("UPDATE sbtest1 SET id = id + 100000 WHERE id BETWEEN 30 AND 33", "sbtest1", "id");
         c.write("UPDATE sbtest1 SET k = 1 WHERE id = 100031", "sbtest1", "id");
         c.failingWrite("UPDATE users SET user_id = 1 WHERE user_id = 2", "users", "user_id");
+        // the primary key assigned too, checked row by row in MySQL's order: 60 takes 61 while 61 still holds it (1062),
+        // though 60..63 sit on four nodes; descending, every key is free when taken
+        c.failingWrite("UPDATE users SET user_id = IF(user_id = 63, 6063, user_id + 1) WHERE user_id BETWEEN 60 AND 63", "users", "user_id");
+        c.write("UPDATE users SET user_id = IF(user_id = 63, 6063, user_id + 1) WHERE user_id BETWEEN 60 AND 63 ORDER BY user_id DESC",
+                "users", "user_id");
+        c.q("SELECT user_id, name FROM users WHERE user_id IN (61, 62, 63, 6063) ORDER BY user_id");
+        c.write("UPDATE users SET user_id = IF(user_id = 88, 6088, user_id + 4) WHERE user_id IN (80, 84, 88) ORDER BY user_id DESC",
+                "users", "user_id");
+        c.failingWrite("UPDATE users SET user_id = IF(user_id = 90, 91, 90) WHERE user_id IN (90, 91)", "users", "user_id");
+        c.failingWrite("UPDATE sbtest1 SET id = id + 1 WHERE id BETWEEN 50 AND 52", "sbtest1", "id");
+        c.write("UPDATE sbtest1 SET id = IF(id = 52, 200052, id + 1) WHERE id BETWEEN 50 AND 52 ORDER BY id DESC", "sbtest1", "id");
+        // a primary key other than the sharding key, both assigned
+        c.failingWrite("UPDATE orders SET order_id = order_id + 1, user_id = 3 WHERE order_id BETWEEN 100050 AND 100052", "orders", "order_id");
+        c.write("UPDATE orders SET order_id = IF(order_id = 100052, 109052, order_id + 1), user_id = 3 WHERE order_id BETWEEN 100050"
+                + " AND 100052 ORDER BY order_id DESC", "orders", "order_id");
+        c.q("SELECT order_id, status FROM orders WHERE user_id = 3 ORDER BY order_id");
+        c.pwrite("UPDATE orders SET order_id = order_id + ?, user_id = ? WHERE order_id = ?", "orders", "order_id", 20000L, 17L, 100060L);
+        c.q("SELECT order_id, amount FROM orders WHERE user_id = 17 ORDER BY order_id");
 
         c.category("delete");
         c.write("DELETE FROM orders WHERE order_id = 200001", "orders", "order_id");
@@ -795,6 +813,13 @@ final class HandCorpus {
         c.q("SELECT item_id, user_id FROM order_items WHERE user_id = 11 ORDER BY item_id");
         c.write("UPDATE orders o JOIN order_items i ON i.quantity = o.user_id SET o.user_id = 13 WHERE o.user_id IN (2, 3)", "orders", "order_id");
         c.q("SELECT order_id, status FROM orders WHERE user_id = 13 ORDER BY order_id");
+        // the target's primary key is its sharding key: the rows found again by the new keys the choice computed
+        c.write("UPDATE users u JOIN orders o USING (user_id) SET u.user_id = u.user_id + 6000, u.name = 'mt-moved' WHERE o.amount > 950",
+                "users", "user_id");
+        c.q("SELECT user_id, name FROM users WHERE user_id IN (6001, 6003, 6005, 6008, 6010, 6013, 6021) ORDER BY user_id");
+        c.write("UPDATE users u JOIN promotions p ON p.id = u.user_id - 100 SET u.user_id = u.user_id + 6000 WHERE p.id < 6", "users", "user_id");
+        c.q("SELECT user_id, name FROM users WHERE user_id IN (6101, 6102, 6103, 6104, 6105) ORDER BY user_id");
+        c.failingWrite("UPDATE users u JOIN orders o USING (user_id) SET u.user_id = 5", "users", "user_id");
 
         // last: a multi-row INSERT that fails on one shard must change nothing (MySQL's statement atomicity)
         c.category("insert");

@@ -382,6 +382,12 @@ final class RandomCorpus {
             k.params = k.r.nextInt(3) == 0 ? new ArrayList<>() : null;
             k.movedOrBroadcastJoin(out);
         }
+        // primary keys assigned with the sharding key (apart again, so that the sequences above stay as they were)
+        RandomCorpus m = new RandomCorpus(MOVES_SEED + 3);
+        for (int i = 0; i < count / 2; i++) {
+            m.params = m.r.nextInt(3) == 0 ? new ArrayList<>() : null;
+            m.keyShift(out, i);
+        }
         return out;
     }
 
@@ -487,6 +493,53 @@ final class RandomCorpus {
             }
         }
         throw new IllegalArgumentException(name);
+    }
+
+    /**
+     * An UPDATE assigning a primary key that is the sharding key (users, sbtest1: a small shift, so rows take keys other
+     * chosen rows or untouched rows may hold) or is not (orders: shifted within the chosen range, the last row far away,
+     * and the sharding key too), in the primary key's order or the statement's ORDER BY — MySQL checks the key row by
+     * row, so whether it fails with 1062 depends on that order; or a multi-table UPDATE of users' key (co-located, each
+     * user met once per order with one new key).
+     */
+    private void keyShift(List<OracleCase> out, int i) {
+        StringBuilder sql = new StringBuilder();
+        Table t;
+        switch (r.nextInt(3)) {
+            case 0 -> {
+                t = table(r.nextBoolean() ? "users" : "sbtest1");
+                String k = t.pk();
+                long from = r.nextInt(190);
+                sql.append("UPDATE ").append(t.name()).append(" SET ").append(k).append(" = ").append(k).append(" + ").append(lit(1 + r.nextInt(4)))
+                        .append(" WHERE ").append(k).append(" BETWEEN ").append(lit(from)).append(" AND ").append(lit(from + r.nextInt(6)));
+                switch (r.nextInt(3)) {
+                    case 0 -> sql.append(" ORDER BY ").append(k).append(" DESC");
+                    case 1 -> sql.append(" ORDER BY ").append(k);
+                    default -> { }
+                }
+            }
+            case 1 -> {
+                t = table("orders");
+                long from = 100_001L + r.nextInt(990);
+                long to = from + r.nextInt(5);
+                sql.append("UPDATE orders SET order_id = IF(order_id = ").append(lit(to)).append(", order_id + ")
+                        .append(lit(9_000_000L * (i + 1))).append(", order_id + 1), user_id = user_id + ").append(lit(1 + r.nextInt(5)))
+                        .append(" WHERE order_id BETWEEN ").append(lit(from)).append(" AND ").append(lit(to));
+                if (r.nextBoolean()) {
+                    sql.append(" ORDER BY order_id DESC");
+                }
+            }
+            default -> {
+                t = table("users");
+                sql.append("UPDATE users u JOIN orders o ON o.user_id = u.user_id SET u.user_id = u.user_id + ")
+                        .append(lit(3_000_000_000L + 1_000_000L * i)).append(", u.name = 'shifted' WHERE o.amount > ").append(lit(pick(AMOUNTS)));
+            }
+        }
+        // a new key taken by a row the statement leaves alone is found by that key's node, written in parallel with the
+        // others: the duplicate it names may be another row's than MySQL's first (the errno and SQLSTATE are MySQL's)
+        out.add(new OracleCase("random-key-shift", sql.toString(), params, false, false,
+                "several rows may meet a duplicate; the one reported follows the order the nodes are written in"));
+        out.add(read(t));
     }
 
     private void keyMove(List<OracleCase> out, int i) {
