@@ -161,9 +161,13 @@ final class UnitRunner {
         }
     }
 
-    /** Binds a real's literal text unquoted: ASCII digits, a point and an exponent, nothing to escape. */
+    /**
+     * Binds a real's literal text unquoted: ASCII digits, a point and an exponent, nothing to escape. The
+     * exponent signed as Connector/J writes it (1.0E+20), so a label made of the value reads as through it.
+     */
     private static void real(PreparedStatement ps, int index, Object value) throws SQLException {
-        byte[] literal = InlineParameters.literal(value, null).getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+        String text = com.mysql.cj.util.StringUtils.fixDecimalExponent(InlineParameters.literal(value, null));
+        byte[] literal = text.getBytes(java.nio.charset.StandardCharsets.US_ASCII);
         ps.unwrap(ClientPreparedStatement.class).setBytes(index, literal, false);
     }
 
