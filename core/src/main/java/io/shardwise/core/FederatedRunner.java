@@ -468,22 +468,32 @@ final class FederatedRunner {
     }
 
     /**
-     * The columns the statement returns: prepared on the coordinator over the tables its copies are made
-     * like; null when a copy is made from another backend's node (only running can tell then).
+     * How to learn the columns the statement returns without running it: {@code unit} prepared on the
+     * coordinator over the tables its copies are made like, after {@code setup} made there (empty) the
+     * copies that have no such table, from their node's definition elsewhere, which {@code teardown} drops.
      */
-    ExecutionUnit describeUnit(FederatedPlan plan, Select select, NormalizedSql normalized, CachedPlan cached, List<Object> params) {
+    record Description(ExecutionUnit unit, List<String> setup, List<String> teardown) {}
+
+    /** See {@link Description}. */
+    Description describeUnit(FederatedPlan plan, Select select, NormalizedSql normalized, CachedPlan cached, List<Object> params) {
         Map<String, String> likes = new java.util.HashMap<>(plan.names());
         Map<String, String> logical = new java.util.HashMap<>(plan.logical());
+        List<String> setup = new ArrayList<>();
+        List<String> teardown = new ArrayList<>();
         for (FederatedPlan.Copy c : plan.copies()) {
             if (c.like() == null) {
-                return null;
+                // the copy itself, empty: its name stays the one the plan reads (plan.names), and maps back
+                setup.add(CopyTexts.drop(c));
+                setup.add(CopyTexts.createFrom(c, definitions.get(c.definition(), this::definition)));
+                teardown.add(CopyTexts.drop(c));
+                continue;
             }
             likes.put(c.table().toLowerCase(java.util.Locale.ROOT), c.like());
             logical.put(c.like(), c.table());
         }
         Renderer.Rendered r = Renderer.render(select.template(), SourceText.original(normalized, cached.digestTokenOffsets()),
                 likes, new StatementBindings(normalized, params), edits(Federation.labels(select, likes), select, likes));
-        return new ExecutionUnit(plan.coordinator(), r.sql(), r.params(), logical);
+        return new Description(new ExecutionUnit(plan.coordinator(), r.sql(), r.params(), logical), setup, teardown);
     }
 
     /**

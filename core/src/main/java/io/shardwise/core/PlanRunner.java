@@ -489,8 +489,7 @@ final class PlanRunner {
                 if (refused.code() != ErrorCode.UNSUPPORTED || !(plan.federated(engine.rule()) instanceof FederatedPlan federated)) {
                     throw refused;
                 }
-                ExecutionUnit described = federation.describeUnit(federated, (Select) plan.statement(), normalized, plan, nulls);
-                return described == null ? List.of() : execution.describe(described);
+                return describeFederated(federated, plan, normalized, nulls);
             }
             List<Column> unit = execution.describe(route.units().get(0));
             if (unit.isEmpty() || route.merge() instanceof MergeSpec.PassThrough) {
@@ -503,8 +502,7 @@ final class PlanRunner {
                 if (refused.code() != ErrorCode.UNSUPPORTED || !(plan.federated(engine.rule()) instanceof FederatedPlan federated)) {
                     throw refused;
                 }
-                ExecutionUnit described = federation.describeUnit(federated, (Select) plan.statement(), normalized, plan, nulls);
-                return described == null ? List.of() : execution.describe(described);
+                return describeFederated(federated, plan, normalized, nulls);
             }
         });
     }
@@ -514,6 +512,11 @@ final class PlanRunner {
      * {@code federated} null where the units are no federated SELECT's.
      */
     record Previewed(RoutePlan route, FederatedPlan federated) {}
+
+    private List<Column> describeFederated(FederatedPlan federated, CachedPlan plan, NormalizedSql normalized, List<Object> nulls) {
+        FederatedRunner.Description d = federation.describeUnit(federated, (Select) plan.statement(), normalized, plan, nulls);
+        return execution.describe(d.unit(), d.setup(), d.teardown());
+    }
 
     /** The route plan a statement would run with (PREVIEW). */
     RoutePlan preview(NormalizedSql normalized, List<Object> params) {

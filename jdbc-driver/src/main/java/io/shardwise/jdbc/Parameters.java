@@ -64,6 +64,24 @@ final class Parameters {
         };
     }
 
+    /**
+     * A real as Connector/J's client-side prepare sends it, which this driver stands in for: the
+     * literal {@code Double.toString} writes, so 1.5 reaches MySQL as the DECIMAL 1.5 and 1.0E20 as a
+     * DOUBLE; the engine takes a Double for a DOUBLE (what a binary-protocol DOUBLE parameter is), so
+     * a real without an exponent goes to it as that BigDecimal. Any other value as it is.
+     */
+    static Object asClientSidePrepared(Object v) {
+        String text = switch (v) {
+            case Double d -> Double.toString(d);
+            case Float f -> Float.toString(f);
+            case null, default -> null;
+        };
+        if (text == null || !Character.isDigit(text.charAt(text.length() - 1))) {
+            return v; // not a real, or NaN/Infinity (refused downstream as ever)
+        }
+        return text.indexOf('E') >= 0 ? (Object) Double.valueOf(text) : new BigDecimal(text);
+    }
+
     /** {@code setObject(index, x, targetSqlType, scale)}: x converted to what that SQL type holds. */
     static Object ofObject(Object x, int targetSqlType, int scale) throws SQLException {
         if (x == null) {

@@ -93,7 +93,7 @@ class ShardwisePreparedStatement extends ShardwiseStatement implements PreparedS
             throw SqlErrors.illegal("Parameter index out of range (" + index + " > number of parameters, which is "
                     + values.length + ").");
         }
-        values[index - 1] = value;
+        values[index - 1] = Parameters.asClientSidePrepared(value);
     }
 
     @Override

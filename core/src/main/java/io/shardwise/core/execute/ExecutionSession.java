@@ -352,36 +352,70 @@ public final class ExecutionSession implements AutoCloseable {
      * backend to a transaction nor disturbs rows a client still reads.
      */
     public List<Column> describe(ExecutionUnit unit) {
+        return describe(unit, List.of(), List.of());
+    }
+
+    /**
+     * {@link #describe(ExecutionUnit)} after {@code setup} ran on the same connection (statements that
+     * neither commit nor change data a transaction sees: a federated copy's empty temporary table), and
+     * {@code teardown} after, whatever happened (a temporary table a failed teardown leaves is dropped by
+     * the next statement that makes it: each drops a stale copy first).
+     */
+    public List<Column> describe(ExecutionUnit unit, List<String> setup, List<String> teardown) {
         ensureOpen();
         Lease held = transaction == null ? null : transaction.existing(unit.backend());
         if (held != null && !streaming(held)) {
-            return describe(unit, held);
+            return describe(unit, held, setup, teardown);
         }
         Lease lease = pools.borrow(unit.backend(), clientFoundRows);
         try {
-            return describe(unit, lease);
+            return describe(unit, lease, setup, teardown);
         } finally {
             lease.release();
         }
     }
 
-    private List<Column> describe(ExecutionUnit unit, Lease lease) {
+    private List<Column> describe(ExecutionUnit unit, Lease lease, List<String> setup, List<String> teardown) {
         SQLException failure = null;
         try {
             // a transaction's connection already runs at its level; a describe alone starts no transaction
             StateApplier.apply(lease, state, lease.isPinned() ? lease.isolation : state.isolation(), lease.isPinned(), options);
-            try (PreparedStatement ps = lease.physical().serverPrepareStatement(unit.sql())) {
-                ResultSetMetaData md = ps.getMetaData();
-                return md == null ? List.of() : Columns.of(md, unit.logicalTables(), logicalSchema);
+            if (setup.isEmpty()) {
+                return prepared(unit, lease);
+            }
+            try {
+                run(lease, setup);
+                return prepared(unit, lease);
+            } finally {
+                try {
+                    run(lease, teardown);
+                } catch (SQLException e) {
+                    failure = e; // a lost connection is not reused (noteFailure below)
+                }
             }
         } catch (SQLException e) {
             if (ErrorCode.UNSUPPORTED_PREPARED_STATEMENT.is(e.getErrorCode())) {
                 return List.of();
             }
-            failure = e;
+            failure = failure == null ? e : failure;
             throw Errors.of(pools, unit.backend(), e);
         } finally {
             lease.noteFailure(failure);
+        }
+    }
+
+    private List<Column> prepared(ExecutionUnit unit, Lease lease) throws SQLException {
+        try (PreparedStatement ps = lease.physical().serverPrepareStatement(unit.sql())) {
+            ResultSetMetaData md = ps.getMetaData();
+            return md == null ? List.of() : Columns.of(md, unit.logicalTables(), logicalSchema);
+        }
+    }
+
+    private static void run(Lease lease, List<String> statements) throws SQLException {
+        try (java.sql.Statement s = lease.physical().createStatement()) {
+            for (String sql : statements) {
+                s.execute(sql);
+            }
         }
     }
 

@@ -1,5 +1,6 @@
 package io.shardwise.core.execute;
 
+import com.mysql.cj.jdbc.ClientPreparedStatement;
 import com.mysql.cj.jdbc.JdbcStatement;
 import com.mysql.cj.jdbc.StatementImpl;
 import io.shardwise.core.error.ShardwiseException;
@@ -150,10 +151,24 @@ final class UnitRunner {
             switch (params.get(i)) {
                 case null -> ps.setNull(i + 1, Types.NULL);
                 case byte[] bytes -> ps.setBytes(i + 1, bytes);
+                // A Double (or Float) is a DOUBLE: Connector/J's client-side prepare writes 1.5 as the DECIMAL
+                // literal 1.5, so the literal goes in as written, with an exponent (InlineParameters.literal)
+                case Double d -> real(ps, i + 1, d);
+                case Float f -> real(ps, i + 1, f);
                 // BigInteger (unsigned BIGINT) included: Connector/J writes its digits as they are
                 case Object value -> ps.setObject(i + 1, value);
             }
         }
+    }
+
+    /**
+     * Binds a real's literal text unquoted: ASCII digits, a point and an exponent, nothing to escape. The
+     * exponent signed as Connector/J writes it (1.0E+20), so a label made of the value reads as through it.
+     */
+    private static void real(PreparedStatement ps, int index, Object value) throws SQLException {
+        String text = com.mysql.cj.util.StringUtils.fixDecimalExponent(InlineParameters.literal(value, null));
+        byte[] literal = text.getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+        ps.unwrap(ClientPreparedStatement.class).setBytes(index, literal, false);
     }
 
     /** The OK packet's numbers as Connector/J parsed them: affected rows, last insert id, warning count. */

@@ -24,13 +24,28 @@ final class EngineSide implements Side {
     @Override
     public Outcome run(OracleCase c) {
         try {
-            StatementResult result = c.prepared() ? session.execute(c.sql(), c.params()) : session.execute(c.sql());
+            StatementResult result = c.prepared() ? session.execute(c.sql(), clientSidePrepared(c.params())) : session.execute(c.sql());
             return outcome(result);
         } catch (ShardwiseException e) {
             return new Outcome.Failure(e.errno(), e.sqlState(), e.getMessage());
         } catch (RuntimeException | AssertionError e) {
             return new Outcome.Crash(e);
         }
+    }
+
+    /**
+     * The parameters as this face's reference (Connector/J, client-side prepared) sends them: a real as
+     * the literal {@code toString} writes, so 1.5 is a DECIMAL there, while the engine takes a Double
+     * for a DOUBLE (the server faces bind one so). The Shardwise driver converts alike (its Parameters).
+     */
+    private static java.util.List<Object> clientSidePrepared(java.util.List<Object> params) {
+        java.util.List<Object> out = new java.util.ArrayList<>(params.size());
+        for (Object p : params) {
+            String text = p instanceof Double || p instanceof Float ? p.toString() : null;
+            out.add(text == null || !Character.isDigit(text.charAt(text.length() - 1)) ? p
+                    : text.indexOf('E') >= 0 ? (Object) Double.valueOf(text) : new java.math.BigDecimal(text));
+        }
+        return out;
     }
 
     /** A CALL's several results compare by the first, as a JDBC client sees it before getMoreResults. */

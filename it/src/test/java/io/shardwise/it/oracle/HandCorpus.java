@@ -972,8 +972,13 @@ final class HandCorpus {
         c.q("SELECT AVG(amount / 7e0), SUM(amount / 7e0), AVG(DISTINCT amount / 7e0), SUM(DISTINCT amount / 7e0) FROM orders");
         c.ci("SELECT status, AVG(amount * 1.1e0), SUM(DISTINCT amount / 3e0) FROM orders GROUP BY status ORDER BY 1");
         c.q("SELECT user_id % 3, SUM(amount / 3e0) AS s FROM orders GROUP BY 1 HAVING AVG(amount / 3e0) > 0 ORDER BY 1");
-        // (DOUBLE parameters are left out: the server face binds them as DECIMAL literals, a separate difference)
         c.p("SELECT AVG(quantity * 1.5e0), SUM(DISTINCT quantity / 3e0) FROM order_items WHERE user_id < ?", 40);
+        // real parameters: a server face's binary DOUBLE/FLOAT is a DOUBLE (column type 5), the client-side prepared
+        // faces send 1.5 as the DECIMAL literal Connector/J writes; a Float is its double value (1.100000023841858)
+        c.p("SELECT AVG(quantity * ?), SUM(quantity * ?) FROM order_items WHERE user_id < ?", 1.5d, 0.25d, 40);
+        c.p("SELECT ?, ? + 1, ?", 1.5d, 2.0d, 1.0E20);
+        c.p("SELECT order_id, amount * ? AS x FROM orders WHERE user_id < ? ORDER BY order_id LIMIT 5", 1.1f, 20);
+        c.p("SELECT user_id, SUM(quantity * ?) FROM order_items WHERE user_id BETWEEN ? AND ? GROUP BY user_id ORDER BY user_id", 0.5d, 3, 9);
         c.q("SELECT AVG(amount / 7e0), SUM(DISTINCT amount * 1e0) FROM orders WHERE user_id < -100");
 
         // issue 12: JSON_ARRAYAGG / JSON_OBJECTAGG joined from the shards' pieces as GROUP_CONCAT is; JSON_ARRAYAGG always

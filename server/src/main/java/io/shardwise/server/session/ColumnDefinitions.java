@@ -16,12 +16,25 @@ import io.shardwise.server.protocol.ColumnDefinition;
  */
 public final class ColumnDefinitions {
     private static final int NOT_FIXED_DECIMALS = 31;
+    private static final int FLAG_BLOB = 16;
 
     private ColumnDefinitions() {}
 
     public static ColumnDefinition of(Column c) {
         return new ColumnDefinition(c.schema(), c.table(), c.orgTable(), c.name(), c.orgName(), c.collation(), wireLength(c),
-                c.mysqlType(), c.flags(), wireDecimals(c));
+                c.mysqlType(), wireFlags(c), wireDecimals(c));
+    }
+
+    /**
+     * Connector/J marks a binary string (CHAR/VARCHAR of the binary collation: BINARY, VARBINARY,
+     * {@code CAST(x AS BINARY)}) BLOB as well as BINARY (relay.DriverColumns does the same for native
+     * reads); MySQL sends BINARY only on these types (a BLOB is its own type), so the BLOB flag goes.
+     */
+    static int wireFlags(Column c) {
+        int type = c.mysqlType();
+        boolean binaryString = c.collation() == Column.BINARY_COLLATION && (c.flags() & Column.FLAG_BINARY) != 0
+                && (type == BinaryType.STRING || type == BinaryType.VAR_STRING || type == BinaryType.VARCHAR);
+        return binaryString ? c.flags() & ~FLAG_BLOB : c.flags();
     }
 
     /** MySQL's my_decimal_precision_to_length_no_truncation for decimals, the default display width for integers. */
