@@ -25,9 +25,9 @@ import java.util.List;
  * One {@link EngineSession} as a packet relay sees it: the only way a relay reads or changes
  * session state. {@link #plan}: cheap and never blocking, for a caller on an event loop: a
  * plan-cache hit only (a miss would run Calcite), a SELECT over the logical schema's tables whose
- * merge is pass-through or plain concatenation, in autocommit mode outside a transaction with no
- * timeout, so a connection carrying the session's settings ({@link RelayPlan#setup}) gives the same
- * result as the executor's.
+ * merge is pass-through or plain concatenation (or, marked {@link RelayPlan#merged}, one the session's
+ * merger completes), in autocommit mode outside a transaction with no timeout, so a connection
+ * carrying the session's settings ({@link RelayPlan#setup}) gives the same result as the executor's.
  */
 final class EngineRelay implements RelaySession {
     private final Engine engine;
@@ -88,8 +88,10 @@ final class EngineRelay implements RelaySession {
                     || plan.federatedWrite(engine.rule()) instanceof FederatedWrite f && f.readsShards()
                     || plans.ordersByShards(plan.statement()) : !relayableRead(route)) {
                 // a merge inside a native transaction: its units are the statement itself, so the face may
-                // send them while the session's thread plans the same route again (NativeTransaction.prefetch)
-                if (write || execution.nativeTransaction() == null || !route.kind().runsAsWritten()) {
+                // send them while the session's thread plans the same route again (NativeTransaction.prefetch);
+                // in autocommit, when that thread would run them on the face's native reads (NativeReads)
+                if (write || !route.kind().runsAsWritten()
+                        || (transactional ? execution.nativeTransaction() == null : !execution.takesNativeRead(route.units()))) {
                     return null;
                 }
                 merged = true;

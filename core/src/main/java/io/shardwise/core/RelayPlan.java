@@ -18,10 +18,12 @@ import java.util.List;
  *     joins the transaction ({@link io.shardwise.core.execute.ExecutionSession#nativeBegin}): the units run on
  *     the session's pinned connections, and the session's transaction is native from then on
  * @param write a single-unit INSERT, UPDATE or DELETE, answered by the backend's OK packet
- * @param merged a read of a native transaction whose units need the session's merger (ORDER BY, an
- *     aggregate, DISTINCT, LIMIT over several units): never relayed; the face may send the units on
- *     the transaction's connections at once ({@link io.shardwise.core.execute.NativeTransaction}'s
- *     prefetch) while the session's thread plans and merges them
+ * @param merged a read whose units need the session's merger (ORDER BY, an aggregate, DISTINCT, LIMIT
+ *     over several units): never relayed. In a native transaction the face may send the units on the
+ *     transaction's connections at once ({@link io.shardwise.core.execute.NativeTransaction}'s prefetch)
+ *     while the session's thread plans and merges them; in autocommit ({@code begin} null) only when the
+ *     session's thread would run them on the face's native reads
+ *     ({@link io.shardwise.core.execute.ExecutionSession#takesNativeRead}), which may take them sent ahead
  * @param mergeRoute of a merged plan, its route: the face may merge the units' results itself on its event
  *     loop once they are in ({@link RelaySession#merge}: the merge needs nothing but the rows), as the
  *     session's thread would; null for any other plan
@@ -39,8 +41,8 @@ public record RelayPlan(List<ExecutionUnit> units, String logicalSchema, String 
 
     public RelayPlan {
         begin = begin == null ? null : List.copyOf(begin);
-        if (merged && (write || begin == null)) {
-            throw new IllegalArgumentException("a merged plan is a read of a native transaction");
+        if (merged && write) {
+            throw new IllegalArgumentException("a merged plan is a read");
         }
         if (mergeRoute != null && !merged) {
             throw new IllegalArgumentException("only a merged plan has a route to merge");

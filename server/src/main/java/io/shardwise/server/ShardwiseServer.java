@@ -249,7 +249,7 @@ public final class ShardwiseServer implements AutoCloseable {
         return relays == null ? 0 : relays.nativeStatements();
     }
 
-    /** Merged reads of native transactions whose units the event loop sent before the session's thread planned them. */
+    /** Merged reads (of native transactions, or in autocommit) whose units the event loop sent before the session's thread planned and took them. */
     public long prefetchedStatements() {
         return relays == null ? 0 : relays.prefetchedStatements();
     }
@@ -262,6 +262,11 @@ public final class ShardwiseServer implements AutoCloseable {
     /** Autocommit reads of several units (merges) that ran on relay connections instead of the JDBC executor. */
     public long autocommitReads() {
         return relays == null ? 0 : relays.autocommitReads();
+    }
+
+    /** Relay connections open and not idle in their pools: leased, pinned or logging in (0 when nothing runs: leak checks). */
+    public int busyRelayConnections() {
+        return relays == null ? 0 : relays.busyConnections();
     }
 
     /** Relay connections held by open native transactions. */

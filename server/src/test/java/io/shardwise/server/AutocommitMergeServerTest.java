@@ -25,7 +25,8 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * Autocommit reads of several units that core merges (ORDER BY, aggregates, DISTINCT, LIMIT over
  * two shards) run on pooled relay connections, not the JDBC executor, and answer byte for byte as
  * the JDBC path does (a second server over the same engine with the relay off): rows, column
- * definitions, warnings (SHOW WARNINGS after each), a shard's error, empty results.
+ * definitions, warnings (SHOW WARNINGS after each), a shard's error, empty results. Those of a cached
+ * shape are sent and, when small, merged and answered by the event loop, without the session's thread.
  */
 class AutocommitMergeServerTest {
     @RegisterExtension
@@ -60,9 +61,11 @@ class AutocommitMergeServerTest {
     void mergesInAutocommitRunOnRelayConnectionsAndAnswerAsTheJdbcPath() throws Exception {
         for (Capabilities caps : List.of(Capabilities.SERVER,
                 new Capabilities(Capabilities.SERVER.bits() & ~Capabilities.DEPRECATE_EOF & ~Capabilities.FOUND_ROWS))) {
-            List<String> expected = run(plain, caps);
+            List<String> expected = run(plain, caps); // the shapes' plans cached: the event loop answers the merges below
             long before = sample.server.autocommitReads();
+            long merged = sample.server.loopMergedStatements();
             List<String> actual = run(sample.server, caps);
+            assertEquals(MERGES.size() - 1, sample.server.loopMergedStatements() - merged, "all but the shard's error on the loop");
             for (int i = 0; i < Math.min(expected.size(), actual.size()); i++) {
                 assertEquals(expected.get(i), actual.get(i), "step " + i);
             }
@@ -136,6 +139,10 @@ class AutocommitMergeServerTest {
         }
     }
 
+    /**
+     * KILL QUERY ends a merge whose units run: first as the session's thread runs it (a shape not cached yet), then as
+     * the event loop sent them (cached), the session's thread taking the units' 1317. Every relay connection is back.
+     */
     @Test
     void killQueryInterruptsAnAutocommitMerge() throws Exception {
         try (Connection victim = sample.connect("app", ""); Connection killer = sample.connect("app", "");
@@ -145,26 +152,147 @@ class AutocommitMergeServerTest {
                 rs.next();
                 id = rs.getLong(1);
             }
-            long before = sample.server.autocommitReads();
-            CompletableFuture<SQLException> failure = CompletableFuture.supplyAsync(() -> assertThrows(SQLException.class,
-                    () -> vs.executeQuery("SELECT SLEEP(20), id FROM sbtest1 WHERE id <= 6 ORDER BY id")));
-            Await.until("the units run the SLEEP", () -> backendQueries("SELECT SLEEP(20)") >= 2);
-            ks.execute("KILL QUERY " + id);
-            SQLException e = failure.get(15, TimeUnit.SECONDS);
-            assertEquals(1317, e.getErrorCode());
-            assertEquals("70100", e.getSQLState());
-            Await.until("the killed units ended", () -> backendQueries("SELECT SLEEP(20)") == 0);
-            try (ResultSet rs = vs.executeQuery("SELECT id FROM sbtest1 ORDER BY id LIMIT 2")) {
-                assertTrue(rs.next(), "the session goes on");
+            for (boolean cached : List.of(false, true)) {
+                long before = sample.server.autocommitReads();
+                long sentAhead = sample.server.prefetchedStatements();
+                long merged = sample.server.loopMergedStatements();
+                CompletableFuture<SQLException> failure = CompletableFuture.supplyAsync(() -> assertThrows(SQLException.class,
+                        () -> vs.executeQuery("SELECT SLEEP(20), id FROM sbtest1 WHERE id <= 6 ORDER BY id")));
+                Await.until("the units run the SLEEP", () -> backendQueriesLike("SELECT SLEEP(20)%") >= 2);
+                ks.execute("KILL QUERY " + id);
+                SQLException e = failure.get(15, TimeUnit.SECONDS);
+                assertEquals(1317, e.getErrorCode());
+                assertEquals("70100", e.getSQLState());
+                Await.until("the killed units ended", () -> backendQueriesLike("SELECT SLEEP(20)%") == 0);
+                assertEquals(cached ? sentAhead + 1 : sentAhead, sample.server.prefetchedStatements(), "sent ahead by the loop: " + cached);
+                assertEquals(merged, sample.server.loopMergedStatements());
+                try (ResultSet rs = vs.executeQuery("SELECT id FROM sbtest1 ORDER BY id LIMIT 2")) {
+                    assertTrue(rs.next(), "the session goes on");
+                }
+                assertEquals(before + 1, sample.server.autocommitReads());
+                Await.until("every relay connection back in its pool", () -> sample.server.busyRelayConnections() == 0);
             }
-            assertEquals(before + 1, sample.server.autocommitReads());
         }
     }
 
-    private static int backendQueries(String prefix) {
+    /** The merges above that answer rows: each answered by the event loop once its shape is cached. */
+    @Test
+    void cachedMergesAreAnsweredByTheEventLoopWithoutASessionThreadHop() throws Exception {
+        try (RawClient c = RawClient.connect(sample.server.address().getPort(), "app", "app", "shop", NativePassword.PLUGIN)) {
+            for (String sql : MERGES.subList(0, MERGES.size() - 1)) {
+                RelayServerTest.exchange(c, sql); // the shape's plan cached
+                long hops = sample.server.sessionCommands();
+                long merged = sample.server.loopMergedStatements();
+                long reads = sample.server.autocommitReads();
+                List<String> packets = RelayServerTest.exchange(c, sql);
+                assertTrue(packets.size() > 2 && !packets.get(0).contains(":ff"), sql + " -> " + packets);
+                assertEquals(hops, sample.server.sessionCommands(), "no hop to the session's thread: " + sql);
+                assertEquals(merged + 1, sample.server.loopMergedStatements(), sql);
+                assertEquals(reads + 1, sample.server.autocommitReads(), sql);
+            }
+        }
+        Await.until("every relay connection back in its pool", () -> sample.server.busyRelayConnections() == 0);
+    }
+
+    /**
+     * A merge whose units return more than the loop's bound goes to the session's thread, which answers from the units
+     * the loop sent (not sending them again), as before; within the bound the loop answers the same bytes.
+     */
+    @Test
+    void mergesPastTheLoopsBoundAreAnsweredByTheSessionThreadWithTheUnitsSentAhead() throws Exception {
+        String ordered = "SELECT id, k, c FROM sbtest1 WHERE id BETWEEN 1 AND 30 ORDER BY id";
+        try (RawClient direct = RawClient.connect(plain.address().getPort(), "app", "app", "shop", NativePassword.PLUGIN);
+             RawClient relayed = RawClient.connect(sample.server.address().getPort(), "app", "app", "shop", NativePassword.PLUGIN)) {
+            List<String> expected = RelayServerTest.exchange(direct, ordered); // and the shape's plan cached
+            long hops = sample.server.sessionCommands();
+            long merged = sample.server.loopMergedStatements();
+            long sentAhead = sample.server.prefetchedStatements();
+            long reads = sample.server.autocommitReads();
+            System.setProperty("shardwise.loopMergeBytes", "100");
+            try {
+                assertEquals(expected, RelayServerTest.exchange(relayed, ordered));
+            } finally {
+                System.clearProperty("shardwise.loopMergeBytes");
+            }
+            assertEquals(hops + 1, sample.server.sessionCommands(), "the session's thread answered");
+            assertEquals(merged, sample.server.loopMergedStatements(), "past the loop's bound");
+            assertEquals(sentAhead + 1, sample.server.prefetchedStatements(), "with the units the loop sent");
+            assertEquals(reads + 1, sample.server.autocommitReads());
+            assertEquals(expected, RelayServerTest.exchange(relayed, ordered));
+            assertEquals(hops + 1, sample.server.sessionCommands(), "within the bound: on the loop");
+            assertEquals(merged + 1, sample.server.loopMergedStatements());
+        }
+    }
+
+    /**
+     * A shard's error while the other shard's unit still runs: that unit is killed (else the answer would wait for its
+     * minute of SLEEP, past the client's read timeout), and the error is the JDBC path's; the session
+     * goes on and every relay connection is back (the killed one closed). The failing unit sleeps a little first, so
+     * the other's SLEEP has started when the error comes.
+     */
+    @Test
+    void aShardsErrorMidMergeKillsTheOtherUnitAndAnswersAsTheJdbcPath() throws Exception {
+        long first = 1;
+        long other = idOnOtherShard(first);
+        String failing = "SELECT id, CASE WHEN id = " + first + " THEN SLEEP(%d) + (SELECT 1 UNION SELECT 2) ELSE SLEEP(%d) END AS v"
+                + " FROM sbtest1 WHERE id IN (" + first + ", " + other + ") ORDER BY id";
+        try (RawClient direct = RawClient.connect(plain.address().getPort(), "app", "app", "shop", NativePassword.PLUGIN);
+             RawClient relayed = RawClient.connect(sample.server.address().getPort(), "app", "app", "shop", NativePassword.PLUGIN)) {
+            List<String> expected = RelayServerTest.exchange(direct, String.format(failing, 0, 0)); // and the shape's plan cached
+            assertTrue(expected.get(expected.size() - 1).matches("\\d+:ff.*"), "an ERR: " + expected);
+            long merged = sample.server.loopMergedStatements();
+            long reads = sample.server.autocommitReads();
+            // the shard's ERR as the JDBC path's; the JDBC path sends the column definitions first (its cursors stream, so the
+            // merger has them before the failing row), where the units read whole fail before any (as before this path)
+            List<String> actual = RelayServerTest.exchange(relayed, String.format(failing, 2, 60));
+            assertEquals(expected.get(expected.size() - 1).substring(1), actual.get(actual.size() - 1).substring(1), actual.toString());
+            Await.until("the other shard's unit was killed", () -> backendQueriesLike("%SLEEP(60)%") == 0);
+            assertEquals(merged, sample.server.loopMergedStatements());
+            assertEquals(reads, sample.server.autocommitReads(), "a failed statement is not counted");
+            assertEquals(RelayServerTest.exchange(direct, "SHOW WARNINGS"), RelayServerTest.exchange(relayed, "SHOW WARNINGS"));
+            assertTrue(RelayServerTest.exchange(relayed, "SELECT COUNT(*) FROM sbtest1").size() > 2, "the session goes on");
+        }
+        Await.until("every relay connection back in its pool", () -> sample.server.busyRelayConnections() == 0);
+    }
+
+    /** A client that leaves while the loop waits for a merge's units: they are killed, nothing leaks, no session thread wakes for it. */
+    @Test
+    void aClientThatLeavesMidMergeHasItsUnitsKilledAndItsConnectionsBack() throws Exception {
+        String slow = "SELECT SLEEP(%d), k FROM sbtest1 WHERE id <= 6 ORDER BY k";
+        RawClient c = RawClient.connect(sample.server.address().getPort(), "app", "app", "shop", NativePassword.PLUGIN);
+        try {
+            RelayServerTest.exchange(c, String.format(slow, 0)); // the shape's plan cached
+            long hops = sample.server.sessionCommands();
+            c.command(0x03, String.format(slow, 60));
+            Await.until("the units run the SLEEP", () -> backendQueriesLike("SELECT SLEEP(60)%") >= 2);
+            assertEquals(hops, sample.server.sessionCommands(), "the loop waits for the units");
+        } finally {
+            c.close();
+        }
+        Await.until("the units were killed", () -> backendQueriesLike("SELECT SLEEP(60)%") == 0);
+        Await.until("every relay connection back in its pool or closed", () -> sample.server.busyRelayConnections() == 0);
+    }
+
+    /** An id of sbtest1 on the other shard than {@code id}'s. */
+    private static long idOnOtherShard(long id) throws SQLException {
+        String prefix = sample.target.databasePrefix();
+        try (Connection c = sample.backend.connect(null); Statement st = c.createStatement()) {
+            String shard;
+            try (ResultSet rs = st.executeQuery("SELECT COUNT(*) FROM " + prefix + "_0.sbtest1 WHERE id = " + id)) {
+                rs.next();
+                shard = rs.getInt(1) == 1 ? "_1" : "_0";
+            }
+            try (ResultSet rs = st.executeQuery("SELECT MIN(id) FROM " + prefix + shard + ".sbtest1")) {
+                rs.next();
+                return rs.getLong(1);
+            }
+        }
+    }
+
+    private static int backendQueriesLike(String pattern) {
         try (Connection c = sample.backend.connect(null); Statement st = c.createStatement();
              ResultSet rs = st.executeQuery("SELECT COUNT(*) FROM information_schema.PROCESSLIST WHERE COMMAND = 'Query' AND INFO LIKE '"
-                     + prefix.replace("'", "''") + "%'")) {
+                     + pattern.replace("'", "''") + "' AND INFO NOT LIKE '%PROCESSLIST%'")) {
             rs.next();
             return rs.getInt(1);
         } catch (SQLException e) {

@@ -261,16 +261,26 @@ public final class ExecutionSession implements AutoCloseable {
      */
     private List<UnitResult> nativeRead(List<ExecutionUnit> units, Diagnostics diagnostics) {
         NativeReads reads = nativeReads;
-        if (reads == null || streaming || units.size() < 2) {
-            return null;
+        String setup = reads != null && takesNativeRead(units) ? relaySetup() : null;
+        return setup == null ? null : reads.execute(InlineParameters.of(units, state.lexicalMode()), diagnostics, setup, logicalSchema);
+    }
+
+    /**
+     * Whether {@code units}, executed now in autocommit, would be offered to the face's native reads: several
+     * plain SELECTs, no cursor fetching them in batches, the session's settings such that a fresh connection
+     * carries them ({@link #relaySetup}). A face may then send them ahead of the session's thread (the server's
+     * event loop, as the statement arrives) and hand what they answered to its {@link NativeReads}.
+     */
+    public boolean takesNativeRead(List<ExecutionUnit> units) {
+        if (nativeReads == null || streaming || units.size() < 2 || relaySetup() == null) {
+            return false;
         }
         for (ExecutionUnit u : units) {
             if (!isSelect(u.sql())) {
-                return null;
+                return false;
             }
         }
-        String setup = relaySetup();
-        return setup == null ? null : reads.execute(InlineParameters.of(units, state.lexicalMode()), diagnostics, setup, logicalSchema);
+        return true;
     }
 
     private static boolean isSelect(String sql) {

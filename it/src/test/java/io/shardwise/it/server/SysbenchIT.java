@@ -23,6 +23,7 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -71,11 +72,13 @@ class SysbenchIT {
 
     private record Run(int exit, String output) {}
 
-    private static Run sysbench(String script, String command, String psMode) throws IOException, InterruptedException {
+    private static Run sysbench(String script, String command, String psMode, String... options) throws IOException, InterruptedException {
         List<String> args = new ArrayList<>(List.of("sysbench", script, "--mysql-host=127.0.0.1",
                 "--mysql-port=" + server.address().getPort(), "--mysql-user=app", "--mysql-password=app", "--mysql-db=shop",
                 "--tables=1", "--table-size=" + ROWS, "--auto-inc=off", "--db-ps-mode=" + psMode, "--threads=1", "--time=0",
-                "--events=20", command));
+                "--events=20"));
+        args.addAll(List.of(options));
+        args.add(command);
         Process p;
         try {
             p = new ProcessBuilder(args).redirectErrorStream(true).start();
@@ -129,5 +132,23 @@ class SysbenchIT {
             sysbench(script, "cleanup", psMode);
         }
         assertEquals(0, engine.activeConnections(), "every backend connection is back in its pool");
+    }
+
+    /**
+     * oltp_read_only without its BEGIN and COMMIT ({@code --skip-trx=on}): its SUM, ORDER BY and DISTINCT ranges over
+     * both shards are autocommit merges, which the server's event loop answers once their shapes are cached (20 events
+     * of three each; the first of each shape is planned on the session's thread).
+     */
+    @Test
+    void readOnlyOutsideTransactionsHasItsMergesAnsweredOnTheEventLoop() throws Exception {
+        sysbench("oltp_read_only", "cleanup", "disable");
+        sysbench("oltp_read_only", "prepare", "disable");
+        long merged = server.loopMergedStatements();
+        Run run = sysbench("oltp_read_only", "run", "disable", "--skip-trx=on");
+        String what = "oltp_read_only run --skip-trx=on:\n" + run.output();
+        assertEquals(0, count(Pattern.compile("ignored errors:\\s+(\\d+)"), run.output()), what);
+        assertEquals(0, count(Pattern.compile("reconnects:\\s+(\\d+)"), run.output()), what);
+        assertTrue(server.loopMergedStatements() - merged >= 30, () -> "merged on the loop: " + (server.loopMergedStatements() - merged));
+        sysbench("oltp_read_only", "cleanup", "disable");
     }
 }

@@ -35,10 +35,17 @@ import java.util.concurrent.CompletableFuture;
  * too, and the JDBC executor runs it again, streaming. Nothing reached the client yet, and a SELECT in
  * autocommit reads its own snapshot either way.
  *
+ * <p>Sent ahead: a merged read of a cached shape has its units leased and sent by the loop as its COM_QUERY
+ * arrives ({@link #prefetch}); when they are in and few the loop merges and answers it ({@link LoopMerges}),
+ * else the session's thread plans the statement and {@link #execute} takes what they answered (rows, an
+ * error, a kill, a decline) instead of sending them again. So everything past the loop's answer — the 8
+ * MiB bound, warnings, errors, KILL QUERY, the JDBC fallback — is this class's one path.
+ *
  * <p>Threads: {@link #execute} on the session's thread, which waits while the loop sends and reads;
- * {@link #cancel} from any thread. The statement's state is confined to the loop.
+ * {@link #prefetch} and the {@link LoopMerges.SentAhead} methods on the loop; {@link #cancel} from any
+ * thread. The statement's state is confined to the loop.
  */
-final class AutocommitReads implements NativeReads {
+final class AutocommitReads implements NativeReads, LoopMerges.SentAhead {
     /** Bytes of row packets one statement may hold before it goes to the streaming JDBC path (see the class comment). */
     static final long BUDGET = 8L << 20;
 
@@ -53,6 +60,15 @@ final class AutocommitReads implements NativeReads {
     /** The running statement was cancelled. On the loop. */
     private boolean cancelled;
 
+    /**
+     * A statement's units the loop sent ahead ({@link #prefetch}): what they are, the settings they ran under, their
+     * responses, and their budget (its start, and what is left). Set on the loop, taken by whichever answers.
+     */
+    private record Ahead(List<ExecutionUnit> units, String settings, CompletableFuture<ResponseReader.Response[]> responses,
+                         long limit, long[] budget) {}
+
+    private volatile Ahead ahead;
+
     AutocommitReads(Relays relays, EventLoop loop, boolean foundRows, RelaySession session) {
         this.relays = relays;
         this.loop = loop;
@@ -65,19 +81,22 @@ final class AutocommitReads implements NativeReads {
         if (loop.inEventLoop()) {
             return null; // it would wait for itself
         }
-        for (ExecutionUnit u : units) {
-            if (!relays.relayable(u.backend())) {
+        CompletableFuture<ResponseReader.Response[]> done = taken(units, settings);
+        if (done == null) {
+            if (!relayable(units)) {
                 return null;
             }
+            CompletableFuture<ResponseReader.Response[]> started = new CompletableFuture<>();
+            long[] budget = {budget()};
+            loop.execute(() -> {
+                try {
+                    start(units, settings, budget, started);
+                } catch (RuntimeException e) {
+                    started.completeExceptionally(e);
+                }
+            });
+            done = started;
         }
-        CompletableFuture<ResponseReader.Response[]> done = new CompletableFuture<>();
-        loop.execute(() -> {
-            try {
-                start(units, settings, done);
-            } catch (RuntimeException e) {
-                done.completeExceptionally(e);
-            }
-        });
         ResponseReader.Response[] answered = NativeResults.await(done, "autocommit read");
         if (answered == null) {
             return null;
@@ -92,8 +111,82 @@ final class AutocommitReads implements NativeReads {
         return results;
     }
 
+    private boolean relayable(List<ExecutionUnit> units) {
+        for (ExecutionUnit u : units) {
+            if (!relays.relayable(u.backend())) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /**
+     * On the loop, as a merged read's COM_QUERY arrives: leases a connection of each backend and sends the units
+     * now, as {@link #execute} would once the session's thread had planned them; their responses, which the loop
+     * merges ({@link LoopMerges}) or the session's thread takes. Null (nothing sent) when a backend is not
+     * relayable, or units sent ahead earlier are still running (never two statements' at once).
+     */
+    CompletableFuture<ResponseReader.Response[]> prefetch(List<ExecutionUnit> units, String settings) {
+        Ahead before = ahead;
+        if (before != null && !before.responses().isDone() || !relayable(units)) {
+            return null;
+        }
+        CompletableFuture<ResponseReader.Response[]> responses = new CompletableFuture<>();
+        long limit = budget();
+        long[] budget = {limit};
+        ahead = new Ahead(units, settings, responses, limit, budget);
+        try {
+            start(units, settings, budget, responses);
+        } catch (RuntimeException e) {
+            responses.completeExceptionally(e); // the session's thread takes it and reports a bug, as execute's
+        }
+        return responses;
+    }
+
+    /**
+     * On the session's thread: the responses of the units sent ahead, if they are {@code units} under {@code settings},
+     * else null. Units sent ahead for another route (the session's thread planned otherwise: ENUM ordering keys) are
+     * killed and waited for first, so two statements' units never run at once.
+     */
+    private CompletableFuture<ResponseReader.Response[]> taken(List<ExecutionUnit> units, String settings) {
+        Ahead a = ahead;
+        if (a == null) {
+            return null;
+        }
+        ahead = null;
+        if (a.units().equals(units) && a.settings().equals(settings)) {
+            relays.countPrefetched();
+            return a.responses();
+        }
+        cancel();
+        try {
+            a.responses().handle((r, t) -> null).get();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new ShardwiseException(ErrorCode.QUERY_INTERRUPTED);
+        } catch (java.util.concurrent.ExecutionException e) {
+            throw ShardwiseException.bug("autocommit read", e.getCause()); // handle() completes normally
+        }
+        return null;
+    }
+
+    @Override
+    public long prefetchedBytes(CompletableFuture<ResponseReader.Response[]> responses) {
+        Ahead a = ahead;
+        return a == null || a.responses() != responses ? -1 : a.limit() - a.budget()[0];
+    }
+
+    @Override
+    public void prefetchAnswered(CompletableFuture<ResponseReader.Response[]> responses) {
+        Ahead a = ahead;
+        if (a != null && a.responses() == responses) {
+            ahead = null;
+            relays.countAutocommitRead();
+        }
+    }
+
     /** Leases a connection of every backend, then runs the units; {@code done} gets null when a lease fails. On the loop. */
-    private void start(List<ExecutionUnit> units, String settings, CompletableFuture<ResponseReader.Response[]> done) {
+    private void start(List<ExecutionUnit> units, String settings, long[] budget, CompletableFuture<ResponseReader.Response[]> done) {
         cancelled = false;
         killed.clear();
         Map<String, List<Integer>> byBackend = new LinkedHashMap<>();
@@ -123,7 +216,7 @@ final class AutocommitReads implements NativeReads {
                         return;
                     }
                 }
-                run(units, byBackend, leases, settings, done);
+                run(units, byBackend, leases, settings, budget, done);
             });
         }
     }
@@ -140,10 +233,9 @@ final class AutocommitReads implements NativeReads {
     }
 
     private void run(List<ExecutionUnit> units, Map<String, List<Integer>> byBackend, List<Future<BackendConnection>> leases,
-                     String settings, CompletableFuture<ResponseReader.Response[]> done) {
+                     String settings, long[] budget, CompletableFuture<ResponseReader.Response[]> done) {
         ResponseReader.Response[] results = new ResponseReader.Response[units.size()];
         Throwable[] failure = new Throwable[1];
-        long[] budget = {budget()};
         int[] pending = {byBackend.size()};
         int b = 0;
         for (List<Integer> indexes : byBackend.values()) {

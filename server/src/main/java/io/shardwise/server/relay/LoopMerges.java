@@ -23,9 +23,10 @@ import java.util.concurrent.CompletableFuture;
 import java.util.function.Consumer;
 
 /**
- * A native transaction's merged read (ORDER BY, aggregates, DISTINCT, LIMIT over several units) answered on
- * the client's event loop, without the session's thread: its units were sent ahead on the transaction's
- * connections as the statement arrived ({@link PinnedTransaction#prefetch}); once every unit has answered,
+ * A merged read (ORDER BY, aggregates, DISTINCT, LIMIT over several units) answered on the client's event
+ * loop, without the session's thread: its units were sent ahead as the statement arrived — on a native
+ * transaction's connections ({@link PinnedTransaction#prefetch}), or in autocommit on leased relay
+ * connections ({@link AutocommitReads#prefetch}); once every unit has answered,
  * the loop merges their rows with core's merger ({@link RelaySession#merge}) and writes the result, packet
  * for packet what the session's thread writes (CommandHandler.stream). Before, the loop handed the statement
  * to that thread and its answer back: two thread hops per statement, which on a loaded machine cost more than
@@ -47,12 +48,27 @@ final class LoopMerges {
      */
     static final long BOUND = 1L << 20;
 
+    /**
+     * Who sent a merged read's units ahead and holds their responses until the session's thread takes them
+     * (when the loop does not answer): a native transaction, or the session's autocommit reads. On the loop.
+     */
+    interface SentAhead {
+        /** Bytes of row packets the units sent ahead as {@code responses} read, or -1 when they are not the ones held. */
+        long prefetchedBytes(CompletableFuture<ResponseReader.Response[]> responses);
+
+        /** The loop answered the units sent ahead as {@code responses} itself: nothing is left for the session's thread. */
+        void prefetchAnswered(CompletableFuture<ResponseReader.Response[]> responses);
+
+        /** KILL QUERY on what the units still run: the session's thread then reports it (1317). */
+        void cancel();
+    }
+
     private final Relays relays;
     private final Channel client;
     private final Capabilities capabilities;
     private final RelaySession session;
-    /** The transaction whose merged read waits for its units, or null. */
-    private PinnedTransaction waiting;
+    /** Whose merged read waits for its units, or null. */
+    private SentAhead waiting;
 
     LoopMerges(Relays relays, Channel client, Capabilities capabilities, RelaySession session) {
         this.relays = relays;
@@ -78,13 +94,28 @@ final class LoopMerges {
     }
 
     /**
+     * An autocommit merged read ({@link RelayPlan#merged}, not transactional): its units are leased and sent now
+     * ({@link AutocommitReads#prefetch}), and {@link #answer}ed here once in. False when the session's thread must
+     * run it — a backend not relayable, or the loop's merges turned off ({@link #bound} 0) — or take what was sent
+     * at once (no relay connection to lease: it runs on the JDBC executor).
+     */
+    boolean answerAutocommit(Packet packet, String sql, RelayPlan plan, AutocommitReads reads, Consumer<Packet> fallback, Runnable ended) {
+        CompletableFuture<ResponseReader.Response[]> responses = reads.prefetch(plan.units(), plan.setup());
+        if (responses == null || responses.isDone() || bound() <= 0) {
+            return false;
+        }
+        answer(packet, sql, plan, reads, responses, fallback, ended);
+        return true;
+    }
+
+    /**
      * Answers {@code sql} (COM_QUERY {@code packet}, merged read {@code plan}) once {@code responses}, its units sent
-     * ahead on {@code pinned}'s connections, are in; or hands the packet to {@code fallback} (the session's thread).
+     * ahead by {@code ahead}, are in; or hands the packet to {@code fallback} (the session's thread), which takes them.
      * {@code ended} runs either way.
      */
-    void answer(Packet packet, String sql, RelayPlan plan, PinnedTransaction pinned, CompletableFuture<ResponseReader.Response[]> responses,
+    void answer(Packet packet, String sql, RelayPlan plan, SentAhead ahead, CompletableFuture<ResponseReader.Response[]> responses,
                 Consumer<Packet> fallback, Runnable ended) {
-        waiting = pinned;
+        waiting = ahead;
         responses.whenComplete((answered, failure) -> {
             waiting = null;
             if (!client.isActive()) {
@@ -94,7 +125,7 @@ final class LoopMerges {
             }
             ByteBuf result;
             try {
-                result = failure == null ? merged(sql, packet.sequenceId() + 1, plan, pinned, responses, answered) : null;
+                result = failure == null ? merged(sql, packet.sequenceId() + 1, plan, ahead, responses, answered) : null;
             } catch (RuntimeException e) {
                 result = null; // never lost in the future's callback: the client would wait for an answer for ever
             }
@@ -104,7 +135,7 @@ final class LoopMerges {
                 return;
             }
             packet.release();
-            pinned.prefetchAnswered(responses);
+            ahead.prefetchAnswered(responses);
             relays.countLoopMerged();
             client.writeAndFlush(result, client.voidPromise());
             session.ended();
@@ -116,10 +147,10 @@ final class LoopMerges {
      * The whole answer (column count, definitions, rows, end) with the statement recorded as the session's last, or
      * null (nothing recorded) when the session's thread must answer: an error, too many bytes, a merge that failed.
      */
-    private ByteBuf merged(String sql, int firstSequenceId, RelayPlan plan, PinnedTransaction pinned, CompletableFuture<ResponseReader.Response[]> responses,
+    private ByteBuf merged(String sql, int firstSequenceId, RelayPlan plan, SentAhead ahead, CompletableFuture<ResponseReader.Response[]> responses,
                            ResponseReader.Response[] answered) {
-        long bytes = pinned.prefetchedBytes(responses);
-        if (bytes < 0 || bytes > bound()) {
+        long bytes = ahead.prefetchedBytes(responses);
+        if (answered == null || bytes < 0 || bytes > bound()) { // null: autocommit units past their budget, or not leased
             return null;
         }
         List<ExecutionUnit> units = plan.units();

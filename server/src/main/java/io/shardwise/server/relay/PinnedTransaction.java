@@ -39,7 +39,7 @@ import java.util.function.Consumer;
  * that closes inside the transaction took its backend's work with it; every further statement and
  * COMMIT fails until ROLLBACK, as on the JDBC path.
  */
-public final class PinnedTransaction implements NativeTransaction {
+public final class PinnedTransaction implements NativeTransaction, LoopMerges.SentAhead {
     private final Relays relays;
     /** The connections reserved at admission and not joined yet; given back when the transaction ends. */
     private final Relays.Reservation reservation;
@@ -219,13 +219,15 @@ public final class PinnedTransaction implements NativeTransaction {
      * Bytes of row packets the units sent ahead as {@code responses} read ({@link #budget}), or -1 when they
      * are not this transaction's units sent ahead any more. On the loop.
      */
-    long prefetchedBytes(CompletableFuture<ResponseReader.Response[]> responses) {
+    @Override
+    public long prefetchedBytes(CompletableFuture<ResponseReader.Response[]> responses) {
         Prefetch p = prefetched;
         return p == null || p.responses() != responses || p.budget() == null ? -1 : AutocommitReads.budget() - p.budget()[0];
     }
 
     /** The loop answered the units sent ahead as {@code responses} itself ({@link LoopMerges}): nothing is left to settle. On the loop. */
-    void prefetchAnswered(CompletableFuture<ResponseReader.Response[]> responses) {
+    @Override
+    public void prefetchAnswered(CompletableFuture<ResponseReader.Response[]> responses) {
         if (prefetched != null && prefetched.responses() == responses) {
             prefetched = null;
         }

@@ -55,15 +55,18 @@ public final class RelayExecutor {
     private PinnedTransaction ending;
     /** The last relayed column definitions, made logical (made with the first relay). */
     private LogicalColumns columns;
-    /** Merged reads of the session's native transaction answered here ({@link LoopMerges}). */
+    /** Merged reads answered here ({@link LoopMerges}): a native transaction's, and autocommit ones on {@link #reads}. */
     private final LoopMerges merges;
+    /** The session's autocommit merged reads on relay connections (its {@link io.shardwise.core.execute.NativeReads}). */
+    private final AutocommitReads reads;
 
     public RelayExecutor(Relays relays, Channel client, Capabilities capabilities, RelaySession session) {
         this.relays = relays;
         this.client = client;
         this.capabilities = capabilities;
         this.session = session;
-        session.useNativeReads(new AutocommitReads(relays, client.eventLoop(), capabilities.countsFoundRows(), session));
+        this.reads = new AutocommitReads(relays, client.eventLoop(), capabilities.countsFoundRows(), session);
+        session.useNativeReads(reads);
         this.merges = new LoopMerges(relays, client, capabilities, session);
     }
 
@@ -115,6 +118,8 @@ public final class RelayExecutor {
             if (pinned == null) {
                 return admit(packet, sql, plan, fallback, ended, fresh -> start(packet, sql, plan, fresh, fallback, ended));
             }
+        } else if (plan.merged()) {
+            return merges.answerAutocommit(packet, sql, plan, reads, fallback, ended);
         }
         return start(packet, sql, plan, pinned, fallback, ended);
     }

@@ -162,6 +162,11 @@ final class RelayPool {
         }
     }
 
+    /** Idle connections now. On the loop. */
+    int idleCount() {
+        return idle.size();
+    }
+
     /** Closes one idle connection, freeing its unit of the budget for a waiting transaction; false when none is idle. */
     boolean closeOneIdle() {
         BackendConnection c = idle.pollFirst();

@@ -239,6 +239,29 @@ public final class Relays implements AutoCloseable {
         }
     }
 
+    /**
+     * Relay connections open and not idle in a pool — leased by a statement, pinned by a transaction, logging in —
+     * over every backend: 0 once nothing runs, so a connection neither given back nor closed shows here (tests).
+     * Waits while each event loop counts its idle ones: never call it on an event loop.
+     */
+    public int busyConnections() {
+        int open = 0;
+        for (AtomicInteger budget : budgets.values()) {
+            open += budget.get();
+        }
+        int idle = 0;
+        for (Map.Entry<EventLoop, Map<Key, RelayPool>> e : pools.entrySet()) {
+            idle += e.getKey().submit(() -> {
+                int n = 0;
+                for (RelayPool pool : e.getValue().values()) {
+                    n += pool.idleCount();
+                }
+                return n;
+            }).syncUninterruptibly().getNow();
+        }
+        return open - idle;
+    }
+
     /** Transactions waiting for a reservation now (tests and diagnostics). */
     public int waitingTransactions() {
         return waiting.get();
