@@ -99,15 +99,18 @@ class InsertSelectUpdateTest {
     @Test
     void theInfoCountsRecordsAndChangedRows() {
         try (EngineSession s = engine.openSession()) {
-            s.execute("DELETE FROM users WHERE user_id >= 90000");
             StatementResult.Update u = (StatementResult.Update) s.execute("INSERT INTO users (user_id, name) SELECT user_id + 90000, 'i'"
-                    + " FROM users WHERE user_id <= 4 ON DUPLICATE KEY UPDATE name = 'j'");
+                    + " FROM users WHERE user_id BETWEEN 1 AND 4 ON DUPLICATE KEY UPDATE name = 'j'");
             assertEquals(4, u.affectedRows());
             assertEquals("Records: 4  Duplicates: 0  Warnings: 0", u.info());
             u = (StatementResult.Update) s.execute("INSERT INTO users (user_id, name) SELECT u.user_id + 90000, u.name"
-                    + " FROM users u WHERE u.user_id <= 4 ON DUPLICATE KEY UPDATE name = CONCAT('j', u.user_id)");
+                    + " FROM users u WHERE u.user_id BETWEEN 1 AND 4 ON DUPLICATE KEY UPDATE name = CONCAT('j', u.user_id)");
             assertEquals(8, u.affectedRows(), "four changed rows count 2 each");
             assertEquals("Records: 4  Duplicates: 4  Warnings: 0", u.info());
+            u = (StatementResult.Update) s.execute("INSERT INTO users (user_id, name) SELECT u.user_id + 90000, 'x'"
+                    + " FROM users u WHERE u.user_id BETWEEN 1 AND 4 ON DUPLICATE KEY UPDATE name = CONCAT('j', u.user_id)");
+            assertEquals("Records: 4  Duplicates: 0  Warnings: 0", u.info(), "rows left as they were are no duplicates");
+            s.execute("DELETE FROM users WHERE user_id BETWEEN 90001 AND 90004"); // rows only the engine's side has
         }
     }
 }
