@@ -277,6 +277,12 @@ final class InsertRewrites {
             }
             if (p.qualifier() != null) {
                 if (p.qualifier().equalsIgnoreCase(target.name())) {
+                    for (TableRef t : select.topTables()) {
+                        if (p.qualifier().equalsIgnoreCase(t.alias() != null ? t.alias() : t.name())) {
+                            // the target and a SELECT table both answer to the name: MySQL's 1052
+                            throw new ShardwiseException(ErrorCode.AMBIGUOUS_FIELD, p.qualifier() + "." + p.column(), "UPDATE");
+                        }
+                    }
                     continue; // the target's row
                 }
                 for (TableRef t : select.topTables()) {
@@ -300,7 +306,7 @@ final class InsertRewrites {
                 inSource += columns.contains(p.column().toLowerCase(Locale.ROOT)) ? 1 : 0;
             }
             if (inSource > 0 && (inTarget || inSource > 1)) {
-                throw new ShardwiseException(ErrorCode.AMBIGUOUS_FIELD, p.column(), "field list");
+                throw new ShardwiseException(ErrorCode.AMBIGUOUS_FIELD, p.column(), "UPDATE");
             }
             if (inSource == 1) {
                 refs.add(p);

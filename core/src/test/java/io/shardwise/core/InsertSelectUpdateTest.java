@@ -83,6 +83,8 @@ class InsertSelectUpdateTest {
                 "users", "user_id");
         same("INSERT INTO users (user_id, name) SELECT u.user_id, 'x' FROM users u WHERE u.user_id < 5 ON DUPLICATE KEY UPDATE name = nope",
                 "users", "user_id");
+        assertEquals("error 1052", same("INSERT INTO users (user_id, name) SELECT user_id, 'x' FROM users WHERE user_id < 5"
+                + " ON DUPLICATE KEY UPDATE name = CONCAT('q', users.name)", "users", "user_id"), "the target and the SELECT's users");
     }
 
     @Test

@@ -1343,8 +1343,10 @@ final class HandCorpus {
                 + " ON DUPLICATE KEY UPDATE name = CONCAT(countries.name, '.')", "countries", "code");
         c.write("INSERT INTO promotions (id, code, discount) SELECT user_id, CONCAT('P', user_id), 2.50 FROM users WHERE user_id < 8"
                 + " ON DUPLICATE KEY UPDATE discount = discount + VALUES(discount)", "promotions", "id");
-        c.pwrite("INSERT INTO users (user_id, name) SELECT user_id, ? FROM users WHERE user_id < ? ON DUPLICATE KEY UPDATE name = CONCAT(?, users.name)",
+        c.pwrite("INSERT INTO users (user_id, name) SELECT user_id, ? FROM users u WHERE user_id < ? ON DUPLICATE KEY UPDATE name = CONCAT(?, users.name)",
                 "users", "user_id", "p", 5L, "q");
+        c.failingWrite("INSERT INTO users (user_id, name) SELECT user_id, 'x' FROM users WHERE user_id < 5 ON DUPLICATE KEY UPDATE name = users.name",
+                "users", "user_id");
         c.fails("INSERT INTO users (user_id, name) SELECT u.user_id, 'x' FROM users u WHERE u.user_id < 5 ON DUPLICATE KEY UPDATE name = nope");
         // a sharding key given as an expression: evaluated once per row, then routed by its value
         c.write("INSERT INTO users (user_id, name) VALUES (40000 + 1, 'sum'), (2 * 20001, NULL), (CAST('40003' AS UNSIGNED), 'cast')",
