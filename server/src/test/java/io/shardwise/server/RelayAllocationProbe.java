@@ -26,8 +26,8 @@ final class RelayAllocationProbe {
 
     public static void main(String[] args) throws Exception {
         try (SampleServer sample = SampleServer.start("alloc")) {
-            bytesPerRelayedPointSelect(sample, false);
-            bytesPerRelayedPointSelect(sample, true);
+            bytesPerRelayedPointSelect(sample, false, 30_000, 3, 20_000);
+            bytesPerRelayedPointSelect(sample, true, 30_000, 3, 20_000);
         }
         System.exit(0);
     }
@@ -37,7 +37,8 @@ final class RelayAllocationProbe {
      * executed (COM_STMT_EXECUTE, the BIGINT value's type sent with every execution, as libmysqlclient's
      * first one) and relayed as the backend's binary rows.
      */
-    private static void bytesPerRelayedPointSelect(SampleServer sample, boolean prepared) throws Exception {
+    static double bytesPerRelayedPointSelect(SampleServer sample, boolean prepared, int warmup, int rounds, int n) throws Exception {
+        double last = Double.NaN;
         try (RawClient client = RawClient.connect(sample.server.address().getPort(), "app", "app", "shop", NativePassword.PLUGIN)) {
             byte[][] statements = new byte[64][];
             int statementId = prepared ? prepare(client, "SELECT c FROM sbtest1 WHERE id=?") : 0;
@@ -73,21 +74,29 @@ final class RelayAllocationProbe {
             OutputStream out = client.socket().getOutputStream();
             DataInputStream in = new DataInputStream(client.socket().getInputStream());
             byte[] buf = new byte[1 << 16];
-            run(out, in, buf, statements, 30_000);
+            run(out, in, buf, statements, warmup);
             com.sun.management.ThreadMXBean threads = (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
-            for (int round = 0; round < 3; round++) {
+            for (int round = 0; round < rounds; round++) {
                 long relayed = sample.server.relayedStatements();
-                long before = others(threads);
-                int n = 20_000;
+                java.util.Map<Long, Long> before = others(threads);
                 long t0 = System.nanoTime();
                 run(out, in, buf, statements, n);
                 long t1 = System.nanoTime();
-                long after = others(threads);
+                java.util.Map<Long, Long> after = others(threads);
+                long allocated = 0;
+                for (java.util.Map.Entry<Long, Long> e : after.entrySet()) {
+                    Long was = before.get(e.getKey());
+                    if (was != null) {
+                        allocated += e.getValue() - was; // a thread that started or ended meanwhile is left out, not half counted
+                    }
+                }
+                last = allocated / (double) n;
                 System.out.printf("PROBE %s round %d: %d statements (%d relayed), %.1f bytes per statement, %.1f us each%n",
                         prepared ? "prepared" : "text", round, n,
-                        sample.server.relayedStatements() - relayed, (after - before) / (double) n, (t1 - t0) / 1000.0 / n);
+                        sample.server.relayedStatements() - relayed, last, (t1 - t0) / 1000.0 / n);
             }
         }
+        return last;
     }
 
     /** COM_STMT_PREPARE; returns the statement id after reading its parameter and column definitions. */
@@ -108,18 +117,19 @@ final class RelayAllocationProbe {
         return id;
     }
 
-    private static long others(com.sun.management.ThreadMXBean threads) {
+    /** Bytes allocated so far by each live thread but this one (the client). */
+    private static java.util.Map<Long, Long> others(com.sun.management.ThreadMXBean threads) {
         long self = Thread.currentThread().threadId();
-        long sum = 0;
+        java.util.Map<Long, Long> bytes = new java.util.HashMap<>();
         for (long id : threads.getAllThreadIds()) {
             if (id != self) {
                 long b = threads.getThreadAllocatedBytes(id);
                 if (b > 0) {
-                    sum += b;
+                    bytes.put(id, b);
                 }
             }
         }
-        return sum;
+        return bytes;
     }
 
     private static void run(OutputStream out, DataInputStream in, byte[] buf, byte[][] statements, int n) throws Exception {

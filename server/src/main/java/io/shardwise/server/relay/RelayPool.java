@@ -72,7 +72,7 @@ final class RelayPool {
                     budget.decrementAndGet();
                     relays.unitFreed();
                 }
-                return loop.newSucceededFuture(c);
+                return c.asLease(loop);
             }
         }
         if (!reserved && !takeUnit()) {
