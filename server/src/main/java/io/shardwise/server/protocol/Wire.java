@@ -23,53 +23,6 @@ public final class Wire {
         }
     }
 
-    /** Bytes appended eight at a time; beyond this the buffer's own bulk copy is cheaper than its NIO view. */
-    private static final int COPIED_BY_HAND = 4096;
-    private static final java.lang.invoke.VarHandle LONGS =
-            java.lang.invoke.MethodHandles.byteArrayViewVarHandle(long[].class, java.nio.ByteOrder.LITTLE_ENDIAN);
-
-    /**
-     * Appends {@code length} bytes of {@code src} from {@code index} to {@code out} without the
-     * garbage of {@code out.writeBytes(src, ...)}: Netty's pooled direct buffers copy through a new NIO
-     * view of the source (and one of the target, per buffer), 64 bytes each, on every call. Short
-     * copies (a relayed packet, a column definition) go a long at a time instead.
-     */
-    public static void append(ByteBuf out, ByteBuf src, int index, int length) {
-        if (length > COPIED_BY_HAND) {
-            out.writeBytes(src, index, length);
-            return;
-        }
-        out.ensureWritable(length);
-        int at = out.writerIndex();
-        int i = 0;
-        for (; i + 8 <= length; i += 8) {
-            out.setLongLE(at + i, src.getLongLE(index + i));
-        }
-        for (; i < length; i++) {
-            out.setByte(at + i, src.getByte(index + i));
-        }
-        out.writerIndex(at + length);
-    }
-
-    /** As {@link #append(ByteBuf, ByteBuf, int, int)}, from an array. */
-    public static void append(ByteBuf out, byte[] src) {
-        int length = src.length;
-        if (length > COPIED_BY_HAND) {
-            out.writeBytes(src);
-            return;
-        }
-        out.ensureWritable(length);
-        int at = out.writerIndex();
-        int i = 0;
-        for (; i + 8 <= length; i += 8) {
-            out.setLongLE(at + i, (long) LONGS.get(src, i));
-        }
-        for (; i < length; i++) {
-            out.setByte(at + i, src[i]);
-        }
-        out.writerIndex(at + length);
-    }
-
     public static void writeLenenc(ByteBuf out, byte[] bytes) {
         writeLenenc(out, bytes.length);
         out.writeBytes(bytes);

@@ -43,7 +43,7 @@ final class LogicalColumns {
         for (int e = index * WAYS; e < (index + 1) * WAYS; e++) {
             byte[] from = backend[e];
             if (from != null && tables[e] == logicalTables && logicalSchema.equals(schemas[e]) && same(in, from)) {
-                io.shardwise.server.protocol.Wire.append(out, logical[e]);
+                out.writeBytes(logical[e]);
                 return true;
             }
         }

@@ -47,12 +47,11 @@ final class PreparedRelay implements QueryRelay.Request, BackendConnection.Liste
         ByteBuf out = alloc.ioBuffer(10 + (n > 0 ? bitmap + 1 + 2 * n + values : 0));
         out.writeByte(StmtCommand.COM_STMT_EXECUTE).writeIntLE(0).writeByte(0).writeIntLE(1); // no cursor, one iteration
         if (n > 0) {
-            io.shardwise.server.protocol.Wire.append(out, execute, start + 10, bitmap);
-            out.writeByte(1);
+            out.writeBytes(execute, start + 10, bitmap).writeByte(1);
             for (int t : types) {
                 out.writeShortLE(t);
             }
-            io.shardwise.server.protocol.Wire.append(out, execute, start + valuesOffset, values);
+            out.writeBytes(execute, start + valuesOffset, values);
         }
         return new PreparedRelay(out, n);
     }

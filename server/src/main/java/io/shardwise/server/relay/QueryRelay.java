@@ -457,7 +457,7 @@ final class QueryRelay implements BackendConnection.Listener {
     private void forward(ByteBuf payload, boolean owned) {
         int length = payload.readableBytes();
         if (length < COPIED) {
-            Wire.append(gather().writeMediumLE(length).writeByte(sequenceId), payload, payload.readerIndex(), length);
+            gather().writeMediumLE(length).writeByte(sequenceId).writeBytes(payload, payload.readerIndex(), length);
             if (owned) {
                 payload.release();
             }
