@@ -326,6 +326,11 @@ public final class EngineSession implements AutoCloseable {
         return clientCharset().decode(statement);
     }
 
+    /** As {@link #decode(byte[])}, of {@code length} bytes from {@code offset} (a caller's reused array). */
+    public String decode(byte[] statement, int offset, int length) {
+        return clientCharset().decode(statement, offset, length);
+    }
+
     /**
      * A statement normalized by the caller: a JDBC prepared statement normalizes its text once,
      * when prepared, rather than on every execution.

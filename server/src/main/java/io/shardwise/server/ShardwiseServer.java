@@ -10,7 +10,6 @@ import io.netty.channel.MultiThreadIoEventLoopGroup;
 import io.netty.channel.group.ChannelGroup;
 import io.netty.channel.group.DefaultChannelGroup;
 import io.netty.channel.socket.SocketChannel;
-import io.netty.handler.timeout.IdleStateHandler;
 import io.netty.util.concurrent.GlobalEventExecutor;
 import io.shardwise.core.Engine;
 import io.shardwise.core.config.ServerConfig;
@@ -27,6 +26,7 @@ import io.shardwise.server.session.CommandDispatcher;
 import io.shardwise.server.session.CommandHandler;
 import io.shardwise.server.session.ErrPackets;
 import io.shardwise.server.session.HandshakeHandler;
+import io.shardwise.server.session.IdleTimeout;
 import io.shardwise.server.tls.ServerTls;
 import java.io.IOException;
 import java.net.BindException;
@@ -152,7 +152,7 @@ public final class ShardwiseServer implements AutoCloseable {
                             }
                             clients.add(ch);
                             if (!limits.idleTimeout().isZero()) {
-                                ch.pipeline().addLast(CommandDispatcher.IDLE, new IdleStateHandler(0, 0, limits.idleTimeout().toMillis(), TimeUnit.MILLISECONDS));
+                                ch.pipeline().addLast(CommandDispatcher.IDLE, new IdleTimeout(limits.idleTimeout().toMillis(), TimeUnit.MILLISECONDS));
                             }
                             ch.pipeline().addLast("framer", new PacketDecoder(limits.maxPacketSize()))
                                     .addLast("packets", PacketEncoder.INSTANCE)

@@ -25,53 +25,111 @@ final class RelayAllocationProbe {
     private RelayAllocationProbe() {}
 
     public static void main(String[] args) throws Exception {
-        bytesPerRelayedPointSelect();
+        try (SampleServer sample = SampleServer.start("alloc")) {
+            bytesPerRelayedPointSelect(sample, false, 30_000, 3, 20_000);
+            bytesPerRelayedPointSelect(sample, true, 30_000, 3, 20_000);
+        }
         System.exit(0);
     }
 
-    private static void bytesPerRelayedPointSelect() throws Exception {
-        try (SampleServer sample = SampleServer.start("alloc");
-             RawClient client = RawClient.connect(sample.server.address().getPort(), "app", "app", "shop", NativePassword.PLUGIN)) {
+    /**
+     * As text (COM_QUERY), or prepared: {@code SELECT c FROM sbtest1 WHERE id=?} prepared once, then
+     * executed (COM_STMT_EXECUTE, the BIGINT value's type sent with every execution, as libmysqlclient's
+     * first one) and relayed as the backend's binary rows.
+     */
+    static double bytesPerRelayedPointSelect(SampleServer sample, boolean prepared, int warmup, int rounds, int n) throws Exception {
+        double last = Double.NaN;
+        try (RawClient client = RawClient.connect(sample.server.address().getPort(), "app", "app", "shop", NativePassword.PLUGIN)) {
             byte[][] statements = new byte[64][];
+            int statementId = prepared ? prepare(client, "SELECT c FROM sbtest1 WHERE id=?") : 0;
             for (int i = 0; i < statements.length; i++) {
-                byte[] text = ("SELECT c FROM sbtest1 WHERE id=" + (i * 37 % 100 + 1)).getBytes(StandardCharsets.UTF_8);
-                byte[] wire = new byte[4 + 1 + text.length];
-                wire[0] = (byte) (text.length + 1);
-                wire[4] = 0x03;
-                System.arraycopy(text, 0, wire, 5, text.length);
+                long id = i * 37 % 100 + 1;
+                byte[] payload;
+                if (prepared) {
+                    // COM_STMT_EXECUTE: id, no cursor, one iteration, null bitmap, types bound, BIGINT, the value
+                    payload = new byte[1 + 4 + 1 + 4 + 1 + 1 + 2 + 8];
+                    payload[0] = 0x17;
+                    payload[1] = (byte) statementId;
+                    payload[2] = (byte) (statementId >> 8);
+                    payload[5] = 0;
+                    payload[6] = 1;
+                    payload[10] = 0;
+                    payload[11] = 1;
+                    payload[12] = 0x08;
+                    payload[13] = 0;
+                    for (int b = 0; b < 8; b++) {
+                        payload[14 + b] = (byte) (id >> (8 * b));
+                    }
+                } else {
+                    byte[] text = ("SELECT c FROM sbtest1 WHERE id=" + id).getBytes(StandardCharsets.UTF_8);
+                    payload = new byte[1 + text.length];
+                    payload[0] = 0x03;
+                    System.arraycopy(text, 0, payload, 1, text.length);
+                }
+                byte[] wire = new byte[4 + payload.length];
+                wire[0] = (byte) payload.length;
+                System.arraycopy(payload, 0, wire, 4, payload.length);
                 statements[i] = wire;
             }
             OutputStream out = client.socket().getOutputStream();
             DataInputStream in = new DataInputStream(client.socket().getInputStream());
             byte[] buf = new byte[1 << 16];
-            run(out, in, buf, statements, 30_000);
+            run(out, in, buf, statements, warmup);
             com.sun.management.ThreadMXBean threads = (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
-            for (int round = 0; round < 3; round++) {
+            for (int round = 0; round < rounds; round++) {
                 long relayed = sample.server.relayedStatements();
-                long before = others(threads);
-                int n = 20_000;
+                java.util.Map<Long, Long> before = others(threads);
                 long t0 = System.nanoTime();
                 run(out, in, buf, statements, n);
                 long t1 = System.nanoTime();
-                long after = others(threads);
-                System.out.printf("PROBE round %d: %d statements (%d relayed), %.1f bytes per statement, %.1f us each%n", round, n,
-                        sample.server.relayedStatements() - relayed, (after - before) / (double) n, (t1 - t0) / 1000.0 / n);
+                java.util.Map<Long, Long> after = others(threads);
+                long allocated = 0;
+                for (java.util.Map.Entry<Long, Long> e : after.entrySet()) {
+                    Long was = before.get(e.getKey());
+                    if (was != null) {
+                        allocated += e.getValue() - was; // a thread that started or ended meanwhile is left out, not half counted
+                    }
+                }
+                last = allocated / (double) n;
+                System.out.printf("PROBE %s round %d: %d statements (%d relayed), %.1f bytes per statement, %.1f us each%n",
+                        prepared ? "prepared" : "text", round, n,
+                        sample.server.relayedStatements() - relayed, last, (t1 - t0) / 1000.0 / n);
             }
         }
+        return last;
     }
 
-    private static long others(com.sun.management.ThreadMXBean threads) {
+    /** COM_STMT_PREPARE; returns the statement id after reading its parameter and column definitions. */
+    private static int prepare(RawClient client, String sql) throws Exception {
+        client.command(0x16, sql);
+        RawClient.Reply ok = client.read();
+        if (ok.header() != 0) {
+            throw new AssertionError("prepare failed: " + new String(ok.payload(), StandardCharsets.UTF_8));
+        }
+        byte[] p = ok.payload();
+        int id = (p[1] & 0xFF) | (p[2] & 0xFF) << 8 | (p[3] & 0xFF) << 16 | (p[4] & 0xFF) << 24;
+        int columns = (p[5] & 0xFF) | (p[6] & 0xFF) << 8;
+        int params = (p[7] & 0xFF) | (p[8] & 0xFF) << 8;
+        boolean eof = !client.deprecatesEof();
+        for (int i = 0; i < params + (eof && params > 0 ? 1 : 0) + columns + (eof && columns > 0 ? 1 : 0); i++) {
+            client.read();
+        }
+        return id;
+    }
+
+    /** Bytes allocated so far by each live thread but this one (the client). */
+    private static java.util.Map<Long, Long> others(com.sun.management.ThreadMXBean threads) {
         long self = Thread.currentThread().threadId();
-        long sum = 0;
+        java.util.Map<Long, Long> bytes = new java.util.HashMap<>();
         for (long id : threads.getAllThreadIds()) {
             if (id != self) {
                 long b = threads.getThreadAllocatedBytes(id);
                 if (b > 0) {
-                    sum += b;
+                    bytes.put(id, b);
                 }
             }
         }
-        return sum;
+        return bytes;
     }
 
     private static void run(OutputStream out, DataInputStream in, byte[] buf, byte[][] statements, int n) throws Exception {

@@ -2,7 +2,6 @@ package io.shardwise.core.execute;
 
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.atomic.AtomicReferenceArray;
 
 /**
  * The diagnostics area of one statement: the conditions each unit's backend reported, merged in
@@ -16,17 +15,25 @@ import java.util.concurrent.atomic.AtomicReferenceArray;
 public final class Diagnostics {
     public static final int MAX_ERROR_COUNT = 64;
 
-    private final AtomicReferenceArray<Unit> units;
-    /** What the merger raised itself, after the units' conditions (it computes after they were read). */
-    private final List<Condition> merged = new java.util.concurrent.CopyOnWriteArrayList<>();
-    private final java.util.concurrent.atomic.AtomicInteger mergedCount = new java.util.concurrent.atomic.AtomicInteger();
+    /**
+     * Per unit, its slot, read and written as volatile ({@link #SLOT}): one array where an
+     * AtomicReferenceArray is two objects. An area is made per statement (relayed ones on an event
+     * loop), so what most statements never use is made only when used.
+     */
+    private final Unit[] units;
+    /** What the merger raised itself, after the units' conditions (it computes after they were read); null until it raises one. */
+    private volatile List<Condition> merged;
+    /** Conditions the merger raised, beyond the cap too; written under this area's lock. */
+    private volatile int mergedCount;
     private volatile Condition error;
+    private static final java.lang.invoke.VarHandle SLOT = java.lang.invoke.MethodHandles.arrayElementVarHandle(Unit[].class);
+    private static final Unit[] NO_UNITS = new Unit[0];
 
     /** What one unit's backend reported: its warning count, and the conditions SHOW WARNINGS listed (up to the backend's cap). */
     record Unit(int count, List<Condition> conditions) {}
 
     public Diagnostics(int units) {
-        this.units = new AtomicReferenceArray<>(units);
+        this.units = units == 0 ? NO_UNITS : new Unit[units];
     }
 
     /** An area for statements that raise nothing of their own (answered without a backend). */
@@ -35,14 +42,17 @@ public final class Diagnostics {
     }
 
     public void unit(int index, int count, List<Condition> conditions) {
-        if (index < units.length()) {
-            units.set(index, new Unit(count, List.copyOf(conditions)));
+        if (index < units.length) {
+            SLOT.setVolatile(units, index, new Unit(count, List.copyOf(conditions)));
         }
     }
 
     /** A condition the merger raised while computing the result (kept up to {@link #MAX_ERROR_COUNT}). */
-    public void merged(Condition condition) {
-        if (mergedCount.getAndIncrement() < MAX_ERROR_COUNT) {
+    public synchronized void merged(Condition condition) {
+        if (mergedCount++ < MAX_ERROR_COUNT) {
+            if (merged == null) {
+                merged = new java.util.concurrent.CopyOnWriteArrayList<>();
+            }
             merged.add(condition);
         }
     }
@@ -55,8 +65,8 @@ public final class Diagnostics {
     /** Conditions in unit order, then the error; at most {@link #MAX_ERROR_COUNT}. */
     public List<Condition> conditions() {
         List<Condition> out = new ArrayList<>();
-        for (int i = 0; i < units.length(); i++) {
-            Unit u = units.get(i);
+        for (int i = 0; i < units.length; i++) {
+            Unit u = (Unit) SLOT.getVolatile(units, i);
             if (u != null) {
                 for (Condition c : u.conditions()) {
                     if (out.size() < MAX_ERROR_COUNT) {
@@ -65,7 +75,8 @@ public final class Diagnostics {
                 }
             }
         }
-        for (Condition c : merged) {
+        List<Condition> raised = merged;
+        for (Condition c : raised == null ? List.<Condition>of() : raised) {
             if (out.size() < MAX_ERROR_COUNT) {
                 out.add(c);
             }
@@ -83,9 +94,9 @@ public final class Diagnostics {
 
     /** {@code @@warning_count}: errors, warnings and notes raised, including those beyond the cap. */
     public int warningCount() {
-        int n = (error == null ? 0 : 1) + mergedCount.get();
-        for (int i = 0; i < units.length(); i++) {
-            Unit u = units.get(i);
+        int n = (error == null ? 0 : 1) + mergedCount;
+        for (int i = 0; i < units.length; i++) {
+            Unit u = (Unit) SLOT.getVolatile(units, i);
             if (u != null) {
                 n += Math.max(u.count(), u.conditions().size());
             }
@@ -96,8 +107,8 @@ public final class Diagnostics {
     /** {@code @@error_count}. */
     public int errorCount() {
         int n = error == null ? 0 : 1;
-        for (int i = 0; i < units.length(); i++) {
-            Unit u = units.get(i);
+        for (int i = 0; i < units.length; i++) {
+            Unit u = (Unit) SLOT.getVolatile(units, i);
             if (u != null) {
                 for (Condition c : u.conditions()) {
                     if (c.level() == Condition.Level.ERROR) {

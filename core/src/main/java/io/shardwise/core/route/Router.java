@@ -575,7 +575,16 @@ public final class Router {
     private List<ExecutionUnit> units(SqlTemplate template, SourceText source, Prepared prepared, Selection selection,
                                       Bindings bindings, List<Renderer.Edit> edits, Select select) {
         Placement placement = prepared.placement;
-        List<ExecutionUnit> units = new ArrayList<>(selection.nodes.cardinality());
+        int count = selection.nodes.cardinality();
+        if (count == 1) {
+            // a point read: the one unit as an immutable list, which RoutePlan keeps as it is (an ArrayList it would copy)
+            int i = selection.nodes.nextSetBit(0);
+            Map<String, String> names = placement.namesAt(i);
+            List<Renderer.Edit> all = select == null ? edits : withLabels(select, names, edits);
+            return List.of(unit(placement.backendAt(i), render(prepared, template, source, RenderedTexts.nodeSlot(i), names, bindings, all),
+                    placement.logicalAt(i)));
+        }
+        List<ExecutionUnit> units = new ArrayList<>(count);
         for (int i = selection.nodes.nextSetBit(0); i >= 0; i = selection.nodes.nextSetBit(i + 1)) {
             Map<String, String> names = placement.namesAt(i);
             List<Renderer.Edit> all = select == null ? edits : withLabels(select, names, edits);

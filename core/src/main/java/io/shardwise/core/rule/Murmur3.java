@@ -43,21 +43,57 @@ final class Murmur3 {
         return h;
     }
 
-    /** The hash of {@code Long.toString(value)}'s UTF-8 bytes, without building the string. */
-    static int hash32Decimal(long value) {
-        byte[] digits = new byte[20]; // small and local: the JIT keeps it off the heap
-        int at = digits.length;
-        long v = value;
-        boolean negative = v < 0;
-        do {
-            int d = (int) (v % 10);
-            digits[--at] = (byte) ('0' + (negative ? -d : d));
-            v /= 10;
-        } while (v != 0);
-        if (negative) {
-            digits[--at] = '-';
+    private static final long[] POWERS_OF_TEN = new long[19];
+
+    static {
+        long p = 1;
+        for (int i = 0; i < POWERS_OF_TEN.length; i++) {
+            POWERS_OF_TEN[i] = p;
+            p *= 10;
         }
-        return hash32(digits, at, digits.length - at);
+    }
+
+    /**
+     * The hash of {@code Long.toString(value)}'s UTF-8 bytes, without building the string or an array
+     * (the JIT did not keep a local digit array off the heap: 40 bytes per hashed key): the characters
+     * are taken from the most significant digit on and fed to the blocks as {@link #hash32} reads them.
+     */
+    static int hash32Decimal(long value) {
+        boolean negative = value < 0;
+        int digits = 1;
+        for (long v = value / 10; v != 0; v /= 10) {
+            digits++;
+        }
+        int length = digits + (negative ? 1 : 0);
+        int h = 0;
+        int k = 0;
+        int filled = 0;
+        for (int i = 0; i < length; i++) {
+            int c;
+            if (negative && i == 0) {
+                c = '-';
+            } else {
+                int place = digits - 1 - (negative ? i - 1 : i);
+                c = '0' + Math.abs((int) (value / POWERS_OF_TEN[place] % 10));
+            }
+            k |= c << (8 * filled);
+            if (++filled == 4) {
+                h ^= mixK(k);
+                h = Integer.rotateLeft(h, 13) * 5 + 0xe6546b64;
+                k = 0;
+                filled = 0;
+            }
+        }
+        if (filled > 0) {
+            h ^= mixK(k);
+        }
+        h ^= length;
+        h ^= h >>> 16;
+        h *= 0x85ebca6b;
+        h ^= h >>> 13;
+        h *= 0xc2b2ae35;
+        h ^= h >>> 16;
+        return h;
     }
 
     static int hash32(byte[] data) {

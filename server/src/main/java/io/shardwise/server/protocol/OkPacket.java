@@ -18,6 +18,12 @@ public record OkPacket(long affectedRows, long lastInsertId, ServerStatus status
 
     /** Appends the encoded packet to {@code out}; returns it. */
     public ByteBuf writeTo(ByteBuf out, boolean endOfRows) {
+        return writeTo(out, endOfRows, affectedRows, lastInsertId, status, warnings, info);
+    }
+
+    /** As {@link #writeTo(ByteBuf, boolean)} without the record: a relayed statement's end writes one per statement. */
+    public static ByteBuf writeTo(ByteBuf out, boolean endOfRows, long affectedRows, long lastInsertId, ServerStatus status, int warnings,
+                                  String info) {
         out.writeByte(endOfRows ? END_OF_ROWS_HEADER : HEADER);
         Wire.writeLenenc(out, affectedRows);
         Wire.writeLenenc(out, lastInsertId);

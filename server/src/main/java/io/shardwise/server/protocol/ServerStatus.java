@@ -15,8 +15,11 @@ public record ServerStatus(int bits) {
      */
     public static final int NO_BACKSLASH_ESCAPES = 1 << 9;
 
+    /** The four statuses {@link #of} answers, made once: it is asked at the end of every relayed statement. */
+    private static final ServerStatus[] OF = {new ServerStatus(0), new ServerStatus(1), new ServerStatus(2), new ServerStatus(3)};
+
     public static ServerStatus of(boolean inTransaction, boolean autocommit) {
-        return new ServerStatus((inTransaction ? IN_TRANSACTION : 0) | (autocommit ? AUTOCOMMIT : 0));
+        return OF[(inTransaction ? IN_TRANSACTION : 0) | (autocommit ? AUTOCOMMIT : 0)];
     }
 
     public ServerStatus with(int flags) {

@@ -91,6 +91,17 @@ public final class BackendConnection extends ChannelInboundHandlerAdapter {
         this.connected = connected;
     }
 
+    /** This connection as a lease already complete, made once: a pool hands an idle connection out per statement. */
+    private io.netty.util.concurrent.Future<BackendConnection> asLease;
+
+    /** This connection as a completed lease on {@code loop} (its own); a completed future keeps no listener, so one serves every lease. */
+    io.netty.util.concurrent.Future<BackendConnection> asLease(io.netty.channel.EventLoop loop) {
+        if (asLease == null) {
+            asLease = loop.newSucceededFuture(this);
+        }
+        return asLease;
+    }
+
     public Channel channel() {
         return channel;
     }

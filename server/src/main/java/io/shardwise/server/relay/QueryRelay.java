@@ -396,9 +396,9 @@ final class QueryRelay implements BackendConnection.Listener {
         ByteBuf out = gathered;
         if (ok != null) {
             // a write's info ("Rows matched: 1  Changed: 1  Warnings: 0") is its one backend's, as one MySQL words it
-            new OkPacket(ok.affectedRows(), ok.lastInsertId(), status, okWarnings, plan.write() ? ok.info() : "").writeTo(out, false);
+            OkPacket.writeTo(out, false, ok.affectedRows(), ok.lastInsertId(), status, okWarnings, plan.write() ? ok.info() : "");
         } else if (capabilities.endsResultsWithOk()) {
-            new OkPacket(0, 0, status, session.warningCount(), "").writeTo(out, true);
+            OkPacket.writeTo(out, true, 0, 0, status, session.warningCount(), "");
         } else {
             new EofPacket(session.warningCount(), status).writeTo(out);
         }

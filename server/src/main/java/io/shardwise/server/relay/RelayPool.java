@@ -39,6 +39,11 @@ final class RelayPool {
     private final long connectTimeoutMillis;
     private final ArrayDeque<BackendConnection> idle = new ArrayDeque<>();
 
+    /** Whether this is the pool of connections made with these settings. */
+    boolean serves(boolean foundRows, String setup) {
+        return this.foundRows == foundRows && this.setup.equals(setup);
+    }
+
     RelayPool(Relays relays, EventLoop loop, BackendAddress address, boolean foundRows, String setup, AtomicInteger budget,
               long idleNanos, long connectTimeoutMillis) {
         this.relays = relays;
@@ -67,7 +72,7 @@ final class RelayPool {
                     budget.decrementAndGet();
                     relays.unitFreed();
                 }
-                return loop.newSucceededFuture(c);
+                return c.asLease(loop);
             }
         }
         if (!reserved && !takeUnit()) {

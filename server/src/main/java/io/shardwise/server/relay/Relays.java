@@ -33,6 +33,11 @@ public final class Relays implements AutoCloseable {
     private final Map<String, BackendAddress> addresses = new ConcurrentHashMap<>();
     private final Map<String, AtomicInteger> budgets = new HashMap<>();
     private final Map<EventLoop, Map<Key, RelayPool>> pools = new ConcurrentHashMap<>();
+    /**
+     * The same pools per loop and backend, found on every statement's lease and release without a {@link Key}
+     * and a capturing lambda each (computeIfAbsent's); written on the loop when a pool is made, never shrinks.
+     */
+    private final Map<EventLoop, Map<String, RelayPool[]>> byBackend = new ConcurrentHashMap<>();
     /** Native transactions waiting for a reservation, per event loop (each queue confined to its loop). */
     private final Map<EventLoop, Waiters> waiters = new ConcurrentHashMap<>();
     /** Transactions waiting over every loop: while any does, a connection given back where nobody can use it closes. */
@@ -98,10 +103,34 @@ public final class Relays implements AutoCloseable {
         if (address == null || closed) {
             return null;
         }
+        RelayPool known = known(loop, backend, foundRows, setup);
+        if (known != null) {
+            return known;
+        }
         BackendConfig config = configs.get(backend);
-        return pools.computeIfAbsent(loop, l -> new HashMap<>()).computeIfAbsent(new Key(backend, foundRows, setup),
+        RelayPool made = pools.computeIfAbsent(loop, l -> new HashMap<>()).computeIfAbsent(new Key(backend, foundRows, setup),
                 k -> new RelayPool(this, loop, address, foundRows, setup, budgets.get(backend), config.pool().idleTimeout().toNanos(),
                         Math.max(250, config.pool().connectionTimeout().toMillis())));
+        Map<String, RelayPool[]> of = byBackend.computeIfAbsent(loop, l -> new HashMap<>());
+        RelayPool[] before = of.getOrDefault(backend, new RelayPool[0]);
+        RelayPool[] after = java.util.Arrays.copyOf(before, before.length + 1);
+        after[before.length] = made;
+        of.put(backend, after);
+        return made;
+    }
+
+    /** The loop's pool of {@code backend} with these settings once made, else null. */
+    private RelayPool known(EventLoop loop, String backend, boolean foundRows, String setup) {
+        Map<String, RelayPool[]> of = byBackend.get(loop);
+        RelayPool[] made = of == null ? null : of.get(backend);
+        if (made != null) {
+            for (RelayPool p : made) {
+                if (p.serves(foundRows, setup)) {
+                    return p;
+                }
+            }
+        }
+        return null;
     }
 
     /**
@@ -413,8 +442,7 @@ public final class Relays implements AutoCloseable {
 
     /** @param wake waiters may try again (false: it was idle a moment ago, in a reservation that failed — trying would spin) */
     private void release(EventLoop loop, BackendConnection connection, boolean foundRows, String setup, boolean wake) {
-        Map<Key, RelayPool> of = pools.get(loop);
-        RelayPool pool = of == null ? null : of.get(new Key(connection.backend(), foundRows, setup));
+        RelayPool pool = known(loop, connection.backend(), foundRows, setup);
         if (pool == null) {
             connection.channel().close();
         } else {

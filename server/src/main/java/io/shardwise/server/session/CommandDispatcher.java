@@ -7,7 +7,6 @@ import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.channel.ChannelPipeline;
 import io.netty.handler.codec.TooLongFrameException;
 import io.netty.handler.timeout.IdleStateEvent;
-import io.netty.handler.timeout.IdleStateHandler;
 import io.netty.util.ReferenceCountUtil;
 import io.shardwise.core.error.ErrorCode;
 import io.shardwise.server.protocol.Capabilities;
@@ -224,7 +223,7 @@ public final class CommandDispatcher extends ChannelInboundHandlerAdapter {
             if (pipeline.get(IDLE) != null) {
                 pipeline.remove(IDLE);
             }
-            pipeline.addFirst(IDLE, new IdleStateHandler(0, 0, millis, TimeUnit.MILLISECONDS));
+            pipeline.addFirst(IDLE, new IdleTimeout(millis, TimeUnit.MILLISECONDS));
         });
     }
 
@@ -416,10 +415,37 @@ public final class CommandDispatcher extends ChannelInboundHandlerAdapter {
         if (content.readableBytes() < 6 || content.getByte(content.readerIndex()) != Command.COM_QUERY) { // BEGIN is the shortest
             return false;
         }
-        byte[] bytes = new byte[content.readableBytes() - 1];
-        content.getBytes(content.readerIndex() + 1, bytes);
-        String sql = handler.decode(bytes); // the session is idle (nothing unanswered): its charset is stable
+        int length = content.readableBytes() - 1;
+        if (scratch == null && length <= SCRATCH) {
+            scratch = new byte[SCRATCH];
+        }
+        byte[] bytes = length <= SCRATCH ? scratch : new byte[length];
+        // one forEachByte, not getBytes (it makes a NIO view of a direct buffer) nor getByte per byte (with the leak
+        // detector at paranoid, as in tests, each accessor call on a tracked buffer records a stack trace)
+        scratchFill.into = bytes;
+        scratchFill.at = 0;
+        content.forEachByte(content.readerIndex() + 1, length, scratchFill);
+        scratchFill.into = null;
+        String sql = handler.decode(bytes, 0, length); // the session is idle (nothing unanswered): its charset is stable
         return relayer.relay(packet, sql, fallback, relayEnded);
+    }
+
+    /** Statements up to this long are read into {@link #scratch} before they are decoded, not into an array each. */
+    private static final int SCRATCH = 256;
+    /** The relayed statement's bytes, on the event loop only (the String decoded from them is a copy); made with the first. */
+    private byte[] scratch;
+    private final Fill scratchFill = new Fill();
+
+    /** Copies the bytes it is shown into an array, in order (one object per connection, reused). */
+    private static final class Fill implements io.netty.util.ByteProcessor {
+        byte[] into;
+        int at;
+
+        @Override
+        public boolean process(byte value) {
+            into[at++] = value;
+            return true;
+        }
     }
 
     /** Commands that arrived during a relay, in order, now that it ended (each may be relayed in turn). */
@@ -474,7 +500,7 @@ public final class CommandDispatcher extends ChannelInboundHandlerAdapter {
         }
     }
 
-    /** The idle timeout (an {@link IdleStateEvent} from the server's IdleStateHandler): only a client with no command running is idle. */
+    /** The idle timeout (an {@link IdleStateEvent} from the connection's {@link IdleTimeout}): only a client with no command running is idle. */
     @Override
     public void userEventTriggered(ChannelHandlerContext ctx, Object event) {
         if (event instanceof IdleStateEvent && unanswered.get() == 0 && !relayBusy()) {

@@ -101,6 +101,10 @@ public final class CommandHandler implements AutoCloseable {
         return session.decode(statement);
     }
 
+    String decode(byte[] statement, int offset, int length) {
+        return session.decode(statement, offset, length);
+    }
+
     /** Answers one command; false when the connection should close (COM_QUIT). */
     boolean handle(Command command, ResponseWriter out) {
         current = out;

@@ -62,12 +62,14 @@ public final class Normalizer {
         }
     }
 
-    private final String sql;
-    private final LexicalMode mode;
+    // not final: an event loop's normalizer reads every statement of that loop (SPARE), a new one each other thread's
+    private String sql;
+    private LexicalMode mode;
     private final SqlLexer lexer;
-    private int[] tokens;
+    /** Per token three ints; the statement gets a copy of exactly its tokens (this array is the loop's scratch). */
+    private int[] tokens = new int[SCRATCH_TOKENS];
     private int tokenCount;
-    private long hash = NormalizedSql.start();
+    private long hash;
     private int length;
     /** The first literal alone: most statements have one, and List.of(first) needs no array. */
     private Literal firstLiteral;
@@ -75,27 +77,81 @@ public final class Normalizer {
     private int literalCount;
     private int parameterCount;
     /** Class of the last digest token, and its keyword id when it printed as a keyword (else -1). */
-    private int prev = START;
-    private int prevKeyword = -1;
+    private int prev;
+    private int prevKeyword;
     private boolean inTableList;
     private boolean glueNext;
+    /** In {@link #run}: a normalize reached from inside one (none does today) gets a normalizer of its own. */
+    private boolean busy;
 
-    private Normalizer(String sql, LexicalMode mode) {
-        this.sql = sql;
-        this.mode = mode;
-        this.lexer = new SqlLexer(sql, mode);
-        // three ints per token; a token and its separator take about four characters
-        this.tokens = new int[Math.min(48, 3 * (sql.length() / 4 + 4))];
+    /** Ints of token scratch kept between statements (64 tokens); a longer statement's grown array is not kept. */
+    private static final int SCRATCH_TOKENS = 3 * 64;
+    /**
+     * Each event loop's normalizer: a relayed statement is normalized on the loop, and a normalizer and
+     * its lexer per statement were 120 bytes of its garbage. Virtual threads (the sessions' own) make
+     * their own per statement, as before, rather than keep one each.
+     */
+    private static final ThreadLocal<Normalizer> SPARE = new ThreadLocal<>();
+
+    private Normalizer() {
+        this.lexer = new SqlLexer("", LexicalMode.DEFAULT);
     }
 
     /** The statement read in MySQL's default sql_mode ({@link LexicalMode#DEFAULT}). */
     public static NormalizedSql normalize(String sql) {
-        return new Normalizer(sql, LexicalMode.DEFAULT).run();
+        return normalize(sql, LexicalMode.DEFAULT);
     }
 
     /** The statement read as a session with that sql_mode reads it (NO_BACKSLASH_ESCAPES, ANSI_QUOTES). */
     public static NormalizedSql normalize(String sql, LexicalMode mode) {
-        return new Normalizer(sql, mode).run();
+        Normalizer n;
+        if (Thread.currentThread().isVirtual()) {
+            n = new Normalizer();
+        } else {
+            n = SPARE.get();
+            if (n == null) {
+                n = new Normalizer();
+                SPARE.set(n);
+            } else if (n.busy) {
+                n = new Normalizer();
+            }
+        }
+        n.busy = true;
+        try {
+            n.start(sql, mode);
+            return n.run();
+        } finally {
+            n.finish();
+        }
+    }
+
+    private void start(String sql, LexicalMode mode) {
+        this.sql = sql;
+        this.mode = mode;
+        lexer.restart(sql, mode);
+        tokenCount = 0;
+        hash = NormalizedSql.start();
+        length = 0;
+        firstLiteral = null;
+        literals = null; // a LiteralList keeps its array: never reused
+        literalCount = 0;
+        parameterCount = 0;
+        prev = START;
+        prevKeyword = -1;
+        inTableList = false;
+        glueNext = false;
+    }
+
+    /** Forgets the statement (a kept normalizer holds no text, literal or long array of it). */
+    private void finish() {
+        busy = false;
+        sql = null;
+        lexer.restart("", LexicalMode.DEFAULT);
+        firstLiteral = null;
+        literals = null;
+        if (tokens.length > SCRATCH_TOKENS) {
+            tokens = new int[SCRATCH_TOKENS];
+        }
     }
 
     private NormalizedSql run() {
@@ -106,7 +162,7 @@ public final class Normalizer {
                 : literalCount == 1 ? List.of(firstLiteral) : new LiteralList(literals, literalCount);
         // the mode seeds nothing in the default case, so default-mode hashes stay what they were
         long h = mode == LexicalMode.DEFAULT ? hash : NormalizedSql.mix(hash, (char) mode.ordinal());
-        return new NormalizedSql(sql, tokens, tokenCount, h, length, list, parameterCount, mode);
+        return new NormalizedSql(sql, Arrays.copyOf(tokens, 3 * tokenCount), tokenCount, h, length, list, parameterCount, mode);
     }
 
     private void token(TokenKind kind, int s, int e) {

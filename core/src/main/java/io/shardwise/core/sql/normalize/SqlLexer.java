@@ -28,12 +28,13 @@ public final class SqlLexer {
             + " koi8u latin1 latin2 latin5 latin7 macce macroman sjis swe7 tis620 ucs2 ujis utf16 utf16le utf32"
             + " utf8 utf8mb3 utf8mb4 ";
 
-    private final String sql;
-    private final int length;
+    // not final: a Normalizer of an event loop lexes every statement with one lexer (reset)
+    private String sql;
+    private int length;
     /** Whether a backslash escapes the next character of a single- or double-quoted string. */
-    private final boolean backslashEscapes;
+    private boolean backslashEscapes;
     /** Whether {@code "} opens an identifier (ANSI_QUOTES) rather than a string. */
-    private final boolean ansiQuotes;
+    private boolean ansiQuotes;
     private int pos;
     private int start;
     private int end;
@@ -48,10 +49,21 @@ public final class SqlLexer {
     }
 
     public SqlLexer(String sql, LexicalMode mode) {
+        restart(sql, mode);
+    }
+
+    /** This lexer at the start of {@code sql}, as if new. */
+    void restart(String sql, LexicalMode mode) {
         this.sql = sql;
         this.length = sql.length();
         this.backslashEscapes = mode.backslashEscapes();
         this.ansiQuotes = mode.ansiQuotes();
+        pos = 0;
+        start = 0;
+        end = 0;
+        keyword = -1;
+        skippedFrom = -1;
+        skippedTo = 0;
     }
 
     /** Every token up to (not including) EOF; for tests and tools, not the hot path. */

@@ -141,6 +141,33 @@ class NormalizerTest {
     }
 
     @Test
+    void aStatementNormalizedEarlierOnTheSameThreadIsUntouchedByTheNextOnes() throws Exception {
+        // a platform thread (an event loop's) keeps one normalizer: what it made before must not share its scratch
+        NormalizedSql[] first = new NormalizedSql[1];
+        Thread t = Thread.ofPlatform().start(() -> {
+            first[0] = Normalizer.normalize("SELECT c FROM sbtest1 WHERE id = 42 AND k IN ('a', 'b', 'c', 'd', 'e')");
+            Normalizer.normalize("UPDATE t SET a = 1, b = 'x', c = 2.5 WHERE id = 7 ORDER BY z LIMIT 3");
+            Normalizer.normalize("INSERT INTO t VALUES (1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23,"
+                    + " 24, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45, 46, 47, 48, 49, 50, 51, 52,"
+                    + " 53, 54, 55, 56, 57, 58, 59, 60, 61, 62, 63, 64, 65, 66, 67, 68, 69, 70)");
+            Normalizer.normalize("SELECT 1");
+        });
+        t.join();
+        NormalizedSql again = Normalizer.normalize("SELECT c FROM sbtest1 WHERE id = 42 AND k IN ('a', 'b', 'c', 'd', 'e')");
+        assertEquals(again.digest(), first[0].digest());
+        assertEquals(again.digestHash(), first[0].digestHash());
+        assertEquals(again.tokenCount(), first[0].tokenCount());
+        assertEquals(6, first[0].literals().size());
+        for (int i = 0; i < again.literals().size(); i++) {
+            assertEquals(again.literals().get(i).value(), first[0].literals().get(i).value());
+        }
+        for (int i = 0; i < again.tokenCount(); i++) {
+            assertEquals(again.tokenStart(i), first[0].tokenStart(i));
+            assertEquals(again.tokenEnd(i), first[0].tokenEnd(i));
+        }
+    }
+
+    @Test
     void parameterMarkersAreNumberedAndLiteralsAreNot() {
         NormalizedSql n = Normalizer.normalize("SELECT ? , 5, ?");
         assertEquals(List.of(0, -1, 1), n.literals().stream().map(Literal::paramIndex).toList());
