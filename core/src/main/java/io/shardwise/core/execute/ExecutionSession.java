@@ -188,15 +188,9 @@ public final class ExecutionSession implements AutoCloseable {
         if (units.isEmpty()) {
             return List.of();
         }
-        boolean localFile = carriesLocalFile(units);
         NativeTransaction on = nativeTx;
         if (on != null && locks == null) {
-            if (localFile) {
-                // the native connections do not speak the LOCAL INFILE exchange: refused, the transaction goes on
-                throw new ShardwiseException(ErrorCode.UNSUPPORTED, "LOAD DATA LOCAL INFILE inside a transaction whose earlier"
-                        + " statements ran on the server's native backend connections (run it first in the transaction, or in autocommit mode)");
-            }
-            return executeNative(on, units, diagnostics, allResults);
+            return executeNative(on, units, diagnostics, allResults); // a LOAD DATA LOCAL batch too: the native connections send its rows
         }
         List<UnitResult> read = allResults ? null : nativeRead(units, diagnostics);
         if (read != null) {
@@ -240,18 +234,6 @@ public final class ExecutionSession implements AutoCloseable {
             }
         }
         throw run.explain(failure);
-    }
-
-    /** Whether a unit sends a LOAD DATA LOCAL file's bytes ({@link LocalData}), which only a JDBC connection carries. */
-    private static boolean carriesLocalFile(List<ExecutionUnit> units) {
-        for (ExecutionUnit u : units) {
-            for (Object p : u.params()) {
-                if (p instanceof LocalData) {
-                    return true;
-                }
-            }
-        }
-        return false;
     }
 
     /**
