@@ -63,6 +63,8 @@ public final class RelayExecutor {
         this.client = client;
         this.capabilities = capabilities;
         this.session = session;
+        // a transaction whose first statement the session's thread runs (a plan-cache miss) pins these connections too
+        session.nativeOpener(new SessionThreadPins(relays, client.eventLoop(), capabilities.countsFoundRows(), session));
         session.useNativeReads(new AutocommitReads(relays, client.eventLoop(), capabilities.countsFoundRows(), session));
         this.merges = new LoopMerges(relays, client, capabilities, session);
     }
