@@ -244,6 +244,12 @@ final class EngineRelay implements RelaySession {
     }
 
     @Override
+    public void nativeOpener(NativeOpener opener) {
+        // the begin is read when the session's thread opens it: READ ONLY and the isolation level are the transaction's then
+        execution.nativeOpener(setup -> opener.open(setup, execution.nativeBegin(session.transactionReadOnly()), engine.rule().schema()));
+    }
+
+    @Override
     public void attach(io.shardwise.core.execute.NativeTransaction transaction) {
         execution.attachNative(transaction);
     }

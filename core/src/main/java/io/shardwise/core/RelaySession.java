@@ -42,6 +42,13 @@ public interface RelaySession {
         return null;
     }
 
+    /**
+     * From now on a transaction's first statement that the session's thread runs (one the loop could not
+     * plan) opens its transaction natively through {@code opener} when it may, as a relayed one would.
+     */
+    default void nativeOpener(NativeOpener opener) {
+    }
+
     /** A relayed statement starts: a fresh diagnostics area with a slot per unit. */
     void started(String sql, RelayPlan plan);
 

@@ -71,6 +71,11 @@ public final class ExecutionSession implements AutoCloseable {
      * transaction ({@link #transaction}, which then holds no JDBC connection) runs only there.
      */
     private volatile NativeTransaction nativeTx;
+    /**
+     * A face's native transactions for a transaction's first statement that runs here (see
+     * {@link #nativeNow}): the settings it must carry in, the transaction out (null: declined); or null.
+     */
+    private volatile java.util.function.Function<String, NativeTransaction> opener;
     /** The face's executor of autocommit multi-unit reads ({@link NativeReads}), or null. */
     private volatile NativeReads nativeReads;
     /** The running statement's rows are fetched by a cursor ({@link #streaming}): no native read. Session thread only. */
@@ -188,15 +193,9 @@ public final class ExecutionSession implements AutoCloseable {
         if (units.isEmpty()) {
             return List.of();
         }
-        boolean localFile = carriesLocalFile(units);
-        NativeTransaction on = nativeTx;
+        NativeTransaction on = cleanUp == null ? nativeNow() : nativeTx; // a federated sequence's clean-up is the JDBC executor's
         if (on != null && locks == null) {
-            if (localFile) {
-                // the native connections do not speak the LOCAL INFILE exchange: refused, the transaction goes on
-                throw new ShardwiseException(ErrorCode.UNSUPPORTED, "LOAD DATA LOCAL INFILE inside a transaction whose earlier"
-                        + " statements ran on the server's native backend connections (run it first in the transaction, or in autocommit mode)");
-            }
-            return executeNative(on, units, diagnostics, allResults);
+            return executeNative(on, units, diagnostics, allResults); // a LOAD DATA LOCAL batch too: the native connections send its rows
         }
         List<UnitResult> read = allResults ? null : nativeRead(units, diagnostics);
         if (read != null) {
@@ -240,18 +239,6 @@ public final class ExecutionSession implements AutoCloseable {
             }
         }
         throw run.explain(failure);
-    }
-
-    /** Whether a unit sends a LOAD DATA LOCAL file's bytes ({@link LocalData}), which only a JDBC connection carries. */
-    private static boolean carriesLocalFile(List<ExecutionUnit> units) {
-        for (ExecutionUnit u : units) {
-            for (Object p : u.params()) {
-                if (p instanceof LocalData) {
-                    return true;
-                }
-            }
-        }
-        return false;
     }
 
     /**
@@ -720,7 +707,7 @@ public final class ExecutionSession implements AutoCloseable {
         if (transaction == null && (autocommit || locks != null)) {
             return false;
         }
-        NativeTransaction on = nativeTx;
+        NativeTransaction on = nativeNow();
         if (on != null) {
             on.markStatement();
         } else {
@@ -897,6 +884,37 @@ public final class ExecutionSession implements AutoCloseable {
             throw new ShardwiseException(ErrorCode.BUG, "a native transaction attached to a transaction that is not new");
         }
         nativeTx = on;
+    }
+
+    /** A face opens the session's transactions natively from this thread too ({@link #nativeNow}); {@code opener} as its field. */
+    public void nativeOpener(java.util.function.Function<String, NativeTransaction> opener) {
+        this.opener = opener;
+    }
+
+    /**
+     * The transaction's native connections, opened now if a face offers them and the transaction may
+     * run natively but has not reached a backend yet (its first statement missed the loop's plan cache):
+     * so one cold statement does not keep the whole transaction on the JDBC executor. Null: the JDBC
+     * executor runs it (whatever {@link #nativeSetup} refuses, or no connections at once).
+     */
+    private NativeTransaction nativeNow() {
+        NativeTransaction on = nativeTx;
+        var open = opener;
+        if (on != null || open == null || locks != null || transaction == null && autocommit) {
+            return on;
+        }
+        if (streaming) {
+            return null; // a cursor's rows stream on a JDBC connection; the native connections would read them whole
+        }
+        String setup = nativeSetup();
+        if (setup == null) {
+            return null;
+        }
+        on = open.apply(setup);
+        if (on != null) {
+            attachNative(on);
+        }
+        return on;
     }
 
     /** The attached native transaction, or null. */

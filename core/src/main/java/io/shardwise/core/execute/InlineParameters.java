@@ -35,7 +35,8 @@ final class InlineParameters {
         if (!any) {
             return units;
         }
-        return units.stream().map(u -> u.params().isEmpty() ? u : inline(u, mode)).toList();
+        // a LOAD DATA LOCAL unit's one parameter is its rows, sent when the backend asks for the file: not a literal
+        return units.stream().map(u -> u.params().isEmpty() || LocalData.of(u) != null ? u : inline(u, mode)).toList();
     }
 
     static ExecutionUnit inline(ExecutionUnit unit, LexicalMode mode) {

@@ -21,6 +21,11 @@ public record LocalData(byte[] bytes, int length) {
      */
     static final String NO_FILES = "/nonexistent/shardwise/no-local-files";
 
+    /** The rows {@code unit} sends as its file: its one parameter when that is a batch, else null (any other unit). */
+    public static LocalData of(io.shardwise.core.route.ExecutionUnit unit) {
+        return unit.params().size() == 1 && unit.params().get(0) instanceof LocalData data ? data : null;
+    }
+
     /** Runs {@code sql} with this batch as its file: the driver sends it instead of opening any file. */
     static boolean execute(JdbcConnection connection, Statement statement, String sql, LocalData data) throws SQLException {
         @SuppressWarnings("unchecked")

@@ -58,9 +58,13 @@ public final class BackendConnection extends ChannelInboundHandlerAdapter {
             return 45;
         }
     }
+    /**
+     * LOCAL_FILES: a native transaction's LOAD DATA LOCAL sends its rows on these connections
+     * ({@link LocalFileUpload}); no file of this host is ever read, whatever a backend asks for.
+     */
     private static final int WANTED = Capabilities.LONG_PASSWORD | Capabilities.LONG_FLAG | Capabilities.PROTOCOL_41
             | Capabilities.TRANSACTIONS | Capabilities.SECURE_CONNECTION | Capabilities.MULTI_RESULTS | Capabilities.PLUGIN_AUTH
-            | Capabilities.PLUGIN_AUTH_LENENC_CLIENT_DATA | Capabilities.DEPRECATE_EOF;
+            | Capabilities.PLUGIN_AUTH_LENENC_CLIENT_DATA | Capabilities.DEPRECATE_EOF | Capabilities.LOCAL_FILES;
     private static final int NEEDED = Capabilities.PROTOCOL_41 | Capabilities.SECURE_CONNECTION | Capabilities.PLUGIN_AUTH;
 
     private enum State { GREETING, STARTING_TLS, AUTHENTICATING, SETTING_UP, READY, BUSY }

@@ -8,6 +8,7 @@ import io.shardwise.core.error.BackendException;
 import io.shardwise.core.error.ErrorCode;
 import io.shardwise.core.error.ShardwiseException;
 import io.shardwise.core.execute.Diagnostics;
+import io.shardwise.core.execute.LocalData;
 import io.shardwise.core.execute.NativeTransaction;
 import io.shardwise.core.execute.UnitResult;
 import io.shardwise.core.route.ExecutionUnit;
@@ -356,7 +357,9 @@ public final class PinnedTransaction implements NativeTransaction, LoopMerges.Se
         }
         int index = indexes.get(k);
         ExecutionUnit unit = units.get(index);
-        Promise<ResponseReader.Response> response = budget != null ? ResponseReader.runDraining(c, unit.sql(), true, budget)
+        LocalData file = LocalData.of(unit); // a LOAD DATA LOCAL batch: its rows go when the backend asks for the file
+        Promise<ResponseReader.Response> response = file != null ? ResponseReader.load(c, unit.sql(), file)
+                : budget != null ? ResponseReader.runDraining(c, unit.sql(), true, budget)
                 : ResponseReader.run(c, unit.sql(), true, allResults);
         response.addListener(f -> {
             if (f.cause() instanceof ResponseReader.OverBudget) {

@@ -66,6 +66,8 @@ public final class RelayExecutor {
         this.capabilities = capabilities;
         this.session = session;
         this.reads = new AutocommitReads(relays, client.eventLoop(), capabilities.countsFoundRows(), session);
+        // a transaction whose first statement the session's thread runs (a plan-cache miss) pins these connections too
+        session.nativeOpener(new SessionThreadPins(relays, client.eventLoop(), capabilities.countsFoundRows(), session));
         session.useNativeReads(reads);
         this.merges = new LoopMerges(relays, client, capabilities, session);
     }

@@ -3,6 +3,7 @@ package io.shardwise.server.relay;
 import io.netty.buffer.ByteBuf;
 import io.netty.util.concurrent.Promise;
 import io.shardwise.core.execute.Condition;
+import io.shardwise.core.execute.LocalData;
 import io.shardwise.server.protocol.ColumnDefinition;
 import io.shardwise.server.protocol.ErrPacket;
 import io.shardwise.server.protocol.OkPacket;
@@ -62,6 +63,8 @@ final class ResponseReader implements BackendConnection.Listener {
     private List<Condition> conditions = List.of();
     /** The SHOW WARNINGS being read, or null. */
     private ShowWarnings showWarnings;
+    /** The rows a LOAD DATA LOCAL unit sends when the backend asks for its file ({@link #load}), or null. */
+    private LocalData file;
 
     private ResponseReader(Promise<Response> done, boolean fetchWarnings, boolean allResults, long[] budget) {
         this(done, fetchWarnings, allResults, budget, false);
@@ -122,6 +125,22 @@ final class ResponseReader implements BackendConnection.Listener {
         return done;
     }
 
+    /**
+     * As {@link #run(BackendConnection, String, boolean)} for a {@code LOAD DATA LOCAL INFILE} unit: when the
+     * backend asks for the file, {@code file}'s rows go ({@link LocalFileUpload}), and its OK or ERR after
+     * them is the response (warnings read with SHOW WARNINGS as for any statement).
+     */
+    static Promise<Response> load(BackendConnection connection, String sql, LocalData file) {
+        Promise<Response> done = connection.channel().eventLoop().newPromise();
+        if (!connection.usable()) {
+            return done.setFailure(new IllegalStateException("backend " + connection.backend() + " closed the connection"));
+        }
+        ResponseReader reader = new ResponseReader(done, true, false, null);
+        reader.file = file;
+        connection.query(sql, reader);
+        return done;
+    }
+
     @Override
     public void packet(BackendConnection connection, Packet packet) {
         ByteBuf in = packet.content();
@@ -137,6 +156,10 @@ final class ResponseReader implements BackendConnection.Listener {
                     } else if (header == OkPacket.HEADER) {
                         ok = OkPacket.decode(in);
                         ended(connection, ok.warnings(), ok.status());
+                    } else if (header == LocalFileUpload.REQUEST) {
+                        // LOAD DATA LOCAL asks for its file (no column count starts 0xFB): the rows, then the OK or ERR
+                        LocalFileUpload.send(connection, packet.sequenceId(), file);
+                        file = null;
                     } else {
                         columnsLeft = Wire.readLenenc(in);
                         columns = new ArrayList<>((int) columnsLeft);

@@ -152,6 +152,11 @@ final class SessionRelay implements RelaySession {
     }
 
     @Override
+    public void nativeOpener(io.shardwise.core.NativeOpener opener) {
+        core.nativeOpener(opener);
+    }
+
+    @Override
     public void attach(io.shardwise.core.execute.NativeTransaction transaction) {
         core.attach(transaction);
     }
