@@ -34,6 +34,8 @@ final class EngineRelay implements RelaySession {
     private final ExecutionSession execution;
     private final EngineSession session;
     private final PlanRunner plans;
+    /** Prepared statements' texts read for their executions ({@link #prepared}). */
+    private final PreparedTexts texts = new PreparedTexts();
 
     EngineRelay(Engine engine, ExecutionSession execution, EngineSession session, PlanRunner plans) {
         this.engine = engine;
@@ -291,9 +293,10 @@ final class EngineRelay implements RelaySession {
             return null;
         }
         try {
-            NormalizedSql normalized = session.normalize(sql);
-            if (normalized.parameterCount() != params.size()
-                    || UserVariables.innerAssignment(normalized.sql(), normalized.lexicalMode()) != null) {
+            // the statement's text read once, not per execution (its values are not in it)
+            PreparedTexts.Reading text = texts.read(sql, session.lexicalMode(), session.clientCharset(), session::normalize);
+            NormalizedSql normalized = text.normalized();
+            if (normalized.parameterCount() != params.size() || text.assigns()) {
                 return null; // @x := ... runs with the session's variables set and read back (AssigningRunner)
             }
             CachedPlan plan = engine.cachedPlan(normalized);
@@ -307,7 +310,7 @@ final class EngineRelay implements RelaySession {
                 case Delete d -> true;
                 default -> null;
             };
-            if (relayed == null || !relayed && !markersOnlyInWhere(normalized)) {
+            if (relayed == null || !relayed && !text.markersOnlyInWhere()) {
                 return null;
             }
             boolean write = relayed;
@@ -337,6 +340,11 @@ final class EngineRelay implements RelaySession {
         } catch (RuntimeException e) {
             return null;
         }
+    }
+
+    /** How many times {@link #prepared} read (normalized) a statement's text: once per statement and lexical mode. */
+    long preparedTextReads() {
+        return texts.reads();
     }
 
     /** Clauses of a SELECT that end its WHERE clause (at parenthesis depth 0). */

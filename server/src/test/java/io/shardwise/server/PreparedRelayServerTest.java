@@ -179,6 +179,31 @@ class PreparedRelayServerTest {
         }
     }
 
+    /**
+     * sysbench's prepared point select (libmariadb binds the type with the first execution only): every
+     * later execution is relayed from the event loop, none wakes the session's thread, each answers as
+     * the engine path does (the backend statement runs with the type bound by the first, which the relay
+     * no longer sends again).
+     */
+    @Test
+    void executionsOfAPreparedPointSelectAreRelayedWithoutTheSessionThread() throws Exception {
+        String sql = "SELECT c FROM sbtest1 WHERE id = ?";
+        try (RawClient viaEngine = RawClient.connect(plain.address().getPort(), "app", "app", "shop", NativePassword.PLUGIN);
+             RawClient viaRelay = RawClient.connect(sample.server.address().getPort(), "app", "app", "shop", NativePassword.PLUGIN)) {
+            int expectedId = prepare(viaEngine, sql);
+            int id = prepare(viaRelay, sql);
+            assertEquals(execute(viaEngine, expectedId, Param.longlong(1)), execute(viaRelay, id, Param.longlong(1)));
+            long hops = sample.server.sessionCommands();
+            long relayed = sample.server.relayedStatements();
+            for (long key = 2; key <= 41; key++) {
+                byte[] value = ByteBuffer.allocate(8).order(ByteOrder.LITTLE_ENDIAN).putLong(key).array();
+                assertEquals(executeUnbound(viaEngine, expectedId, value), executeUnbound(viaRelay, id, value), "id " + key);
+            }
+            assertEquals(hops, sample.server.sessionCommands(), "no execution woke the session's thread");
+            assertEquals(relayed + 40, sample.server.relayedStatements(), "every execution relayed");
+        }
+    }
+
     @Test
     void connectorJWithServerSidePreparedStatementsSeesTheSameRowsThroughTheRelay() throws Exception {
         checkDriver("jdbc:mysql://127.0.0.1:%d/shop?user=app&password=app&sslMode=DISABLED&useServerPrepStmts=true"

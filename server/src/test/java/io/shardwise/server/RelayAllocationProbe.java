@@ -11,7 +11,8 @@ import java.nio.charset.StandardCharsets;
  * allocate per relayed point select, from the JVM's per-thread allocation counters (every thread but
  * this one, the client, which reads the responses into one array). Exact and not noise-sensitive,
  * unlike timings: the sample server on the shared test backend, 30,000 warm-up statements, then three
- * rounds of 20,000 {@code SELECT c FROM sbtest1 WHERE id=N} over both shards. Run from the server
+ * rounds of 20,000 {@code SELECT c FROM sbtest1 WHERE id=N} over both shards, as text and as executions of
+ * the statement prepared (argument {@code text} or {@code prepared}: that form alone). Run from the server
  * module's test classpath, with the leak detector off as in production:
  * <pre>
  * java -Xmx1g -Dio.netty.leakDetection.level=disabled -cp server/target/test-classes:server/target/classes:$CP \
@@ -24,41 +25,42 @@ import java.nio.charset.StandardCharsets;
 final class RelayAllocationProbe {
     private RelayAllocationProbe() {}
 
+    /** {@code prepared} (or no argument: both forms, text first) measures executions of a prepared point select. */
     public static void main(String[] args) throws Exception {
+        boolean text = args.length == 0 || args[0].equals("text");
+        boolean prepared = args.length == 0 || args[0].equals("prepared");
         try (SampleServer sample = SampleServer.start("alloc")) {
-            bytesPerRelayedPointSelect(sample, false, 30_000, 3, 20_000);
-            bytesPerRelayedPointSelect(sample, true, 30_000, 3, 20_000);
+            if (text) {
+                bytesPerRelayedPointSelect(sample, false);
+            }
+            if (prepared) {
+                bytesPerRelayedPointSelect(sample, true);
+            }
         }
         System.exit(0);
     }
 
     /**
      * As text (COM_QUERY), or prepared: {@code SELECT c FROM sbtest1 WHERE id=?} prepared once, then
-     * executed (COM_STMT_EXECUTE, the BIGINT value's type sent with every execution, as libmysqlclient's
-     * first one) and relayed as the backend's binary rows.
+     * executed (COM_STMT_EXECUTE) as libmariadb executes it for sysbench {@code --db-ps-mode=auto}: the
+     * BIGINT's type bound with the first execution only (new-params-bound flag 1), none after (flag 0).
      */
-    static double bytesPerRelayedPointSelect(SampleServer sample, boolean prepared, int warmup, int rounds, int n) throws Exception {
-        double last = Double.NaN;
+    private static void bytesPerRelayedPointSelect(SampleServer sample, boolean prepared) throws Exception {
         try (RawClient client = RawClient.connect(sample.server.address().getPort(), "app", "app", "shop", NativePassword.PLUGIN)) {
-            byte[][] statements = new byte[64][];
             int statementId = prepared ? prepare(client, "SELECT c FROM sbtest1 WHERE id=?") : 0;
+            byte[][] statements = new byte[64][];
             for (int i = 0; i < statements.length; i++) {
                 long id = i * 37 % 100 + 1;
                 byte[] payload;
                 if (prepared) {
-                    // COM_STMT_EXECUTE: id, no cursor, one iteration, null bitmap, types bound, BIGINT, the value
-                    payload = new byte[1 + 4 + 1 + 4 + 1 + 1 + 2 + 8];
+                    // id, no cursor, one iteration, null bitmap, no types (bound by the first execution below), the value
+                    payload = new byte[1 + 4 + 1 + 4 + 1 + 1 + 8];
                     payload[0] = 0x17;
                     payload[1] = (byte) statementId;
                     payload[2] = (byte) (statementId >> 8);
-                    payload[5] = 0;
                     payload[6] = 1;
-                    payload[10] = 0;
-                    payload[11] = 1;
-                    payload[12] = 0x08;
-                    payload[13] = 0;
                     for (int b = 0; b < 8; b++) {
-                        payload[14 + b] = (byte) (id >> (8 * b));
+                        payload[12 + b] = (byte) (id >> (8 * b));
                     }
                 } else {
                     byte[] text = ("SELECT c FROM sbtest1 WHERE id=" + id).getBytes(StandardCharsets.UTF_8);
@@ -66,19 +68,29 @@ final class RelayAllocationProbe {
                     payload[0] = 0x03;
                     System.arraycopy(text, 0, payload, 1, text.length);
                 }
-                byte[] wire = new byte[4 + payload.length];
-                wire[0] = (byte) payload.length;
-                System.arraycopy(payload, 0, wire, 4, payload.length);
-                statements[i] = wire;
+                statements[i] = wire(payload);
             }
             OutputStream out = client.socket().getOutputStream();
             DataInputStream in = new DataInputStream(client.socket().getInputStream());
             byte[] buf = new byte[1 << 16];
-            run(out, in, buf, statements, warmup);
+            if (prepared) {
+                // the first execution binds the BIGINT's type
+                byte[] first = new byte[1 + 4 + 1 + 4 + 1 + 1 + 2 + 8];
+                first[0] = 0x17;
+                first[1] = (byte) statementId;
+                first[2] = (byte) (statementId >> 8);
+                first[6] = 1;
+                first[11] = 1;
+                first[12] = 0x08;
+                first[14] = 1;
+                run(out, in, buf, new byte[][] {wire(first)}, 1);
+            }
+            run(out, in, buf, statements, 30_000);
             com.sun.management.ThreadMXBean threads = (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
-            for (int round = 0; round < rounds; round++) {
+            for (int round = 0; round < 3; round++) {
                 long relayed = sample.server.relayedStatements();
                 java.util.Map<Long, Long> before = others(threads);
+                int n = 20_000;
                 long t0 = System.nanoTime();
                 run(out, in, buf, statements, n);
                 long t1 = System.nanoTime();
@@ -90,23 +102,28 @@ final class RelayAllocationProbe {
                         allocated += e.getValue() - was; // a thread that started or ended meanwhile is left out, not half counted
                     }
                 }
-                last = allocated / (double) n;
                 System.out.printf("PROBE %s round %d: %d statements (%d relayed), %.1f bytes per statement, %.1f us each%n",
                         prepared ? "prepared" : "text", round, n,
-                        sample.server.relayedStatements() - relayed, last, (t1 - t0) / 1000.0 / n);
+                        sample.server.relayedStatements() - relayed, allocated / (double) n, (t1 - t0) / 1000.0 / n);
             }
         }
-        return last;
+    }
+
+    private static byte[] wire(byte[] payload) {
+        byte[] wire = new byte[4 + payload.length];
+        wire[0] = (byte) payload.length;
+        System.arraycopy(payload, 0, wire, 4, payload.length);
+        return wire;
     }
 
     /** COM_STMT_PREPARE; returns the statement id after reading its parameter and column definitions. */
     private static int prepare(RawClient client, String sql) throws Exception {
         client.command(0x16, sql);
         RawClient.Reply ok = client.read();
-        if (ok.header() != 0) {
-            throw new AssertionError("prepare failed: " + new String(ok.payload(), StandardCharsets.UTF_8));
-        }
         byte[] p = ok.payload();
+        if ((p[0] & 0xFF) != 0) {
+            throw new AssertionError("prepare failed: " + new String(p, StandardCharsets.UTF_8));
+        }
         int id = (p[1] & 0xFF) | (p[2] & 0xFF) << 8 | (p[3] & 0xFF) << 16 | (p[4] & 0xFF) << 24;
         int columns = (p[5] & 0xFF) | (p[6] & 0xFF) << 8;
         int params = (p[7] & 0xFF) | (p[8] & 0xFF) << 8;

@@ -11,35 +11,45 @@ import io.shardwise.server.protocol.StmtCommand;
 /**
  * How a {@link QueryRelay} sends one execution of a client's prepared statement: COM_STMT_EXECUTE
  * of the backend-side statement its relay connection prepared for the unit's SQL
- * ({@link RelayStatements}), carrying the client's NULL bitmap and values byte for byte and its
- * parameter types always bound (the backend statement may last have run another client's types).
- * The response goes on to the relay, which frames binary rows as text ones; except that an ERR 1243
- * (the backend forgot the statement) as the first packet prepares it again and executes once more,
- * unseen by the client.
+ * ({@link RelayStatements}), carrying the client's NULL bitmap and values byte for byte. Its
+ * parameter types go with it unless the backend binds exactly these for that statement already (the
+ * statement's last execute sent them; it may have been another client's, with other types): then the
+ * client's packet goes as it came, only the statement id changed — no buffer built, and the backend
+ * binds no types again. The response goes on to the relay, which frames binary rows as text ones;
+ * except that an ERR 1243 (the backend forgot the statement) as the first packet prepares it again and
+ * executes once more, unseen by the client.
  *
- * <p>Buffer lifetime: holds the execute payload (statement id left 0) until {@link #release}.
+ * <p>Buffer lifetime: holds the client's execute payload (retained) until {@link #release}.
  */
 final class PreparedRelay implements QueryRelay.Request, BackendConnection.Listener {
     private static final int UNKNOWN_STATEMENT = ErrorCode.UNKNOWN_STATEMENT_HANDLER.errno();
 
-    private final ByteBuf payload;
-    private final int parameters;
+    /** The client's COM_STMT_EXECUTE payload, command byte first; its statement id is overwritten when it goes as it came. */
+    private final ByteBuf execute;
+    private final int[] types;
+    private final int valuesOffset;
     private BackendConnection.Listener relay;
     private String sql;
     private boolean answered;
     private boolean retried;
 
-    private PreparedRelay(ByteBuf payload, int parameters) {
-        this.payload = payload;
-        this.parameters = parameters;
+    private PreparedRelay(ByteBuf execute, int[] types, int valuesOffset) {
+        this.execute = execute;
+        this.types = types;
+        this.valuesOffset = valuesOffset;
     }
 
     /**
-     * @param execute the client's COM_STMT_EXECUTE payload (command byte first; not consumed)
+     * @param execute the client's COM_STMT_EXECUTE payload (command byte first; not consumed, retained here)
      * @param types each parameter's type and flag byte, as bound for this execution
      * @param valuesOffset where the values start in {@code execute}, from its reader index
      */
-    static PreparedRelay of(ByteBuf execute, int[] types, int valuesOffset, ByteBufAllocator alloc) {
+    static PreparedRelay of(ByteBuf execute, int[] types, int valuesOffset) {
+        return new PreparedRelay(execute.retainedSlice(), types, valuesOffset);
+    }
+
+    /** The execute with every parameter's type bound (no cursor, one iteration), statement id left 0. */
+    private ByteBuf withTypes(ByteBufAllocator alloc) {
         int n = types.length;
         int start = execute.readerIndex();
         int values = execute.readableBytes() - valuesOffset;
@@ -53,7 +63,12 @@ final class PreparedRelay implements QueryRelay.Request, BackendConnection.Liste
             }
             out.writeBytes(execute, start + valuesOffset, values);
         }
-        return new PreparedRelay(out, n);
+        return out;
+    }
+
+    /** The client's packet may go as it came: one iteration (what the relay always sends; the cursor flags are 0, or it would not relay). */
+    private boolean asItCame() {
+        return execute.getIntLE(execute.readerIndex() + 6) == 1;
     }
 
     @Override
@@ -69,13 +84,19 @@ final class PreparedRelay implements QueryRelay.Request, BackendConnection.Liste
     }
 
     private void execute(BackendConnection connection, RelayStatements.Statement statement) {
-        ByteBuf out = answered || retried ? payload.copy() : payload.retainedDuplicate();
+        ByteBuf out;
+        if (statement.binds(types) && asItCame()) {
+            out = execute.retainedDuplicate(); // the types it would bind are bound already: the client's bytes, the backend's id
+        } else {
+            out = withTypes(connection.channel().alloc());
+            statement.bound(types);
+        }
         out.setIntLE(out.readerIndex() + 1, statement.id());
         connection.command(out, this);
     }
 
     private void prepareAgain(BackendConnection connection) {
-        RelayStatements.prepare(connection, sql, parameters, new RelayStatements.Prepared() {
+        RelayStatements.prepare(connection, sql, types.length, new RelayStatements.Prepared() {
             @Override
             public void prepared(RelayStatements.Statement statement) {
                 execute(connection, statement);
@@ -124,7 +145,7 @@ final class PreparedRelay implements QueryRelay.Request, BackendConnection.Liste
     }
 
     void release() {
-        payload.release();
+        execute.release();
     }
 
 }

@@ -477,7 +477,7 @@ public final class RelayExecutor {
             starting = false;
             EventLoop loop = client.eventLoop();
             boolean foundRows = capabilities.countsFoundRows();
-            PreparedRelay request = PreparedRelay.of(packet.content(), types, valuesOffset, client.alloc());
+            PreparedRelay request = PreparedRelay.of(packet.content(), types, valuesOffset);
             int firstSequenceId = packet.sequenceId() + 1;
             packet.release();
             if (fresh) {

@@ -23,8 +23,40 @@ final class RelayStatements {
     static final int MAX = 256;
     private static final AttributeKey<RelayStatements> KEY = AttributeKey.valueOf("shardwise.relayStatements");
 
-    /** A statement the backend prepared: its id on that connection and its marker count. */
-    record Statement(int id, int parameters) {}
+    /**
+     * A statement the backend prepared: its id on that connection, its marker count, and the
+     * parameter types the backend last bound for it (an execute that carried them), which it keeps
+     * for an execute that carries none (new-params-bound flag 0).
+     */
+    static final class Statement {
+        private final int id;
+        private final int parameters;
+        /** Each parameter's type and flag byte as last sent to the backend; null before the first execute. */
+        private int[] bound;
+
+        Statement(int id, int parameters) {
+            this.id = id;
+            this.parameters = parameters;
+        }
+
+        int id() {
+            return id;
+        }
+
+        int parameters() {
+            return parameters;
+        }
+
+        /** Whether the backend binds {@code types} for this statement already (the last execute sent exactly these). */
+        boolean binds(int[] types) {
+            return bound != null && java.util.Arrays.equals(bound, types);
+        }
+
+        /** An execute carrying {@code types} was sent: the backend binds them from now on. */
+        void bound(int[] types) {
+            bound = types;
+        }
+    }
 
     /** The end of a COM_STMT_PREPARE on a relay connection, which is ready again by then unless lost. */
     interface Prepared {

@@ -151,9 +151,28 @@ class PreparedRelayTest {
 
         /** One execution of SQL with BIGINT {@code value}, relayed. */
         QueryRelay execute(long value) {
+            return execute(value, BIGINT, true);
+        }
+
+        /**
+         * One execution of SQL with {@code value} as a BIGINT or an INT, relayed; {@code typesSent}: the client's
+         * packet carries its type (new-params-bound flag 1), else it relies on the type it bound before.
+         */
+        QueryRelay execute(long value, int type, boolean typesSent) {
             ByteBuf execute = Unpooled.buffer().writeByte(StmtCommand.COM_STMT_EXECUTE).writeIntLE(1).writeByte(0).writeIntLE(1)
-                    .writeByte(0).writeByte(1).writeShortLE(8).writeLongLE(value);
-            PreparedRelay request = PreparedRelay.of(execute, new int[] {8}, 14, Unpooled.buffer().alloc());
+                    .writeByte(0);
+            if (typesSent) {
+                execute.writeByte(1).writeShortLE(type);
+            } else {
+                execute.writeByte(0);
+            }
+            int valuesOffset = execute.writerIndex();
+            if (type == BIGINT) {
+                execute.writeLongLE(value);
+            } else {
+                execute.writeIntLE((int) value);
+            }
+            PreparedRelay request = PreparedRelay.of(execute, new int[] {type}, valuesOffset);
             execute.release();
             RelayPlan plan = new RelayPlan(List.of(new ExecutionUnit("ds0", SQL, List.of(), Map.of("notes_0", "notes"))), "shop", "");
             QueryRelay relay = new QueryRelay(client, CLIENT, session, plan, Map.of("ds0", connection), 1, released::add, r -> request.release(),
@@ -215,9 +234,25 @@ class PreparedRelayTest {
         return HEX.formatHex(concat(new byte[] {StmtCommand.COM_STMT_PREPARE}, SQL.getBytes()));
     }
 
+    private static final int BIGINT = 8;
+    private static final int INT = 3;
+
     private static String execute(int statementId, long value) {
         ByteBuf b = Unpooled.buffer().writeByte(StmtCommand.COM_STMT_EXECUTE).writeIntLE(statementId).writeByte(0).writeIntLE(1)
                 .writeByte(0).writeByte(1).writeShortLE(8).writeLongLE(value);
+        return HEX.formatHex(payload(b));
+    }
+
+    /** An execute of {@code statementId} binding no types (flag 0): the backend runs it with the types it bound last. */
+    private static String executeUnbound(int statementId, long value) {
+        ByteBuf b = Unpooled.buffer().writeByte(StmtCommand.COM_STMT_EXECUTE).writeIntLE(statementId).writeByte(0).writeIntLE(1)
+                .writeByte(0).writeByte(0).writeLongLE(value);
+        return HEX.formatHex(payload(b));
+    }
+
+    private static String executeInt(int statementId, long value) {
+        ByteBuf b = Unpooled.buffer().writeByte(StmtCommand.COM_STMT_EXECUTE).writeIntLE(statementId).writeByte(0).writeIntLE(1)
+                .writeByte(0).writeByte(1).writeShortLE(INT).writeIntLE((int) value);
         return HEX.formatHex(payload(b));
     }
 
@@ -255,6 +290,54 @@ class PreparedRelayTest {
             assertEquals(List.of("ended", "ended"), f.session.calls);
             f.finish();
         }
+    }
+
+    /**
+     * Per backend statement, its parameter types go to the backend once, with the first execute, and again
+     * only when an execute binds other types (another client's); an execute whose types the backend binds
+     * already goes as the client sent it — without types when the client sent none — under the backend's id.
+     */
+    @Test
+    void typesGoToTheBackendOnlyWhenItDoesNotBindThemAlready() {
+        Fixture f = new Fixture();
+        f.execute(42);
+        f.sent();
+        feed(f.backend, List.of(prepareOk(5)));
+        assertEquals(List.of(execute(5, 42)), f.sent(), "the first execute binds its types");
+        feed(f.backend, List.of(binaryResult("shop_0", "notes_0", 42)));
+        f.clientBytes();
+
+        f.execute(43, BIGINT, false);
+        assertEquals(List.of(executeUnbound(5, 43)), f.sent(), "types bound already: the client's packet as it came");
+        feed(f.backend, List.of(binaryResult("shop_0", "notes_0", 43)));
+        assertArrayEquals(binaryResult("shop", "notes", 43), f.clientBytes());
+
+        f.execute(44, BIGINT, true);
+        assertEquals(List.of(execute(5, 44)), f.sent(), "the client's types, the same: as it came");
+        feed(f.backend, List.of(binaryResult("shop_0", "notes_0", 44)));
+        f.clientBytes();
+
+        f.execute(45, INT, true);
+        assertEquals(List.of(executeInt(5, 45)), f.sent(), "another client's types are bound");
+        feed(f.backend, List.of(binaryResult("shop_0", "notes_0", 45)));
+        f.clientBytes();
+
+        f.execute(46, BIGINT, false);
+        assertEquals(List.of(execute(5, 46)), f.sent(), "the backend binds INT now: BIGINT goes with its type although the client sent none");
+        feed(f.backend, List.of(binaryResult("shop_0", "notes_0", 46)));
+        f.clientBytes();
+
+        byte[] unknown = payload(new ErrPacket(1243, "HY000", "Unknown prepared statement handler").encode(Unpooled.buffer().alloc()));
+        f.execute(47, BIGINT, false);
+        assertEquals(List.of(executeUnbound(5, 47)), f.sent());
+        feed(f.backend, List.of(wirePacket(1, unknown)));
+        assertEquals(List.of(prepare()), f.sent(), "forgotten: prepared again");
+        feed(f.backend, List.of(prepareOk(6)));
+        assertEquals(List.of(execute(6, 47)), f.sent(), "a statement prepared again has no types bound: they go with it");
+        feed(f.backend, List.of(binaryResult("shop_0", "notes_0", 47)));
+        assertArrayEquals(binaryResult("shop", "notes", 47), f.clientBytes(), "the client saw only the result");
+        assertEquals(List.of("ended", "ended", "ended", "ended", "ended", "ended"), f.session.calls);
+        f.finish();
     }
 
     @Test
