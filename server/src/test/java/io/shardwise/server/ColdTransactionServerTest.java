@@ -43,6 +43,30 @@ class ColdTransactionServerTest {
         }
     }
 
+    /**
+     * A cold SELECT first in a transaction keeps it on the JDBC executor, where its rows stream: on the native
+     * connections a result is read whole and bounded (shardwise.nativeReadBudget), so a big first read (mysqldump
+     * --single-transaction's SELECT of each table) would fail there with 1235.
+     */
+    @Test
+    void aColdFirstSelectStreamsOnJdbcHoweverBigItsResult() throws Exception {
+        try (Connection c = sample.connect("app", ""); Statement s = c.createStatement()) {
+            warm(s);
+            long bridged = sample.server.nativeStatements();
+            System.setProperty("shardwise.nativeReadBudget", "100");
+            try {
+                s.execute("BEGIN");
+                List<String> rows = SampleServer.column(s, "SELECT pad FROM sbtest1 WHERE id BETWEEN 1 AND 40 AND k > -7 ORDER BY id");
+                assertEquals(40, rows.size(), "every row, far past the native budget of 100 bytes");
+                assertEquals(bridged, sample.server.nativeStatements(), "the cold SELECT did not run on relay connections");
+                assertEquals(0, sample.server.pinnedConnections(), "the transaction stays on the JDBC executor");
+                s.execute("COMMIT");
+            } finally {
+                System.clearProperty("shardwise.nativeReadBudget");
+            }
+        }
+    }
+
     @Test
     void withAutocommitOffAColdFirstStatementPinsAndRollbackUndoesIt() throws Exception {
         List<String> before = sample.column("SELECT k FROM sbtest1 WHERE id = 42");

@@ -193,7 +193,10 @@ public final class ExecutionSession implements AutoCloseable {
         if (units.isEmpty()) {
             return List.of();
         }
-        NativeTransaction on = cleanUp == null ? nativeNow() : nativeTx; // a federated sequence's clean-up is the JDBC executor's
+        // a federated sequence's clean-up is the JDBC executor's; and a read never opens the transaction natively:
+        // the native connections read a result whole (bounded), where JDBC streams it (mysqldump --single-transaction's
+        // first SELECT of a big table, a report opening a transaction)
+        NativeTransaction on = cleanUp != null || nativeTx == null && anySelect(units) ? nativeTx : nativeNow();
         if (on != null && locks == null) {
             return executeNative(on, units, diagnostics, allResults); // a LOAD DATA LOCAL batch too: the native connections send its rows
         }
@@ -268,6 +271,15 @@ public final class ExecutionSession implements AutoCloseable {
             }
         }
         return true;
+    }
+
+    private static boolean anySelect(List<ExecutionUnit> units) {
+        for (ExecutionUnit u : units) {
+            if (isSelect(u.sql())) {
+                return true;
+            }
+        }
+        return false;
     }
 
     private static boolean isSelect(String sql) {
