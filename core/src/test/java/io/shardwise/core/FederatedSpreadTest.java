@@ -204,13 +204,15 @@ class FederatedSpreadTest {
     }
 
     @Test
-    void theCopyFromAnotherBackendsDefinitionIsShownByPreviewAndNotDescribedBeforeItRuns() {
+    void theCopyFromAnotherBackendsDefinitionIsShownByPreviewAndDescribedBeforeItRuns() {
         try (EngineSession s = engine.openSession()) {
             List<String> steps = s.preview("SELECT near.id FROM near JOIN far ON far.id = near.id", List.of()).units().stream()
                     .map(u -> u.explain()).toList();
             assertTrue(steps.contains("ds0: CREATE TEMPORARY TABLE shardwise_fed_far /* as SHOW CREATE TABLE of ds2.far */"),
                     String.join("\n", steps));
-            assertEquals(List.of(), s.describe("SELECT near.id FROM near JOIN far ON far.id = near.id"));
+            // described as MySQL describes it at prepare (it announced no columns before: empty copies now stand in)
+            assertEquals(List.of("id"), s.describe("SELECT near.id FROM near JOIN far ON far.id = near.id").stream()
+                    .map(c -> c.name()).toList());
         }
     }
 
