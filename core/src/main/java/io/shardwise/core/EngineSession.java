@@ -412,6 +412,9 @@ public final class EngineSession implements AutoCloseable {
                 return run(normalize(explicit), params, out); // the router finds the sharding key among the named columns
             }
         }
+        if (statement instanceof Insert i && assigned == null && plans.computedKeys(i, normalized, plan, params) instanceof InsertRewrites.Evaluated e) {
+            return run(normalize(e.sql()), e.params(), out); // sharding keys given as expressions, evaluated once: now values
+        }
         if (assigned != null) {
             return wrote(assigning.run(assigned, statement, normalized, plan, params)); // whole on one connection
         }

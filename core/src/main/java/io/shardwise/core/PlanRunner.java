@@ -51,6 +51,7 @@ final class PlanRunner {
     private final FederatedWriteRunner federatedWrites;
     private final KeyMoves keyMoves;
     private final MultiTargetWrites multiTargets;
+    private final InsertRewrites insertRewrites;
     /** While a statement runs {@link #atomically}: its own steps run as they are, inside it. */
     private boolean atomic;
 
@@ -62,6 +63,7 @@ final class PlanRunner {
         this.federatedWrites = new FederatedWriteRunner(execution, session, engine.federationBudget(), federation);
         this.keyMoves = new KeyMoves(engine, session, this);
         this.multiTargets = new MultiTargetWrites(engine, session, this);
+        this.insertRewrites = new InsertRewrites(engine, session, this);
     }
 
     /**
@@ -133,6 +135,9 @@ final class PlanRunner {
 
     /** INSERT ... SELECT naming sharded or broadcast tables: its SELECT, then its rows inserted, in one transaction. */
     StatementResult insertSelect(Insert insert, NormalizedSql normalized, CachedPlan plan, List<Object> params) {
+        if (insert.source().update() >= 0) {
+            return atomically(() -> insertRewrites.run(insert, normalized, plan, params));
+        }
         RoutePlan route = route(normalized, plan, params);
         return atomically(() -> insertRows(insert, normalized, plan, route));
     }
@@ -169,6 +174,11 @@ final class PlanRunner {
         long lastInsertId = InsertBatches.insertId(rows, keys, firstId, lastRowId);
         return new StatementResult.Update(affected, lastInsertId, keys, warnings,
                 InsertBatches.info(rows.size(), affected, warnings, insert.replace(), insert.source().ignore()));
+    }
+
+    /** An INSERT ... VALUES whose sharding keys are expressions, with their values in their place ({@link InsertRewrites#computedKeys}), or null. */
+    InsertRewrites.Evaluated computedKeys(Insert insert, NormalizedSql normalized, CachedPlan plan, List<Object> params) {
+        return insertRewrites.computedKeys(insert, normalized, plan, params);
     }
 
     /** An UPDATE or DELETE; one with ORDER BY / LIMIT over several nodes chooses its rows first ({@link KeyedWrites}). */
@@ -327,7 +337,7 @@ final class PlanRunner {
     }
 
     /** How many of the statement's first {@code values} values ({@code ?} of its digest) are the client's {@code ?}. */
-    private static int markers(NormalizedSql normalized, int values) {
+    static int markers(NormalizedSql normalized, int values) {
         int markers = 0;
         for (int i = 0; i < values; i++) {
             if (normalized.literals().get(i).isParameter()) {

@@ -58,6 +58,30 @@ class WriteInfoServerTest {
         "DELETE FROM countries WHERE code LIKE 'Q%'",
     };
 
+    /**
+     * INSERT ... SELECT ... ON DUPLICATE KEY UPDATE (batched, and one row per statement when the clause names the
+     * SELECT's columns: inserted, changed and unchanged rows) and INSERT ... VALUES with computed sharding keys.
+     */
+    private static final String[] UPDATING = {
+        "INSERT INTO users (user_id, name) SELECT user_id + 8000, 'n' FROM users WHERE user_id < 10 ORDER BY user_id"
+                + " ON DUPLICATE KEY UPDATE name = 'u'",
+        "INSERT INTO users (user_id, name) SELECT user_id + IF(user_id % 2 = 0, 8000, 8100), 'v' FROM users WHERE user_id < 10"
+                + " ORDER BY user_id ON DUPLICATE KEY UPDATE name = VALUES(name)",
+        "INSERT INTO users (user_id, name) SELECT u.user_id + 8000, u.name FROM users u WHERE u.user_id < 10 ORDER BY u.user_id"
+                + " ON DUPLICATE KEY UPDATE name = CONCAT('s', u.user_id)",
+        "INSERT INTO users (user_id, name) SELECT u.user_id + 8000, u.name FROM users u WHERE u.user_id < 10 ORDER BY u.user_id"
+                + " ON DUPLICATE KEY UPDATE name = CONCAT('s', u.user_id)",
+        "INSERT INTO users (user_id, name) VALUES (8000 + 50, 'c'), (2 * 4030, 'd')",
+        "INSERT INTO users (user_id, name) VALUES (8000 + 50, 'c') ON DUPLICATE KEY UPDATE name = 'e'",
+        "DELETE FROM users WHERE user_id BETWEEN 8000 AND 8200",
+    };
+
+    @Test
+    void insertSelectOnDuplicateKeyUpdateAndComputedKeysAnswerAsMySql() throws IOException {
+        compare(UPDATING, Capabilities.SERVER);
+        compare(UPDATING, new Capabilities(Capabilities.SERVER.bits() & ~Capabilities.FOUND_ROWS));
+    }
+
     @Test
     void insertSelectAnswersWithMySqlsAffectedRowsInsertIdAndInfo() throws IOException {
         compare(STATEMENTS, Capabilities.SERVER);

@@ -1356,6 +1356,38 @@ final class HandCorpus {
                 + " name = CONCAT(name, '+')", "users", "user_id");
         c.write("INSERT INTO orders (order_id, user_id, status, created_at) VALUES (300001, 5, 'again', '2025-01-01')"
                 + " ON DUPLICATE KEY UPDATE status = VALUES(status), `user_id` = orders.user_id", "orders", "order_id");
+        // INSERT ... SELECT ... ON DUPLICATE KEY UPDATE: the SELECT's rows inserted as VALUES with the clause; the SELECT's
+        // columns (o.status) bound per row, the target's (users.name) and VALUES(col) as written
+        c.write("INSERT INTO users (user_id, name) SELECT user_id, CONCAT(name, '#') FROM users WHERE user_id < 12"
+                + " ON DUPLICATE KEY UPDATE name = VALUES(name)", "users", "user_id");
+        c.write("INSERT INTO users (user_id, name, email) SELECT u.user_id + IF(u.user_id % 3 = 0, 0, 31000), u.name, NULL FROM users u"
+                + " WHERE u.user_id BETWEEN 1 AND 20 ON DUPLICATE KEY UPDATE email = CONCAT(IFNULL(u.email, 'none'), '/', users.user_id)",
+                "users", "user_id");
+        c.write("INSERT INTO users (user_id, name) SELECT o.user_id, o.status FROM orders o WHERE o.amount > 300 ORDER BY o.order_id"
+                + " ON DUPLICATE KEY UPDATE name = CONCAT(o.status, '-', o.order_id)", "users", "user_id");
+        c.write("INSERT INTO users (user_id, name) SELECT u.user_id, u.name FROM users u WHERE u.user_id < 6 ON DUPLICATE KEY UPDATE name = u.name",
+                "users", "user_id");
+        c.write("INSERT INTO users (user_id, name) SELECT user_id, COUNT(*) FROM orders GROUP BY user_id ON DUPLICATE KEY UPDATE name = VALUES(name)",
+                "users", "user_id");
+        c.write("INSERT INTO countries (code, name) SELECT country_code, 'seen' FROM users WHERE country_code IS NOT NULL ORDER BY user_id"
+                + " ON DUPLICATE KEY UPDATE name = CONCAT(countries.name, '.')", "countries", "code");
+        c.write("INSERT INTO promotions (id, code, discount) SELECT user_id, CONCAT('P', user_id), 2.50 FROM users WHERE user_id < 8"
+                + " ON DUPLICATE KEY UPDATE discount = discount + VALUES(discount)", "promotions", "id");
+        c.pwrite("INSERT INTO users (user_id, name) SELECT user_id, ? FROM users u WHERE user_id < ? ON DUPLICATE KEY UPDATE name = CONCAT(?, users.name)",
+                "users", "user_id", "p", 5L, "q");
+        c.failingWrite("INSERT INTO users (user_id, name) SELECT user_id, 'x' FROM users WHERE user_id < 5 ON DUPLICATE KEY UPDATE name = users.name",
+                "users", "user_id");
+        c.fails("INSERT INTO users (user_id, name) SELECT u.user_id, 'x' FROM users u WHERE u.user_id < 5 ON DUPLICATE KEY UPDATE name = nope");
+        // a sharding key given as an expression: evaluated once per row, then routed by its value
+        c.write("INSERT INTO users (user_id, name) VALUES (40000 + 1, 'sum'), (2 * 20001, NULL), (CAST('40003' AS UNSIGNED), 'cast')",
+                "users", "user_id");
+        c.pwrite("INSERT INTO users (user_id, name) VALUES (? + 1, ?), (ABS(?), 'abs')", "users", "user_id", 40010L, "p", -40020L);
+        c.write("INSERT INTO users (user_id, name) VALUES (40000 + 1, 'dup'), (40100 + 1, 'new') ON DUPLICATE KEY UPDATE name = CONCAT(users.name, '+')",
+                "users", "user_id");
+        c.write("INSERT INTO orders (order_id, user_id, status, created_at) VALUES (400001, 3 * 7, 'c', '2025-01-01'),"
+                + " (400002, LENGTH('abcd'), NULL, '2025-01-02')", "orders", "order_id");
+        c.write("INSERT INTO users (user_id, name) VALUES (LAST_INSERT_ID() + 50000, 'lid')", "users", "user_id");
+        c.failingWrite("INSERT INTO users (user_id, name) VALUES (40200, 'half'), (40000 + 1, 'duplicate')", "users", "user_id");
 
         // on the relay face a transaction whose first statement relays runs natively: point reads and writes relay on
         // the connections it pins, the rest (the whole-table checks, merges) runs on the same connections and sees its writes

@@ -660,19 +660,33 @@ final class RandomCorpus {
             case 4 -> {
                 // copies under new primary keys, unique per statement
                 long offset = 10_000_000L * (i + 1);
+                // every third one ON DUPLICATE KEY UPDATE (chosen by index: the draws of the others stay the same): even keys
+                // meet their own rows and update them, odd ones are copied
+                boolean update = i % 3 == 1;
+                String shift = update ? " + IF(" + t.pk() + " % 2 = 0, 0, " + offset + ")" : " + " + offset;
                 sql.append("INSERT INTO ").append(t.name()).append(" (");
                 StringBuilder select = new StringBuilder();
                 for (int c = 0; c < t.cols().size(); c++) {
                     Col col = t.cols().get(c);
                     sql.append(c == 0 ? "" : ", ").append(col.name());
-                    select.append(c == 0 ? "" : ", ").append(col.name().equals(t.pk()) ? col.name() + " + " + offset : col.name());
+                    select.append(c == 0 ? "" : ", ").append(col.name().equals(t.pk()) ? col.name() + shift : col.name());
                 }
-                sql.append(") SELECT ").append(select).append(" FROM ").append(t.name());
+                sql.append(") SELECT ").append(select).append(" FROM ").append(t.name()).append(update ? " s" : "");
                 where(t, sql);
                 if (r.nextBoolean()) {
                     sql.append(" ORDER BY ").append(t.pk()).append(" LIMIT ").append(lit(1 + r.nextInt(8)));
                 } else if (t.name().equals("sbtest1")) {
                     sql.append(" ORDER BY ").append(t.pk()); // AUTO_INCREMENT: the insert id is the last row's
+                }
+                if (update) {
+                    // the target's columns, VALUES(col) and the SELECT's (s.col) as MySQL resolves them
+                    sql.append(" ON DUPLICATE KEY UPDATE ").append(switch (t.name()) {
+                        case "orders" -> "status = CONCAT(IFNULL(s.status, '-'), 'd'), amount = orders.amount + 1";
+                        case "order_items" -> "quantity = order_items.quantity + s.quantity";
+                        case "users" -> "name = CONCAT(IFNULL(users.name, ''), '~'), email = VALUES(email)";
+                        case "events" -> "kind = CONCAT(IFNULL(s.kind, ''), '!')";
+                        default -> "k = " + t.name() + ".k + VALUES(k), c = s.pad";
+                    });
                 }
             }
             default -> {

@@ -142,9 +142,10 @@ final class DmlAnalyzer {
     }
 
     /**
-     * INSERT/REPLACE [modifiers] [INTO] t [(cols)] SELECT ..., with its SELECT analyzed, or null for
-     * another form (ON DUPLICATE KEY UPDATE after a SELECT may name the SELECT's columns, which
-     * VALUES rows cannot: not read) or a SELECT that cannot be read.
+     * INSERT/REPLACE [modifiers] [INTO] t [(cols)] SELECT ... [ON DUPLICATE KEY UPDATE ...], with its
+     * SELECT analyzed (without the ON DUPLICATE KEY UPDATE, whose assignments may name the SELECT's
+     * columns: the session carries their values, see PlanRunner#insertSelect), or null for another form
+     * or a SELECT that cannot be read.
      */
     static Insert insertSelect(String sql, List<Token> tokens, ShardingRule rule) {
         return insert(sql, tokens, rule, false, true);
@@ -345,12 +346,17 @@ final class DmlAnalyzer {
         if (!(first.is("select") || first.kind() == Kind.OPEN && i + 1 < tokens.size() && tokens.get(i + 1).is("select"))) {
             return null;
         }
-        for (int j = i; j < tokens.size(); j++) {
-            if (tokens.get(j).depth() == 0 && tokens.get(j).is("duplicate")) {
-                return null;
+        // ON DUPLICATE KEY UPDATE after the SELECT: the SELECT ends before it; its assignments go after each VALUES batch
+        int update = -1;
+        List<String> onDuplicate = List.of();
+        for (int j = i; j + 1 < tokens.size(); j++) {
+            if (tokens.get(j).depth() == 0 && tokens.get(j).is("on") && tokens.get(j + 1).is("duplicate")) {
+                update = j;
+                onDuplicate = changedOnDuplicate(tokens, j + 4);
+                break;
             }
         }
-        String text = sql.substring(first.start());
+        String text = update < 0 ? sql.substring(first.start()) : sql.substring(first.start(), tokens.get(update).start()).stripTrailing();
         Select select;
         try {
             select = SelectAnalyzer.analyze(ParsedText.parse(text, DigestScanner.scan(text)), rule);
@@ -364,8 +370,9 @@ final class DmlAnalyzer {
         for (int k = 1; k < i && (isInsertModifier(tokens.get(k)) || tokens.get(k).kind() == Kind.COMMENT); k++) {
             ignore |= tokens.get(k).is("ignore");
         }
-        InsertSource source = new InsertSource(select, paramsBefore(tokens, i), first.start(), ignore);
-        return new Insert(new SqlTemplate(sql, List.of()), tables, replace, columns, List.of(), List.of(), columnsEnd, List.of(), false,
+        InsertSource source = new InsertSource(select, paramsBefore(tokens, i), first.start(), ignore,
+                update < 0 ? -1 : tokens.get(update).start());
+        return new Insert(new SqlTemplate(sql, List.of()), tables, replace, columns, List.of(), List.of(), columnsEnd, onDuplicate, false,
                 source);
     }
 

@@ -12,7 +12,7 @@ import java.util.List;
  * not the user's digest but MySQL's equivalent VALUES form of it (INSERT ... SET), so it renders from
  * its own text and the literals' texts, not through the user's token offsets. {@code source}: the
  * SELECT of an INSERT ... SELECT (then {@code rows} is empty and {@code tables} names the target
- * first, then the SELECT's tables), or null.
+ * first, then the SELECT's tables; {@code onDuplicateUpdate} is its clause's, after the SELECT), or null.
  */
 public record Insert(SqlTemplate template, List<TableRef> tables, boolean replace, List<String> columns,
                      List<List<ValueRef>> rows, List<int[]> rowSpans, int columnsEnd, List<String> onDuplicateUpdate,

@@ -1,0 +1,113 @@
+package io.shardwise.core.sql.analyze;
+
+import io.shardwise.core.sql.analyze.DigestScanner.Kind;
+import io.shardwise.core.sql.analyze.DigestScanner.Token;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * The ON DUPLICATE KEY UPDATE of an INSERT ... SELECT, as the session rewrites it after each
+ * {@code INSERT ... VALUES} of the SELECT's rows. MySQL resolves a name on an assignment's right side
+ * among the target's columns and (when the SELECT neither groups nor aggregates) the SELECT's tables;
+ * a name of the SELECT's tables denotes the current source row's value, which a VALUES row no longer
+ * has: the session selects it too and binds it in its place, one statement per row.
+ */
+public final class InsertSelectUpdate {
+    /**
+     * A part of the clause (of its text, from {@code start} to {@code end}) that may need a value per
+     * statement: a client's {@code ?} ({@code column} null), or a name on an assignment's right side
+     * outside {@code VALUES(...)} and function names ({@code qualifier} null when unqualified).
+     */
+    public record Piece(int start, int end, String qualifier, String column) {
+        public boolean isParam() {
+            return column == null;
+        }
+    }
+
+    /** Words that stand where a column could and are none (so a derived table's columns are not guessed). */
+    private static final Set<String> KEYWORDS = Set.of("null", "true", "false", "and", "or", "not", "xor", "is", "div", "mod", "like",
+            "rlike", "regexp", "in", "between", "case", "when", "then", "else", "end", "interval", "binary", "collate", "escape",
+            "unknown", "as", "using", "default", "current_timestamp", "current_date", "current_time", "current_user", "localtime",
+            "localtimestamp", "utc_timestamp", "utc_date", "utc_time", "char", "signed", "unsigned", "integer", "decimal", "date",
+            "datetime", "time", "double", "float", "json", "nchar", "year", "month", "day", "hour", "minute", "second", "microsecond",
+            "week", "quarter", "distinct", "separator", "order", "by", "asc", "desc", "sounds", "member", "of");
+
+    private InsertSelectUpdate() {}
+
+    /** The pieces of {@code clause} (the text from {@code ON DUPLICATE KEY UPDATE} on), in text order. */
+    public static List<Piece> pieces(String clause) {
+        List<Token> tokens = DigestScanner.scan(clause);
+        List<Piece> out = new ArrayList<>();
+        int i = 0;
+        while (i < tokens.size() && !tokens.get(i).is("update")) {
+            i++;
+        }
+        boolean right = false; // on an assignment's right side, after its '='
+        for (i++; i < tokens.size(); i++) {
+            Token t = tokens.get(i);
+            if (t.kind() == Kind.PARAM) {
+                out.add(new Piece(t.start(), t.end(), null, null));
+                continue;
+            }
+            if (t.depth() == 0 && t.kind() == Kind.COMMA) {
+                right = false;
+                continue;
+            }
+            if (!right) {
+                right = t.depth() == 0 && t.text().equals("=");
+                continue;
+            }
+            if ((t.is("values") || t.is("value")) && i + 1 < tokens.size() && tokens.get(i + 1).kind() == Kind.OPEN) {
+                // VALUES(col): the value the row would have inserted, which the VALUES batch has too
+                int depth = tokens.get(i + 1).depth();
+                for (i += 2; i < tokens.size() && !(tokens.get(i).kind() == Kind.CLOSE && tokens.get(i).depth() == depth); i++) {
+                    if (tokens.get(i).kind() == Kind.PARAM) {
+                        out.add(new Piece(tokens.get(i).start(), tokens.get(i).end(), null, null));
+                    }
+                }
+                continue;
+            }
+            if (!isName(t) || i > 0 && tokens.get(i - 1).text().equals(".")
+                    || t.kind() == Kind.WORD && i + 1 < tokens.size() && tokens.get(i + 1).kind() == Kind.OPEN) {
+                continue; // not a name, a later part of one, or a function
+            }
+            if (i + 2 < tokens.size() && tokens.get(i + 1).text().equals(".") && isName(tokens.get(i + 2))) {
+                if (i + 3 < tokens.size() && tokens.get(i + 3).text().equals(".")) {
+                    i += 4; // schema.table.column: as written
+                    continue;
+                }
+                out.add(new Piece(t.start(), tokens.get(i + 2).end(), DigestScanner.identifier(t), DigestScanner.identifier(tokens.get(i + 2))));
+                i += 2;
+                continue;
+            }
+            if (t.kind() == Kind.QUOTED_ID || !KEYWORDS.contains(t.lower())) {
+                out.add(new Piece(t.start(), t.end(), null, DigestScanner.identifier(t)));
+            }
+        }
+        return out;
+    }
+
+    /**
+     * {@code select} with {@code items} appended to its select list (before its top-level FROM), or
+     * null when it has none there (a parenthesized SELECT, or one without FROM).
+     */
+    public static String withItems(String select, List<String> items) {
+        for (Token t : DigestScanner.scan(select)) {
+            if (t.depth() == 0 && t.is("from")) {
+                String before = select.substring(0, t.start()).stripTrailing();
+                return before + ", " + String.join(", ", items) + " " + select.substring(t.start());
+            }
+        }
+        return null;
+    }
+
+    /** Whether {@code word} (lower case) is an SQL word that stands where a column could, and is none. */
+    static boolean isKeyword(String word) {
+        return KEYWORDS.contains(word);
+    }
+
+    private static boolean isName(Token t) {
+        return t.kind() == Kind.WORD || t.kind() == Kind.QUOTED_ID;
+    }
+}

@@ -1,0 +1,89 @@
+package io.shardwise.core;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.shardwise.core.error.ErrorCode;
+import io.shardwise.core.error.ShardwiseException;
+import java.sql.SQLException;
+import java.util.List;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+/**
+ * INSERT ... VALUES giving a sharded table's key as an expression, on real backends: the key evaluated once per row, the
+ * row routed by its value; the same affected rows and table as one database, or a 1235 naming why it cannot be exact.
+ */
+class ComputedKeyInsertTest {
+    @RegisterExtension
+    static final SampleEngine SAMPLE = SampleEngine.withWhole("computedkey");
+    private static Engine engine;
+
+    @BeforeAll
+    static void load() {
+        engine = SAMPLE.engine();
+    }
+
+    private static String same(String write, String table, String key) throws SQLException {
+        String expected = SAMPLE.directWrite(write);
+        String actual;
+        try (EngineSession s = engine.openSession()) {
+            actual = SampleEngine.engineWrite(s, write);
+            assertEquals(expected, actual, write);
+            String read = "SELECT * FROM " + table + " ORDER BY " + key;
+            assertEquals(SAMPLE.direct(read), SampleEngine.rows(s, read), "the table after " + write);
+        }
+        return actual;
+    }
+
+    @Test
+    void expressionsOfLiteralsAreEvaluatedThenRouted() throws SQLException {
+        assertEquals("affected 3", same("INSERT INTO users (user_id, name) VALUES (40000 + 1, 'sum'), (2 * 20001, NULL),"
+                + " (CAST('40003' AS UNSIGNED), 'cast')", "users", "user_id"));
+        assertEquals("affected 2", same("INSERT INTO orders (order_id, user_id, status, created_at) VALUES (400001, 3 * 7, 'c', '2025-01-01'),"
+                + " (400002, LENGTH('abcd'), NULL, NOW())", "orders", "order_id"), "the other values stay as written");
+        same("INSERT INTO users (user_id, name) VALUES (40000 + 1, 'dup'), (40100 + 1, 'new') ON DUPLICATE KEY UPDATE name = CONCAT(users.name, '+')",
+                "users", "user_id");
+        assertEquals("error 1062", same("INSERT INTO users (user_id, name) VALUES (40200, 'half'), (40000 + 1, 'duplicate')", "users", "user_id"));
+    }
+
+    @Test
+    void aNonDeterministicKeyIsEvaluatedOnceAndItsRowFoundByIt() {
+        try (EngineSession s = engine.openSession()) {
+            s.execute("INSERT INTO users (user_id, name) VALUES (50000 + CAST(RAND() * 100000 AS UNSIGNED), 'rand-once')");
+            List<String> id = SampleEngine.rows(s, "SELECT user_id FROM users WHERE name = 'rand-once'");
+            assertEquals(1, id.size(), "one row: " + id);
+            assertEquals(List.of("rand-once|"), SampleEngine.rows(s, "SELECT name FROM users WHERE user_id = " + id.get(0).replace("|", "")),
+                    "on the node its key routes to");
+            s.execute("DELETE FROM users WHERE name = 'rand-once'"); // a row only the engine's side has
+        }
+    }
+
+    @Test
+    void keysThatCannotBeEvaluatedApartAreRefusedWithTheirReason() {
+        try (EngineSession s = engine.openSession()) {
+            for (String sql : List.of("INSERT INTO users (user_id, name) VALUES (LENGTH(name) + 1, 'x')",
+                    "INSERT INTO users (user_id, name) VALUES (@@server_id, 'x')",
+                    "INSERT INTO users (user_id, name) VALUES (CONNECTION_ID(), 'x')",
+                    "INSERT INTO users (user_id, name) VALUES (RAND() * 1000, 'x')",
+                    "INSERT INTO users (user_id, name) VALUES ((SELECT MAX(user_id) FROM users) + 1, 'x')",
+                    "INSERT INTO users (user_id, name) VALUES ('40005x' + 0, 'x')")) {
+                ShardwiseException e = assertThrows(ShardwiseException.class, () -> s.execute(sql), sql);
+                assertEquals(ErrorCode.UNSUPPORTED, e.code(), sql + ": " + e.getMessage());
+                assertTrue(e.getMessage().contains("sharding column 'user_id'"), e.getMessage());
+            }
+        }
+    }
+
+    @Test
+    void lastInsertIdIsTheSessionsValue() {
+        try (EngineSession s = engine.openSession()) {
+            long before = s.lastInsertId();
+            s.execute("INSERT INTO users (user_id, name) VALUES (LAST_INSERT_ID() + 60000, 'lid')");
+            assertEquals(List.of("lid|"), SampleEngine.rows(s, "SELECT name FROM users WHERE user_id = " + (before + 60000)));
+            s.execute("DELETE FROM users WHERE name = 'lid'"); // a row only the engine's side has
+        }
+    }
+}

@@ -1,0 +1,118 @@
+package io.shardwise.core;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.shardwise.core.error.ErrorCode;
+import io.shardwise.core.error.ShardwiseException;
+import java.sql.SQLException;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+/**
+ * INSERT ... SELECT ... ON DUPLICATE KEY UPDATE naming sharded and broadcast tables, on real backends: every write runs
+ * through the engine and on the unsharded copy; both report the same affected rows (or error) and leave the same table.
+ */
+class InsertSelectUpdateTest {
+    @RegisterExtension
+    static final SampleEngine SAMPLE = SampleEngine.withWhole("odkusel");
+    private static Engine engine;
+
+    @BeforeAll
+    static void load() {
+        engine = SAMPLE.engine();
+    }
+
+    private static String same(String write, String table, String key) throws SQLException {
+        String expected = SAMPLE.directWrite(write);
+        String actual;
+        try (EngineSession s = engine.openSession()) {
+            actual = SampleEngine.engineWrite(s, write);
+            assertEquals(expected, actual, write);
+            String read = "SELECT * FROM " + table + " ORDER BY " + key;
+            assertEquals(SAMPLE.direct(read), SampleEngine.rows(s, read), "the table after " + write);
+        }
+        return actual;
+    }
+
+    private static long affected(String outcome) {
+        assertTrue(outcome.startsWith("affected "), outcome);
+        return Long.parseLong(outcome.substring("affected ".length()));
+    }
+
+    @Test
+    void valuesOfTheInsertedRowAndTheTargetsColumns() throws SQLException {
+        assertTrue(affected(same("INSERT INTO users (user_id, name) SELECT user_id, CONCAT(name, '#') FROM users WHERE user_id < 10"
+                + " ON DUPLICATE KEY UPDATE name = VALUES(name)", "users", "user_id")) > 0, "every row updated");
+        assertTrue(affected(same("INSERT INTO users (user_id, name) SELECT u.user_id + IF(u.user_id % 2 = 0, 0, 20000), 'odku' FROM users u"
+                + " WHERE u.user_id < 14 ON DUPLICATE KEY UPDATE name = CONCAT(users.name, '+')", "users", "user_id")) > 0,
+                "half inserted, half updated on several shards");
+        same("INSERT INTO users (user_id, name, email) SELECT user_id, name, NULL FROM users WHERE user_id BETWEEN 20 AND 40"
+                + " ON DUPLICATE KEY UPDATE email = VALUES(email), name = name", "users", "user_id");
+    }
+
+    @Test
+    void columnsOfTheSelectsTablesAreTheCurrentSourceRows() throws SQLException {
+        assertTrue(affected(same("INSERT INTO users (user_id, name) SELECT o.user_id, o.status FROM orders o WHERE o.amount > 300"
+                + " ORDER BY o.order_id ON DUPLICATE KEY UPDATE name = CONCAT(o.status, '-', o.order_id)", "users", "user_id")) > 0);
+        same("INSERT INTO users (user_id, email) SELECT u.user_id, u.email FROM users u WHERE u.user_id < 30"
+                + " ON DUPLICATE KEY UPDATE email = IFNULL(u.email, 'none'), created_at = NULL", "users", "user_id");
+        same("INSERT INTO users (user_id, name) SELECT u.user_id, u.name FROM users u WHERE u.user_id < 6 ON DUPLICATE KEY UPDATE name = u.name",
+                "users", "user_id");
+        same("INSERT INTO users (user_id, name) SELECT user_id, status FROM orders WHERE amount > 450 ORDER BY order_id"
+                + " ON DUPLICATE KEY UPDATE name = CONCAT(status, amount)", "users", "user_id");
+    }
+
+    @Test
+    void broadcastAndSingleTargets() throws SQLException {
+        same("INSERT INTO countries (code, name) SELECT country_code, 'from users' FROM users WHERE country_code IS NOT NULL ORDER BY user_id"
+                + " ON DUPLICATE KEY UPDATE name = CONCAT(countries.name, '.')", "countries", "code");
+        same("INSERT INTO promotions (id, code, discount) SELECT user_id, CONCAT('P', user_id), 2.50 FROM users WHERE user_id < 8"
+                + " ON DUPLICATE KEY UPDATE discount = discount + VALUES(discount)", "promotions", "id");
+    }
+
+    @Test
+    void groupedSelectsAndMysqlsErrors() throws SQLException {
+        same("INSERT INTO users (user_id, name) SELECT user_id, COUNT(*) FROM orders GROUP BY user_id ON DUPLICATE KEY UPDATE name = VALUES(name)",
+                "users", "user_id");
+        same("INSERT INTO users (user_id, name) SELECT user_id, COUNT(*) FROM orders GROUP BY user_id ON DUPLICATE KEY UPDATE name = status",
+                "users", "user_id");
+        same("INSERT INTO users (user_id, name) SELECT u.user_id, u.name FROM users u WHERE u.user_id < 5 ON DUPLICATE KEY UPDATE name = email",
+                "users", "user_id");
+        same("INSERT INTO users (user_id, name) SELECT u.user_id, 'x' FROM users u WHERE u.user_id < 5 ON DUPLICATE KEY UPDATE name = nope",
+                "users", "user_id");
+        assertEquals("error 1052", same("INSERT INTO users (user_id, name) SELECT user_id, 'x' FROM users WHERE user_id < 5"
+                + " ON DUPLICATE KEY UPDATE name = CONCAT('q', users.name)", "users", "user_id"), "the target and the SELECT's users");
+    }
+
+    @Test
+    void theShardingColumnKeepsItsValueOrIsRefused() throws SQLException {
+        same("INSERT INTO users (user_id, name) SELECT user_id, 'k' FROM users WHERE user_id < 5 ON DUPLICATE KEY UPDATE user_id = VALUES(user_id),"
+                + " name = 'kept'", "users", "user_id");
+        try (EngineSession s = engine.openSession()) {
+            ShardwiseException e = assertThrows(ShardwiseException.class, () -> s.execute("INSERT INTO users (user_id, name) SELECT user_id,"
+                    + " name FROM users WHERE user_id < 5 ON DUPLICATE KEY UPDATE user_id = user_id + 100000"));
+            assertEquals(ErrorCode.UNSUPPORTED, e.code());
+        }
+    }
+
+    @Test
+    void theInfoCountsRecordsAndChangedRows() {
+        try (EngineSession s = engine.openSession()) {
+            StatementResult.Update u = (StatementResult.Update) s.execute("INSERT INTO users (user_id, name) SELECT user_id + 90000, 'i'"
+                    + " FROM users WHERE user_id BETWEEN 1 AND 4 ON DUPLICATE KEY UPDATE name = 'j'");
+            assertEquals(4, u.affectedRows());
+            assertEquals("Records: 4  Duplicates: 0  Warnings: 0", u.info());
+            u = (StatementResult.Update) s.execute("INSERT INTO users (user_id, name) SELECT u.user_id + 90000, u.name"
+                    + " FROM users u WHERE u.user_id BETWEEN 1 AND 4 ON DUPLICATE KEY UPDATE name = CONCAT('j', u.user_id)");
+            assertEquals(8, u.affectedRows(), "four changed rows count 2 each");
+            assertEquals("Records: 4  Duplicates: 4  Warnings: 0", u.info());
+            u = (StatementResult.Update) s.execute("INSERT INTO users (user_id, name) SELECT u.user_id + 90000, 'x'"
+                    + " FROM users u WHERE u.user_id BETWEEN 1 AND 4 ON DUPLICATE KEY UPDATE name = CONCAT('j', u.user_id)");
+            assertEquals("Records: 4  Duplicates: 0  Warnings: 0", u.info(), "rows left as they were are no duplicates");
+            s.execute("DELETE FROM users WHERE user_id BETWEEN 90001 AND 90004"); // rows only the engine's side has
+        }
+    }
+}
