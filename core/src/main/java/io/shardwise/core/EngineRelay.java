@@ -36,6 +36,8 @@ final class EngineRelay implements RelaySession {
     private final PlanRunner plans;
     /** Prepared statements' texts read for their executions ({@link #prepared}). */
     private final PreparedTexts texts = new PreparedTexts();
+    /** The relayed INSERT's last row's own AUTO_INCREMENT value, to tell its insert id generated or given ({@link #wrote}). */
+    private String givenId;
 
     EngineRelay(Engine engine, ExecutionSession execution, EngineSession session, PlanRunner plans) {
         this.engine = engine;
@@ -99,6 +101,7 @@ final class EngineRelay implements RelaySession {
                 merged = true;
             }
             session.accessChecked(plan.statement());
+            givenId = plan.statement() instanceof Insert i ? session.givenId(i, normalized, List.of()) : null;
             List<String> begin = transactional ? execution.nativeBegin(session.transactionReadOnly()) : null;
             return new RelayPlan(route.units(), engine.rule().schema(), setup, begin, write, merged, merged ? route : null);
         } catch (RuntimeException e) {
@@ -242,7 +245,9 @@ final class EngineRelay implements RelaySession {
 
     @Override
     public void wrote(long affectedRows, long lastInsertId) {
-        session.relayedWrite(lastInsertId);
+        String given = givenId;
+        givenId = null;
+        session.relayedWrite(lastInsertId, given);
     }
 
     @Override

@@ -67,14 +67,22 @@ final class InsertBatches {
         if (!keys.isEmpty() && keys.get(0) instanceof Long first) {
             return first;
         }
-        if (lastRowId != 0 && !rows.isEmpty()) {
+        return given(rows, lastRowId) ? lastRowId : firstId;
+    }
+
+    /**
+     * Whether {@code id}, the insert id of a statement inserting {@code rows}, is a value its last row gives (an explicit
+     * AUTO_INCREMENT value, which MySQL reports when it generated none) rather than a generated one.
+     */
+    static boolean given(List<Object[]> rows, long id) {
+        if (id != 0 && !rows.isEmpty()) {
             for (Object v : rows.get(rows.size() - 1)) {
-                if (v instanceof Long l && l == lastRowId || v instanceof BigInteger b && b.equals(new BigInteger(Long.toUnsignedString(lastRowId)))) {
-                    return lastRowId;
+                if (v instanceof Long l && l == id || v instanceof BigInteger b && b.equals(new BigInteger(Long.toUnsignedString(id)))) {
+                    return true;
                 }
             }
         }
-        return firstId;
+        return false;
     }
 
     /**

@@ -1,5 +1,6 @@
 package io.shardwise.core;
 
+import io.shardwise.core.error.BackendException;
 import io.shardwise.core.error.ErrorCode;
 import io.shardwise.core.error.ShardwiseException;
 import io.shardwise.core.execute.Column;
@@ -13,6 +14,7 @@ import io.shardwise.core.sql.analyze.Select;
 import io.shardwise.core.sql.analyze.TableRef;
 import io.shardwise.core.sql.analyze.ValueRef;
 import io.shardwise.core.sql.normalize.NormalizedSql;
+import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -107,17 +109,16 @@ final class InsertRewrites {
             }
         }
         long affected = 0;
-        long firstId = 0;
-        long lastRowId = 0;
+        long generatedId = 0;
         int warnings = 0;
         long duplicates = 0;
         List<Object> keys = new ArrayList<>();
-        List<Object[]> inserted = new ArrayList<>(rows.size());
         for (List<Object[]> batch : batches) {
             List<Object> values = new ArrayList<>();
+            List<Object[]> owns = new ArrayList<>(batch.size());
             for (Object[] row : batch) {
                 Object[] own = Arrays.copyOf(row, width);
-                inserted.add(own);
+                owns.add(own);
                 values.addAll(Arrays.asList(own));
             }
             int client = 0;
@@ -131,20 +132,43 @@ final class InsertRewrites {
             }
             NormalizedSql text = session.normalize(InsertBatches.text(head, batch.size(), width) + " " + clauseText);
             CachedPlan batchPlan = engine.plan(text);
-            StatementResult.Update u = (StatementResult.Update) plans.insertValues(plans.route(text, batchPlan, values),
-                    (Insert) batchPlan.statement(), text);
+            StatementResult.Update u;
+            try {
+                u = (StatementResult.Update) plans.insertValues(plans.route(text, batchPlan, values), (Insert) batchPlan.statement(), text);
+            } catch (BackendException e) {
+                throw inUpdate(e);
+            }
             affected += u.affectedRows();
-            firstId = firstId == 0 ? u.lastInsertId() : firstId;
-            lastRowId = u.lastInsertId();
+            if (generatedId == 0) {
+                // a batch's insert id is its first generated one, else its last row's own value (inserted or updated)
+                generatedId = !u.generatedKeys().isEmpty() && u.generatedKeys().get(0) instanceof Long k ? k
+                        : InsertBatches.given(owns, u.lastInsertId()) ? 0 : u.lastInsertId();
+            }
             warnings += u.warnings();
             keys.addAll(u.generatedKeys());
             long d = u.info() == null || u.info().isEmpty() ? -1 : WriteInfo.value(u.info(), "Duplicates");
             // one row and no info: 2 for an updated row, as MySQL counts it
             duplicates += d >= 0 ? d : u.affectedRows() == 2 ? 1 : insert.source().ignore() && u.affectedRows() == 0 ? 1 : 0;
         }
-        long lastInsertId = InsertBatches.insertId(inserted, keys, firstId, lastRowId);
-        return new StatementResult.Update(affected, lastInsertId, keys, warnings,
+        // MySQL's INSERT ... SELECT ... ON DUPLICATE KEY UPDATE reports its first generated id, else 0: a row's explicit
+        // AUTO_INCREMENT value never counts, inserted or updated (unlike INSERT ... VALUES, which reports the last row's)
+        session.insertIdGenerated(generatedId != 0);
+        return new StatementResult.Update(affected, generatedId, keys, warnings,
                 WriteInfo.format(new String[] {"Records", "Duplicates", "Warnings"}, new long[] {rows.size(), duplicates, warnings}));
+    }
+
+    /**
+     * A backend's error of a row's {@code INSERT ... VALUES ... ON DUPLICATE KEY UPDATE} as MariaDB words it for the user's
+     * INSERT ... SELECT: an unknown column of the clause is "in 'UPDATE'" there, "in 'SELECT'" after VALUES.
+     */
+    private static BackendException inUpdate(BackendException e) {
+        String message = e.getMessage();
+        String values = "in 'SELECT'";
+        if (e.errno() != ErrorCode.BAD_FIELD.errno() || message == null || !message.endsWith(values)
+                || !(e.getCause() instanceof SQLException cause)) {
+            return e;
+        }
+        return new BackendException(e.backend(), cause, message.substring(0, message.length() - values.length()) + "in 'UPDATE'");
     }
 
     /** An INSERT's text with its computed sharding keys replaced by {@code ?}, and the values to bind ({@link #computedKeys}). */
@@ -207,7 +231,13 @@ final class InsertRewrites {
                 throw new ShardwiseException(ErrorCode.UNSUPPORTED, "a computed value for sharding column '" + s.keyColumn() + "' of table '"
                         + s.name() + "' naming " + refused + ": it cannot be evaluated apart from its row");
             }
-            select.append(k == 0 ? "" : ", ").append(ComputedKeys.withLastInsertId(expression, session.lastInsertId()));
+            String evaluated = ComputedKeys.withLastInsertId(expression, session.lastInsertId());
+            if (!evaluated.equals(expression) && !session.lastInsertIdExact()) {
+                throw new ShardwiseException(ErrorCode.UNSUPPORTED, "LAST_INSERT_ID() in a computed value for sharding column '" + s.keyColumn()
+                        + "' of table '" + s.name() + "' after a write whose insert id Shardwise cannot tell generated from a row's own value"
+                        + " (so the session's LAST_INSERT_ID() is not known)");
+            }
+            select.append(k == 0 ? "" : ", ").append(evaluated);
             for (int m = 0; m < marks.size(); m++) {
                 if (marks.get(m) >= spans.get(k)[0] && marks.get(m) < spans.get(k)[1]) {
                     selectParams.add(params.get(m));

@@ -172,6 +172,7 @@ final class PlanRunner {
             keys.addAll(u.generatedKeys());
         }
         long lastInsertId = InsertBatches.insertId(rows, keys, firstId, lastRowId);
+        session.insertIdGenerated(lastInsertId != 0 && !(keys.isEmpty() && InsertBatches.given(rows, lastInsertId)));
         return new StatementResult.Update(affected, lastInsertId, keys, warnings,
                 InsertBatches.info(rows.size(), affected, warnings, insert.replace(), insert.source().ignore()));
     }

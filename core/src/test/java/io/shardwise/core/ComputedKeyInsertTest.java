@@ -86,4 +86,38 @@ class ComputedKeyInsertTest {
             s.execute("DELETE FROM users WHERE name = 'lid'"); // a row only the engine's side has
         }
     }
+
+    @Test
+    void lastInsertIdKeepsItsValueAfterRowsGivingTheirOwnIds() {
+        // sbtest1's id is AUTO_INCREMENT: rows giving their own ids report the last one as the insert id, and
+        // MySQL's LAST_INSERT_ID() stays as it was (0 on a new connection)
+        try (EngineSession s = engine.openSession()) {
+            StatementResult.Update u = (StatementResult.Update) s.execute(
+                    "INSERT INTO sbtest1 (id, k, c, pad) SELECT id + 5000, k, c, pad FROM sbtest1 WHERE id BETWEEN 1 AND 3 ORDER BY id");
+            assertEquals(5003, u.lastInsertId(), "the last row's id");
+            u = (StatementResult.Update) s.execute("INSERT INTO sbtest1 (id, k, c, pad) VALUES (5010, 1, 'c', 'p'), (5011, 1, 'c', 'p')");
+            assertEquals(5011, u.lastInsertId(), "the last row's id");
+            assertEquals(0, s.lastInsertId());
+            s.execute("INSERT INTO users (user_id, name) VALUES (LAST_INSERT_ID() + 61000, 'lid0')");
+            assertEquals(List.of("lid0|"), SampleEngine.rows(s, "SELECT name FROM users WHERE user_id = 61000"));
+            s.execute("DELETE FROM users WHERE name = 'lid0'"); // rows only the engine's side has
+            s.execute("DELETE FROM sbtest1 WHERE id BETWEEN 5001 AND 5011");
+        }
+    }
+
+    @Test
+    void lastInsertIdThatCannotBeKnownIsRefusedInAKey() {
+        try (EngineSession s = engine.openSession()) {
+            // a relayed write's insert id without its row's own value (the relay knew no AUTO_INCREMENT column): generated or given?
+            s.relayedWrite(777, null);
+            ShardwiseException e = assertThrows(ShardwiseException.class,
+                    () -> s.execute("INSERT INTO users (user_id, name) VALUES (LAST_INSERT_ID() + 61000, 'lid1')"));
+            assertEquals(ErrorCode.UNSUPPORTED, e.code());
+            assertTrue(e.getMessage().contains("LAST_INSERT_ID()"), e.getMessage());
+            s.relayedWrite(778, "5"); // a generated id: known again
+            s.execute("INSERT INTO users (user_id, name) VALUES (LAST_INSERT_ID() + 61000, 'lid1')");
+            assertEquals(List.of("lid1|"), SampleEngine.rows(s, "SELECT name FROM users WHERE user_id = 61778"));
+            s.execute("DELETE FROM users WHERE name = 'lid1'"); // a row only the engine's side has
+        }
+    }
 }

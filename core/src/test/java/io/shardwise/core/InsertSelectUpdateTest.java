@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.shardwise.core.error.ErrorCode;
 import io.shardwise.core.error.ShardwiseException;
 import java.sql.SQLException;
+import java.util.List;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -113,6 +114,57 @@ class InsertSelectUpdateTest {
                     + " FROM users u WHERE u.user_id BETWEEN 1 AND 4 ON DUPLICATE KEY UPDATE name = CONCAT('j', u.user_id)");
             assertEquals("Records: 4  Duplicates: 0  Warnings: 0", u.info(), "rows left as they were are no duplicates");
             s.execute("DELETE FROM users WHERE user_id BETWEEN 90001 AND 90004"); // rows only the engine's side has
+        }
+    }
+
+    /** The insert id and then LAST_INSERT_ID() of {@code write} on a new connection to the unsharded copy. */
+    private static String directIds(String write) throws SQLException {
+        try (java.sql.Connection c = SAMPLE.server().connect(SAMPLE.whole()); java.sql.Statement st = c.createStatement()) {
+            st.executeUpdate(write, java.sql.Statement.RETURN_GENERATED_KEYS);
+            long id;
+            try (java.sql.ResultSet keys = st.getGeneratedKeys()) {
+                id = keys.next() ? keys.getLong(1) : 0;
+            }
+            try (java.sql.ResultSet rs = st.executeQuery("SELECT LAST_INSERT_ID()")) {
+                rs.next();
+                return "insert id " + id + ", LAST_INSERT_ID() " + rs.getLong(1);
+            }
+        }
+    }
+
+    @Test
+    void anExplicitIdNeverCountsAsTheInsertId() throws SQLException {
+        // sbtest1's id is AUTO_INCREMENT: MySQL reports an INSERT ... SELECT ... ON DUPLICATE KEY UPDATE's first generated id,
+        // else 0 (a row's own id, updated or inserted, does not count), and LAST_INSERT_ID() keeps its value
+        for (String write : List.of("INSERT INTO sbtest1 (id, k, c, pad) SELECT id + IF(id % 2 = 0, 0, 20000000), k, c, pad FROM sbtest1 s"
+                + " WHERE id = 2 AND id = 500 OR id = 500 ORDER BY id ON DUPLICATE KEY UPDATE k = sbtest1.k + VALUES(k), c = s.pad",
+                "INSERT INTO sbtest1 (id, k, c, pad) SELECT id + IF(id % 2 = 0, 0, 20000000), k, c, pad FROM sbtest1 s"
+                + " WHERE id BETWEEN 3 AND 8 ORDER BY id ON DUPLICATE KEY UPDATE k = sbtest1.k + 1, c = s.pad",
+                "INSERT INTO sbtest1 (id, k, c, pad) SELECT id + 30000000, k, c, pad FROM sbtest1 s WHERE id BETWEEN 3 AND 5 ORDER BY id"
+                + " ON DUPLICATE KEY UPDATE k = sbtest1.k + 1")) {
+            String expected = directIds(write);
+            assertEquals("insert id 0, LAST_INSERT_ID() 0", expected, write);
+            try (EngineSession s = engine.openSession()) {
+                StatementResult.Update u = (StatementResult.Update) s.execute(write);
+                assertEquals(expected, "insert id " + u.lastInsertId() + ", LAST_INSERT_ID() " + s.lastInsertId(), write);
+                String read = "SELECT * FROM sbtest1 ORDER BY id";
+                assertEquals(SAMPLE.direct(read), SampleEngine.rows(s, read), "the table after " + write);
+            }
+        }
+    }
+
+    @Test
+    void anUnknownColumnOfTheClauseIsInUpdate() throws SQLException {
+        String write = "INSERT INTO users (user_id, name) SELECT u.user_id, 'x' FROM users u WHERE u.user_id < 5 ON DUPLICATE KEY UPDATE name = nope";
+        SQLException direct;
+        try (java.sql.Connection c = SAMPLE.server().connect(SAMPLE.whole()); java.sql.Statement st = c.createStatement()) {
+            direct = assertThrows(SQLException.class, () -> st.executeUpdate(write));
+        }
+        assertEquals("Unknown column 'nope' in 'UPDATE'", direct.getMessage(), "MariaDB's words");
+        try (EngineSession s = engine.openSession()) {
+            ShardwiseException e = assertThrows(ShardwiseException.class, () -> s.execute(write));
+            assertEquals(direct.getErrorCode(), e.errno());
+            assertEquals(direct.getMessage(), e.getMessage());
         }
     }
 }

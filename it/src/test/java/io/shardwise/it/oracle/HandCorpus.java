@@ -1386,6 +1386,11 @@ final class HandCorpus {
                 "users", "user_id");
         c.write("INSERT INTO orders (order_id, user_id, status, created_at) VALUES (400001, 3 * 7, 'c', '2025-01-01'),"
                 + " (400002, LENGTH('abcd'), NULL, '2025-01-02')", "orders", "order_id");
+        // sbtest1's id is AUTO_INCREMENT: a row giving its own id (here updated) is no insert id, and leaves LAST_INSERT_ID() as it was
+        c.pwrite("INSERT INTO sbtest1 (id, k, c, pad) SELECT id + IF(id % 2 = 0, 0, 20000000), k, c, pad FROM sbtest1 s"
+                + " WHERE id = ? AND id = ? OR id = ? ORDER BY id ON DUPLICATE KEY UPDATE k = sbtest1.k + VALUES(k), c = s.pad",
+                "sbtest1", "id", 2L, 500L, 500L);
+        c.write("INSERT INTO sbtest1 (id, k, c, pad) VALUES (5600, 1, 'c', 'p'), (5601, 2, 'c', 'p')", "sbtest1", "id");
         c.write("INSERT INTO users (user_id, name) VALUES (LAST_INSERT_ID() + 50000, 'lid')", "users", "user_id");
         c.failingWrite("INSERT INTO users (user_id, name) VALUES (40200, 'half'), (40000 + 1, 'duplicate')", "users", "user_id");
 
