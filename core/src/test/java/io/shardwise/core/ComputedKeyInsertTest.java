@@ -26,16 +26,9 @@ class ComputedKeyInsertTest {
         engine = SAMPLE.engine();
     }
 
+    /** {@link SampleEngine#sameWrite}. */
     private static String same(String write, String table, String key) throws SQLException {
-        String expected = SAMPLE.directWrite(write);
-        String actual;
-        try (EngineSession s = engine.openSession()) {
-            actual = SampleEngine.engineWrite(s, write);
-            assertEquals(expected, actual, write);
-            String read = "SELECT * FROM " + table + " ORDER BY " + key;
-            assertEquals(SAMPLE.direct(read), SampleEngine.rows(s, read), "the table after " + write);
-        }
-        return actual;
+        return SAMPLE.sameWrite(write, table, key);
     }
 
     @Test

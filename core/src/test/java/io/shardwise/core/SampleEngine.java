@@ -165,4 +165,19 @@ final class SampleEngine implements BeforeAllCallback, AfterEachCallback, AfterA
             return "error " + e.errno();
         }
     }
+
+    /**
+     * Runs {@code write} through the engine and on the unsharded copy: the same outcome, and the same
+     * {@code table} after (ordered by {@code key}). Returns the outcome, as {@link #directWrite} words it.
+     */
+    String sameWrite(String write, String table, String key) throws java.sql.SQLException {
+        String expected = directWrite(write);
+        try (EngineSession s = engine().openSession()) {
+            String actual = engineWrite(s, write);
+            assertEquals(expected, actual, write);
+            String read = "SELECT * FROM " + table + " ORDER BY " + key;
+            assertEquals(direct(read), rows(s, read), "the table after " + write);
+            return actual;
+        }
+    }
 }
