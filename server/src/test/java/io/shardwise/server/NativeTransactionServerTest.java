@@ -526,17 +526,18 @@ class NativeTransactionServerTest {
             try {
                 awaitLockWait();
             } catch (AssertionError e) {
-                // what the backend and the server held when the first statement never waited: for the next reader of a failure
-                System.out.println("deadlock test: first statement done " + first.isDone() + (first.isDone() ? " with " + first.join() : "")
+                // what the backend and the server held when the first statement never waited, in the failure's message
+                // (CI prints that, not the test's output): for the next reader of a failure
+                StringBuilder held = new StringBuilder("first statement done " + first.isDone() + (first.isDone() ? " with " + first.join() : "")
                         + "; relayed " + sample.server.relayedStatements() + ", pinned " + sample.server.pinnedConnections()
                         + ", borrowed " + sample.engine.activeConnections());
                 try (Connection d = sample.backend.connect("information_schema"); Statement ds = d.createStatement()) {
-                    System.out.println("deadlock test: innodb_trx " + rows(ds, "SELECT trx_state, trx_mysql_thread_id, trx_query, trx_rows_locked"
+                    held.append("; innodb_trx ").append(rows(ds, "SELECT trx_state, trx_mysql_thread_id, trx_query, trx_rows_locked"
                             + " FROM information_schema.innodb_trx"));
-                    System.out.println("deadlock test: processlist " + rows(ds, "SELECT ID, DB, COMMAND, TIME, STATE, INFO"
+                    held.append("; processlist ").append(rows(ds, "SELECT ID, DB, COMMAND, TIME, STATE, INFO"
                             + " FROM information_schema.PROCESSLIST WHERE DB LIKE '" + sample.target.databasePrefix() + "%'"));
                 }
-                throw e;
+                throw new AssertionError(e.getMessage() + ": " + held, e);
             }
             int second;
             try {
