@@ -105,7 +105,7 @@ class AdmissionTest {
             assertEquals("HY000", e.sqlState());
             assertTrue(e.getMessage().startsWith("Lock wait timeout exceeded; try restarting transaction (no transaction slot came free"
                     + " within 2000 ms; all 2, one per connection of the smallest backend pool,"), e.getMessage());
-            assertTrue(waited >= 1900 && waited < 8000, "waited " + waited + " ms");
+            assertTrue(waited >= 1900, "waited the pool's timeout: " + waited + " ms"); // no upper bound: CI's cores are shared
             assertTrue(c.inTransaction(), "as after MySQL's lock wait timeout, only the statement failed");
             a.commit();
             assertEquals("1", select1(c, "ds1"), "the transaction goes on once a slot is free");
@@ -141,11 +141,10 @@ class AdmissionTest {
             select1(b, "ds0");
             c.setStatementTimeout(Duration.ofMillis(200));
             c.setAutocommit(false);
-            long t0 = System.nanoTime();
             ShardwiseException e = assertThrows(ShardwiseException.class, () -> select1(c, "ds1"));
-            assertEquals(1317, e.errno());
-            long waited = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - t0);
-            assertTrue(waited < CONNECTION_TIMEOUT.toMillis() / 2, "ended by the timeout of 200 ms, not the pool's; waited " + waited + " ms");
+            // ended by the statement's timeout of 200 ms, not the pool's (which ends it with 1205 naming the slot wait;
+            // told apart by the error, not by a wall clock, which a loaded CI machine stretches)
+            assertEquals(1317, e.errno(), e.getMessage());
         }
     }
 
@@ -185,9 +184,10 @@ class AdmissionTest {
             b.begin();
             select1(a, "ds0");
             select1(b, "ds0");
-            long t0 = System.nanoTime();
+            // the pool's two connections are held by a and b: a describe that borrowed a third would fail after the
+            // pool's connection timeout instead of answering (no wall-clock assertion: CI's cores are shared)
             assertEquals(1, a.describe(unit("ds0", "SELECT 1 AS one")).size());
-            assertTrue(TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - t0) < 1000, "no wait for a pool of two held connections");
+            assertEquals(2, shards.pools.activeConnections(), "a's and b's connections, nothing more");
         }
     }
 }

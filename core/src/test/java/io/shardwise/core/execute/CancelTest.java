@@ -70,11 +70,10 @@ class CancelTest {
                     () -> s.execute(List.of(unit("ds0", SLOW), unit("ds1", SLOW))).stream().map(Shards::single)
                             .map(List::of).toList(), Shards.THREADS);
             Thread.sleep(400);
-            long t0 = System.nanoTime();
             s.cancel();
-            ExecutionException e = assertThrows(ExecutionException.class, () -> running.get(5, TimeUnit.SECONDS));
+            // 1317 is the kill's (SLOW would run for hours otherwise); the bound only stops a hang, it times nothing
+            ExecutionException e = assertThrows(ExecutionException.class, () -> running.get(2, TimeUnit.MINUTES));
             assertEquals(1317, ((ShardwiseException) e.getCause()).errno());
-            assertTrue((System.nanoTime() - t0) / 1_000_000 < 3000);
         }
     }
 
@@ -82,26 +81,28 @@ class CancelTest {
     void theStatementTimeoutEndsASlowStatementWith3024AsMaxExecutionTime() {
         try (ExecutionSession s = shards.session()) {
             s.setStatementTimeout(Duration.ofMillis(500));
-            long t0 = System.nanoTime();
+            // SLOW runs for hours: that it ends at all, with 3024, is the timeout's doing (no wall-clock assertion:
+            // CI's two cores are shared and a loaded machine stretches any bound)
             ShardwiseException e = assertThrows(ShardwiseException.class, () -> single(s.execute(List.of(unit("ds0", SLOW))).getFirst()));
             assertEquals(3024, e.errno(), "MySQL's ER_QUERY_TIMEOUT, not the 1317 of a KILL QUERY");
             assertEquals("HY000", e.sqlState());
-            assertTrue((System.nanoTime() - t0) / 1_000_000 < 3000);
             assertEquals("1", single(s.execute(List.of(unit("ds0", "SELECT 1"))).getFirst()), "fast statements still pass");
         }
     }
 
     @Test
-    void closingACursorEarlyStopsTheBackendAndLeavesTheConnectionUsable() {
+    void closingACursorEarlyStopsTheBackendAndLeavesTheConnectionUsable() throws Exception {
+        long kills = comKill();
         try (ExecutionSession s = shards.session()) {
-            long t0 = System.nanoTime();
             String id;
             try (ResultCursor c = ((UnitResult.Rows) s.execute(List.of(unit("ds0", many()))).getFirst()).cursor()) {
                 assertTrue(c.next());
                 id = single(s.execute(List.of(unit("ds1", "SELECT 'other backend'"))).getFirst());
             }
             assertEquals("other backend", id);
-            assertTrue((System.nanoTime() - t0) / 1_000_000 < 3000);
+            // stopped by a KILL QUERY rather than read to the end of its 100,000 rows (counted, not timed: a
+            // wall-clock bound failed on a loaded CI machine)
+            assertTrue(comKill() > kills, "the backend's statement was killed");
             List<List<String>> r = rows(s.execute(List.of(unit("ds0", "SELECT 42"))).getFirst());
             assertEquals(List.of(List.of("42")), r);
         }
