@@ -292,8 +292,10 @@ class ServerTest {
         try (ShardwiseServer jdbcOnly = withoutRelay();
              RawClient c = RawClient.connect(jdbcOnly.address().getPort(), "app", "app", "shop", NativePassword.PLUGIN)) {
             c.command(Command.COM_QUERY, BIG_RESULT);
+            // started first (a fixed sleep alone failed when a loaded machine had not begun the statement yet)...
+            awaitTrue(() -> sample.engine.activeConnections() > 0, "the big result is streaming");
             Thread.sleep(500);
-            // 20 MB of rows against a 64 KiB high-water mark: unless the server paused, the cursor
+            // ...then 20 MB of rows against a 64 KiB high-water mark: unless the server paused, the cursor
             // would have been read to its end and its backend connections returned by now
             assertTrue(sample.engine.activeConnections() > 0, "the cursor waits for the client");
             assertEquals(1000, readRows(c));

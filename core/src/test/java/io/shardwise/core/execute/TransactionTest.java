@@ -320,15 +320,28 @@ class TransactionTest {
             b.execute(List.of(unit("ds1", "INSERT INTO t (id) VALUES (5)"), unit("ds0", "UPDATE t SET b = 'B' WHERE id = 2")));
             CompletableFuture<List<UnitResult>> aWaits = CompletableFuture.supplyAsync(
                     () -> a.execute(List.of(unit("ds0", "UPDATE t SET a = 'A' WHERE id = 2"))), Shards.THREADS);
-            Thread.sleep(300); // a now waits for b's lock on row 2
+            // a now waits for b's lock on row 2 (awaited: a fixed 300 ms sleep let b go first on a loaded machine)
+            io.shardwise.testkit.Await.until("a waits for b's row lock", () -> lockWaits() > 0);
             BackendException deadlock = assertThrows(BackendException.class,
                     () -> b.execute(List.of(unit("ds0", "UPDATE t SET b = 'B' WHERE id = 1"))));
             assertEquals(1213, deadlock.errno());
             assertFalse(b.inTransaction(), "the victim's transaction is over on every backend");
-            aWaits.get(5, TimeUnit.SECONDS);
+            aWaits.get(60, TimeUnit.SECONDS); // a bound on a hang, not a speed: b's rollback freed the lock
             a.commit();
         }
         assertEquals("", ids(1), "b's insert on the other backend was rolled back too");
         assertEquals("1,2,10,11,12", ids(0));
+    }
+
+    /** Backend transactions waiting for a row lock now. */
+    private static long lockWaits() {
+        try (java.sql.Connection c = TestBackends.shared().connect("");
+             java.sql.ResultSet rs = c.createStatement().executeQuery(
+                     "SELECT COUNT(*) FROM information_schema.innodb_trx WHERE trx_state = 'LOCK WAIT'")) {
+            rs.next();
+            return rs.getLong(1);
+        } catch (java.sql.SQLException e) {
+            throw new IllegalStateException(e);
+        }
     }
 }
