@@ -45,7 +45,7 @@ class ClientDisconnectTest {
                 long t0 = System.nanoTime();
                 awaitUpdate(s, "UPDATE orders SET amount = amount WHERE order_id > 0");
                 long ms = (System.nanoTime() - t0) / 1_000_000;
-                assertTrue(ms < 5000, "the locks were freed " + ms + " ms after the client vanished");
+                assertTrue(ms < 20_000, "the locks were freed " + ms + " ms after the client vanished");
                 assertEquals(before, text(other, sum), "the vanished client's update was rolled back");
             }
         }
@@ -79,7 +79,7 @@ class ClientDisconnectTest {
             long t0 = System.nanoTime();
             awaitSleeping(0);
             long ms = (System.nanoTime() - t0) / 1_000_000;
-            assertTrue(ms < 5000, "backend statements ended " + ms + " ms after the client vanished");
+            assertTrue(ms < 20_000, "backend statements ended " + ms + " ms after the client vanished");
             try (Statement s = other.createStatement(); ResultSet rs = s.executeQuery("SELECT COUNT(*) FROM orders")) {
                 rs.next();
                 assertTrue(rs.getLong(1) > 0);
