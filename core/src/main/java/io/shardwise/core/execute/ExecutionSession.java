@@ -312,7 +312,7 @@ public final class ExecutionSession implements AutoCloseable {
     /** A statement of a native transaction; a deadlock (1213) ends the transaction, as on the JDBC path. */
     private List<UnitResult> executeNative(NativeTransaction on, List<ExecutionUnit> units, Diagnostics diagnostics, boolean allResults) {
         try {
-            return on.execute(InlineParameters.of(units, state.lexicalMode()), diagnostics, transactionSetup(), allResults);
+            return on.execute(InlineParameters.of(units, state.lexicalMode()), diagnostics, transactionSetup(), allResults, streaming);
         } catch (ShardwiseException failure) {
             if (isDeadlock(failure)) {
                 endNative().rollback();
