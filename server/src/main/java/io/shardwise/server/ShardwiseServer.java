@@ -264,6 +264,16 @@ public final class ShardwiseServer implements AutoCloseable {
         return relays == null ? 0 : relays.autocommitReads();
     }
 
+    /** Responses of native transactions streamed to the session's thread (single-unit reads it runs, a backend's last unit of a merge). */
+    public long streamedResponses() {
+        return relays == null ? 0 : relays.streamedResponses();
+    }
+
+    /** The most row bytes one streamed response held in memory at once since the start: bounded whatever the result's size. */
+    public long streamedPeakBytes() {
+        return relays == null ? 0 : relays.streamedPeakBytes();
+    }
+
     /** Relay connections open and not idle in their pools: leased, pinned or logging in (0 when nothing runs: leak checks). */
     public int busyRelayConnections() {
         return relays == null ? 0 : relays.busyConnections();

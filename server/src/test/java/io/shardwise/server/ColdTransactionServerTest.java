@@ -44,23 +44,31 @@ class ColdTransactionServerTest {
     }
 
     /**
-     * A cold SELECT first in a transaction keeps it on the JDBC executor, where its rows stream: on the native
-     * connections a result is read whole and bounded (shardwise.nativeReadBudget), so a big first read (mysqldump
-     * --single-transaction's SELECT of each table) would fail there with 1235.
+     * A cold SELECT first in a transaction opens it natively as a write does, and its rows stream from the pinned
+     * connections however big its result (each backend's unit of this merge streams; nothing is held whole, so
+     * the bound on what is, shardwise.nativeReadBudget, does not apply): mysqldump --single-transaction's SELECT of
+     * each table reads so. The next statement relays; nothing is on the JDBC executor.
      */
     @Test
-    void aColdFirstSelectStreamsOnJdbcHoweverBigItsResult() throws Exception {
+    void aColdFirstSelectOpensTheTransactionNativelyAndStreamsHoweverBigItsResult() throws Exception {
         try (Connection c = sample.connect("app", ""); Statement s = c.createStatement()) {
             warm(s);
             long bridged = sample.server.nativeStatements();
+            long streamed = sample.server.streamedResponses();
             System.setProperty("shardwise.nativeReadBudget", "100");
             try {
                 s.execute("BEGIN");
                 List<String> rows = SampleServer.column(s, "SELECT pad FROM sbtest1 WHERE id BETWEEN 1 AND 40 AND k > -7 ORDER BY id");
-                assertEquals(40, rows.size(), "every row, far past the native budget of 100 bytes");
-                assertEquals(bridged, sample.server.nativeStatements(), "the cold SELECT did not run on relay connections");
-                assertEquals(0, sample.server.pinnedConnections(), "the transaction stays on the JDBC executor");
+                assertEquals(40, rows.size(), "every row, far past the budget of 100 bytes on what is read whole");
+                assertEquals(bridged + 1, sample.server.nativeStatements(), "the cold SELECT ran on relay connections");
+                assertEquals(streamed + 2, sample.server.streamedResponses(), "both backends' units streamed");
+                assertTrue(sample.server.pinnedConnections() >= 1, "the transaction is native");
+                assertEquals(0, sample.engine.activeConnections(), "the JDBC executor holds no connection in the transaction");
+                long relayed = sample.server.relayedStatements();
+                SampleServer.column(s, "SELECT k FROM sbtest1 WHERE id = 41");
+                assertEquals(relayed + 1, sample.server.relayedStatements(), "the next statement relayed on the pinned connection");
                 s.execute("COMMIT");
+                assertEquals(0, sample.server.pinnedConnections());
             } finally {
                 System.clearProperty("shardwise.nativeReadBudget");
             }

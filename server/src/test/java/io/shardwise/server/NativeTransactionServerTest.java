@@ -236,11 +236,13 @@ class NativeTransactionServerTest {
 
     /**
      * A merged read whose units return more than the loop's bound goes to the session thread as before (same
-     * answer); one past the memory bound of a native transaction's merged read fails with 1235, its units read
-     * to their end so the transaction goes on (its connections clean) and commits.
+     * answer); one whose units sent ahead pass the bound on what is held whole ({@code shardwise.nativeReadBudget})
+     * runs again with each backend's unit streaming (same answer). Only units that share a backend's connection
+     * with a later one are still held whole: past the bound such a statement fails with 1235, its units read to
+     * their end so the transaction goes on (its connections clean) and commits.
      */
     @Test
-    void mergedReadsPastTheLoopsBoundGoToTheSessionThreadAndPastTheMemoryBoundFail() throws Exception {
+    void mergedReadsPastTheLoopsBoundGoToTheSessionThreadAndPastTheMemoryBoundStream() throws Exception {
         String ordered = "SELECT id, k, c FROM sbtest1 WHERE id BETWEEN 1 AND 30 ORDER BY id";
         try (RawClient client = RawClient.connect(sample.server.address().getPort(), "app", "app", "shop", NativePassword.PLUGIN)) {
             List<String> autocommit = RelayServerTest.exchange(client, ordered);
@@ -258,10 +260,17 @@ class NativeTransactionServerTest {
             assertEquals(prefetched + 1, sentAhead(), "the session thread took the units sent ahead");
             System.setProperty("shardwise.nativeReadBudget", "100");
             try {
-                List<String> refused = RelayServerTest.exchange(client, ordered);
+                long streamed = sample.server.streamedResponses();
+                assertEquals(withoutEnd(autocommit), withoutEnd(RelayServerTest.exchange(client, ordered)), "streamed, the same rows");
+                assertEquals(streamed + 2, sample.server.streamedResponses(), "each backend's unit streamed");
+                // orders: two tables on each backend, so each connection's first unit is held whole while its second streams
+                String twoPerBackend = "SELECT order_id, user_id, status FROM orders ORDER BY order_id";
+                List<String> refused = RelayServerTest.exchange(client, twoPerBackend);
                 assertEquals(1, refused.size(), refused.toString());
                 assertTrue(refused.get(0).startsWith("1:ffd304"), "1235: " + refused);
-                List<String> again = RelayServerTest.exchange(client, ordered.replace("30", "29")); // and again, the transaction intact
+                String message = new String(java.util.HexFormat.of().parseHex(refused.get(0).substring(2)), java.nio.charset.StandardCharsets.UTF_8);
+                assertTrue(message.contains("units on one backend return more than 100 bytes of rows before its last"), message);
+                List<String> again = RelayServerTest.exchange(client, twoPerBackend.replace("status", "amount")); // again, the transaction intact
                 assertTrue(again.get(0).startsWith("1:ffd304"), "1235: " + again);
             } finally {
                 System.clearProperty("shardwise.nativeReadBudget");
@@ -276,27 +285,26 @@ class NativeTransactionServerTest {
 
     /**
      * A single unit's result the session's thread runs inside a native transaction (a first execution of its shape:
-     * no cached plan, so it does not relay) is read whole off the wire like a merged read's units, so it has their
-     * bound ({@code shardwise.nativeReadBudget}): past it the statement fails with 1235 naming it, its response is
-     * drained, and the transaction goes on (a further statement of a new shape, COMMIT).
+     * no cached plan, so it does not relay) streams from the pinned connection: the bound on what is read whole
+     * ({@code shardwise.nativeReadBudget}) does not apply to it, and the transaction goes on (a further statement of a
+     * new shape, COMMIT). Far larger results: {@link NativeStreamingServerTest}.
      */
     @Test
-    void aSingleUnitResultReadWholeInANativeTransactionIsBoundedAndTheTransactionGoesOn() throws Exception {
+    void aSingleUnitResultTheSessionReadsInANativeTransactionStreamsPastTheBoundAndTheTransactionGoesOn() throws Exception {
         try (RawClient client = RawClient.connect(sample.server.address().getPort(), "app", "app", "shop", NativePassword.PLUGIN)) {
             RelayServerTest.exchange(client, "SELECT k FROM sbtest1 WHERE id = 1"); // warms the shape: the transaction's first statement relays
             RelayServerTest.exchange(client, "BEGIN");
             RelayServerTest.exchange(client, "SELECT k FROM sbtest1 WHERE id = 1");
             assertTrue(sample.server.pinnedConnections() >= 1, "native");
+            long streamed = sample.server.streamedResponses();
             System.setProperty("shardwise.nativeReadBudget", "100");
             try {
-                List<String> refused = RelayServerTest.exchange(client, "SELECT id, c, pad FROM sbtest1 WHERE id = 2 AND k > -1");
-                assertEquals(1, refused.size(), refused.toString());
-                assertTrue(refused.get(0).startsWith("1:ffd304"), "1235: " + refused);
-                String message = new String(java.util.HexFormat.of().parseHex(refused.get(0).substring(2)), java.nio.charset.StandardCharsets.UTF_8);
-                assertTrue(message.contains("a result inside a transaction of more than 100 bytes of rows"), message);
+                List<String> read = RelayServerTest.exchange(client, "SELECT id, c, pad FROM sbtest1 WHERE id = 2 AND k > -1");
+                assertTrue(!read.get(0).startsWith("1:ff") && read.size() >= 6, "a column count, three columns, a row, the end: " + read);
             } finally {
                 System.clearProperty("shardwise.nativeReadBudget");
             }
+            assertEquals(streamed + 1, sample.server.streamedResponses(), "streamed from the pinned connection");
             List<String> read = RelayServerTest.exchange(client, "SELECT pad, c, id FROM sbtest1 WHERE id = 3");
             assertTrue(!read.get(0).startsWith("1:ff") && read.size() >= 6, "a column count, three columns, a row, the end: " + read);
             assertTrue(RelayServerTest.exchange(client, "COMMIT").get(0).startsWith("1:00"), "COMMIT");

@@ -193,10 +193,10 @@ public final class ExecutionSession implements AutoCloseable {
         if (units.isEmpty()) {
             return List.of();
         }
-        // a federated sequence's clean-up is the JDBC executor's; and a read never opens the transaction natively:
-        // the native connections read a result whole (bounded), where JDBC streams it (mysqldump --single-transaction's
-        // first SELECT of a big table, a report opening a transaction)
-        NativeTransaction on = cleanUp != null || nativeTx == null && anySelect(units) ? nativeTx : nativeNow();
+        // a federated sequence's clean-up is the JDBC executor's; a read opens the transaction natively as a write does
+        // (its rows stream on the native connections: mysqldump --single-transaction's first SELECT of a big table), but
+        // not one a cursor fetches in batches between other commands (native, it would be read whole, bounded: nativeNow)
+        NativeTransaction on = cleanUp != null ? nativeTx : nativeNow();
         if (on != null && locks == null) {
             return executeNative(on, units, diagnostics, allResults); // a LOAD DATA LOCAL batch too: the native connections send its rows
         }
@@ -273,15 +273,6 @@ public final class ExecutionSession implements AutoCloseable {
         return true;
     }
 
-    private static boolean anySelect(List<ExecutionUnit> units) {
-        for (ExecutionUnit u : units) {
-            if (isSelect(u.sql())) {
-                return true;
-            }
-        }
-        return false;
-    }
-
     private static boolean isSelect(String sql) {
         int i = 0;
         while (i < sql.length() && Character.isWhitespace(sql.charAt(i))) {
@@ -312,7 +303,7 @@ public final class ExecutionSession implements AutoCloseable {
     /** A statement of a native transaction; a deadlock (1213) ends the transaction, as on the JDBC path. */
     private List<UnitResult> executeNative(NativeTransaction on, List<ExecutionUnit> units, Diagnostics diagnostics, boolean allResults) {
         try {
-            return on.execute(InlineParameters.of(units, state.lexicalMode()), diagnostics, transactionSetup(), allResults);
+            return on.execute(InlineParameters.of(units, state.lexicalMode()), diagnostics, transactionSetup(), allResults, streaming);
         } catch (ShardwiseException failure) {
             if (isDeadlock(failure)) {
                 endNative().rollback();

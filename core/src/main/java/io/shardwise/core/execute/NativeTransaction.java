@@ -27,15 +27,23 @@ public interface NativeTransaction {
 
     /**
      * Runs a statement's units on the transaction's connections (a backend joins at its first unit):
-     * backends in parallel, one backend's units in order. Every result set is read whole before this
-     * returns (its cursor holds no connection), each unit's warnings recorded in {@code diagnostics}.
+     * backends in parallel, one backend's units in order, each unit's warnings recorded in
+     * {@code diagnostics}. Unless {@code readWhole}, the last unit of each backend streams: its cursor
+     * reads rows off the connection as they are taken, with bounded memory, and holds the connection
+     * until it ends or closes (the caller closes every cursor before the session's next command; the
+     * transaction's next call here, COMMIT, ROLLBACK or savepoint closes what is still open, as the
+     * JDBC executor closes a transaction's cursors); the units before it on the same backend are read
+     * whole (bounded: past it the statement fails with 1235). With {@code readWhole} every result set is
+     * read whole before this returns, bounded alike (its cursor holds no connection).
      *
      * @param settings the SET the session's connections must carry now (it may have changed since the
      *     transaction began: a connection that carries other settings runs it first)
      * @param allResults each unit may return several results (CALL): each unit's result is then a
-     *     {@link UnitResult.Results}, as {@link ExecutionSession#executeAll} answers
+     *     {@link UnitResult.Results}, as {@link ExecutionSession#executeAll} answers (read whole, unbounded)
+     * @param readWhole the cursors outlive the command (a prepared statement's cursor fetched in batches
+     *     between other commands): nothing may hold a connection past this call
      */
-    List<UnitResult> execute(List<ExecutionUnit> units, Diagnostics diagnostics, String settings, boolean allResults);
+    List<UnitResult> execute(List<ExecutionUnit> units, Diagnostics diagnostics, String settings, boolean allResults, boolean readWhole);
 
     /** COMMIT on every joined backend, in join order; the connections go back to their pool. */
     void commit();

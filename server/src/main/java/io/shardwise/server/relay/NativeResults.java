@@ -40,7 +40,7 @@ final class NativeResults {
                 : new UnitResult.Rows(new RowsCursor(columns(unit, r.columns(), logicalSchema), r.rows()));
     }
 
-    private static List<Column> columns(ExecutionUnit unit, List<ColumnDefinition> definitions, String logicalSchema) {
+    static List<Column> columns(ExecutionUnit unit, List<ColumnDefinition> definitions, String logicalSchema) {
         List<Column> columns = new ArrayList<>(definitions.size());
         for (ColumnDefinition d : definitions) {
             columns.add(new Column(d.schema().isEmpty() ? "" : logicalSchema, unit.logicalTable(d.table()),

@@ -60,6 +60,16 @@ public final class PinnedTransaction implements NativeTransaction, LoopMerges.Se
     private Set<String> marked;
     /** The settings the transaction's statements run with now. */
     private String applied;
+    /**
+     * Responses streaming to the session's thread ({@link StreamedResponse}) whose cursors are not closed: added on the
+     * loop as they start, removed by the session's thread as it closes or settles them.
+     */
+    private final java.util.concurrent.CopyOnWriteArrayList<StreamedResponse> streams = new java.util.concurrent.CopyOnWriteArrayList<>();
+    /**
+     * Connections closed, not pooled, when the transaction ends (on the loop): a stream abandoned mid-result (its end was
+     * read and dropped) or a KILL QUERY sent to it, which could otherwise reach the next statement its pool's next user runs.
+     */
+    private final Set<BackendConnection> discardAtEnd = new HashSet<>();
     private volatile boolean open = true;
 
     PinnedTransaction(Relays relays, Relays.Reservation reservation, EventLoop loop, boolean foundRows, String setup, List<String> begin,
@@ -212,7 +222,7 @@ public final class PinnedTransaction implements NativeTransaction, LoopMerges.Se
         CompletableFuture<ResponseReader.Response[]> responses = new CompletableFuture<>();
         long[] budget = budget(units, false);
         prefetched = new Prefetch(units, applied, responses, budget);
-        run(units, applied, false, budget, responses);
+        run(units, applied, false, budget, null, responses);
         return responses;
     }
 
@@ -244,9 +254,38 @@ public final class PinnedTransaction implements NativeTransaction, LoopMerges.Se
         return allResults ? null : new long[] {AutocommitReads.budget()};
     }
 
-    /** Units sent ahead are not taken yet: nothing else may use the connections before the session's thread settles them. On the loop. */
+    /**
+     * Units sent ahead are not taken yet, or a response still streams to the session's thread: nothing else may use the
+     * connections before the session's thread settles them. On the loop. (A stream ends within its command, the session's
+     * thread reading it to the end or closing it; this guards the loop's paths should any outlive it.)
+     */
     boolean prefetching() {
-        return prefetched != null;
+        if (prefetched != null) {
+            return true;
+        }
+        for (StreamedResponse s : streams) {
+            if (!s.wireEnded()) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /**
+     * On the session's thread: the responses still streaming end (the rest of each read and dropped) before the
+     * connections run anything else, as the JDBC executor closes a transaction's open cursors before its next statement.
+     */
+    private void settleStreams() {
+        for (StreamedResponse s : streams) {
+            streamClosed(s);
+        }
+    }
+
+    /** A stream's cursor closed (or was settled): an abandoned one's connection closes at the transaction's end. Session's thread. */
+    private void streamClosed(StreamedResponse s) {
+        if (streams.remove(s) && s.abandon()) {
+            loop.execute(() -> discardAtEnd.add(s.connection())); // before anything the session's thread sends next: tasks run in order
+        }
     }
 
     /** On the session's thread: the units sent ahead, taken; their responses are ended (read, or the connection failed) before it returns. */
@@ -266,24 +305,47 @@ public final class PinnedTransaction implements NativeTransaction, LoopMerges.Se
     }
 
     @Override
-    public List<UnitResult> execute(List<ExecutionUnit> units, Diagnostics diagnostics, String settings, boolean allResults) {
+    public List<UnitResult> execute(List<ExecutionUnit> units, Diagnostics diagnostics, String settings, boolean allResults,
+                                    boolean readWhole) {
+        settleStreams();
         Prefetch p = prefetched;
-        CompletableFuture<ResponseReader.Response[]> responses;
+        boolean stream = !allResults && !readWhole;
+        StreamedResponse[] streamed = stream ? new StreamedResponse[units.size()] : null;
+        ResponseReader.Response[] answered = null;
         if (p != null && !allResults && p.settings().equals(settings) && p.units().equals(units)) {
             prefetched = null;
-            responses = p.responses();
             relays.countPrefetched();
+            try {
+                answered = await(p.responses());
+            } catch (ShardwiseException e) {
+                if (!stream || p.budget()[0] >= 0) {
+                    throw e;
+                }
+                // the units sent ahead outgrew what is held whole (their responses were read to their end, rows dropped):
+                // the statement runs again, streaming — nothing of the first run reached the client or changed a row
+            }
         } else {
             settlePrefetch();
-            long[] budget = budget(units, allResults);
-            responses = onLoop(done -> run(units, settings, allResults, budget, done));
         }
-        ResponseReader.Response[] answered = await(responses);
+        if (answered == null) {
+            long[] budget = budget(units, allResults);
+            try {
+                answered = await(onLoop(done -> run(units, settings, allResults, budget, streamed, done)));
+            } catch (RuntimeException e) {
+                settleStreams(); // a sibling's failure: what streams already ends before the error goes out
+                throw e;
+            }
+        }
         // on the calling thread: the loop only read the wire
         List<UnitResult> results = new ArrayList<>(units.size());
         for (int i = 0; i < units.size(); i++) {
             ExecutionUnit unit = units.get(i);
             ResponseReader.Response r = answered[i];
+            if (streamed != null && streamed[i] != null && r.columns() != null) {
+                results.add(new UnitResult.Rows(streamed[i].rows(NativeResults.columns(unit, r.columns(), logicalSchema), session, unit, i,
+                        diagnostics, this::streamClosed)));
+                continue;
+            }
             NativeResults.warnings(session, unit, i, r, diagnostics);
             UnitResult last = NativeResults.result(unit, r, logicalSchema);
             if (allResults) {
@@ -299,8 +361,11 @@ public final class PinnedTransaction implements NativeTransaction, LoopMerges.Se
         return results;
     }
 
-    /** The units' responses, backends in parallel, one backend's units in order. On the loop. */
-    private void run(List<ExecutionUnit> units, String settings, boolean allResults, long[] budget,
+    /**
+     * The units' responses, backends in parallel, one backend's units in order. On the loop. {@code streamed} (or null):
+     * each backend's last unit streams ({@link StreamedResponse}, set at its index), its response there being only its head.
+     */
+    private void run(List<ExecutionUnit> units, String settings, boolean allResults, long[] budget, StreamedResponse[] streamed,
                      CompletableFuture<ResponseReader.Response[]> done) {
         relays.countNative();
         if (!settings.equals(applied) && !settings.isEmpty()) {
@@ -343,14 +408,15 @@ public final class PinnedTransaction implements NativeTransaction, LoopMerges.Se
                 if (mark) {
                     marked.add(backend);
                 }
-                runUnits(c, units, indexes, 0, allResults, budget, results, backendDone, fail);
+                runUnits(c, units, indexes, 0, allResults, budget, streamed, results, backendDone, fail);
             }, fail);
         }));
     }
 
     /** One backend's units in order on its connection. */
     private void runUnits(BackendConnection c, List<ExecutionUnit> units, List<Integer> indexes, int k, boolean allResults,
-                          long[] budget, ResponseReader.Response[] results, Runnable finished, Consumer<Throwable> fail) {
+                          long[] budget, StreamedResponse[] streamed, ResponseReader.Response[] results, Runnable finished,
+                          Consumer<Throwable> fail) {
         if (k == indexes.size()) {
             finished.run();
             return;
@@ -358,17 +424,34 @@ public final class PinnedTransaction implements NativeTransaction, LoopMerges.Se
         int index = indexes.get(k);
         ExecutionUnit unit = units.get(index);
         LocalData file = LocalData.of(unit); // a LOAD DATA LOCAL batch: its rows go when the backend asks for the file
+        if (streamed != null && file == null && k == indexes.size() - 1) {
+            StreamedResponse s = StreamedResponse.run(c, unit.sql(), relays);
+            streams.add(s);
+            streamed[index] = s;
+            s.head.whenComplete((r, failure) -> {
+                if (failure != null) {
+                    fail.accept(lostError(c.backend(), failure));
+                } else if (r.err() != null) {
+                    fail.accept(error(c.backend(), r.err()));
+                } else {
+                    results[index] = r;
+                    finished.run();
+                }
+            });
+            return;
+        }
         Promise<ResponseReader.Response> response = file != null ? ResponseReader.load(c, unit.sql(), file)
                 : budget != null ? ResponseReader.runDraining(c, unit.sql(), true, budget)
                 : ResponseReader.run(c, unit.sql(), true, allResults);
         response.addListener(f -> {
             if (f.cause() instanceof ResponseReader.OverBudget) {
                 // read to its end, the connection is clean: the statement fails, the transaction goes on
-                fail.accept(new ShardwiseException(ErrorCode.UNSUPPORTED, units.size() > 1
-                        ? "a merged read inside a transaction whose units return more than " + AutocommitReads.budget()
-                                + " bytes of rows (they are held whole to be merged; outside a transaction it streams)"
-                        : "a result inside a transaction of more than " + AutocommitReads.budget() + " bytes of rows that the"
-                                + " server reads whole (a statement it plans or rewrites; outside a transaction it streams)"));
+                fail.accept(new ShardwiseException(ErrorCode.UNSUPPORTED, streamed != null
+                        ? "a read inside a transaction whose units on one backend return more than " + AutocommitReads.budget()
+                                + " bytes of rows before its last (they are held whole while the last streams; outside a"
+                                + " transaction it streams)"
+                        : "a result inside a transaction of more than " + AutocommitReads.budget() + " bytes of rows that a"
+                                + " cursor fetches (it is read whole; outside a transaction, or without a cursor, it streams)"));
                 return;
             }
             if (!f.isSuccess()) {
@@ -381,12 +464,13 @@ public final class PinnedTransaction implements NativeTransaction, LoopMerges.Se
                 return;
             }
             results[index] = r;
-            runUnits(c, units, indexes, k + 1, allResults, budget, results, finished, fail);
+            runUnits(c, units, indexes, k + 1, allResults, budget, streamed, results, finished, fail);
         });
     }
 
     @Override
     public void commit() {
+        settleStreams();
         settlePrefetch();
         await(onLoop(this::commitNow));
     }
@@ -441,6 +525,7 @@ public final class PinnedTransaction implements NativeTransaction, LoopMerges.Se
             return;
         }
         try {
+            settleStreams();
             settlePrefetch();
             await(onLoop(this::rollbackNow));
         } catch (ShardwiseException ignored) {
@@ -475,6 +560,7 @@ public final class PinnedTransaction implements NativeTransaction, LoopMerges.Se
     private void finish(String sql, List<BackendConnection> all, CompletableFuture<?> done) {
         if (all.isEmpty()) {
             joined.clear();
+            discardAtEnd.clear();
             reservation.release();
             done.complete(null);
             return;
@@ -490,6 +576,7 @@ public final class PinnedTransaction implements NativeTransaction, LoopMerges.Se
                 relays.pinned(-1);
                 if (--pending[0] == 0) {
                     joined.clear();
+                    discardAtEnd.clear();
                     reservation.release();
                     done.complete(null);
                 }
@@ -500,7 +587,7 @@ public final class PinnedTransaction implements NativeTransaction, LoopMerges.Se
                 if (!clean) {
                     failures[index] = f.isSuccess() ? error(c.backend(), ((ResponseReader.Response) f.getNow()).err()) : f.cause();
                 }
-                if (clean && setup.equals(carries.get(c.backend()))) {
+                if (clean && setup.equals(carries.get(c.backend())) && !discardAtEnd.contains(c)) {
                     relays.release(loop, c, foundRows, setup);
                 } else {
                     c.channel().close();
@@ -510,6 +597,7 @@ public final class PinnedTransaction implements NativeTransaction, LoopMerges.Se
                     return;
                 }
                 joined.clear();
+                discardAtEnd.clear();
                 reservation.release();
                 boolean failed = false;
                 for (Throwable t : failures) {
@@ -537,6 +625,7 @@ public final class PinnedTransaction implements NativeTransaction, LoopMerges.Se
             loop.execute(() -> marked = null); // the savepoint stays: the next mark moves it, a RELEASE would cost a round trip
             return;
         }
+        settleStreams();
         await(onLoop(done -> {
             Set<String> marks = marked;
             marked = null;
@@ -604,6 +693,7 @@ public final class PinnedTransaction implements NativeTransaction, LoopMerges.Se
 
     /** A savepoint statement from the session's thread: the units sent ahead settled first, then run on the loop. */
     private void onAll(Consumer<CompletableFuture<Object>> now) {
+        settleStreams();
         settlePrefetch();
         await(onLoop(now));
     }
@@ -688,6 +778,7 @@ public final class PinnedTransaction implements NativeTransaction, LoopMerges.Se
         loop.execute(() -> {
             for (BackendConnection c : joined.values()) {
                 if (c.running()) {
+                    discardAtEnd.add(c); // a KILL that arrives after the statement ended must find no other client's statement there
                     session.killQuery(c.backend(), c.threadId());
                 }
             }

@@ -49,6 +49,9 @@ public final class Relays implements AutoCloseable {
     private final LongAdder prefetched = new LongAdder();
     private final LongAdder loopMerged = new LongAdder();
     private final LongAdder autocommitReads = new LongAdder();
+    private final LongAdder streamed = new LongAdder();
+    /** The most row bytes one streamed response ({@link StreamedResponse}) held queued at once. */
+    private final java.util.concurrent.atomic.AtomicLong streamPeak = new java.util.concurrent.atomic.AtomicLong();
     /** Connections held by open native transactions ({@link PinnedTransaction}). */
     private final AtomicInteger pinned = new AtomicInteger();
     private final Class<? extends SocketChannel> channelClass;
@@ -507,6 +510,27 @@ public final class Relays implements AutoCloseable {
 
     public long autocommitReads() {
         return autocommitReads.sum();
+    }
+
+    /** Counts responses of native transactions streamed to the session's thread ({@link StreamedResponse}). */
+    void countStreamed() {
+        streamed.increment();
+    }
+
+    public long streamedResponses() {
+        return streamed.sum();
+    }
+
+    /** A streamed response holds {@code bytes} of rows queued now. */
+    void streamQueued(long bytes) {
+        if (bytes > streamPeak.get()) {
+            streamPeak.accumulateAndGet(bytes, Math::max);
+        }
+    }
+
+    /** The most row bytes a streamed response held queued at once since the start (its bound: {@link StreamedResponse#PAUSE_BYTES} and one read). */
+    public long streamedPeakBytes() {
+        return streamPeak.get();
     }
 
     void pinned(int delta) {
