@@ -192,6 +192,11 @@ public final class EngineSession implements AutoCloseable {
         }
     }
 
+    /** Columns Shardwise describes itself (PREVIEW, EXPLAIN at prepare time) as the session's results describe them. */
+    List<io.shardwise.core.execute.Column> described(List<io.shardwise.core.execute.Column> columns) {
+        return local.described(columns);
+    }
+
     /**
      * The collation id of the client's handshake: its statement bytes decode in that character set at
      * once, and before its first statement runs the session takes that character set and collation as

@@ -40,6 +40,9 @@ import java.util.Map;
  * the new node (1062) undoes the whole statement. Memory: the chosen rows' keys and the moved rows.
  */
 final class KeyMoves {
+    /** Values weighed by one SELECT (one column each; MySQL allows 4096). */
+    private static final int WEIGHED_PER_STATEMENT = 500;
+
     private final Engine engine;
     private final EngineSession session;
     private final PlanRunner runner;
@@ -246,7 +249,7 @@ final class KeyMoves {
         LexicalMode mode = normalized.lexicalMode();
         // a row the join meets several times is chosen (and changed) once; its new key must be one
         rows = KeyShifts.distinct(rows, key, located, key, declared, what);
-        KeyShifts.check(rows, key, located, key, declared, false);
+        KeyShifts.check(rows, key, located, key, declared, false, weigher(rule));
         Map<Integer, List<String>> byNode = new LinkedHashMap<>();
         for (byte[][] row : rows) {
             byNode.computeIfAbsent(node(rule, row[shard], declared.get(shard)), n -> new ArrayList<>())
@@ -328,7 +331,7 @@ final class KeyMoves {
         boolean ordered = source.text().substring(source.at(choice.orderLimitStart())).strip().toLowerCase(java.util.Locale.ROOT)
                 .startsWith("order");
         // MySQL checks the primary key row by row in its order: a row taking a key another chosen row still holds is 1062
-        KeyShifts.check(rows, key, located, key, rowColumns, ordered);
+        KeyShifts.check(rows, key, located, key, rowColumns, ordered, weigher(rule));
         Map<Integer, List<String>> byNode = new LinkedHashMap<>();
         for (byte[][] row : rows) {
             int node = node(rule, row[shard], rowColumns.get(shard));
@@ -469,6 +472,58 @@ final class KeyMoves {
             NormalizedSql text = session.normalize(InsertBatches.text(head.toString(), batch.size(), plain.size()));
             runner.run(runner.route(text, engine.plan(text), InsertBatches.params(batch)));
         }
+    }
+
+    /**
+     * Key values' weights under their column's collation, as the table's first node computes them: the column's
+     * character set and collation read from information_schema (a result's column description names the results'
+     * character set, not the column's), then {@code WEIGHT_STRING} of each value converted to them, as the column would
+     * store it. Trailing spaces are trimmed first except under a NO PAD collation (MariaDB's {@code _nopad_}, MySQL's
+     * {@code _0900_}): under PAD SPACE 'a ' and 'a' are one key, but WEIGHT_STRING keeps the spaces.
+     */
+    private KeyShifts.Weigher weigher(TableRule.Sharded rule) {
+        DataNode node = rule.nodes().get(0);
+        return (column, values) -> {
+            RoutePlan read = new RoutePlan(RouteKind.UNSHARDED, List.of(new ExecutionUnit(node.backend(),
+                    "SELECT CHARACTER_SET_NAME, COLLATION_NAME FROM information_schema.COLUMNS WHERE TABLE_SCHEMA = DATABASE()"
+                            + " AND TABLE_NAME = ? AND COLUMN_NAME = ?",
+                    List.of(node.table(), KeyedWrites.name(column)), Map.of())), new MergeSpec.PassThrough());
+            String charset = null;
+            String collation = null;
+            try (ResultCursor cursor = ((StatementResult.Rows) runner.run(read)).cursor()) {
+                while (cursor.next()) {
+                    if (cursor.get(0) != null && cursor.get(1) != null) {
+                        charset = new String(cursor.get(0), java.nio.charset.StandardCharsets.UTF_8);
+                        collation = new String(cursor.get(1), java.nio.charset.StandardCharsets.UTF_8);
+                    }
+                }
+            }
+            if (collation == null) {
+                return null; // not a character column there: its values compare as they are
+            }
+            String lower = collation.toLowerCase(java.util.Locale.ROOT);
+            boolean padSpace = !lower.contains("_nopad_") && !lower.contains("_0900_");
+            String weight = "WEIGHT_STRING(" + (padSpace ? "RTRIM(" : "") + "CONVERT(? USING " + charset + ") COLLATE "
+                    + KeyedWrites.quoted(collation) + (padSpace ? ")" : "") + ")";
+            List<byte[]> weights = new ArrayList<>(values.size());
+            for (int from = 0; from < values.size(); from += WEIGHED_PER_STATEMENT) {
+                List<String> chunk = values.subList(from, Math.min(values.size(), from + WEIGHED_PER_STATEMENT));
+                StringBuilder select = new StringBuilder("SELECT ");
+                for (int i = 0; i < chunk.size(); i++) {
+                    select.append(i == 0 ? "" : ", ").append(weight);
+                }
+                RoutePlan weigh = new RoutePlan(RouteKind.UNSHARDED, List.of(new ExecutionUnit(node.backend(), select.toString(),
+                        new ArrayList<>(chunk), Map.of())), new MergeSpec.PassThrough());
+                try (ResultCursor cursor = ((StatementResult.Rows) runner.run(weigh)).cursor()) {
+                    while (cursor.next()) {
+                        for (int i = 0; i < chunk.size(); i++) {
+                            weights.add(cursor.get(i));
+                        }
+                    }
+                }
+            }
+            return weights;
+        };
     }
 
     /** The node's columns a row can be given (not generated ones), in their order. */

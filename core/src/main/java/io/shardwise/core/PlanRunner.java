@@ -472,10 +472,10 @@ final class PlanRunner {
         requireSchema(plan.statement());
         return switch (plan.statement()) {
             case SessionCommand c -> switch (c.kind()) {
-                case PREVIEW -> ValuesCursor.text(SessionCommands.PREVIEW_LABELS, List.of()).columns();
+                case PREVIEW -> session.described(ValuesCursor.text(SessionCommands.PREVIEW_LABELS, List.of()).columns());
                 case EXPLAIN, DESCRIBE -> {
                     ExplainStatement explain = ExplainStatement.parse(normalized.sql(), normalized.lexicalMode());
-                    yield explain == null ? List.of() : session.explains().columns(explain, normalized.parameterCount());
+                    yield explain == null ? List.of() : session.described(session.explains().columns(explain, normalized.parameterCount()));
                 }
                 default -> List.of();
             };

@@ -65,6 +65,11 @@ final class SessionCommandRunner {
         }
     }
 
+    /** An EXPLAIN's answer with its columns as the session's results describe them (a backend's already are). */
+    private StatementResult described(StatementResult result) {
+        return result instanceof StatementResult.Rows r ? new StatementResult.Rows(local.described(r.cursor())) : result;
+    }
+
     /** @param previous the previous statement's diagnostics area, which diagnostic statements read */
     StatementResult run(SessionCommand command, NormalizedSql normalized, List<Object> params, Diagnostics previous) {
         String sql = normalized.sql();
@@ -100,7 +105,8 @@ final class SessionCommandRunner {
             }
             case PREVIEW -> {
                 String previewed = SessionCommands.afterFirstWord(sql, normalized.lexicalMode());
-                return new StatementResult.Rows(SessionCommands.previewRows(plans.preview(session.normalize(previewed), params)));
+                return new StatementResult.Rows(local.described(SessionCommands.previewRows(plans.preview(session.normalize(previewed),
+                        params))));
             }
             case NO_OP -> { }
             case DO -> {
@@ -111,17 +117,17 @@ final class SessionCommandRunner {
                 ExplainStatement explain = answer != null || command.kind() == SessionCommand.Kind.SHOW ? null
                         : ExplainStatement.parse(sql, normalized.lexicalMode());
                 if (explain != null) {
-                    return session.explains().run(explain, params);
+                    return described(session.explains().run(explain, params));
                 }
                 if (answer == null) {
                     throw unsupported(command);
                 }
-                return new StatementResult.Rows(answer);
+                return new StatementResult.Rows(local.described(answer));
             }
             case INFORMATION_SCHEMA -> {
                 ResultCursor answer = local.show(sql, normalized.lexicalMode(), session.schema(), execution.autocommit());
                 // null: it names only server-wide tables, which need no logical view
-                return answer == null ? plans.onDefaultBackend(normalized, params) : new StatementResult.Rows(answer);
+                return answer == null ? plans.onDefaultBackend(normalized, params) : new StatementResult.Rows(local.described(answer));
             }
             case VARIABLES -> {
                 ResultCursor answer = local.variables(sql, normalized.lexicalMode(), execution.autocommit(), session.schema(), previous);
@@ -136,12 +142,12 @@ final class SessionCommandRunner {
                 if (SessionStatements.keepsDiagnostics(sql)) {
                     session.keepDiagnostics(previous); // @@warning_count reads the previous area and leaves it
                 }
-                return new StatementResult.Rows(answer);
+                return new StatementResult.Rows(local.described(answer));
             }
             case DIAGNOSTICS -> {
                 ResultCursor answer = local.diagnostics(sql, normalized.lexicalMode(), previous);
                 session.keepDiagnostics(previous); // SHOW WARNINGS leaves the area it reads (a malformed one replaced it)
-                return new StatementResult.Rows(answer);
+                return new StatementResult.Rows(local.described(answer));
             }
             case KILL -> local.kill(sql);
             case LOCK_TABLES -> {

@@ -85,9 +85,15 @@ final class RawClient implements AutoCloseable {
 
     static RawClient connect(int port, String user, String password, String database, String plugin, Capabilities capabilities)
             throws IOException {
+        return connect(port, user, password, database, plugin, capabilities, 45);
+    }
+
+    /** As {@link #connect}, the handshake naming {@code collation} (45 utf8mb4_general_ci, 255 Connector/J's, 8 latin1 ...). */
+    static RawClient connect(int port, String user, String password, String database, String plugin, Capabilities capabilities,
+                             int collation) throws IOException {
         RawClient c = new RawClient(new Socket("127.0.0.1", port));
         c.socket.setSoTimeout(30_000);
-        c.login(user, password, database, plugin, capabilities);
+        c.login(user, password, database, plugin, capabilities, collation);
         return c;
     }
 
@@ -98,7 +104,7 @@ final class RawClient implements AutoCloseable {
         socket.connect(new java.net.InetSocketAddress("127.0.0.1", port), 10_000);
         RawClient c = new RawClient(socket);
         c.socket.setSoTimeout(30_000);
-        c.login(user, password, database, NativePassword.PLUGIN, Capabilities.SERVER);
+        c.login(user, password, database, NativePassword.PLUGIN, Capabilities.SERVER, 45);
         return c;
     }
 
@@ -120,13 +126,14 @@ final class RawClient implements AutoCloseable {
         return capabilities.endsResultsWithOk();
     }
 
-    private void login(String user, String password, String database, String plugin, Capabilities capabilities) throws IOException {
+    private void login(String user, String password, String database, String plugin, Capabilities capabilities, int collation)
+            throws IOException {
         HandshakeV10 hello = read().as(HandshakeV10::decode);
         byte[] token = plugin.equals(NativePassword.PLUGIN) ? NativePassword.scramble(hello.authSeed(), password) : new byte[32];
         // a cleartext client: it must not set CLIENT_SSL, or the server takes the response for an SSL request
         Capabilities clear = new Capabilities(capabilities.bits() & ~Capabilities.SSL);
         this.capabilities = clear;
-        HandshakeResponse response = new HandshakeResponse(clear, 1 << 24, 45, user, token, database, plugin, Map.of());
+        HandshakeResponse response = new HandshakeResponse(clear, 1 << 24, collation, user, token, database, plugin, Map.of());
         ByteBuf buf = response.encode(ByteBufAllocator.DEFAULT);
         try {
             send(1, ByteBufUtil.getBytes(buf));

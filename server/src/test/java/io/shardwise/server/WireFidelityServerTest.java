@@ -74,6 +74,62 @@ class WireFidelityServerTest {
         assertEquals(expected.stream().map(Wire::name).toList(), actual.stream().map(Wire::name).toList());
     }
 
+    /**
+     * What Shardwise answers itself (variables, user variables, SHOW VARIABLES, SHOW WARNINGS) is described as one
+     * MariaDB describes it: text columns in the results' collation, as long as its character set makes them, for the
+     * handshake's collation and after SET NAMES. Compared: each column's name, collation and, for text, length (a string's
+     * "not fixed" decimals and a number's display length are other, documented differences).
+     */
+    @Test
+    void valuesShardwiseAnswersItselfAreDescribedInTheResultsCollation() throws Exception {
+        List<String> statements = List.of("SELECT @@character_set_results, @@autocommit, @a, @nope",
+                "SHOW VARIABLES LIKE 'character_set_results'", "SHOW WARNINGS");
+        for (int collation : new int[] {45, 255, 224, 46, 33, 8}) {
+            for (String names : new String[] {null, "SET NAMES utf8mb4 COLLATE utf8mb4_unicode_ci", "SET NAMES latin1",
+                    "SET character_set_results = utf8mb3"}) {
+                List<List<String>> expected = answers(mariadb(collation), names, statements);
+                assertEquals(expected, answers(shardwise(collation), names, statements),
+                        "handshake collation " + collation + (names == null ? "" : ", then " + names));
+            }
+        }
+    }
+
+    private RawClient shardwise(int collation) throws IOException {
+        return RawClient.connect(sample.server.address().getPort(), "app", "app", "shop", NativePassword.PLUGIN, EOF_CLIENT, collation);
+    }
+
+    private RawClient mariadb(int collation) throws IOException {
+        return RawClient.connect(sample.backend.port(), sample.backend.user(), sample.backend.password(), sample.whole,
+                NativePassword.PLUGIN, EOF_CLIENT, collation);
+    }
+
+    /** The column definitions of each statement, after {@code names} (if any), {@code SET @a} and a warning. */
+    private static List<List<String>> answers(RawClient c, String names, List<String> statements) throws IOException {
+        try (c) {
+            for (String set : names == null ? List.of("SET @a = 'xyz'") : List.of(names, "SET @a = 'xyz'")) {
+                c.command(Command.COM_QUERY, set);
+                RawClient.Reply ok = c.read();
+                assertEquals(0, ok.header(), () -> set + ": " + ok.as(ErrPacket::decode));
+            }
+            List<List<String>> out = new ArrayList<>();
+            for (String sql : statements) {
+                if (sql.equals("SHOW WARNINGS")) {
+                    c.command(Command.COM_QUERY, "SELECT 1/0");
+                    RawClient.Reply head = c.read();
+                    definitions(c, head.header());
+                    drainRows(c);
+                }
+                c.command(Command.COM_QUERY, sql);
+                RawClient.Reply head = c.read();
+                assertTrue(head.header() != ErrPacket.HEADER, () -> sql + ": " + head.as(ErrPacket::decode));
+                out.add(definitions(c, head.header()).stream().map(w -> w.name() + " " + w.collation()
+                        + (w.collation() == 63 ? "" : " " + w.length())).toList());
+                drainRows(c);
+            }
+            return out;
+        }
+    }
+
     private static List<Integer> types(List<Wire> columns) {
         return columns.stream().map(Wire::type).toList();
     }

@@ -111,6 +111,16 @@ public final class Collations {
         return c == null ? name : c.charset();
     }
 
+    /** The id of a collation of this table, or -1 when it has none. */
+    public int id(Collation collation) {
+        for (Map.Entry<Integer, Collation> e : byId.entrySet()) {
+            if (e.getValue().equals(collation)) {
+                return e.getKey();
+            }
+        }
+        return -1;
+    }
+
     /** The collation a handshake names by id, or null when the backend knows none (MySQL then keeps its default). */
     public Collation byId(int id) {
         return byId.get(id);

@@ -243,6 +243,19 @@ public final class SessionStatements {
                 + " flush each backend server directly)");
     }
 
+    /**
+     * What Shardwise answers itself ({@code @@x}, {@code @x}, SHOW, EXPLAIN, PREVIEW) described as the session's results
+     * are: text columns in its {@code character_set_results} collation ({@link ResultsCharset}).
+     */
+    public ResultCursor described(ResultCursor answer) {
+        return variables.results().follow(answer);
+    }
+
+    /** {@link #described(ResultCursor)} of prepare-time columns. */
+    public List<Column> described(List<Column> columns) {
+        return variables.results().describe(columns);
+    }
+
     /** A successful SET: the values clients read back ({@code @@x}, SHOW VARIABLES) follow it. */
     public void recordSet(SetStatement set) {
         variables.record(set);

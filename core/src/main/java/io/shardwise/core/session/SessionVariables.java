@@ -77,6 +77,8 @@ public final class SessionVariables {
     private final Supplier<Map<String, String>> backend;
     /** The engine's sql_mode of this session (null while the default): the engine owns it, SET evaluated. */
     private final Supplier<String> sqlMode;
+    /** The collation results are described in (SET NAMES, character_set_results), for the values answered here. */
+    private ResultsCharset results = ResultsCharset.DEFAULT;
     /** The engine's READ ONLY of this session (its SessionState owns it): {@code @@transaction_read_only} reads it there. */
     private final BooleanSupplier readOnly;
     private final Supplier<Collations> collations;
@@ -455,6 +457,18 @@ public final class SessionVariables {
     /** Back to the defaults (COM_RESET_CONNECTION). */
     void reset() {
         changed = null;
+        results = ResultsCharset.DEFAULT;
+    }
+
+    /** The collation this session's results are described in, as its last SET NAMES or character_set_results left it. */
+    ResultsCharset results() {
+        return results;
+    }
+
+    /** {@code collation} (of {@code charset}) as results' description, or the current one when the table does not know it. */
+    private ResultsCharset results(Collations table, Collations.Collation collation) {
+        int id = collation == null ? -1 : table.id(collation);
+        return id < 0 ? results : new ResultsCharset(id, ResultsCharset.maxBytes(collation.charset()));
     }
 
     /** Updates this session's values after {@code sql}, a SET statement read in the default mode, succeeded. */
@@ -489,6 +503,7 @@ public final class SessionVariables {
         if (n.names()) {
             put("character_set_connection", charset);
             Collations.Collation named = n.collation() != null ? table.collation(n.collation(), null) : table.charset(charset);
+            results = results(table, named); // MySQL's results carry the collation NAMES named, not only its character set
             if (named != null) {
                 put("collation_connection", named.name());
             } else if (n.collation() != null) {
@@ -497,6 +512,7 @@ public final class SessionVariables {
         } else {
             put("character_set_connection", text("character_set_database"));
             put("collation_connection", text("collation_database"));
+            results = results(table, table.charset(charset));
         }
     }
 
@@ -507,6 +523,11 @@ public final class SessionVariables {
                 return; // the engine's session owns them (value(...) reads them there): no copy here to drift
             }
             default -> { }
+        }
+        if (name.equals("character_set_results") && v.literal()) {
+            // NULL: no conversion, each column as its value is; DEFAULT: the server's
+            results = v.isDefault() ? ResultsCharset.DEFAULT : v.plain().equalsIgnoreCase("null") ? ResultsCharset.UNCONVERTED
+                    : results(collations.get(), collations.get().charset(collations.get().charsetName(v.plain())));
         }
         if (v.literal() && !v.isDefault() && name.startsWith("character_set_") && !v.plain().equalsIgnoreCase("null")) {
             String charset = collations.get().charsetName(v.plain());

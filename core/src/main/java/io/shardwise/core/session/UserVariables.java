@@ -160,7 +160,7 @@ public final class UserVariables {
             case STRING -> value.binary()
                     ? new Column("", "", "", label, "", Column.BINARY_COLLATION, 16777215, 251, Column.FLAG_BINARY, 39)
                     : new Column("", "", "", label, "", 45, 67108860, 251, 0, 39);
-            case NULL -> new Column("", "", "", label, "", 45, 16777216, 251, 0, 39);
+            case NULL -> new Column("", "", "", label, "", Column.BINARY_COLLATION, 16777216, 251, Column.FLAG_BINARY, 39);
         };
     }
 

@@ -231,4 +231,31 @@ class SessionVariablesTest {
             assertEquals(1, SetStatement.parse(set, LexicalMode.DEFAULT).assignments().size(), set);
         }
     }
+
+    @Test
+    void answersAreDescribedInTheResultsCollationTheSessionLastSet() {
+        Collations table = Collations.of(new String[][] {{"45", "utf8mb4_general_ci", "utf8mb4", "Yes"},
+                {"224", "utf8mb4_unicode_ci", "utf8mb4", ""}, {"8", "latin1_swedish_ci", "latin1", "Yes"},
+                {"33", "utf8mb3_general_ci", "utf8mb3", "Yes"}});
+        SessionVariables session = new SessionVariables(CLIENT, java.util.Map::of, () -> null, () -> table);
+        String sql = "SELECT @@version_comment, @@autocommit";
+        // before any SET NAMES: the server's utf8mb4_general_ci, four bytes a character ("Shardwise": 9)
+        assertEquals(List.of("45 36", "63 21"), described(session, sql));
+        session.recordSet("SET NAMES utf8mb4 COLLATE utf8mb4_unicode_ci");
+        assertEquals(List.of("224 36", "63 21"), described(session, sql));
+        session.recordSet("SET NAMES latin1");
+        assertEquals(List.of("8 9", "63 21"), described(session, sql));
+        session.recordSet("SET character_set_results = utf8mb3");
+        assertEquals(List.of("33 27", "63 21"), described(session, sql));
+        session.recordSet("SET collation_connection = utf8mb4_unicode_ci"); // the connection's collation is not the results'
+        assertEquals(List.of("33 27", "63 21"), described(session, sql));
+        session.recordSet("SET character_set_results = NULL"); // no conversion: each value as it is
+        assertEquals(List.of("45 36", "63 21"), described(session, sql));
+    }
+
+    private static List<String> described(SessionVariables session, String sql) {
+        try (ResultCursor answer = session.results().follow(session.answer(sql, true, "shop"))) {
+            return answer.columns().stream().map(c -> c.collation() + " " + c.length()).toList();
+        }
+    }
 }

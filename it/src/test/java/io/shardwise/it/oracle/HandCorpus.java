@@ -614,6 +614,26 @@ final class HandCorpus {
         c.pwrite("UPDATE orders SET order_id = order_id + ?, user_id = ? WHERE order_id = ?", "orders", "order_id", 20000L, 17L, 100060L);
         c.q("SELECT order_id, amount FROM orders WHERE user_id = 17 ORDER BY order_id");
 
+        // a string primary key assigned with the sharding key: MySQL's row-by-row duplicate check compares the keys by
+        // their column's collation (sbtest4, which nothing else reads, keeps four rows and takes pad as its primary key)
+        c.category("key-move-collation");
+        c.write("DELETE FROM sbtest4 WHERE id > 4", "sbtest4", "id");
+        c.q("ALTER TABLE sbtest4 MODIFY id INT NOT NULL, MODIFY pad VARCHAR(60) COLLATE utf8mb4_bin NOT NULL");
+        c.write("UPDATE sbtest4 SET pad = ELT(id, 'a', 'B', 'c', 'D')", "sbtest4", "id");
+        c.q("ALTER TABLE sbtest4 DROP PRIMARY KEY, ADD PRIMARY KEY (pad)");
+        // utf8mb4_bin: 'a' takes 'b' while 'B' holds its key, no duplicate; 'B2' taken while held is one
+        c.write("UPDATE sbtest4 SET pad = IF(pad = 'a', 'b', CONCAT(pad, '2')), id = id + 100 ORDER BY pad DESC", "sbtest4", "pad");
+        c.failingWrite("UPDATE sbtest4 SET pad = IF(pad = 'b', 'B2', CONCAT(pad, '3')), id = id + 100 ORDER BY pad DESC", "sbtest4", "pad");
+        // utf8mb4_general_ci: 'é' and 'E ' are 'e' (1062 while e holds it), a case change keeps a row's own key
+        c.q("ALTER TABLE sbtest4 MODIFY pad VARCHAR(60) COLLATE utf8mb4_general_ci NOT NULL");
+        c.write("UPDATE sbtest4 SET pad = ELT(id - 100, 'e', 'f', 'g', 'h')", "sbtest4", "pad");
+        c.failingWrite("UPDATE sbtest4 SET pad = IF(pad = 'f', 'é', CONCAT(pad, 'x')), id = id + 10 ORDER BY pad DESC", "sbtest4", "pad");
+        c.failingWrite("UPDATE sbtest4 SET pad = IF(pad = 'f', 'E ', CONCAT(pad, 'x')), id = id + 10 ORDER BY pad DESC", "sbtest4", "pad");
+        c.write("UPDATE sbtest4 SET pad = IF(pad = 'f', 'é', CONCAT(pad, 'x')), id = id + 10 ORDER BY pad", "sbtest4", "pad");
+        c.write("UPDATE sbtest4 SET pad = UPPER(pad), id = id + 1", "sbtest4", "pad");
+        c.pwrite("UPDATE sbtest4 SET pad = ?, id = id + ? WHERE pad = ?", "sbtest4", "pad", "gx", 7L, "GX");
+        c.write("UPDATE sbtest4 s JOIN countries c ON c.code = 'DE' SET s.id = s.id + 1", "sbtest4", "pad");
+
         c.category("delete");
         c.write("DELETE FROM orders WHERE order_id = 200001", "orders", "order_id");
         c.write("DELETE FROM orders WHERE user_id = 3", "orders", "order_id");
