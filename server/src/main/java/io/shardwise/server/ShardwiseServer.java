@@ -18,6 +18,7 @@ import io.shardwise.core.session.ServerIdentity;
 import io.shardwise.server.auth.AuthPlugin;
 import io.shardwise.server.auth.Authenticator;
 import io.shardwise.server.auth.RsaKeys;
+import io.shardwise.server.protocol.Capabilities;
 import io.shardwise.server.protocol.Packet;
 import io.shardwise.server.protocol.PacketDecoder;
 import io.shardwise.server.protocol.PacketEncoder;
@@ -116,6 +117,9 @@ public final class ShardwiseServer implements AutoCloseable {
         io.shardwise.core.session.SessionStatements.warm(engine.rule());
         ServerIdentity.warnIfBackendsDiffer(engine.rule());
         String serverVersion = identity.handshakeVersion();
+        // MariaDB's greeting for a MariaDB backend: its clients (libmariadb, MariaDB Connector/J) then cache prepared statements' metadata
+        Capabilities greeting = identity.mariaDb() ? Capabilities.MARIADB_SERVER
+                : Capabilities.SERVER;
         relays = settings.relay() ? new Relays(engine.rule().config().backends(), transport.clientChannel()) : null;
         HandshakeHandler.SessionOpener opener = (channel, client, capabilities, id, collation) -> {
             CommandDispatcher session = new CommandDispatcher(
@@ -158,7 +162,7 @@ public final class ShardwiseServer implements AutoCloseable {
                                     .addLast("packets", PacketEncoder.INSTANCE)
                                     .addLast("handshake", new HandshakeHandler(authenticator, tls, limits.maxPacketSize(),
                                             opener, connectionIds.incrementAndGet(), serverVersion,
-                                            settings.connectTimeout(), connectErrors.attempt(host)));
+                                            settings.connectTimeout(), connectErrors.attempt(host), greeting));
                         }
                     })
                     .bind(bind, port).syncUninterruptibly().channel();

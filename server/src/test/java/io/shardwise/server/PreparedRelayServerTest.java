@@ -139,7 +139,8 @@ class PreparedRelayServerTest {
     @Test
     void relayedExecutionsAreByteForByteThoseOfTheEnginePath() throws Exception {
         for (Capabilities caps : List.of(Capabilities.SERVER,
-                new Capabilities(Capabilities.SERVER.bits() & ~Capabilities.DEPRECATE_EOF & ~Capabilities.FOUND_ROWS))) {
+                new Capabilities(Capabilities.SERVER.bits() & ~Capabilities.DEPRECATE_EOF & ~Capabilities.FOUND_ROWS),
+                MetadataCacheServerTest.CACHING)) { // MariaDB's metadata cache: both paths omit the definitions the client holds
             try (RawClient viaEngine = RawClient.connect(plain.address().getPort(), "app", "app", "shop", NativePassword.PLUGIN, caps);
                  RawClient viaRelay = RawClient.connect(sample.server.address().getPort(), "app", "app", "shop",
                          NativePassword.PLUGIN, caps)) {

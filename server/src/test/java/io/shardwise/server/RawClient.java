@@ -119,6 +119,8 @@ final class RawClient implements AutoCloseable {
     }
 
     Reply loginReply;
+    /** The server's greeting. */
+    HandshakeV10 greeting;
     private Capabilities capabilities = Capabilities.SERVER;
 
     /** Whether this client logged in with CLIENT_DEPRECATE_EOF (no EOF after column or parameter definitions). */
@@ -131,7 +133,8 @@ final class RawClient implements AutoCloseable {
         HandshakeV10 hello = read().as(HandshakeV10::decode);
         byte[] token = plugin.equals(NativePassword.PLUGIN) ? NativePassword.scramble(hello.authSeed(), password) : new byte[32];
         // a cleartext client: it must not set CLIENT_SSL, or the server takes the response for an SSL request
-        Capabilities clear = new Capabilities(capabilities.bits() & ~Capabilities.SSL);
+        Capabilities clear = new Capabilities(capabilities.bits() & ~Capabilities.SSL, capabilities.extended());
+        greeting = hello;
         this.capabilities = clear;
         HandshakeResponse response = new HandshakeResponse(clear, 1 << 24, collation, user, token, database, plugin, Map.of());
         ByteBuf buf = response.encode(ByteBufAllocator.DEFAULT);

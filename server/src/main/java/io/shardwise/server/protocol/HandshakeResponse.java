@@ -27,13 +27,15 @@ public record HandshakeResponse(Capabilities capabilities, int maxPacketSize, in
 
     public static HandshakeResponse decode(ByteBuf in) {
         Wire.need(in, 4 + 4 + 1 + 23);
-        Capabilities caps = new Capabilities(in.readIntLE());
-        if (!caps.speaksProtocol41()) {
+        int bits = in.readIntLE();
+        if ((bits & Capabilities.PROTOCOL_41) == 0) {
             throw new MalformedPacketException("a client without CLIENT_PROTOCOL_41 (MySQL 4.0 and older)");
         }
         int maxPacket = in.readIntLE();
         int collation = in.readUnsignedByte();
-        in.skipBytes(23);
+        in.skipBytes(19);
+        int extended = in.readIntLE(); // a MariaDB client's extended capabilities (it leaves CLIENT_MYSQL unset), else reserved
+        Capabilities caps = new Capabilities(bits, (bits & Capabilities.CLIENT_MYSQL) == 0 ? extended : 0);
         String user = Wire.readNulTerminated(in);
         byte[] auth;
         if (caps.sendsLenencAuthResponse()) {
@@ -65,7 +67,8 @@ public record HandshakeResponse(Capabilities capabilities, int maxPacketSize, in
     /** Writes the response as a client does (for tests and tools); honours the lenenc and db capabilities. */
     public ByteBuf encode(ByteBufAllocator alloc) {
         ByteBuf out = alloc.buffer(128);
-        out.writeIntLE(capabilities.bits()).writeIntLE(maxPacketSize).writeByte(collation).writeZero(23);
+        out.writeIntLE(capabilities.bits()).writeIntLE(maxPacketSize).writeByte(collation).writeZero(19)
+                .writeIntLE(capabilities.mariaDbExtended() ? capabilities.extended() : 0);
         Wire.writeNulTerminated(out, user);
         if (capabilities.sendsLenencAuthResponse()) {
             Wire.writeLenenc(out, authResponse);

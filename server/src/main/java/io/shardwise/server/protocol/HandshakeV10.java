@@ -34,7 +34,8 @@ public record HandshakeV10(String serverVersion, int connectionId, byte[] authSe
         out.writeShortLE(status.bits());
         out.writeShortLE(capabilities.bits() >>> 16);
         out.writeByte(SEED_LENGTH + 1);
-        out.writeZero(10);
+        out.writeZero(6);
+        out.writeIntLE(capabilities.mariaDbExtended() ? capabilities.extended() : 0); // MariaDB's extended capabilities, else reserved
         out.writeBytes(authSeed, 8, SEED_LENGTH - 8).writeByte(0);
         Wire.writeNulTerminated(out, authPlugin);
         return out;
@@ -57,10 +58,12 @@ public record HandshakeV10(String serverVersion, int connectionId, byte[] authSe
         int collation = in.readUnsignedByte();
         int status = in.readUnsignedShortLE();
         caps |= in.readUnsignedShortLE() << 16;
-        in.skipBytes(1 + 10);
+        in.skipBytes(1 + 6);
+        int extended = in.readIntLE();
         Wire.need(in, SEED_LENGTH - 8 + 1);
         in.readBytes(seed, 8, SEED_LENGTH - 8);
         in.skipBytes(1);
-        return new HandshakeV10(version, id, seed, new Capabilities(caps), collation, new ServerStatus(status), Wire.readNulTerminated(in));
+        return new HandshakeV10(version, id, seed,
+                new Capabilities(caps, (caps & Capabilities.CLIENT_MYSQL) == 0 ? extended : 0), collation, new ServerStatus(status), Wire.readNulTerminated(in));
     }
 }

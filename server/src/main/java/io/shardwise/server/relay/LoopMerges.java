@@ -180,7 +180,11 @@ final class LoopMerges {
             Frames frames = new Frames(out, firstSequenceId);
             List<Column> columns = cursor.columns();
             int n = columns.size();
-            Wire.writeLenenc(frames.begin(), n);
+            ByteBuf count = frames.begin();
+            Wire.writeLenenc(count, n);
+            if (capabilities.cachesMetadata()) {
+                count.writeByte(1); // MariaDB's "metadata follows": a text result's always do
+            }
             frames.end();
             for (Column c : columns) {
                 ColumnDefinitions.of(c).writeTo(frames.begin());

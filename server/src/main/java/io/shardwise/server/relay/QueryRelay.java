@@ -10,6 +10,7 @@ import io.shardwise.server.protocol.Capabilities;
 import io.shardwise.server.protocol.ColumnDefinition;
 import io.shardwise.server.protocol.EofPacket;
 import io.shardwise.server.protocol.ErrPacket;
+import io.shardwise.server.protocol.HeldColumns;
 import io.shardwise.server.protocol.OkPacket;
 import io.shardwise.server.protocol.Packet;
 import io.shardwise.server.protocol.ServerStatus;
@@ -104,6 +105,20 @@ final class QueryRelay implements BackendConnection.Listener {
     private LogicalColumns columns;
     /** The column definition {@link #column} reads next, from 0. */
     private int columnIndex;
+    /**
+     * A prepared execute's: the definitions its client holds, when it negotiated MariaDB's metadata
+     * cache; else null. The relay connections do not negotiate the cache (the backend sends every
+     * execute's definitions): the logical definitions are gathered in {@link #defs} and go to the
+     * client only when they are not those it holds. Exact whatever the backend or the rewrite did;
+     * the backend's cache, which would spare MariaDB encoding them, would need a record per relay
+     * connection and backend statement mapped to each client's, and every reader of a relay
+     * connection to expect the extra byte in column counts.
+     */
+    private HeldColumns held;
+    /** The first unit's logical definitions while they are read ({@link HeldColumns}' format), or null. */
+    private ByteBuf defs;
+    /** The first unit's column count, while {@link #defs} are read. */
+    private long columnCount;
 
     QueryRelay(Channel client, Capabilities capabilities, RelaySession session, RelayPlan plan,
                Map<String, BackendConnection> connections, int firstSequenceId, ReleaseTo pool, Ended ended) {
@@ -126,6 +141,12 @@ final class QueryRelay implements BackendConnection.Listener {
     /** Reuses the connection's last column definitions where the backend sends the same again; returns this. */
     QueryRelay columns(LogicalColumns cache) {
         this.columns = cache;
+        return this;
+    }
+
+    /** A prepared execute's: what the client holds for its statement; returns this. */
+    QueryRelay held(HeldColumns held) {
+        this.held = held;
         return this;
     }
 
@@ -308,10 +329,22 @@ final class QueryRelay implements BackendConnection.Listener {
             finish(ok, ok.warnings());
             return;
         }
-        if (unit == 0) {
+        if (unit == 0 && !capabilities.cachesMetadata()) {
             forward(in);
         }
         columnsLeft = Wire.readLenenc(in);
+        if (unit == 0 && capabilities.cachesMetadata()) {
+            if (held == null) {
+                // a text result: MariaDB's count with "metadata follows" (always 1 outside prepared statements)
+                int start = open();
+                Wire.writeLenenc(gathered, columnsLeft);
+                gathered.writeByte(1);
+                close(start);
+            } else {
+                columnCount = columnsLeft;
+                defs = client.alloc().heapBuffer((int) Math.min(64 * columnsLeft, 4096));
+            }
+        }
         phase = Phase.COLUMNS;
     }
 
@@ -320,29 +353,68 @@ final class QueryRelay implements BackendConnection.Listener {
             ByteBuf in = packet.content();
             ExecutionUnit u = plan.units().get(0);
             int index = columnIndex++;
-            int start = open();
-            if (columns == null || !columns.write(index, in, plan.logicalSchema(), u.logicalTables(), gathered)) {
-                int from = gathered.writerIndex();
+            int start;
+            ByteBuf to;
+            if (defs != null) {
+                to = defs;
+                start = defs.writerIndex();
+                defs.writeMedium(0);
+            } else {
+                start = open();
+                to = gathered;
+            }
+            if (columns == null || !columns.write(index, in, plan.logicalSchema(), u.logicalTables(), to)) {
+                int from = to.writerIndex();
                 int read = in.readerIndex();
                 ColumnDefinition c = ColumnDefinition.decode(in);
                 in.readerIndex(read); // remembered below as it came
                 ColumnDefinition logical = new ColumnDefinition(c.schema().isEmpty() ? "" : plan.logicalSchema(),
                         u.logicalTable(c.table()), u.logicalTable(c.orgTable()), c.name(), c.orgName(), c.collation(), c.length(),
                         c.type(), c.flags(), c.decimals());
-                logical.writeTo(gathered);
+                logical.writeTo(to);
                 if (columns != null) {
-                    columns.remember(index, in, plan.logicalSchema(), u.logicalTables(), gathered, from);
+                    columns.remember(index, in, plan.logicalSchema(), u.logicalTables(), to, from);
                 }
             }
-            close(start);
+            if (defs != null) {
+                defs.setMediumLE(start, defs.writerIndex() - start - 3);
+            } else {
+                close(start);
+            }
         }
         if (--columnsLeft == 0) {
             phase = current.endsResultsWithOk() ? Phase.ROWS : Phase.COLUMNS_EOF;
+            if (defs != null) {
+                sendHeld();
+            }
             if (unit == 0 && !capabilities.endsResultsWithOk()) {
                 int start = open();
                 new EofPacket(0, status()).writeTo(gathered);
                 close(start);
             }
+        }
+    }
+
+    /**
+     * The first unit's column count with "metadata follows", and its definitions only when the client
+     * does not hold them already (which it does from then on).
+     */
+    private void sendHeld() {
+        boolean follows = held.sendAgain(defs, defs.readerIndex(), defs.readableBytes());
+        int start = open();
+        Wire.writeLenenc(gathered, columnCount);
+        gathered.writeByte(follows ? 1 : 0);
+        close(start);
+        if (follows) {
+            sequenceId = HeldColumns.writePackets(defs, gathered, sequenceId);
+        }
+        releaseDefs();
+    }
+
+    private void releaseDefs() {
+        if (defs != null) {
+            defs.release();
+            defs = null;
         }
     }
 
@@ -425,6 +497,7 @@ final class QueryRelay implements BackendConnection.Listener {
             return;
         }
         phase = Phase.DONE;
+        releaseDefs();
         failedWith = errno;
         session.failed(errno, message);
         forward(new ErrPacket(errno, sqlState, message).encode(client.alloc()), true);
@@ -573,6 +646,7 @@ final class QueryRelay implements BackendConnection.Listener {
             return;
         }
         phase = Phase.DONE;
+        releaseDefs();
         discardGathered();
         closeAll();
         end();

@@ -10,6 +10,7 @@ import io.shardwise.core.error.ShardwiseException;
 import io.shardwise.core.route.ExecutionUnit;
 import io.shardwise.server.protocol.Capabilities;
 import io.shardwise.server.protocol.ErrPacket;
+import io.shardwise.server.protocol.HeldColumns;
 import io.shardwise.server.protocol.Packet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -346,11 +347,12 @@ public final class RelayExecutor {
      * @param values the values bound, decoded (for routing)
      * @param types each parameter's type and flag byte as bound
      * @param valuesOffset where the values start in the packet's payload
+     * @param held the column definitions the client holds for the statement (used under MariaDB's metadata cache)
      * @param fallback takes the packet when the relay cannot start after all
      * @param ended runs once the execution was relayed or handed to {@code fallback}
      */
-    public boolean relayExecute(Packet packet, String sql, List<Object> values, int[] types, int valuesOffset, Consumer<Packet> fallback,
-                         Runnable ended) {
+    public boolean relayExecute(Packet packet, String sql, List<Object> values, int[] types, int valuesOffset, HeldColumns held,
+                                Consumer<Packet> fallback, Runnable ended) {
         if (values.isEmpty() && answeredTransaction(packet, sql, ended)) { // sysbench --db-ps-mode=auto prepares BEGIN and COMMIT
             return true;
         }
@@ -361,22 +363,23 @@ public final class RelayExecutor {
         String backend = plan.units().get(0).backend();
         if (!plan.transactional()) {
             Future<BackendConnection> lease = relays.acquire(client.eventLoop(), backend, capabilities.countsFoundRows(), plan.setup());
-            return lease != null && execute(packet, sql, plan, null, lease, types, valuesOffset, fallback, ended);
+            return lease != null && execute(packet, sql, plan, null, lease, types, valuesOffset, held, fallback, ended);
         }
         // in a transaction: on its pinned connection of that backend, or as its first statement, which pins (admitted as text's)
         if (session.nativeTransaction() instanceof PinnedTransaction pinned) {
             return pinned.carries(plan.setup()) && !pinned.prefetching()
-                    && execute(packet, sql, plan, pinned, pinned.join(backend), types, valuesOffset, fallback, ended);
+                    && execute(packet, sql, plan, pinned, pinned.join(backend), types, valuesOffset, held, fallback, ended);
         }
         return session.nativeTransaction() == null && admit(packet, sql, plan, fallback, ended,
-                fresh -> execute(packet, sql, plan, fresh, fresh.join(backend), types, valuesOffset, fallback, ended));
+                fresh -> execute(packet, sql, plan, fresh, fresh.join(backend), types, valuesOffset, held, fallback, ended));
     }
 
     /** Starts the execution once {@code lease} (a pooled connection, or {@code pinned}'s) is ready. */
     private boolean execute(Packet packet, String sql, RelayPlan plan, PinnedTransaction pinned, Future<BackendConnection> lease,
-                            int[] types, int valuesOffset, Consumer<Packet> fallback, Runnable ended) {
+                            int[] types, int valuesOffset, HeldColumns held, Consumer<Packet> fallback, Runnable ended) {
         starting = true;
-        Start start = new Start(packet, sql, plan, pinned, TransactionPins.fresh(session, pinned), types, valuesOffset, fallback, ended);
+        Start start = new Start(packet, sql, plan, pinned, TransactionPins.fresh(session, pinned), types, valuesOffset, held, fallback,
+                ended);
         if (lease.isDone()) {
             start.leased(lease);
         } else {
@@ -396,12 +399,14 @@ public final class RelayExecutor {
         private final boolean fresh;
         private final int[] types;
         private final int valuesOffset;
+        private final HeldColumns held;
         private final Consumer<Packet> fallback;
         private final Runnable ended;
         private BackendConnection connection;
 
         Start(Packet packet, String sql, RelayPlan plan, PinnedTransaction pinned, boolean fresh, int[] types, int valuesOffset,
-              Consumer<Packet> fallback, Runnable ended) {
+              HeldColumns held, Consumer<Packet> fallback, Runnable ended) {
+            this.held = held;
             this.packet = packet;
             this.sql = sql;
             this.plan = plan;
@@ -492,7 +497,7 @@ public final class RelayExecutor {
                         request.release();
                         TransactionPins.ended(session, transaction, done.failedWith());
                         ended.run();
-                    }, request), sql, plan);
+                    }, request).held(held), sql, plan);
         }
     }
 

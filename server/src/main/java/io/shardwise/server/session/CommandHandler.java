@@ -20,7 +20,6 @@ import io.shardwise.server.protocol.ConnectionCommand;
 import io.shardwise.server.protocol.ServerStatus;
 import io.shardwise.server.protocol.StmtCommand;
 import io.shardwise.server.protocol.TextRow;
-import io.shardwise.server.protocol.Wire;
 import java.util.List;
 
 /**
@@ -231,8 +230,7 @@ public final class CommandHandler implements AutoCloseable {
         try (cursor) {
             List<Column> columns = cursor.columns();
             int n = columns.size();
-            Wire.writeLenenc(out.beginPacket(9), n);
-            out.endPacket();
+            out.columnCount(n, true); // a text result's definitions always follow (MariaDB caches only prepared statements')
             for (Column c : columns) {
                 ColumnDefinitions.of(c).writeTo(out.beginPacket(64));
                 out.endPacket();

@@ -69,6 +69,7 @@ public final class HandshakeHandler extends ChannelInboundHandlerAdapter {
     /** Zero: no deadline. */
     private final Duration connectTimeout;
     private final LoginAttempt attempt;
+    private final Capabilities offered;
     private final byte[] seed = NativePassword.newSeed();
     private ScheduledFuture<?> deadline;
     private Phase phase = Phase.AWAITING_RESPONSE;
@@ -95,6 +96,17 @@ public final class HandshakeHandler extends ChannelInboundHandlerAdapter {
      */
     public HandshakeHandler(Authenticator authenticator, ServerTls tls, int maxPacketSize, SessionOpener opener, int connectionId,
                             String serverVersion, Duration connectTimeout, LoginAttempt attempt) {
+        this(authenticator, tls, maxPacketSize, opener, connectionId, serverVersion, connectTimeout, attempt, Capabilities.SERVER);
+    }
+
+    /**
+     * @param offered the greeting's capabilities: {@link Capabilities#SERVER} (MySQL's greeting), or
+     *     {@link Capabilities#MARIADB_SERVER} when the default backend is MariaDB, as a TCP relay would
+     *     hand its clients MariaDB's own greeting
+     */
+    public HandshakeHandler(Authenticator authenticator, ServerTls tls, int maxPacketSize, SessionOpener opener, int connectionId,
+                            String serverVersion, Duration connectTimeout, LoginAttempt attempt, Capabilities offered) {
+        this.offered = offered;
         this.connectTimeout = connectTimeout;
         this.attempt = attempt;
         this.serverVersion = serverVersion;
@@ -107,7 +119,7 @@ public final class HandshakeHandler extends ChannelInboundHandlerAdapter {
 
     @Override
     public void channelActive(ChannelHandlerContext ctx) {
-        HandshakeV10 greeting = new HandshakeV10(serverVersion, connectionId, seed, Capabilities.SERVER, SERVER_COLLATION,
+        HandshakeV10 greeting = new HandshakeV10(serverVersion, connectionId, seed, offered, SERVER_COLLATION,
                 ServerStatus.of(false, true), authenticator.defaultPlugin().wireName());
         ctx.writeAndFlush(new Packet(0, greeting.encode(ctx.alloc())));
         if (!connectTimeout.isZero()) {
@@ -222,7 +234,8 @@ public final class HandshakeHandler extends ChannelInboundHandlerAdapter {
                 attempt.succeeded();
                 cancelDeadline();
                 send(ctx, new OkPacket(0, 0, ServerStatus.of(false, true), 0, "").encode(ctx.alloc(), false));
-                Capabilities common = response.capabilities().commonWith(Capabilities.SERVER);
+                // what the client answered, MariaDB's extended bits included (a MySQL client sets CLIENT_MYSQL: none)
+                Capabilities common = response.capabilities().commonWith(offered);
                 ctx.pipeline().replace(this, "commands", opener.open(ctx.channel(), a, common, connectionId, response.collation()));
             }
         }

@@ -12,12 +12,13 @@ import io.shardwise.server.protocol.BinaryRow;
 import io.shardwise.server.protocol.BinaryType;
 import io.shardwise.server.protocol.Command;
 import io.shardwise.server.protocol.ConnectionCommand;
+import io.shardwise.server.protocol.Capabilities;
 import io.shardwise.server.protocol.ExecuteRequest;
+import io.shardwise.server.protocol.HeldColumns;
 import io.shardwise.server.protocol.MalformedPacketException;
 import io.shardwise.server.protocol.PrepareOk;
 import io.shardwise.server.protocol.ServerStatus;
 import io.shardwise.server.protocol.StmtCommand;
-import io.shardwise.server.protocol.Wire;
 import java.io.ByteArrayOutputStream;
 import java.util.HashMap;
 import java.util.List;
@@ -28,7 +29,13 @@ import java.util.function.Supplier;
  * The server-side prepared statements of one connection (COM_STMT_*), run through the engine's
  * {@code ?}-parameter path and answered in the binary protocol. Prepare analyses the statement and
  * announces its result columns as the engine describes them before running
- * ({@link EngineSession#describe}); each execute sends its own definitions again, as MySQL does.
+ * ({@link EngineSession#describe}); each execute sends its own definitions again, as MySQL does —
+ * except to a client that negotiated MariaDB's metadata cache ({@link Capabilities#cachesMetadata}):
+ * there an execute whose definitions are byte for byte those the client holds for the statement
+ * (from its prepare or its last execute that sent them, {@link HeldColumns}) sends the column count
+ * with "metadata follows = 0" and no definitions, as MariaDB does; any other definitions go with
+ * byte 1 and are held from then on. A prepared CALL's result sets always carry theirs (MariaDB sends
+ * them from inside a procedure). The relayed execute keeps the same record ({@link RelayableExecute#held}).
  * An execute may open a cursor that COM_STMT_FETCH reads in batches ({@link StatementCursor}).
  *
  * <p>Called serially by the connection's {@link CommandHandler}; not thread-safe. A statement holds
@@ -57,6 +64,8 @@ final class PreparedStatements {
         final List<Column> described;
         int[] boundTypes;
         ByteArrayOutputStream[] longData;
+        /** The definitions the client holds for this statement (under MariaDB's metadata cache; unused otherwise). */
+        final HeldColumns held = new HeldColumns();
         StatementCursor cursor;
 
         Prepared(String sql, int parameterCount, List<Column> described) {
@@ -79,7 +88,7 @@ final class PreparedStatements {
      * its statement's text, the values it binds (decoded as an execute here would decode them, for
      * routing), each parameter's type and flag byte, and where the values start in the packet.
      */
-    record RelayableExecute(String sql, List<Object> values, int[] types, int valuesOffset) {}
+    record RelayableExecute(String sql, List<Object> values, int[] types, int valuesOffset, HeldColumns held) {}
 
     /**
      * The execute in {@code payload} (command byte first) if the relay may run it: a known statement
@@ -118,7 +127,7 @@ final class PreparedStatements {
             }
         }
         p.boundTypes = request.types();
-        return new RelayableExecute(p.sql, request.values(), request.types(), offset);
+        return new RelayableExecute(p.sql, request.values(), request.types(), offset, p.held);
     }
 
     /**
@@ -214,7 +223,8 @@ final class PreparedStatements {
         int parameters = session.normalize(sql).parameterCount();
         List<Column> columns = session.describe(sql);
         int id = ++lastId;
-        statements.put(id, new Prepared(sql, parameters, columns));
+        Prepared prepared = new Prepared(sql, parameters, columns);
+        statements.put(id, prepared);
         out.send(new PrepareOk(id, columns.size(), parameters, 0).encode(out.alloc()));
         if (parameters > 0) {
             for (int i = 0; i < parameters; i++) {
@@ -223,8 +233,22 @@ final class PreparedStatements {
             out.endOfColumns(status.get());
         }
         if (!columns.isEmpty()) {
-            for (Column c : columns) {
-                out.send(ColumnDefinitions.of(c).encode(out.alloc()));
+            ByteBuf held = out.capabilities().cachesMetadata() ? out.alloc().heapBuffer(64 * columns.size()) : null;
+            try {
+                for (Column c : columns) {
+                    ByteBuf definition = ColumnDefinitions.of(c).encode(out.alloc());
+                    if (held != null) {
+                        HeldColumns.append(held, definition); // what the client holds from now on
+                    }
+                    out.send(definition);
+                }
+                if (held != null) {
+                    prepared.held.sendAgain(held, held.readerIndex(), held.readableBytes());
+                }
+            } finally {
+                if (held != null) {
+                    held.release();
+                }
             }
             out.endOfColumns(status.get());
         }
@@ -272,12 +296,12 @@ final class PreparedStatements {
                 : session.execute(p.sql, request.values());
         switch (result) {
             case StatementResult.Rows rows when request.opensCursor() -> {
-                BinaryRow encoder = columns(rows.cursor(), p.described, out);
+                BinaryRow encoder = columns(rows.cursor(), p.described, out, p.held);
                 p.cursor = new StatementCursor(rows.cursor(), encoder, inTransaction);
                 // the one packet after the definitions says a cursor exists; rows wait for COM_STMT_FETCH
                 out.endOfRows(status.get().with(ServerStatus.CURSOR_EXISTS), 0);
             }
-            case StatementResult.Rows rows -> stream(rows.cursor(), p.described, out, false);
+            case StatementResult.Rows rows -> stream(rows.cursor(), p.described, out, false, p.held);
             case StatementResult.Update u -> out.ok(u.affectedRows(), u.lastInsertId(), status.get(), u.warnings(), u.info());
             case StatementResult.Results all -> results(all.results(), out);
         }
@@ -295,7 +319,7 @@ final class PreparedStatements {
                 boolean more = i < results.size() - 1;
                 switch (results.get(i)) {
                     case StatementResult.Rows rows -> {
-                        if (!stream(rows.cursor(), List.of(), out, more)) {
+                        if (!stream(rows.cursor(), List.of(), out, more, null)) {
                             return;
                         }
                     }
@@ -325,9 +349,9 @@ final class PreparedStatements {
 
     /** A binary result set: column count, definitions, binary rows, end; paced by the channel. Closes the cursor. */
     /** False when the client left. {@code more}: more results of the statement follow this one. */
-    private boolean stream(ResultCursor cursor, List<Column> described, ResponseWriter out, boolean more) {
+    private boolean stream(ResultCursor cursor, List<Column> described, ResponseWriter out, boolean more, HeldColumns held) {
         try (cursor) {
-            BinaryRow encoder = columns(cursor, described, out);
+            BinaryRow encoder = columns(cursor, described, out, held);
             ServerStatus end = more ? status.get().withMoreResults() : status.get();
             out.endOfColumns(end);
             int n = cursor.columns().size();
@@ -351,22 +375,49 @@ final class PreparedStatements {
      * the one the prepare announced ({@code described}, when it has as many columns): MySQL names a
      * server-side prepared item from the prepared text, {@code SUM(amount * ?)}, while the backend
      * ran it with the value inlined and named it {@code SUM(amount * 3)}. Types are the execution's.
+     * Under MariaDB's metadata cache the definitions go only when they are not those the client holds
+     * ({@code held}; null: always, flagged as following).
      */
-    private static BinaryRow columns(ResultCursor cursor, List<Column> described, ResponseWriter out) {
+    private static BinaryRow columns(ResultCursor cursor, List<Column> described, ResponseWriter out, HeldColumns held) {
         List<Column> columns = cursor.columns();
-        Wire.writeLenenc(out.beginPacket(9), columns.size());
-        out.endPacket();
         int[] types = new int[columns.size()];
         boolean relabel = described.size() == columns.size();
-        for (int i = 0; i < types.length; i++) {
-            Column c = columns.get(i);
-            types[i] = c.mysqlType();
-            if (relabel && !described.get(i).name().equals(c.name())) {
-                c = new Column(c.schema(), c.table(), c.orgTable(), described.get(i).name(), c.orgName(), c.collation(),
-                        c.length(), c.mysqlType(), c.flags(), c.decimals());
+        ByteBuf defs = held != null && out.capabilities().cachesMetadata() ? out.alloc().heapBuffer(64 * types.length) : null;
+        if (defs == null) {
+            out.columnCount(types.length, true);
+        }
+        try {
+            for (int i = 0; i < types.length; i++) {
+                Column c = columns.get(i);
+                types[i] = c.mysqlType();
+                if (relabel && !described.get(i).name().equals(c.name())) {
+                    c = new Column(c.schema(), c.table(), c.orgTable(), described.get(i).name(), c.orgName(), c.collation(),
+                            c.length(), c.mysqlType(), c.flags(), c.decimals());
+                }
+                if (defs == null) {
+                    ColumnDefinitions.of(c).writeTo(out.beginPacket(64));
+                    out.endPacket();
+                } else {
+                    int lengthAt = defs.writerIndex();
+                    defs.writeMedium(0);
+                    ColumnDefinitions.of(c).writeTo(defs);
+                    defs.setMediumLE(lengthAt, defs.writerIndex() - lengthAt - 3);
+                }
             }
-            ColumnDefinitions.of(c).writeTo(out.beginPacket(64));
-            out.endPacket();
+            if (defs != null) {
+                boolean follows = held.sendAgain(defs, defs.readerIndex(), defs.readableBytes());
+                out.columnCount(types.length, follows);
+                for (int at = defs.readerIndex(); follows && at < defs.writerIndex(); ) {
+                    int length = defs.getUnsignedMediumLE(at);
+                    out.beginPacket(length).writeBytes(defs, at + 3, length);
+                    out.endPacket();
+                    at += 3 + length;
+                }
+            }
+        } finally {
+            if (defs != null) {
+                defs.release();
+            }
         }
         return new BinaryRow(types);
     }

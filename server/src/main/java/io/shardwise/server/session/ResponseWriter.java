@@ -12,6 +12,7 @@ import io.shardwise.server.protocol.ErrPacket;
 import io.shardwise.server.protocol.OkPacket;
 import io.shardwise.server.protocol.Packet;
 import io.shardwise.server.protocol.ServerStatus;
+import io.shardwise.server.protocol.Wire;
 
 /**
  * The packets of one command's response, numbered from the sequence id after the command's, and
@@ -230,6 +231,19 @@ final class ResponseWriter {
 
     void error(int errno, String sqlState, String message) {
         send(new ErrPacket(errno, sqlState, message).encode(channel.alloc())); // an ERR ends the command: finish() sends it
+    }
+
+    /**
+     * A result set's column count packet; under MARIADB_CLIENT_CACHE_METADATA with its "metadata
+     * follows" byte ({@code follows}: whether the column definitions come behind it).
+     */
+    void columnCount(int count, boolean follows) {
+        ByteBuf out = beginPacket(10);
+        Wire.writeLenenc(out, count);
+        if (capabilities.cachesMetadata()) {
+            out.writeByte(follows ? 1 : 0);
+        }
+        endPacket();
     }
 
     /** The EOF after column definitions, for clients that still expect it. */

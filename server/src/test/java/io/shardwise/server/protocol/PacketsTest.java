@@ -151,6 +151,38 @@ class PacketsTest {
                 && back.capabilities().asksForTls(), "TLS is always offered");
     }
 
+    /**
+     * MariaDB's greeting: no CLIENT_MYSQL, the extended capabilities in the last 4 of the 10 reserved
+     * bytes; a MariaDB client answers with its own in the last 4 of the response's 23; a MySQL client
+     * (CLIENT_MYSQL set) has none, whatever those bytes hold.
+     */
+    @Test
+    void mariaDbsExtendedCapabilitiesTravelInTheReservedBytes() {
+        byte[] seed = "abcdefghijklmnopqrst".getBytes(StandardCharsets.US_ASCII);
+        HandshakeV10 greeting = new HandshakeV10("11.4.5-MariaDB", 7, seed, Capabilities.MARIADB_SERVER, 45, ServerStatus.of(false, true),
+                "mysql_native_password");
+        byte[] bytes = encoded(greeting::encode);
+        int reserved = 1 + "11.4.5-MariaDB".length() + 1 + 4 + 8 + 1 + 2 + 1 + 2 + 2 + 1;
+        assertArrayEquals(hex("00 00 00 00 00 00 10 00 00 00"), java.util.Arrays.copyOfRange(bytes, reserved, reserved + 10));
+        assertEquals(0, bytes[1 + "11.4.5-MariaDB".length() + 1 + 4 + 8 + 1] & Capabilities.CLIENT_MYSQL);
+        HandshakeV10 back = decoded(bytes, HandshakeV10::decode);
+        assertEquals(Capabilities.MARIADB_SERVER, back.capabilities());
+        assertTrue(back.capabilities().cachesMetadata() && back.capabilities().mariaDbExtended());
+        assertEquals(Capabilities.SERVER, decoded(encoded(new HandshakeV10("8.0.36", 7, seed, Capabilities.SERVER, 45,
+                ServerStatus.of(false, true), "mysql_native_password")::encode), HandshakeV10::decode).capabilities());
+
+        byte[] token = new byte[20];
+        Capabilities mariaDbClient = new Capabilities(Capabilities.SERVER.bits() & ~Capabilities.CLIENT_MYSQL, 0x1d);
+        HandshakeResponse sent = new HandshakeResponse(mariaDbClient, 1 << 24, 45, "app", token, "shop", "mysql_native_password", Map.of());
+        byte[] response = encoded(sent::encode);
+        assertArrayEquals(hex("1d 00 00 00"), java.util.Arrays.copyOfRange(response, 28, 32));
+        Capabilities negotiated = decoded(response, HandshakeResponse::decode).capabilities().commonWith(Capabilities.MARIADB_SERVER);
+        assertEquals(Capabilities.MARIADB_CACHE_METADATA, negotiated.extended(), "only what the server offered");
+        assertTrue(negotiated.cachesMetadata());
+        response[0] |= Capabilities.CLIENT_MYSQL; // a MySQL client: those bytes are reserved
+        assertEquals(0, decoded(response, HandshakeResponse::decode).capabilities().extended());
+    }
+
     @Test
     void aHandshakeResponseIsReadAccordingToTheClientsCapabilities() {
         byte[] token = new byte[20];
