@@ -74,10 +74,10 @@ final class InsertRewrites {
             items.add(clause.substring(r.start(), r.end()));
         }
         if (!refs.isEmpty()) {
-            selectText = InsertSelectUpdate.withItems(selectText, items);
+            selectText = InsertSelectUpdate.withItems(InsertSelectUpdate.unwrapped(selectText), items);
             if (selectText == null) {
-                throw new ShardwiseException(ErrorCode.UNSUPPORTED, "ON DUPLICATE KEY UPDATE naming column '" + refs.get(0).column()
-                        + "' of an INSERT's parenthesized SELECT");
+                throw new ShardwiseException(ErrorCode.BUG, "INSERT ... SELECT without a top-level FROM naming column '" + refs.get(0).column()
+                        + "' in ON DUPLICATE KEY UPDATE");
             }
         }
         NormalizedSql selecting = session.normalize(selectText);
@@ -101,6 +101,9 @@ final class InsertRewrites {
             rows = InsertBatches.read(cursor);
         }
         List<Object> clauseValues = params.subList(params.size() - clauseParams, params.size());
+        if (rows.isEmpty()) {
+            checked(head, width, clauseText, pieces, refs, clauseValues);
+        }
         List<List<Object[]>> batches = InsertBatches.batches(rows);
         if (!refs.isEmpty()) {
             batches = new ArrayList<>();
@@ -155,6 +158,32 @@ final class InsertRewrites {
         session.insertIdGenerated(generatedId != 0);
         return new StatementResult.Update(affected, generatedId, keys, warnings,
                 WriteInfo.format(new String[] {"Records", "Duplicates", "Warnings"}, new long[] {rows.size(), duplicates, warnings}));
+    }
+
+    /**
+     * MySQL checks the clause of an INSERT ... SELECT ... ON DUPLICATE KEY UPDATE (unknown columns and functions) even when
+     * the SELECT returns no row: the one-row {@code INSERT ... VALUES} the rows would have been written with is prepared on one
+     * node of the target (never run), every value NULL, and its error is the statement's.
+     */
+    private void checked(String head, int width, String clauseText, List<InsertSelectUpdate.Piece> pieces,
+            List<InsertSelectUpdate.Piece> refs, List<Object> clauseValues) {
+        List<Object> values = new ArrayList<>(Arrays.asList(new Object[width]));
+        int client = 0;
+        for (var p : pieces) {
+            if (p.isParam()) {
+                values.add(clauseValues.get(client++));
+            } else if (refs.contains(p)) {
+                values.add(null);
+            }
+        }
+        NormalizedSql text = session.normalize(InsertBatches.text(head, 1, width) + " " + clauseText);
+        CachedPlan plan = engine.plan(text);
+        try {
+            plans.prepareOnly(engine.router().anyNode(plan.prepared(), new StatementBindings(text, values),
+                    SourceText.original(text, plan.digestTokenOffsets())));
+        } catch (BackendException e) {
+            throw inUpdate(e);
+        }
     }
 
     /**
@@ -299,6 +328,8 @@ final class InsertRewrites {
         if (select.shape() != null && (!select.shape().groupBy().isEmpty() || select.shape().isAggregate())) {
             return refs;
         }
+        // tables whose columns Shardwise does not list: a derived table's, a WITH's, a set operation's branches'
+        boolean opaque = select.shape() == null || !select.rowSource();
         List<String> targetColumns = null;
         List<List<String>> sourceColumns = null;
         for (var p : pieces) {
@@ -315,11 +346,15 @@ final class InsertRewrites {
                     }
                     continue; // the target's row
                 }
+                boolean top = false;
                 for (TableRef t : select.topTables()) {
-                    if (p.qualifier().equalsIgnoreCase(t.alias() != null ? t.alias() : t.name())) {
+                    if (!top && p.qualifier().equalsIgnoreCase(t.alias() != null ? t.alias() : t.name())) {
                         refs.add(p);
-                        break;
+                        top = true;
                     }
+                }
+                if (!top && opaque) {
+                    throw opaque(select, p.qualifier() + "." + p.column()); // a derived table's, a WITH's or a branch's
                 }
                 continue;
             }
@@ -340,18 +375,34 @@ final class InsertRewrites {
             }
             if (inSource == 1) {
                 refs.add(p);
-            } else if (!inTarget && select.nested()) {
-                // perhaps a derived table's column, which Shardwise does not list
-                throw new ShardwiseException(ErrorCode.UNSUPPORTED, "ON DUPLICATE KEY UPDATE after INSERT ... SELECT with a derived table,"
-                        + " subquery or set operation naming '" + p.column() + "' (which of its columns it names is not known)");
+            } else if (!inTarget && opaque) {
+                throw opaque(select, p.column()); // perhaps a derived table's, a WITH's or a branch's column
             }
         }
-        if (!refs.isEmpty() && (select.shape() == null || select.shape().distinct() || select.nested())) {
-            // DISTINCT (or a set operation) leaves no one source row per inserted row to read the column from
-            throw new ShardwiseException(ErrorCode.UNSUPPORTED, "ON DUPLICATE KEY UPDATE naming column '"
-                    + refs.get(0).column() + "' of an INSERT's SELECT that is DISTINCT, a set operation or nested");
+        if (!refs.isEmpty() && opaque) {
+            throw opaque(select, refs.get(0).column());
+        }
+        if (!refs.isEmpty() && select.shape().distinct()) {
+            // MariaDB reads the column from the row of the table its plan read last when it sends a distinct row (the first of
+            // each group in its scan order when it removes duplicates on the fly): no other plan repeats that choice
+            throw new ShardwiseException(ErrorCode.UNSUPPORTED, "ON DUPLICATE KEY UPDATE naming column '" + refs.get(0).column()
+                    + "' of an INSERT's SELECT DISTINCT (MySQL reads it from whichever row of the group its plan read last, which no"
+                    + " other plan can repeat)");
         }
         return refs;
+    }
+
+    /**
+     * A name of the SELECT's FROM that Shardwise cannot bind per row: a set operation's (MySQL reads it from the row its plan
+     * read last, the same for every inserted row: no other plan repeats it), or a derived table's or WITH's, whose columns
+     * Shardwise does not list.
+     */
+    private static ShardwiseException opaque(Select select, String name) {
+        return new ShardwiseException(ErrorCode.UNSUPPORTED, "ON DUPLICATE KEY UPDATE naming '" + name + "' after an INSERT's SELECT with a"
+                + (select.shape() == null ? " set operation or WITH (MySQL reads a set operation's column from the row its plan read last,"
+                        + " which no other plan can repeat; a WITH's columns are not listed)"
+                        : " derived table or a window function (a derived table's columns are not listed; a window's rows are sent"
+                        + " after every row was read)"));
     }
 
     private List<String> columnNames(TableRef table) {

@@ -1394,6 +1394,27 @@ final class HandCorpus {
         c.write("INSERT INTO users (user_id, name) VALUES (LAST_INSERT_ID() + 50000, 'lid')", "users", "user_id");
         c.failingWrite("INSERT INTO users (user_id, name) VALUES (40200, 'half'), (40000 + 1, 'duplicate')", "users", "user_id");
 
+        // INSERT ... SELECT ... ON DUPLICATE KEY UPDATE naming the SELECT's columns when it has subqueries or parentheses
+        // (MySQL reads them from the source row, as without), and a clause checked even when the SELECT returns no row
+        c.category("insert-select-odku-nested");
+        c.write("INSERT INTO users (user_id, name) SELECT o.user_id, o.status FROM orders o WHERE o.user_id IN (SELECT u.user_id FROM users u"
+                + " WHERE u.country_code = 'CH') ORDER BY o.order_id ON DUPLICATE KEY UPDATE name = CONCAT('Z', o.status, o.order_id)",
+                "users", "user_id");
+        c.write("INSERT INTO users (user_id, name) SELECT o.user_id, (SELECT MAX(name) FROM users) FROM orders o WHERE o.amount > 900"
+                + " ORDER BY o.order_id ON DUPLICATE KEY UPDATE name = CONCAT(status, '/', amount)", "users", "user_id");
+        c.write("INSERT INTO users (user_id, name) (SELECT o.user_id, o.status FROM orders o WHERE o.user_id < 3 ORDER BY o.order_id)"
+                + " ON DUPLICATE KEY UPDATE name = CONCAT('P', o.status, o.order_id)", "users", "user_id");
+        c.write("INSERT INTO users (user_id, name) SELECT o.user_id, o.status FROM orders o WHERE o.user_id < 3 UNION ALL SELECT user_id, 'u'"
+                + " FROM users WHERE user_id < 3 ON DUPLICATE KEY UPDATE name = CONCAT('U', VALUES(name))", "users", "user_id");
+        c.failingWrite("INSERT INTO users (user_id, name) SELECT o.user_id, o.status FROM orders o WHERE o.amount > 100000"
+                + " ON DUPLICATE KEY UPDATE name = nope", "users", "user_id");
+        c.failingWrite("INSERT INTO users (user_id, name) SELECT o.user_id, o.status FROM orders o WHERE 1 = 0 ON DUPLICATE KEY UPDATE nope = 1",
+                "users", "user_id");
+        c.failingWrite("INSERT INTO countries (code, name) SELECT country_code, 'none' FROM users WHERE user_id < -5000"
+                + " ON DUPLICATE KEY UPDATE name = o.nope", "countries", "code");
+        c.write("INSERT INTO users (user_id, name) SELECT o.user_id, o.status FROM orders o WHERE 1 = 0"
+                + " ON DUPLICATE KEY UPDATE name = CONCAT(o.status, users.name, VALUES(name))", "users", "user_id");
+
         // on the relay face a transaction whose first statement relays runs natively: point reads and writes relay on
         // the connections it pins, the rest (the whole-table checks, merges) runs on the same connections and sees its writes
         c.category("native-transaction");

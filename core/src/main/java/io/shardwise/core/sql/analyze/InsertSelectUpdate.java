@@ -102,6 +102,23 @@ public final class InsertSelectUpdate {
         return null;
     }
 
+    /** {@code select} without the parentheses that wrap all of it ({@code (SELECT ...)}, as MySQL accepts it after INSERT). */
+    public static String unwrapped(String select) {
+        String text = select.strip();
+        while (text.startsWith("(") && text.endsWith(")")) {
+            List<Token> tokens = DigestScanner.scan(text);
+            Token first = tokens.get(0);
+            Token last = tokens.get(tokens.size() - 1);
+            for (Token t : tokens) {
+                if (t != last && t.kind() == Kind.CLOSE && t.depth() == first.depth()) {
+                    return text; // "(SELECT ...) UNION (SELECT ...)": the first parenthesis closes early
+                }
+            }
+            text = text.substring(first.end(), last.start()).strip();
+        }
+        return text;
+    }
+
     /** Whether {@code word} (lower case) is an SQL word that stands where a column could, and is none. */
     static boolean isKeyword(String word) {
         return KEYWORDS.contains(word);
