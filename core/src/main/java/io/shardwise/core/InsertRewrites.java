@@ -68,7 +68,8 @@ final class InsertRewrites {
         }
         List<Object> selectParams = params.subList(PlanRunner.markers(normalized, insert.source().firstParam()),
                 params.size() - clauseParams);
-        List<InsertSelectUpdate.Piece> refs = sourceColumns(insert.source().select(), target, pieces);
+        List<InsertSelectUpdate.Piece> refs = sourceColumns(insert.source().select(), InsertSelectUpdate.unwrapped(selectText), selectParams,
+                target, pieces);
         List<String> items = new ArrayList<>();
         for (var r : refs) {
             items.add(clause.substring(r.start(), r.end()));
@@ -322,14 +323,16 @@ final class InsertRewrites {
      * 1052), and only when the SELECT neither groups nor aggregates (else they are not visible: left for the backend's own
      * error). A qualified name is the SELECT's when its qualifier is one of the SELECT's tables and not the target.
      */
-    private List<InsertSelectUpdate.Piece> sourceColumns(Select select, TableRef target,
+    private List<InsertSelectUpdate.Piece> sourceColumns(Select select, String selectText, List<Object> selectParams, TableRef target,
             List<InsertSelectUpdate.Piece> pieces) {
         List<InsertSelectUpdate.Piece> refs = new ArrayList<>();
         if (select.shape() != null && (!select.shape().groupBy().isEmpty() || select.shape().isAggregate())) {
             return refs;
         }
-        // tables whose columns Shardwise does not list: a derived table's, a WITH's, a set operation's branches'
-        boolean opaque = select.shape() == null || !select.rowSource();
+        List<InsertSelectUpdate.Derived> derived = select.shape() == null ? null : InsertSelectUpdate.derivedTables(selectText);
+        // tables whose columns Shardwise does not list (a WITH's, a set operation's branches'), or a window's rows
+        boolean opaque = select.shape() == null || !select.rowSource() || derived == null;
+        List<List<String>> derivedColumns = null;
         List<String> targetColumns = null;
         List<List<String>> sourceColumns = null;
         for (var p : pieces) {
@@ -353,6 +356,16 @@ final class InsertRewrites {
                         top = true;
                     }
                 }
+                for (int d = 0; !top && !opaque && d < derived.size(); d++) {
+                    if (p.qualifier().equalsIgnoreCase(derived.get(d).alias())) {
+                        derivedColumns = derivedColumns != null ? derivedColumns : derivedColumns(derived, selectText, selectParams);
+                        if (!derivedColumns.get(d).contains(p.column().toLowerCase(Locale.ROOT))) {
+                            throw new ShardwiseException(ErrorCode.BAD_FIELD, p.qualifier() + "." + p.column(), "UPDATE");
+                        }
+                        refs.add(p);
+                        top = true;
+                    }
+                }
                 if (!top && opaque) {
                     throw opaque(select, p.qualifier() + "." + p.column()); // a derived table's, a WITH's or a branch's
                 }
@@ -363,6 +376,10 @@ final class InsertRewrites {
                 sourceColumns = new ArrayList<>();
                 for (TableRef t : select.topTables()) {
                     sourceColumns.add(columnNames(t));
+                }
+                if (!opaque && !derived.isEmpty()) {
+                    derivedColumns = derivedColumns != null ? derivedColumns : derivedColumns(derived, selectText, selectParams);
+                    sourceColumns.addAll(derivedColumns);
                 }
             }
             boolean inTarget = targetColumns.contains(p.column().toLowerCase(Locale.ROOT));
@@ -401,8 +418,26 @@ final class InsertRewrites {
         return new ShardwiseException(ErrorCode.UNSUPPORTED, "ON DUPLICATE KEY UPDATE naming '" + name + "' after an INSERT's SELECT with a"
                 + (select.shape() == null ? " set operation or WITH (MySQL reads a set operation's column from the row its plan read last,"
                         + " which no other plan can repeat; a WITH's columns are not listed)"
-                        : " derived table or a window function (a derived table's columns are not listed; a window's rows are sent"
-                        + " after every row was read)"));
+                        : " window function or a FROM Shardwise does not read (a nested join, a table function) (MySQL sends a window's"
+                        + " rows after it read every row, so it reads the column from the last one: no other plan repeats it)"));
+    }
+
+    /**
+     * The column names of each derived table, as a {@code SELECT * FROM (query) alias LIMIT 0} of it returns them (one round
+     * trip each; the tier that answers it runs it).
+     */
+    private List<List<String>> derivedColumns(List<InsertSelectUpdate.Derived> derived, String selectText, List<Object> selectParams) {
+        List<List<String>> out = new ArrayList<>();
+        for (var d : derived) {
+            int before = InsertSelectUpdate.paramsBefore(selectText, d.start());
+            int through = InsertSelectUpdate.paramsBefore(selectText, d.end());
+            List<String> names = new ArrayList<>();
+            for (Column c : plans.declared(selectText.substring(d.start(), d.end()), selectParams.subList(before, through))) {
+                names.add(c.name().toLowerCase(Locale.ROOT));
+            }
+            out.add(names);
+        }
+        return out;
     }
 
     private List<String> columnNames(TableRef table) {

@@ -227,4 +227,26 @@ class InsertSelectUpdateTest {
         same("INSERT INTO users (user_id, name) SELECT o.user_id, o.status FROM orders o WHERE o.user_id < 3 UNION ALL SELECT user_id, 'u'"
                 + " FROM users WHERE user_id < 3 ON DUPLICATE KEY UPDATE name = CONCAT('Z', VALUES(name))", "users", "user_id");
     }
+
+    @Test
+    void columnsOfDerivedTables() throws SQLException {
+        same("INSERT INTO users (user_id, name) SELECT d.user_id, d.status FROM (SELECT user_id, status, order_id FROM orders WHERE user_id < 4) d"
+                + " ORDER BY d.order_id ON DUPLICATE KEY UPDATE name = CONCAT('D', d.status, d.order_id)", "users", "user_id");
+        same("INSERT INTO users (user_id, name) SELECT d.user_id, d.status FROM (SELECT user_id, status, order_id FROM orders WHERE user_id < 4) AS d"
+                + " ORDER BY d.order_id DESC ON DUPLICATE KEY UPDATE name = CONCAT('E', status, order_id)", "users", "user_id");
+        same("INSERT INTO users (user_id, name) SELECT d.user_id, d.s FROM (SELECT user_id, MAX(status) AS s FROM orders WHERE user_id < 9"
+                + " GROUP BY user_id) d ON DUPLICATE KEY UPDATE name = CONCAT('F', s)", "users", "user_id");
+        same("INSERT INTO users (user_id, name) SELECT o.user_id, o.status FROM orders o JOIN (SELECT user_id, COUNT(*) AS n FROM order_items"
+                + " GROUP BY user_id) i ON i.user_id = o.user_id WHERE o.amount > 800 ORDER BY o.order_id"
+                + " ON DUPLICATE KEY UPDATE name = CONCAT('G', o.order_id, '/', i.n, '/', n)", "users", "user_id");
+        assertEquals("error 1054", same("INSERT INTO users (user_id, name) SELECT d.user_id, 'x' FROM (SELECT user_id FROM orders WHERE user_id < 4) d"
+                + " ON DUPLICATE KEY UPDATE name = d.nope", "users", "user_id"));
+        assertEquals("error 1052", same("INSERT INTO users (user_id, name) SELECT d.user_id, 'x' FROM (SELECT user_id FROM orders WHERE user_id < 4) d"
+                + " ON DUPLICATE KEY UPDATE name = user_id", "users", "user_id"), "the target's and the derived table's");
+        try (EngineSession s = engine.openSession()) {
+            ShardwiseException e = assertThrows(ShardwiseException.class, () -> s.execute("INSERT INTO users (user_id, name) SELECT o.user_id,"
+                    + " ROW_NUMBER() OVER (ORDER BY o.order_id) FROM orders o WHERE o.user_id < 4 ON DUPLICATE KEY UPDATE name = o.status"));
+            assertEquals(ErrorCode.UNSUPPORTED, e.code(), "a window's rows are sent after the last row was read");
+        }
+    }
 }

@@ -1406,6 +1406,13 @@ final class HandCorpus {
                 + " ON DUPLICATE KEY UPDATE name = CONCAT('P', o.status, o.order_id)", "users", "user_id");
         c.write("INSERT INTO users (user_id, name) SELECT o.user_id, o.status FROM orders o WHERE o.user_id < 3 UNION ALL SELECT user_id, 'u'"
                 + " FROM users WHERE user_id < 3 ON DUPLICATE KEY UPDATE name = CONCAT('U', VALUES(name))", "users", "user_id");
+        c.write("INSERT INTO users (user_id, name) SELECT d.user_id, d.status FROM (SELECT user_id, status, order_id FROM orders WHERE user_id < 4) d"
+                + " ORDER BY d.order_id ON DUPLICATE KEY UPDATE name = CONCAT('D', status, d.order_id)", "users", "user_id");
+        c.write("INSERT INTO users (user_id, name) SELECT o.user_id, o.status FROM orders o JOIN (SELECT user_id, COUNT(*) AS n FROM order_items"
+                + " GROUP BY user_id) i ON i.user_id = o.user_id WHERE o.amount > 800 ORDER BY o.order_id"
+                + " ON DUPLICATE KEY UPDATE name = CONCAT('G', o.order_id, '/', i.n, '/', n)", "users", "user_id");
+        c.failingWrite("INSERT INTO users (user_id, name) SELECT d.user_id, 'x' FROM (SELECT user_id FROM orders WHERE user_id < 4) d"
+                + " ON DUPLICATE KEY UPDATE name = d.nope", "users", "user_id");
         c.failingWrite("INSERT INTO users (user_id, name) SELECT o.user_id, o.status FROM orders o WHERE o.amount > 100000"
                 + " ON DUPLICATE KEY UPDATE name = nope", "users", "user_id");
         c.failingWrite("INSERT INTO users (user_id, name) SELECT o.user_id, o.status FROM orders o WHERE 1 = 0 ON DUPLICATE KEY UPDATE nope = 1",

@@ -21,8 +21,8 @@ import java.util.Map;
  * table, set operation, window or INTO). Such a statement may run on several nodes and be merged when
  * each subquery reads, for each outer row, only rows on that row's node ({@link Inner#followsOuter}, or
  * broadcast tables).
- * {@code rowSource}: each result row is sent as one row of the top FROM's tables is read (no derived table, set operation,
- * window, INTO; subqueries elsewhere allowed): what an INSERT ... SELECT ... ON DUPLICATE KEY UPDATE naming the SELECT's
+ * {@code rowSource}: each result row is sent as one row of the top FROM's tables (derived ones included) is read (no set
+ * operation, window, INTO; subqueries allowed): what an INSERT ... SELECT ... ON DUPLICATE KEY UPDATE naming the SELECT's
  * columns needs, as MySQL reads them from the row its plan read last.
  */
 public record Select(SqlTemplate template, List<TableRef> tables, List<TableRef> topTables,

@@ -83,7 +83,7 @@ final class SelectAnalyzer {
             shape = shape(parsed, select, c, extractor);
             clauses = clauses(parsed, c);
             perRow = nested && !from.derived && !window && !c.setOperation && !c.into && perRowShape(parsed, select, shape);
-            rowSource = !from.derived && !window && !c.setOperation && !c.into;
+            rowSource = !window && !c.setOperation && !c.into;
         }
         SqlTemplate template = new SqlTemplate(parsed.sql, slots, clauses);
         return new Select(template, from.allTables, from.topTables, conditions, extractor.keyJoins, shape, nested,
