@@ -215,7 +215,7 @@ final class InsertRewrites {
      * within the INSERT). {@code LAST_INSERT_ID()} is the session's value, which MySQL's statement reads.
      */
     Evaluated computedKeys(Insert insert, NormalizedSql normalized, CachedPlan plan, List<Object> params) {
-        if (insert.source() != null || insert.rewritten() || insert.columns().isEmpty()
+        if (insert.source() != null || insert.columns().isEmpty()
                 || !(engine.rule().logicalTables().served(insert.table().name()) instanceof TableRule.Sharded s)) {
             return null;
         }
@@ -234,6 +234,11 @@ final class InsertRewrites {
             return null; // the usual INSERT: nothing allocated
         }
         SourceText source = SourceText.original(normalized, plan.digestTokenOffsets());
+        if (insert.rewritten()) {
+            // INSERT ... SET: its VALUES form, which MySQL reads the same way, runs instead (and has its keys evaluated)
+            String values = ComputedKeys.setAsValues(source.text());
+            return values == null ? null : new Evaluated(values, params);
+        }
         String text = source.text();
         List<int[]> spans = new ArrayList<>(); // the computed keys' spans in the text, in order
         for (int r = 0; r < insert.rows().size(); r++) {

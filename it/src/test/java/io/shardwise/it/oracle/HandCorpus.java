@@ -1421,6 +1421,11 @@ final class HandCorpus {
                 + " ON DUPLICATE KEY UPDATE name = o.nope", "countries", "code");
         c.write("INSERT INTO users (user_id, name) SELECT o.user_id, o.status FROM orders o WHERE 1 = 0"
                 + " ON DUPLICATE KEY UPDATE name = CONCAT(o.status, users.name, VALUES(name))", "users", "user_id");
+        // INSERT ... SET with a computed sharding key: read as its VALUES form, whose keys are evaluated once
+        c.write("INSERT INTO users SET user_id = 41000 + 1, name = 'set-sum'", "users", "user_id");
+        c.write("INSERT INTO users SET user_id = 41000 + 1, name = 'again' ON DUPLICATE KEY UPDATE name = CONCAT(users.name, '+', VALUES(name))",
+                "users", "user_id");
+        c.pwrite("INSERT INTO users SET name = ?, user_id = ? + 2", "users", "user_id", "set-param", 41010L);
 
         // on the relay face a transaction whose first statement relays runs natively: point reads and writes relay on
         // the connections it pins, the rest (the whole-table checks, merges) runs on the same connections and sees its writes
