@@ -12,7 +12,10 @@ import io.shardwise.core.sql.analyze.Call;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.BitSet;
+import io.shardwise.core.session.UserVariables;
+import io.shardwise.core.sql.normalize.LexicalMode;
 import java.util.HashSet;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -31,10 +34,13 @@ final class CallRunner {
     private final ExecutionSession execution;
     private final EngineSession session;
 
-    CallRunner(Engine engine, ExecutionSession execution, EngineSession session) {
+    private final UserVariables users;
+
+    CallRunner(Engine engine, ExecutionSession execution, EngineSession session, UserVariables users) {
         this.engine = engine;
         this.execution = execution;
         this.session = session;
+        this.users = users;
     }
 
     /**
@@ -42,24 +48,49 @@ final class CallRunner {
      * of its results, read whole, then its OK. OUT/INOUT markers ({@code outMarkers}, JDBC's
      * CallableStatement) come back in {@link StatementResult.Results#outParameters}. A procedure may
      * change tables' columns, so descriptions are dropped after it.
+     *
+     * <p>The user variables the CALL and the bodies it runs name ({@code CALL p(@out)}, {@code SET @n = @n + 1} in a body)
+     * live in the session, so they are set on the CALL's backend connection to the session's values first and read back
+     * into the session after it (then cleared there, so a pooled connection keeps none): the session holds what one
+     * MySQL would. A CALL that fails leaves the session's values as they were.
      */
     StatementResult call(Call call, RoutePlan route, BitSet outMarkers) {
         ExecutionUnit unit = route.units().get(0);
-        checkProcedure(call.procedure(), unit.backend(), new HashSet<>());
+        LexicalMode mode = execution.state().lexicalMode();
+        Set<String> named = new LinkedHashSet<>(UserVariables.named(unit.sql(), mode));
+        checkProcedure(call.procedure(), unit.backend(), new HashSet<>(), named, mode);
+        List<String> names = List.copyOf(named);
         List<UnitResult> results;
         ResultCursor outParameters = null;
         try {
-            if (outMarkers.isEmpty()) {
+            List<ExecutionUnit> steps = outMarkers.isEmpty() ? List.of(unit) : CallOutParameters.units(unit, outMarkers, mode);
+            int at = outMarkers.isEmpty() ? 0 : 1; // the CALL's step
+            if (!names.isEmpty()) {
+                List<ExecutionUnit> wrapped = new ArrayList<>(steps.size() + 3);
+                wrapped.add(new ExecutionUnit(unit.backend(), users.assignAll(names, mode)));
+                wrapped.addAll(steps);
+                wrapped.add(new ExecutionUnit(unit.backend(), UserVariables.readAll(names)));
+                wrapped.add(new ExecutionUnit(unit.backend(), UserVariables.clearAll(names)));
+                steps = wrapped;
+                at++;
+            }
+            if (steps.size() == 1) {
                 Diagnostics diagnostics = new Diagnostics(1);
                 session.diagnostics(diagnostics);
                 results = execution.executeAll(unit, diagnostics);
             } else {
-                List<ExecutionUnit> steps = CallOutParameters.units(unit, outMarkers, execution.state().lexicalMode());
                 Diagnostics diagnostics = new Diagnostics(steps.size());
                 session.diagnostics(diagnostics);
                 List<UnitResult> all = execution.executeSequence(steps, diagnostics);
-                results = ((UnitResult.Results) all.get(1)).results();
-                outParameters = ((UnitResult.Rows) ((UnitResult.Results) all.get(2)).results().get(0)).cursor();
+                results = ((UnitResult.Results) all.get(at)).results();
+                if (!outMarkers.isEmpty()) {
+                    outParameters = ((UnitResult.Rows) ((UnitResult.Results) all.get(at + 1)).results().get(0)).cursor();
+                }
+                if (!names.isEmpty()) {
+                    try (ResultCursor read = ((UnitResult.Rows) ((UnitResult.Results) all.get(all.size() - 2)).results().get(0)).cursor()) {
+                        users.readBack(names, read);
+                    }
+                }
             }
         } finally {
             engine.descriptions().invalidateAll();
@@ -84,7 +115,7 @@ final class CallRunner {
      * sharded or broadcast table, following the procedures it CALLs. A procedure the backend does
      * not know is left to the CALL itself (MySQL's 1305).
      */
-    private void checkProcedure(String procedure, String backend, Set<String> seen) {
+    private void checkProcedure(String procedure, String backend, Set<String> seen, Set<String> variables, LexicalMode mode) {
         if (!seen.add(procedure.toLowerCase(Locale.ROOT)) || seen.size() > MAX_NESTED) {
             return;
         }
@@ -104,7 +135,8 @@ final class CallRunner {
             body = new String(definition, StandardCharsets.UTF_8);
         }
         for (String called : engine.analyzer().checkBody(body, "CALL of procedure '" + procedure + "'")) {
-            checkProcedure(called, backend, seen);
+            checkProcedure(called, backend, seen, variables, mode);
         }
+        variables.addAll(UserVariables.named(body, mode)); // the body's own, which it reads and sets in the session
     }
 }

@@ -102,7 +102,7 @@ public final class EngineSession implements AutoCloseable {
         this.local.lastInsertId(this::lastInsertId);
         this.plans = new PlanRunner(engine, execution, this);
         this.explains = new ExplainRunner(engine, execution, this, plans);
-        this.calls = new CallRunner(engine, execution, this);
+        this.calls = new CallRunner(engine, execution, this, local.users());
         this.commands = new SessionCommandRunner(engine, execution, this, plans, local, access, locks);
         this.relay = new EngineRelay(engine, execution, this, plans);
         this.loads = new LoadDataRunner(engine, execution, this);

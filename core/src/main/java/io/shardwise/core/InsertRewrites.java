@@ -68,16 +68,17 @@ final class InsertRewrites {
         }
         List<Object> selectParams = params.subList(PlanRunner.markers(normalized, insert.source().firstParam()),
                 params.size() - clauseParams);
-        List<InsertSelectUpdate.Piece> refs = sourceColumns(insert.source().select(), target, pieces);
+        List<InsertSelectUpdate.Piece> refs = sourceColumns(insert.source().select(), InsertSelectUpdate.unwrapped(selectText), selectParams,
+                target, pieces);
         List<String> items = new ArrayList<>();
         for (var r : refs) {
             items.add(clause.substring(r.start(), r.end()));
         }
         if (!refs.isEmpty()) {
-            selectText = InsertSelectUpdate.withItems(selectText, items);
+            selectText = InsertSelectUpdate.withItems(InsertSelectUpdate.unwrapped(selectText), items);
             if (selectText == null) {
-                throw new ShardwiseException(ErrorCode.UNSUPPORTED, "ON DUPLICATE KEY UPDATE naming column '" + refs.get(0).column()
-                        + "' of an INSERT's parenthesized SELECT");
+                throw new ShardwiseException(ErrorCode.BUG, "INSERT ... SELECT without a top-level FROM naming column '" + refs.get(0).column()
+                        + "' in ON DUPLICATE KEY UPDATE");
             }
         }
         NormalizedSql selecting = session.normalize(selectText);
@@ -101,6 +102,9 @@ final class InsertRewrites {
             rows = InsertBatches.read(cursor);
         }
         List<Object> clauseValues = params.subList(params.size() - clauseParams, params.size());
+        if (rows.isEmpty()) {
+            checked(head, width, clauseText, pieces, refs, clauseValues);
+        }
         List<List<Object[]>> batches = InsertBatches.batches(rows);
         if (!refs.isEmpty()) {
             batches = new ArrayList<>();
@@ -158,6 +162,32 @@ final class InsertRewrites {
     }
 
     /**
+     * MySQL checks the clause of an INSERT ... SELECT ... ON DUPLICATE KEY UPDATE (unknown columns and functions) even when
+     * the SELECT returns no row: the one-row {@code INSERT ... VALUES} the rows would have been written with is prepared on one
+     * node of the target (never run), every value NULL, and its error is the statement's.
+     */
+    private void checked(String head, int width, String clauseText, List<InsertSelectUpdate.Piece> pieces,
+            List<InsertSelectUpdate.Piece> refs, List<Object> clauseValues) {
+        List<Object> values = new ArrayList<>(Arrays.asList(new Object[width]));
+        int client = 0;
+        for (var p : pieces) {
+            if (p.isParam()) {
+                values.add(clauseValues.get(client++));
+            } else if (refs.contains(p)) {
+                values.add(null);
+            }
+        }
+        NormalizedSql text = session.normalize(InsertBatches.text(head, 1, width) + " " + clauseText);
+        CachedPlan plan = engine.plan(text);
+        try {
+            plans.prepareOnly(engine.router().anyNode(plan.prepared(), new StatementBindings(text, values),
+                    SourceText.original(text, plan.digestTokenOffsets())));
+        } catch (BackendException e) {
+            throw inUpdate(e);
+        }
+    }
+
+    /**
      * A backend's error of a row's {@code INSERT ... VALUES ... ON DUPLICATE KEY UPDATE} as MariaDB words it for the user's
      * INSERT ... SELECT: an unknown column of the clause is "in 'UPDATE'" there, "in 'SELECT'" after VALUES.
      */
@@ -185,7 +215,7 @@ final class InsertRewrites {
      * within the INSERT). {@code LAST_INSERT_ID()} is the session's value, which MySQL's statement reads.
      */
     Evaluated computedKeys(Insert insert, NormalizedSql normalized, CachedPlan plan, List<Object> params) {
-        if (insert.source() != null || insert.rewritten() || insert.columns().isEmpty()
+        if (insert.source() != null || insert.columns().isEmpty()
                 || !(engine.rule().logicalTables().served(insert.table().name()) instanceof TableRule.Sharded s)) {
             return null;
         }
@@ -204,6 +234,11 @@ final class InsertRewrites {
             return null; // the usual INSERT: nothing allocated
         }
         SourceText source = SourceText.original(normalized, plan.digestTokenOffsets());
+        if (insert.rewritten()) {
+            // INSERT ... SET: its VALUES form, which MySQL reads the same way, runs instead (and has its keys evaluated)
+            String values = ComputedKeys.setAsValues(source.text());
+            return values == null ? null : new Evaluated(values, params);
+        }
         String text = source.text();
         List<int[]> spans = new ArrayList<>(); // the computed keys' spans in the text, in order
         for (int r = 0; r < insert.rows().size(); r++) {
@@ -293,12 +328,16 @@ final class InsertRewrites {
      * 1052), and only when the SELECT neither groups nor aggregates (else they are not visible: left for the backend's own
      * error). A qualified name is the SELECT's when its qualifier is one of the SELECT's tables and not the target.
      */
-    private List<InsertSelectUpdate.Piece> sourceColumns(Select select, TableRef target,
+    private List<InsertSelectUpdate.Piece> sourceColumns(Select select, String selectText, List<Object> selectParams, TableRef target,
             List<InsertSelectUpdate.Piece> pieces) {
         List<InsertSelectUpdate.Piece> refs = new ArrayList<>();
         if (select.shape() != null && (!select.shape().groupBy().isEmpty() || select.shape().isAggregate())) {
             return refs;
         }
+        List<InsertSelectUpdate.Derived> derived = select.shape() == null ? null : InsertSelectUpdate.derivedTables(selectText);
+        // tables whose columns Shardwise does not list (a WITH's, a set operation's branches'), or a window's rows
+        boolean opaque = select.shape() == null || !select.rowSource() || derived == null;
+        List<List<String>> derivedColumns = null;
         List<String> targetColumns = null;
         List<List<String>> sourceColumns = null;
         for (var p : pieces) {
@@ -315,11 +354,25 @@ final class InsertRewrites {
                     }
                     continue; // the target's row
                 }
+                boolean top = false;
                 for (TableRef t : select.topTables()) {
-                    if (p.qualifier().equalsIgnoreCase(t.alias() != null ? t.alias() : t.name())) {
+                    if (!top && p.qualifier().equalsIgnoreCase(t.alias() != null ? t.alias() : t.name())) {
                         refs.add(p);
-                        break;
+                        top = true;
                     }
+                }
+                for (int d = 0; !top && !opaque && d < derived.size(); d++) {
+                    if (p.qualifier().equalsIgnoreCase(derived.get(d).alias())) {
+                        derivedColumns = derivedColumns != null ? derivedColumns : derivedColumns(derived, selectText, selectParams);
+                        if (!derivedColumns.get(d).contains(p.column().toLowerCase(Locale.ROOT))) {
+                            throw new ShardwiseException(ErrorCode.BAD_FIELD, p.qualifier() + "." + p.column(), "UPDATE");
+                        }
+                        refs.add(p);
+                        top = true;
+                    }
+                }
+                if (!top && opaque) {
+                    throw opaque(select, p.qualifier() + "." + p.column()); // a derived table's, a WITH's or a branch's
                 }
                 continue;
             }
@@ -328,6 +381,10 @@ final class InsertRewrites {
                 sourceColumns = new ArrayList<>();
                 for (TableRef t : select.topTables()) {
                     sourceColumns.add(columnNames(t));
+                }
+                if (!opaque && !derived.isEmpty()) {
+                    derivedColumns = derivedColumns != null ? derivedColumns : derivedColumns(derived, selectText, selectParams);
+                    sourceColumns.addAll(derivedColumns);
                 }
             }
             boolean inTarget = targetColumns.contains(p.column().toLowerCase(Locale.ROOT));
@@ -340,18 +397,52 @@ final class InsertRewrites {
             }
             if (inSource == 1) {
                 refs.add(p);
-            } else if (!inTarget && select.nested()) {
-                // perhaps a derived table's column, which Shardwise does not list
-                throw new ShardwiseException(ErrorCode.UNSUPPORTED, "ON DUPLICATE KEY UPDATE after INSERT ... SELECT with a derived table,"
-                        + " subquery or set operation naming '" + p.column() + "' (which of its columns it names is not known)");
+            } else if (!inTarget && opaque) {
+                throw opaque(select, p.column()); // perhaps a derived table's, a WITH's or a branch's column
             }
         }
-        if (!refs.isEmpty() && (select.shape() == null || select.shape().distinct() || select.nested())) {
-            // DISTINCT (or a set operation) leaves no one source row per inserted row to read the column from
-            throw new ShardwiseException(ErrorCode.UNSUPPORTED, "ON DUPLICATE KEY UPDATE naming column '"
-                    + refs.get(0).column() + "' of an INSERT's SELECT that is DISTINCT, a set operation or nested");
+        if (!refs.isEmpty() && opaque) {
+            throw opaque(select, refs.get(0).column());
+        }
+        if (!refs.isEmpty() && select.shape().distinct()) {
+            // MariaDB reads the column from the row of the table its plan read last when it sends a distinct row (the first of
+            // each group in its scan order when it removes duplicates on the fly): no other plan repeats that choice
+            throw new ShardwiseException(ErrorCode.UNSUPPORTED, "ON DUPLICATE KEY UPDATE naming column '" + refs.get(0).column()
+                    + "' of an INSERT's SELECT DISTINCT (MySQL reads it from whichever row of the group its plan read last, which no"
+                    + " other plan can repeat)");
         }
         return refs;
+    }
+
+    /**
+     * A name of the SELECT's FROM that Shardwise cannot bind per row: a set operation's (MySQL reads it from the row its plan
+     * read last, the same for every inserted row: no other plan repeats it), or a derived table's or WITH's, whose columns
+     * Shardwise does not list.
+     */
+    private static ShardwiseException opaque(Select select, String name) {
+        return new ShardwiseException(ErrorCode.UNSUPPORTED, "ON DUPLICATE KEY UPDATE naming '" + name + "' after an INSERT's SELECT with a"
+                + (select.shape() == null ? " set operation or WITH (MySQL reads a set operation's column from the row its plan read last,"
+                        + " which no other plan can repeat; a WITH's columns are not listed)"
+                        : " window function or a FROM Shardwise does not read (a nested join, a table function) (MySQL sends a window's"
+                        + " rows after it read every row, so it reads the column from the last one: no other plan repeats it)"));
+    }
+
+    /**
+     * The column names of each derived table, as a {@code SELECT * FROM (query) alias LIMIT 0} of it returns them (one round
+     * trip each; the tier that answers it runs it).
+     */
+    private List<List<String>> derivedColumns(List<InsertSelectUpdate.Derived> derived, String selectText, List<Object> selectParams) {
+        List<List<String>> out = new ArrayList<>();
+        for (var d : derived) {
+            int before = InsertSelectUpdate.paramsBefore(selectText, d.start());
+            int through = InsertSelectUpdate.paramsBefore(selectText, d.end());
+            List<String> names = new ArrayList<>();
+            for (Column c : plans.declared(selectText.substring(d.start(), d.end()), selectParams.subList(before, through))) {
+                names.add(c.name().toLowerCase(Locale.ROOT));
+            }
+            out.add(names);
+        }
+        return out;
     }
 
     private List<String> columnNames(TableRef table) {

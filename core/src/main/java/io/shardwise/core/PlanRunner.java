@@ -619,6 +619,11 @@ final class PlanRunner {
                 SourceText.original(normalized, plan.digestTokenOffsets()));
     }
 
+    /** {@code unit} prepared on its backend and never run: the backend's error if it refuses what the statement names. */
+    void prepareOnly(ExecutionUnit unit) {
+        execution.describe(unit);
+    }
+
     /** The statement as written, on the default backend (in the session's transaction, if any). */
     StatementResult onDefaultBackend(NormalizedSql normalized, List<Object> params) {
         return run(new RoutePlan(RouteKind.UNSHARDED, List.of(new ExecutionUnit(engine.rule().config().defaultBackend(),

@@ -43,6 +43,24 @@ class ComputedKeyInsertTest {
     }
 
     @Test
+    void insertSetIsReadAsItsValuesForm() throws SQLException {
+        assertEquals("affected 1", same("INSERT INTO users SET user_id = 41000 + 1, name = 'set-sum'", "users", "user_id"));
+        assertEquals("affected 1", same("INSERT INTO orders SET order_id = 410001, user_id = LENGTH('abc') * 7, status = CONCAT('s', 'et'),"
+                + " created_at = '2025-02-03'", "orders", "order_id"));
+        assertEquals("affected 2", same("INSERT INTO users SET user_id = 41000 + 1, name = 'again' ON DUPLICATE KEY UPDATE"
+                + " name = CONCAT(users.name, '+', VALUES(name))", "users", "user_id"), "updated");
+        try (EngineSession s = engine.openSession()) {
+            StatementResult.Update u = (StatementResult.Update) s.execute("INSERT INTO users SET name = ?, user_id = ? + 2",
+                    java.util.Arrays.asList("set-param", 41010L));
+            assertEquals(1, u.affectedRows());
+            assertEquals(List.of("41012|set-param|"), SampleEngine.rows(s, "SELECT user_id, name FROM users WHERE user_id = 41012"));
+            s.execute("DELETE FROM users WHERE user_id = 41012"); // a row only the engine's side has
+            ShardwiseException e = assertThrows(ShardwiseException.class, () -> s.execute("INSERT INTO users SET name = 'n', user_id = LENGTH(name)"));
+            assertEquals(ErrorCode.UNSUPPORTED, e.code(), "a key naming a column of its row: " + e.getMessage());
+        }
+    }
+
+    @Test
     void aNonDeterministicKeyIsEvaluatedOnceAndItsRowFoundByIt() {
         try (EngineSession s = engine.openSession()) {
             s.execute("INSERT INTO users (user_id, name) VALUES (50000 + CAST(RAND() * 100000 AS UNSIGNED), 'rand-once')");

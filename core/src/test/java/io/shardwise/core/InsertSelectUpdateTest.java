@@ -160,4 +160,93 @@ class InsertSelectUpdateTest {
             assertEquals(direct.getMessage(), e.getMessage());
         }
     }
+
+    @Test
+    void theClauseIsCheckedWhenTheSelectReturnsNoRow() throws SQLException {
+        // MySQL resolves the clause before it reads a row: an unknown column or function fails an empty INSERT ... SELECT too
+        for (String clause : List.of("name = nope", "nope = 1", "name = o.nope", "name = users.nope", "name = nofunc(1)",
+                "name = CONCAT(o.status, nope)")) {
+            String write = "INSERT INTO users (user_id, name) SELECT o.user_id, o.status FROM orders o WHERE o.amount > 100000"
+                    + " ON DUPLICATE KEY UPDATE " + clause;
+            String outcome = same(write, "users", "user_id");
+            assertTrue(outcome.startsWith("error 1054") || outcome.startsWith("error 1305"), write + ": " + outcome);
+        }
+        String write = "INSERT INTO users (user_id, name) SELECT o.user_id, o.status FROM orders o WHERE 1 = 0 ON DUPLICATE KEY UPDATE name = nope";
+        SQLException direct;
+        try (java.sql.Connection c = SAMPLE.server().connect(SAMPLE.whole()); java.sql.Statement st = c.createStatement()) {
+            direct = assertThrows(SQLException.class, () -> st.executeUpdate(write));
+        }
+        try (EngineSession s = engine.openSession()) {
+            ShardwiseException e = assertThrows(ShardwiseException.class, () -> s.execute(write));
+            assertEquals(direct.getErrorCode(), e.errno());
+            assertEquals(direct.getMessage(), e.getMessage());
+        }
+        assertEquals("affected 0", same("INSERT INTO users (user_id, name) SELECT o.user_id, o.status FROM orders o WHERE 1 = 0"
+                + " ON DUPLICATE KEY UPDATE name = CONCAT(o.status, users.name, VALUES(name))", "users", "user_id"), "a valid clause");
+        assertEquals("affected 0", same("INSERT INTO countries (code, name) SELECT country_code, 'none' FROM users WHERE user_id < -5000"
+                + " ON DUPLICATE KEY UPDATE name = CONCAT(countries.name, users.name)", "countries", "code"), "a broadcast target");
+        assertEquals("error 1054", same("INSERT INTO countries (code, name) SELECT country_code, 'none' FROM users WHERE user_id < -5000"
+                + " ON DUPLICATE KEY UPDATE name = nope", "countries", "code"), "a broadcast target");
+    }
+
+    @Test
+    void columnsOfSelectsWithSubqueriesOrParentheses() throws SQLException {
+        same("INSERT INTO users (user_id, name) SELECT o.user_id, o.status FROM orders o WHERE o.user_id IN (SELECT u.user_id FROM users u"
+                + " WHERE u.country_code = 'CH') ORDER BY o.order_id ON DUPLICATE KEY UPDATE name = CONCAT('Z', o.status, o.order_id)",
+                "users", "user_id");
+        same("INSERT INTO users (user_id, name) SELECT o.user_id, (SELECT MAX(name) FROM users) FROM orders o WHERE o.amount > 900"
+                + " ORDER BY o.order_id ON DUPLICATE KEY UPDATE name = CONCAT(status, '/', amount)", "users", "user_id");
+        same("INSERT INTO users (user_id, name) SELECT o.user_id, o.status FROM orders o WHERE EXISTS (SELECT 1 FROM order_items i"
+                + " WHERE i.order_id = o.order_id AND i.user_id = o.user_id) AND o.user_id < 20 ORDER BY o.order_id"
+                + " ON DUPLICATE KEY UPDATE name = CONCAT(o.order_id, '')", "users", "user_id");
+        same("INSERT INTO users (user_id, name) (SELECT o.user_id, o.status FROM orders o WHERE o.user_id < 3 ORDER BY o.order_id)"
+                + " ON DUPLICATE KEY UPDATE name = CONCAT('P', o.status, o.order_id)", "users", "user_id");
+        same("INSERT INTO users (user_id, name) (SELECT user_id, status FROM orders WHERE user_id BETWEEN 3 AND 5 ORDER BY order_id DESC)"
+                + " ON DUPLICATE KEY UPDATE name = CONCAT('Q', status, order_id)", "users", "user_id");
+        same("INSERT INTO users (user_id, name) SELECT o.user_id, o.status FROM orders o WHERE o.user_id IN (SELECT user_id FROM users)"
+                + " AND o.user_id < 4 ORDER BY o.order_id ON DUPLICATE KEY UPDATE name = nope", "users", "user_id");
+    }
+
+    @Test
+    void distinctAndSetOperationsNamingSelectColumnsAreRefused() throws SQLException {
+        // MariaDB accepts both, reading the column from whichever row its plan read last: no other plan repeats it
+        for (String write : List.of("INSERT INTO users (user_id, name) SELECT DISTINCT o.user_id, 'x' FROM orders o WHERE o.user_id < 6"
+                + " ON DUPLICATE KEY UPDATE name = CONCAT('Z', o.order_id)", "INSERT INTO users (user_id, name) SELECT o.user_id, o.status"
+                + " FROM orders o WHERE o.user_id < 3 UNION SELECT user_id, 'u' FROM users WHERE user_id < 3 ON DUPLICATE KEY UPDATE"
+                + " name = CONCAT('Z', o.status)")) {
+            try (java.sql.Connection c = SAMPLE.server().connect(SAMPLE.whole()); java.sql.Statement st = c.createStatement()) {
+                c.setAutoCommit(false);
+                assertTrue(st.executeUpdate(write) > 0, write);
+                c.rollback();
+            }
+            try (EngineSession s = engine.openSession()) {
+                ShardwiseException e = assertThrows(ShardwiseException.class, () -> s.execute(write));
+                assertEquals(ErrorCode.UNSUPPORTED, e.code(), write);
+            }
+        }
+        same("INSERT INTO users (user_id, name) SELECT o.user_id, o.status FROM orders o WHERE o.user_id < 3 UNION ALL SELECT user_id, 'u'"
+                + " FROM users WHERE user_id < 3 ON DUPLICATE KEY UPDATE name = CONCAT('Z', VALUES(name))", "users", "user_id");
+    }
+
+    @Test
+    void columnsOfDerivedTables() throws SQLException {
+        same("INSERT INTO users (user_id, name) SELECT d.user_id, d.status FROM (SELECT user_id, status, order_id FROM orders WHERE user_id < 4) d"
+                + " ORDER BY d.order_id ON DUPLICATE KEY UPDATE name = CONCAT('D', d.status, d.order_id)", "users", "user_id");
+        same("INSERT INTO users (user_id, name) SELECT d.user_id, d.status FROM (SELECT user_id, status, order_id FROM orders WHERE user_id < 4) AS d"
+                + " ORDER BY d.order_id DESC ON DUPLICATE KEY UPDATE name = CONCAT('E', status, order_id)", "users", "user_id");
+        same("INSERT INTO users (user_id, name) SELECT d.user_id, d.s FROM (SELECT user_id, MAX(status) AS s FROM orders WHERE user_id < 9"
+                + " GROUP BY user_id) d ON DUPLICATE KEY UPDATE name = CONCAT('F', s)", "users", "user_id");
+        same("INSERT INTO users (user_id, name) SELECT o.user_id, o.status FROM orders o JOIN (SELECT user_id, COUNT(*) AS n FROM order_items"
+                + " GROUP BY user_id) i ON i.user_id = o.user_id WHERE o.amount > 800 ORDER BY o.order_id"
+                + " ON DUPLICATE KEY UPDATE name = CONCAT('G', o.order_id, '/', i.n, '/', n)", "users", "user_id");
+        assertEquals("error 1054", same("INSERT INTO users (user_id, name) SELECT d.user_id, 'x' FROM (SELECT user_id FROM orders WHERE user_id < 4) d"
+                + " ON DUPLICATE KEY UPDATE name = d.nope", "users", "user_id"));
+        assertEquals("error 1052", same("INSERT INTO users (user_id, name) SELECT d.user_id, 'x' FROM (SELECT user_id FROM orders WHERE user_id < 4) d"
+                + " ON DUPLICATE KEY UPDATE name = user_id", "users", "user_id"), "the target's and the derived table's");
+        try (EngineSession s = engine.openSession()) {
+            ShardwiseException e = assertThrows(ShardwiseException.class, () -> s.execute("INSERT INTO users (user_id, name) SELECT o.user_id,"
+                    + " ROW_NUMBER() OVER (ORDER BY o.order_id) FROM orders o WHERE o.user_id < 4 ON DUPLICATE KEY UPDATE name = o.status"));
+            assertEquals(ErrorCode.UNSUPPORTED, e.code(), "a window's rows are sent after the last row was read");
+        }
+    }
 }

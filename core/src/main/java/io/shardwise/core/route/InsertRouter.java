@@ -69,6 +69,19 @@ final class InsertRouter {
         }
     }
 
+    /** {@link Router#anyNode}: the statement for its table's first node, the rows kept as written (none is generated a key). */
+    static ExecutionUnit anyNode(Insert insert, Bindings bindings, ShardingRule rule, SourceText userText) {
+        TableRule target = rule.logicalTables().served(insert.table().name());
+        if (!(target instanceof TableRule.Sharded s)) {
+            return route(insert, bindings, rule, userText).units().get(0);
+        }
+        SourceText source = insert.rewritten() ? SourceText.of(insert.template().text()) : userText;
+        DataNode dn = s.nodes().get(0);
+        Renderer.Rendered r = Renderer.render(insert.template(), source, Map.of(s.name().toLowerCase(Locale.ROOT), dn.table()), bindings,
+                List.of());
+        return Router.unit(dn.backend(), r, Map.of(dn.table(), s.name()));
+    }
+
     private static RoutePlan sharded(Insert insert, Bindings bindings, TableRule.Sharded s, List<Object> keys, boolean generated,
                                      List<Renderer.Edit> generationEdits, SourceText source) {
         String name = s.name();

@@ -135,6 +135,18 @@ public final class Router {
         };
     }
 
+    /**
+     * An {@code INSERT ... VALUES} rendered for one node of its table (the first), whatever its rows' keys: prepared there and
+     * never run, it lets the backend check what the statement names without a row to route (an INSERT ... SELECT ... ON
+     * DUPLICATE KEY UPDATE whose SELECT returned none, whose clause MySQL checks all the same).
+     */
+    public ExecutionUnit anyNode(Prepared prepared, Bindings bindings, SourceText source) {
+        if (!(prepared.statement instanceof Insert insert) || insert.source() != null) {
+            throw new ShardwiseException(ErrorCode.BUG, "anyNode of " + prepared.statement);
+        }
+        return InsertRouter.anyNode(insert, bindings, rule, source);
+    }
+
     /** INSERT ... SELECT: the plan of its SELECT; the session inserts the rows by the target's rule ({@link RouteKind#INSERT_SELECT}). */
     private RoutePlan insertSelect(Insert insert, Prepared prepared, Bindings bindings) {
         Select source = insert.source().select();

@@ -186,11 +186,9 @@ public final class UserVariables {
             return sql; // LOAD DATA's @variables are its rows' fields, assigned and read per row on the backends
         }
         if (first.equals("call")) {
-            // an OUT or INOUT argument assigns the variable on the backend that runs the procedure
-            String named = t.stream().filter(k -> k.kind() == TokenKind.USER_VARIABLE).map(k -> k.text(sql)).findFirst().orElse("@");
-            throw new ShardwiseException(ErrorCode.UNSUPPORTED, "user variables (" + named + ") as CALL arguments through Shardwise"
-                    + " (an OUT argument is assigned on the backend running the procedure, while Shardwise keeps the session's"
-                    + " user variables; the JDBC driver's CallableStatement reads OUT parameters)");
+            // an OUT or INOUT argument assigns the variable on the backend that runs the procedure: the session's values
+            // are set on that connection first and read back after (CallRunner)
+            return sql;
         }
         if (innerAssignment(sql, mode) != null) {
             // a variable it assigns is read and assigned row by row on the one connection that runs it

@@ -1414,6 +1414,39 @@ final class HandCorpus {
         c.write("INSERT INTO users (user_id, name) VALUES (LAST_INSERT_ID() + 50000, 'lid')", "users", "user_id");
         c.failingWrite("INSERT INTO users (user_id, name) VALUES (40200, 'half'), (40000 + 1, 'duplicate')", "users", "user_id");
 
+        // INSERT ... SELECT ... ON DUPLICATE KEY UPDATE naming the SELECT's columns when it has subqueries or parentheses
+        // (MySQL reads them from the source row, as without), and a clause checked even when the SELECT returns no row
+        c.category("insert-select-odku-nested");
+        c.write("INSERT INTO users (user_id, name) SELECT o.user_id, o.status FROM orders o WHERE o.user_id IN (SELECT u.user_id FROM users u"
+                + " WHERE u.country_code = 'CH') ORDER BY o.order_id ON DUPLICATE KEY UPDATE name = CONCAT('Z', o.status, o.order_id)",
+                "users", "user_id");
+        c.write("INSERT INTO users (user_id, name) SELECT o.user_id, (SELECT MAX(name) FROM users) FROM orders o WHERE o.amount > 900"
+                + " ORDER BY o.order_id ON DUPLICATE KEY UPDATE name = CONCAT(status, '/', amount)", "users", "user_id");
+        c.write("INSERT INTO users (user_id, name) (SELECT o.user_id, o.status FROM orders o WHERE o.user_id < 3 ORDER BY o.order_id)"
+                + " ON DUPLICATE KEY UPDATE name = CONCAT('P', o.status, o.order_id)", "users", "user_id");
+        c.write("INSERT INTO users (user_id, name) SELECT o.user_id, o.status FROM orders o WHERE o.user_id < 3 UNION ALL SELECT user_id, 'u'"
+                + " FROM users WHERE user_id < 3 ON DUPLICATE KEY UPDATE name = CONCAT('U', VALUES(name))", "users", "user_id");
+        c.write("INSERT INTO users (user_id, name) SELECT d.user_id, d.status FROM (SELECT user_id, status, order_id FROM orders WHERE user_id < 4) d"
+                + " ORDER BY d.order_id ON DUPLICATE KEY UPDATE name = CONCAT('D', status, d.order_id)", "users", "user_id");
+        c.write("INSERT INTO users (user_id, name) SELECT o.user_id, o.status FROM orders o JOIN (SELECT user_id, COUNT(*) AS n FROM order_items"
+                + " GROUP BY user_id) i ON i.user_id = o.user_id WHERE o.amount > 800 ORDER BY o.order_id"
+                + " ON DUPLICATE KEY UPDATE name = CONCAT('G', o.order_id, '/', i.n, '/', n)", "users", "user_id");
+        c.failingWrite("INSERT INTO users (user_id, name) SELECT d.user_id, 'x' FROM (SELECT user_id FROM orders WHERE user_id < 4) d"
+                + " ON DUPLICATE KEY UPDATE name = d.nope", "users", "user_id");
+        c.failingWrite("INSERT INTO users (user_id, name) SELECT o.user_id, o.status FROM orders o WHERE o.amount > 100000"
+                + " ON DUPLICATE KEY UPDATE name = nope", "users", "user_id");
+        c.failingWrite("INSERT INTO users (user_id, name) SELECT o.user_id, o.status FROM orders o WHERE 1 = 0 ON DUPLICATE KEY UPDATE nope = 1",
+                "users", "user_id");
+        c.failingWrite("INSERT INTO countries (code, name) SELECT country_code, 'none' FROM users WHERE user_id < -5000"
+                + " ON DUPLICATE KEY UPDATE name = o.nope", "countries", "code");
+        c.write("INSERT INTO users (user_id, name) SELECT o.user_id, o.status FROM orders o WHERE 1 = 0"
+                + " ON DUPLICATE KEY UPDATE name = CONCAT(o.status, users.name, VALUES(name))", "users", "user_id");
+        // INSERT ... SET with a computed sharding key: read as its VALUES form, whose keys are evaluated once
+        c.write("INSERT INTO users SET user_id = 41000 + 1, name = 'set-sum'", "users", "user_id");
+        c.write("INSERT INTO users SET user_id = 41000 + 1, name = 'again' ON DUPLICATE KEY UPDATE name = CONCAT(users.name, '+', VALUES(name))",
+                "users", "user_id");
+        c.pwrite("INSERT INTO users SET name = ?, user_id = ? + 2", "users", "user_id", "set-param", 41010L);
+
         // on the relay face a transaction whose first statement relays runs natively: point reads and writes relay on
         // the connections it pins, the rest (the whole-table checks, merges) runs on the same connections and sees its writes
         c.category("native-transaction");

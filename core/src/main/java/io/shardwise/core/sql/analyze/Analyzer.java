@@ -116,20 +116,12 @@ public final class Analyzer {
 
     /**
      * CALL runs where the procedure lives, as a statement Shardwise does not read: its arguments may
-     * name only single tables of one backend. An argument that is a user variable is refused, as
-     * every user variable is: an OUT value written to one pooled backend connection would be read
-     * back from another.
+     * name only single tables of one backend. User variables among them are set on the CALL's backend
+     * connection before it and read back after it (CallRunner).
      */
     private Statement call(String sql, List<Token> tokens) {
         if (tokens.size() < 2 || (tokens.get(1).kind() != Kind.WORD && tokens.get(1).kind() != Kind.QUOTED_ID)) {
             return fallback(sql, tokens, "CALL");
-        }
-        for (Token t : tokens) {
-            if (t.kind() == Kind.VARIABLE && !t.text().startsWith("@@")) {
-                throw new ShardwiseException(ErrorCode.UNSUPPORTED, "user variables (" + t.text() + ") as CALL arguments through"
-                        + " Shardwise (an OUT argument is assigned on the backend running the procedure, while Shardwise keeps the"
-                        + " session's user variables; the JDBC driver's CallableStatement reads OUT parameters)");
-            }
         }
         boolean qualified = tokens.size() > 3 && tokens.get(2).text().equals(".");
         String procedure = DigestScanner.identifier(tokens.get(qualified ? 3 : 1));

@@ -24,6 +24,52 @@ public final class ComputedKeys {
 
     private ComputedKeys() {}
 
+    /**
+     * {@code INSERT ... SET a = x, b = y [ON DUPLICATE KEY UPDATE ...]} as its VALUES form, {@code INSERT ... (a, b) VALUES (x, y)
+     * [ON DUPLICATE KEY UPDATE ...]}, which MySQL reads the same way (the values in the same order, so its {@code ?} too); null
+     * when the text is not that shape.
+     */
+    public static String setAsValues(String insert) {
+        List<Token> tokens = DigestScanner.scan(insert);
+        int set = -1;
+        for (int i = 0; i < tokens.size() && set < 0; i++) {
+            set = tokens.get(i).depth() == 0 && tokens.get(i).is("set") ? i : -1;
+        }
+        if (set < 0) {
+            return null;
+        }
+        StringBuilder columns = new StringBuilder();
+        StringBuilder values = new StringBuilder();
+        int end = insert.length();
+        int i = set + 1;
+        while (i < tokens.size()) {
+            int name = i;
+            while (i < tokens.size() && !(tokens.get(i).depth() == 0 && (tokens.get(i).text().equals("=") || tokens.get(i).text().equals(":=")))) {
+                i++;
+            }
+            if (i >= tokens.size() || i == name) {
+                return null;
+            }
+            columns.append(columns.isEmpty() ? "" : ", ").append(insert, tokens.get(name).start(), tokens.get(i - 1).end());
+            int first = ++i;
+            while (i < tokens.size() && !(tokens.get(i).depth() == 0 && (tokens.get(i).kind() == Kind.COMMA || tokens.get(i).is("on")
+                    || tokens.get(i).is("returning") || tokens.get(i).kind() == Kind.SEMICOLON))) {
+                i++;
+            }
+            if (i == first) {
+                return null;
+            }
+            values.append(values.isEmpty() ? "" : ", ").append(insert, tokens.get(first).start(), tokens.get(i - 1).end());
+            if (i < tokens.size() && tokens.get(i).kind() != Kind.COMMA) {
+                end = tokens.get(i).start();
+                break;
+            }
+            i++;
+        }
+        return insert.substring(0, tokens.get(set).start()) + "(" + columns + ") VALUES (" + values + ")"
+                + (end < insert.length() ? " " + insert.substring(end) : "");
+    }
+
     /** The spans (relative to {@code row}, the text of {@code (a, b, ...)}) of the row's values. */
     public static List<int[]> values(String row) {
         List<Token> tokens = DigestScanner.scan(row);

@@ -102,6 +102,109 @@ public final class InsertSelectUpdate {
         return null;
     }
 
+    /** A derived table of a SELECT's top-level FROM: its alias and its text, from its {@code (} through its alias (and column list). */
+    public record Derived(String alias, int start, int end) {}
+
+    /** Words that end a top-level FROM. */
+    private static final Set<String> AFTER_FROM = Set.of("where", "group", "having", "order", "limit", "window", "union", "except",
+            "intersect", "for", "lock", "into", "procedure", "offset", "fetch");
+
+    /**
+     * The derived tables of {@code select}'s top-level FROM, in text order; null when its FROM holds a parenthesis that is
+     * neither a derived table's query nor a join condition's (a nested join, a table function), where one could hide.
+     */
+    public static List<Derived> derivedTables(String select) {
+        List<Token> tokens = DigestScanner.scan(select);
+        List<Derived> out = new ArrayList<>();
+        boolean from = false;
+        boolean condition = false; // after ON or USING, until the next join
+        for (int i = 0; i < tokens.size(); i++) {
+            Token t = tokens.get(i);
+            if (t.depth() != 0 || t.kind() == Kind.COMMENT) {
+                continue;
+            }
+            if (!from) {
+                from = t.is("from");
+                continue;
+            }
+            if (t.kind() == Kind.WORD && AFTER_FROM.contains(t.lower())) {
+                break;
+            }
+            if (t.is("on") || t.is("using")) {
+                condition = true;
+            } else if (t.is("join") || t.kind() == Kind.COMMA) {
+                condition = false;
+            }
+            if (t.kind() != Kind.OPEN) {
+                continue;
+            }
+            int close = closing(tokens, i);
+            if (condition) {
+                i = close;
+                continue;
+            }
+            if (i + 1 >= tokens.size() || !(tokens.get(i + 1).is("select") || tokens.get(i + 1).is("with")) || close < 0) {
+                return null;
+            }
+            int k = close + 1;
+            if (k < tokens.size() && tokens.get(k).is("as")) {
+                k++;
+            }
+            if (k >= tokens.size() || !isName(tokens.get(k)) || tokens.get(k).kind() == Kind.WORD && AFTER_FROM.contains(tokens.get(k).lower())) {
+                return null;
+            }
+            String alias = DigestScanner.identifier(tokens.get(k));
+            int end = tokens.get(k).end();
+            if (k + 1 < tokens.size() && tokens.get(k + 1).kind() == Kind.OPEN) {
+                k = closing(tokens, k + 1);
+                if (k < 0) {
+                    return null;
+                }
+                end = tokens.get(k).end();
+            }
+            out.add(new Derived(alias, t.start(), end));
+            i = k;
+        }
+        return out;
+    }
+
+    /** The index of the CLOSE matching the OPEN at {@code open}, or -1. */
+    private static int closing(List<Token> tokens, int open) {
+        int depth = tokens.get(open).depth();
+        for (int i = open + 1; i < tokens.size(); i++) {
+            if (tokens.get(i).kind() == Kind.CLOSE && tokens.get(i).depth() == depth) {
+                return i;
+            }
+        }
+        return -1;
+    }
+
+    /** How many client {@code ?} stand in {@code text} before {@code at}. */
+    public static int paramsBefore(String text, int at) {
+        int n = 0;
+        for (Token t : DigestScanner.scan(text)) {
+            n += t.kind() == Kind.PARAM && t.start() < at ? 1 : 0;
+        }
+        return n;
+    }
+
+    /** {@code select} without the parentheses that wrap all of it ({@code (SELECT ...)}, as MySQL accepts it after INSERT). */
+    public static String unwrapped(String select) {
+        String text = select.strip();
+        while (text.startsWith("(") && text.endsWith(")")) {
+            List<Token> tokens = DigestScanner.scan(text);
+            Token first = tokens.get(0);
+            Token last = tokens.get(tokens.size() - 1);
+            for (Token t : tokens) {
+                if (t != last && t.kind() == Kind.CLOSE && t.depth() == first.depth()) {
+                    return text; // "(SELECT ...) UNION (SELECT ...)": the first parenthesis closes early
+                }
+            }
+            text = text.substring(first.end(), last.start()).strip();
+        }
+        return text;
+    }
+
     /** Whether {@code word} (lower case) is an SQL word that stands where a column could, and is none. */
     static boolean isKeyword(String word) {
         return KEYWORDS.contains(word);

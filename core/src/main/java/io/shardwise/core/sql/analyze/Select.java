@@ -21,10 +21,13 @@ import java.util.Map;
  * table, set operation, window or INTO). Such a statement may run on several nodes and be merged when
  * each subquery reads, for each outer row, only rows on that row's node ({@link Inner#followsOuter}, or
  * broadcast tables).
+ * {@code rowSource}: each result row is sent as one row of the top FROM's tables (derived ones included) is read (no set
+ * operation, window, INTO; subqueries allowed): what an INSERT ... SELECT ... ON DUPLICATE KEY UPDATE naming the SELECT's
+ * columns needs, as MySQL reads them from the row its plan read last.
  */
 public record Select(SqlTemplate template, List<TableRef> tables, List<TableRef> topTables,
                      Map<TableRef, KeyCondition> conditions, List<KeyJoin> keyJoins, SelectShape shape, boolean nested,
-                     List<Inner> inner, List<SelectShape.Span> branchItems, boolean perRow)
+                     List<Inner> inner, List<SelectShape.Span> branchItems, boolean perRow, boolean rowSource)
         implements Statement {
     public Select {
         tables = List.copyOf(tables);
@@ -37,7 +40,7 @@ public record Select(SqlTemplate template, List<TableRef> tables, List<TableRef>
 
     public Select(SqlTemplate template, List<TableRef> tables, List<TableRef> topTables, Map<TableRef, KeyCondition> conditions,
                   List<KeyJoin> keyJoins, SelectShape shape, boolean nested, List<Inner> inner) {
-        this(template, tables, topTables, conditions, keyJoins, shape, nested, inner, List.of(), false);
+        this(template, tables, topTables, conditions, keyJoins, shape, nested, inner, List.of(), false, !nested);
     }
 
     /**

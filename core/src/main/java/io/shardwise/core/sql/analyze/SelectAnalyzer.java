@@ -68,6 +68,7 @@ final class SelectAnalyzer {
         Map<Clause.Kind, Clause> clauses = new EnumMap<>(Clause.Kind.class);
         boolean nested = from.nested;
         boolean perRow = false;
+        boolean rowSource = false;
         if (select != null) {
             List<SqlNode> where = new ArrayList<>(from.innerJoinConditions);
             if (select.getWhere() != null) {
@@ -82,10 +83,12 @@ final class SelectAnalyzer {
             shape = shape(parsed, select, c, extractor);
             clauses = clauses(parsed, c);
             perRow = nested && !from.derived && !window && !c.setOperation && !c.into && perRowShape(parsed, select, shape);
+            rowSource = !window && !c.setOperation && !c.into;
         }
         SqlTemplate template = new SqlTemplate(parsed.sql, slots, clauses);
         return new Select(template, from.allTables, from.topTables, conditions, extractor.keyJoins, shape, nested,
-                inner(parsed, rule, from), select == null ? branchItems(parsed, root) : List.of(), perRow);
+                inner(parsed, rule, from), select == null ? branchItems(parsed, root) : List.of(), perRow,
+                rowSource);
     }
 
     /**
