@@ -51,10 +51,17 @@ public final class SessionVariables {
         }
     }
 
-    /** @param unsigned a BIGINT UNSIGNED column, as MariaDB types {@code @@in_transaction} */
-    private record Value(String text, boolean numeric, boolean unsigned) {
+    /**
+     * @param unsigned a BIGINT UNSIGNED column, as MariaDB types {@code @@in_transaction}
+     * @param decimals a string column's decimals: 31, or MariaDB 11.4's 39 for {@code @@completion_type} (checked by the oracle)
+     */
+    private record Value(String text, boolean numeric, boolean unsigned, int decimals) {
         Value(String text, boolean numeric) {
-            this(text, numeric, false);
+            this(text, numeric, false, 31);
+        }
+
+        Value(String text, boolean numeric, boolean unsigned) {
+            this(text, numeric, unsigned, 31);
         }
     }
 
@@ -170,6 +177,10 @@ public final class SessionVariables {
                 if (level != null) {
                     return new Value(level.name().replace('_', '-'), false);
                 }
+            }
+            case "completion_type" -> {
+                Value v = lookup(name);
+                return v == null ? null : new Value(v.text(), false, false, 39);
             }
             default -> { }
         }
@@ -561,7 +572,8 @@ public final class SessionVariables {
                 ? new Column("", "", "", label, "", Column.BINARY_COLLATION, 20, 8, Column.FLAG_BINARY | Column.FLAG_UNSIGNED, 0)
                 : value.numeric()
                 ? new Column("", "", "", label, "", Column.BINARY_COLLATION, 21, 8, Column.FLAG_BINARY, 0)
-                : new Column("", "", "", label, "", 45, 4 * Math.max(value.text() == null ? 0 : value.text().length(), 1), 253, 0, 31);
+                : new Column("", "", "", label, "", 45, 4 * Math.max(value.text() == null ? 0 : value.text().length(), 1), 253, 0,
+                        value.decimals());
     }
 
     private static boolean isAlias(String sql, Token t) {

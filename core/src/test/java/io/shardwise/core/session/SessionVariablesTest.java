@@ -240,6 +240,12 @@ class SessionVariablesTest {
         }
         assertTrue(((SetStatement.Variable) SetStatement.parse("SET completion_type = DEFAULT", LexicalMode.DEFAULT).assignments().get(0)).isDefault());
         assertFalse(((SetStatement.Variable) SetStatement.parse("SET completion_type = @x", LexicalMode.DEFAULT).assignments().get(0)).literal());
+        SessionVariables v = new SessionVariables(new SessionVariables.Client("app", "localhost", 1));
+        v.record(SetStatement.parse("SET completion_type = 1", LexicalMode.DEFAULT));
+        ResultCursor read = v.answer("SELECT @@completion_type", true, "shop");
+        assertEquals(39, read.columns().get(0).decimals(), "as MariaDB 11.4 describes it (OracleIT)");
+        assertTrue(read.next());
+        assertEquals("CHAIN", new String(read.get(0), StandardCharsets.UTF_8));
         java.util.Map<String, Integer> refused = new java.util.LinkedHashMap<>();
         refused.put("SET completion_type = RELEASE", 1064);
         refused.put("SET completion_type = 3", 1231);
