@@ -141,14 +141,19 @@ final class EngineRelay implements RelaySession {
                 return TransactionCommand.ANSWERED;
             }
             case COMMIT, ROLLBACK -> {
+                if (session.completionType() != 0) {
+                    return null; // completion_type CHAIN or RELEASE: the session's thread chains or releases (TransactionCompletion)
+                }
                 io.shardwise.core.execute.NativeTransaction on = execution.nativeTransaction();
                 if (on == null) {
                     if (!execution.endWithoutBackend()) {
                         return null;
                     }
+                    noChain();
                     session.clearDiagnostics();
                     return TransactionCommand.ANSWERED;
                 }
+                noChain();
                 session.clearDiagnostics();
                 if (kind == TransactionWords.Kind.COMMIT) {
                     return new TransactionCommand(TransactionCommand.Action.COMMIT, on);
@@ -161,6 +166,12 @@ final class EngineRelay implements RelaySession {
             }
         }
         return null;
+    }
+
+    /** A COMMIT or ROLLBACK that chains none drops a pending next-transaction level and mode, as the session's thread does (SessionCommandRunner#end). */
+    private void noChain() {
+        execution.state().takeNextIsolation();
+        execution.state().takeNextReadOnly();
     }
 
     /**

@@ -62,6 +62,8 @@ public final class EngineSession implements AutoCloseable {
     private final PlanRunner plans;
     private final CallRunner calls;
     private final SessionCommandRunner commands;
+    /** See {@link #released}. */
+    private boolean released;
     private final RelaySession relay;
     private final LoadDataRunner loads;
     private final AssigningRunner assigning;
@@ -100,6 +102,7 @@ public final class EngineSession implements AutoCloseable {
         this.schema = schema;
         this.local = new SessionStatements(engine.rule(), host, this::sqlMode, this::readOnly, () -> execution.state().isolation());
         this.local.lastInsertId(this::lastInsertId);
+        this.local.inTransaction(() -> execution.inTransaction());
         this.plans = new PlanRunner(engine, execution, this);
         this.explains = new ExplainRunner(engine, execution, this, plans);
         this.calls = new CallRunner(engine, execution, this, local.users());
@@ -601,7 +604,7 @@ public final class EngineSession implements AutoCloseable {
      * defaults; the schema stays.
      */
     public void reset() {
-        execute("ROLLBACK");
+        execute("ROLLBACK AND NO CHAIN NO RELEASE"); // whatever completion_type says
         execute("UNLOCK TABLES");
         execute("SET autocommit = 1");
         execute("SET sql_mode = DEFAULT");
@@ -632,6 +635,26 @@ public final class EngineSession implements AutoCloseable {
 
     public boolean inTransaction() {
         return execution.inTransaction();
+    }
+
+    /** COMMIT or ROLLBACK RELEASE (or completion_type RELEASE) ended the session: its face closes it after the OK. */
+    void release() {
+        released = true;
+    }
+
+    /**
+     * Whether a {@code COMMIT RELEASE} / {@code ROLLBACK RELEASE} (or a COMMIT or ROLLBACK with completion_type
+     * RELEASE) ended this session: the statement succeeded, and its face now ends the client's connection as
+     * MariaDB does (the server closes it after the OK; the driver's connection fails its next use as
+     * Connector/J's does when the server closed it). Nothing is open any more: the face only closes.
+     */
+    public boolean released() {
+        return released;
+    }
+
+    /** The session's completion_type (0 NO_CHAIN, 1 CHAIN, 2 RELEASE); safe to read on a face's event loop. */
+    public int completionType() {
+        return local.completionType();
     }
 
     public boolean autocommit() {

@@ -48,20 +48,42 @@ final class SessionCommandRunner {
         access.began(requested, execution.state());
     }
 
-    private static final java.util.regex.Pattern NO_COMPLETION = java.util.regex.Pattern.compile("\\bno\\s+(chain|release)\\b");
-    private static final java.util.regex.Pattern COMPLETION = java.util.regex.Pattern.compile("\\b(chain|release)\\b");
-
     /**
-     * {@code COMMIT AND CHAIN} opens the next transaction with the ended one's isolation level and access mode,
-     * {@code RELEASE} closes the connection: neither is done here, so they are refused rather than run as a
-     * plain COMMIT or ROLLBACK (which would leave the client's next statements outside the transaction it
-     * asked for). {@code AND NO CHAIN} and {@code NO RELEASE} are the plain forms.
+     * COMMIT or ROLLBACK, then what {@link TransactionCompletion} reads of it. {@code AND CHAIN} begins the next
+     * transaction at once with the ended one's isolation level and access mode (MariaDB keeps them even when
+     * they were a one-shot {@code SET TRANSACTION}'s, or the session's changed meanwhile); outside a transaction
+     * it begins one with what a pending {@code SET TRANSACTION} asked for. Without a chain, a pending
+     * next-transaction level and mode are dropped, as MariaDB resets them at every COMMIT and ROLLBACK. A
+     * failed COMMIT neither chains nor releases. {@code RELEASE} marks the session released: its face ends it
+     * after the OK ({@link EngineSession#released}).
      */
-    private static void refuseCompletion(String argument, String verb) {
-        String words = NO_COMPLETION.matcher(argument.toLowerCase(java.util.Locale.ROOT)).replaceAll(" ");
-        java.util.regex.Matcher m = COMPLETION.matcher(words);
-        if (m.find()) {
-            throw new ShardwiseException(ErrorCode.UNSUPPORTED, verb + (m.group(1).equals("chain") ? " AND CHAIN" : " RELEASE"));
+    private void end(SessionCommand command, NormalizedSql normalized) {
+        TransactionCompletion how = TransactionCompletion.of(command.argument(), normalized.lexicalMode(), local.completionType());
+        boolean open = execution.inTransaction();
+        io.shardwise.core.execute.SessionState.Isolation level = open ? execution.transactionLevel() : null;
+        if (open && level == null && how.chain() && execution.state().isolation() != null) {
+            level = local.defaultIsolation(); // began at the backends' default, and a SET SESSION changed the session's since
+        }
+        Boolean readOnly = open ? access.readOnlyNow(execution) : null;
+        if (command.kind() == SessionCommand.Kind.COMMIT) {
+            execution.commit();
+        } else {
+            execution.rollback();
+        }
+        io.shardwise.core.execute.SessionState state = execution.state();
+        if (how.chain()) {
+            if (level != null) {
+                state.setNextIsolation(level);
+            }
+            locks.release(); // as BEGIN: a new transaction releases table locks
+            execution.begin();
+            access.began(readOnly, state);
+        } else {
+            state.takeNextIsolation();
+            state.takeNextReadOnly();
+        }
+        if (how.release()) {
+            session.release();
         }
     }
 
@@ -80,14 +102,7 @@ final class SessionCommandRunner {
                 execution.begin();
                 access.began(requested, execution.state());
             }
-            case COMMIT -> {
-                refuseCompletion(command.argument(), "COMMIT");
-                execution.commit();
-            }
-            case ROLLBACK -> {
-                refuseCompletion(command.argument(), "ROLLBACK");
-                execution.rollback();
-            }
+            case COMMIT, ROLLBACK -> end(command, normalized);
             case SAVEPOINT -> execution.savepoint(SessionCommands.savepointName(sql, 1, normalized.lexicalMode()));
             case ROLLBACK_TO_SAVEPOINT -> execution.rollbackToSavepoint(SessionCommands.lastWord(sql, normalized.lexicalMode()));
             case RELEASE_SAVEPOINT -> execution.releaseSavepoint(SessionCommands.lastWord(sql, normalized.lexicalMode()));

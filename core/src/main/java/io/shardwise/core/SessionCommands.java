@@ -58,7 +58,11 @@ final class SessionCommands {
                 UserVariables.Value value = UserVariables.literal(u.expression(), mode);
                 values.put(u, value != null ? value : evaluate.apply(select(users.expression(u.expression(), mode), mode)));
             }
-            applied.add(assignment instanceof SetStatement.Variable v ? readUsers(v, users, mode) : assignment);
+            SetStatement.Assignment a = assignment instanceof SetStatement.Variable v ? readUsers(v, users, mode) : assignment;
+            if (a instanceof SetStatement.Variable v && v.name().equals("completion_type")) {
+                a = completionType(v, execution, defaultBackend, mode);
+            }
+            applied.add(a);
         }
         for (SetStatement.Assignment a : applied) {
             switch (a) {
@@ -80,6 +84,20 @@ final class SessionCommands {
             }
         }
         return new SetStatement(applied);
+    }
+
+    /**
+     * completion_type's value read as MariaDB reads it ({@link SetStatement#COMPLETION_TYPES}'s name, quoted): a
+     * literal (one read from user variables too) checked as SET reads it, an expression evaluated first. The
+     * session keeps it ({@code SessionStatements#completionType}), no backend gets it: a pooled connection
+     * whose own COMMIT chained a transaction or closed would outlive the client's transaction.
+     */
+    private static SetStatement.Variable completionType(SetStatement.Variable v, ExecutionSession execution, String defaultBackend,
+                                                        LexicalMode mode) {
+        if (!v.literal()) {
+            return SetStatement.completionType(evaluate(v.expression(), execution, defaultBackend));
+        }
+        return (SetStatement.Variable) SetStatement.parse("SET completion_type = " + v.expression(), mode).assignments().get(0);
     }
 
     /**
@@ -164,6 +182,7 @@ final class SessionCommands {
             case "transaction_isolation", "tx_isolation" ->
                     state.setIsolation(v.isDefault() ? null : SetStatement.isolation(v.name(), plain));
             case "transaction_read_only", "tx_read_only" -> state.setReadOnly(!v.isDefault() && truth(v.name(), plain));
+            case "completion_type" -> { } // the session's own (SessionStatements#completionType), never a backend's
             default -> state.setVariable(v.name(), expression);
         }
     }

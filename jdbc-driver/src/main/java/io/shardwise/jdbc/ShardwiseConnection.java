@@ -65,6 +65,8 @@ final class ShardwiseConnection implements Connection {
     private final Properties clientInfo = new Properties();
     private final PreparedTexts preparedTexts = new PreparedTexts();
     private volatile boolean closed;
+    /** See {@link #checkNotReleased}. */
+    private volatile boolean released;
     private int holdability = ResultSet.HOLD_CURSORS_OVER_COMMIT;
     private int networkTimeout;
 
@@ -125,6 +127,7 @@ final class ShardwiseConnection implements Connection {
     /** As {@link #run(String, NormalizedSql, List)}; {@code out}: the markers that are OUT parameters of a CALL, or null. */
     StatementResult run(String sql, NormalizedSql normalized, List<Object> params, java.util.BitSet out) throws SQLException {
         checkOpen();
+        checkNotReleased();
         lock.lock();
         try {
             if (session.inTransaction() || !session.autocommit()) {
@@ -135,7 +138,11 @@ final class ShardwiseConnection implements Connection {
             if (out != null && !out.isEmpty()) {
                 return session.call(normalized == null ? session.normalize(sql) : normalized, params, out);
             }
-            return normalized == null ? session.execute(sql, params) : session.execute(normalized, params);
+            StatementResult result = normalized == null ? session.execute(sql, params) : session.execute(normalized, params);
+            if (session.released()) {
+                released = true; // its OK is this statement's answer; the next use finds the connection gone
+            }
+            return result;
         } catch (ShardwiseException e) {
             if (readOnlyByApplication && ErrorCode.READ_ONLY_TRANSACTION.is(e.errno())) {
                 // Connector/J refuses a write itself on a connection the application made read-only, before any server sees it
@@ -152,6 +159,7 @@ final class ShardwiseConnection implements Connection {
     /** The result columns of a statement, described without running it ({@link EngineSession#describe}). */
     List<Column> describe(String sql) throws SQLException {
         checkOpen();
+        checkNotReleased();
         lock.lock();
         try {
             return session.describe(sql);
@@ -183,6 +191,19 @@ final class ShardwiseConnection implements Connection {
 
     void closed(ShardwiseStatement st) {
         statements.remove(st);
+    }
+
+    /**
+     * After a COMMIT or ROLLBACK RELEASE (or one with completion_type RELEASE) the next use that would reach the
+     * server fails as Connector/J's does once MariaDB closed the connection after that OK: a communications
+     * failure (08S01, errno 0), which closes the connection; every later use is 08003, as after close().
+     */
+    private void checkNotReleased() throws SQLException {
+        if (released) {
+            close();
+            throw new java.sql.SQLRecoverableException("Communications link failure\n\nThe server closed the connection:"
+                    + " COMMIT or ROLLBACK RELEASE ended the session.", "08S01", 0);
+        }
     }
 
     void checkOpen() throws SQLException {
@@ -490,6 +511,10 @@ final class ShardwiseConnection implements Connection {
             throw SqlErrors.illegal("isValid timeout must not be negative: " + timeout);
         }
         if (closed) {
+            return false;
+        }
+        if (released) {
+            close(); // Connector/J's ping finds the server gone
             return false;
         }
         try {

@@ -86,6 +86,7 @@ public enum ErrorCode {
     OUT_OF_RANGE(1264, "22003", "Out of range value for column '%s' at row %s"),
     DATA_TRUNCATED(1265, "01000", "Data truncated for column '%s' at row %s"),
     WRONG_VALUE_FOR_VARIABLE(1231, "42000", "Variable '%s' can't be set to the value of '%s'"),
+    WRONG_TYPE_FOR_VARIABLE(1232, "42000", "Incorrect argument type to variable '%s'"),
     TRUNCATED_WRONG_VALUE(1292, "22007", "Truncated incorrect %s value: '%s'"),
     INCORRECT_VALUE_FOR_FIELD(1366, "HY000", "Incorrect %s value: '%s' for column '%s' at row %s"),
     ILLEGAL_VALUE_FOR_TYPE(1367, "22007", "Illegal %s '%s' value found during parsing"),

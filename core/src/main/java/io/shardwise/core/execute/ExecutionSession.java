@@ -822,6 +822,15 @@ public final class ExecutionSession implements AutoCloseable {
     }
 
     /**
+     * The isolation level the open transaction began at (a one-shot SET TRANSACTION's, else the session's then),
+     * null outside one or at the backends' default: COMMIT AND CHAIN gives it to the next transaction.
+     */
+    public SessionState.Isolation transactionLevel() {
+        Transaction tx = transaction;
+        return tx == null ? null : tx.begunAt();
+    }
+
+    /**
      * What a fresh connection needs to run a statement now exactly as a pooled one would (a SET of
      * the session's forwarded settings, "" for none), or null when it cannot: in a transaction or
      * with autocommit off, with a statement timeout to enforce, or with settings applied through JDBC

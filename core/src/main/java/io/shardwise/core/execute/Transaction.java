@@ -59,6 +59,8 @@ final class Transaction {
     private boolean admitted;
     /** The level every backend joining runs at, fixed when the transaction began (null: the pool's default). */
     private final SessionState.Isolation isolation;
+    /** See {@link #begunAt}: what COMMIT AND CHAIN gives the next transaction (a later SET SESSION does not change it). */
+    private final SessionState.Isolation begunAt;
 
     /** Holds table locks (LOCK TABLES) rather than a transaction: its connections stay in autocommit mode. */
     private final boolean locking;
@@ -77,10 +79,16 @@ final class Transaction {
         this.xa = pools.xa();
         this.gtrid = xa == null || locking ? null : xa.newGtrid();
         this.isolation = locking ? state.isolation() : state.takeNextIsolation(); // LOCK TABLES begins no transaction
+        this.begunAt = isolation != null ? isolation : state.isolation();
     }
 
     SessionState.Isolation isolation() {
         return isolation;
+    }
+
+    /** The level the transaction began at: its own, else the session's then (null: the backends' default). */
+    SessionState.Isolation begunAt() {
+        return begunAt;
     }
 
     /**

@@ -29,6 +29,8 @@ public final class SessionStatements {
     /** The backend's character sets and collations, read on first use (asking the backend must not happen at open). */
     private Collations collations;
     private final SessionVariables variables;
+    /** See {@link #completionType()}. */
+    private int completionType;
     private final UserVariables users = new UserVariables();
     private final ShowStatements shows;
     /** Built on first use, on the session's thread, from the variables (asking the backend must not happen at open). */
@@ -84,6 +86,11 @@ public final class SessionStatements {
     }
 
     /** {@code LAST_INSERT_ID()} as the session keeps it. */
+    /** Whether the engine's session has a transaction open ({@code @@in_transaction}). */
+    public void inTransaction(java.util.function.BooleanSupplier inTransaction) {
+        variables.inTransaction(inTransaction);
+    }
+
     public void lastInsertId(java.util.function.LongSupplier lastInsertId) {
         variables.lastInsertId(lastInsertId);
     }
@@ -259,12 +266,33 @@ public final class SessionStatements {
     /** A successful SET: the values clients read back ({@code @@x}, SHOW VARIABLES) follow it. */
     public void recordSet(SetStatement set) {
         variables.record(set);
+        for (SetStatement.Assignment a : set.assignments()) {
+            if (a instanceof SetStatement.Variable v && v.name().equals("completion_type")) {
+                // SET read it as a quoted name of COMPLETION_TYPES, or DEFAULT (the servers' default, NO_CHAIN)
+                completionType = v.isDefault() ? 0 : SetStatement.COMPLETION_TYPES.indexOf(v.plain());
+            }
+        }
+    }
+
+    /** The backends' default isolation level (what a session that never set one runs at), on the session's thread. */
+    public io.shardwise.core.execute.SessionState.Isolation defaultIsolation() {
+        String text = variables.defaultText("transaction_isolation");
+        return SetStatement.isolation("transaction_isolation", text == null ? "REPEATABLE-READ" : text);
+    }
+
+    /**
+     * The session's completion_type (0 NO_CHAIN, 1 CHAIN, 2 RELEASE): how a plain COMMIT or ROLLBACK ends. A
+     * field rather than a variable lookup, so that a face's event loop may read it (a lookup may ask a backend).
+     */
+    public int completionType() {
+        return completionType;
     }
 
     /** Session variables back to their defaults (COM_RESET_CONNECTION). */
     public void resetVariables() {
         variables.reset();
         users.clear();
+        completionType = 0;
     }
 
     /** COM_FIELD_LIST: the columns of a logical table of the current schema whose names match {@code wildcard}. */

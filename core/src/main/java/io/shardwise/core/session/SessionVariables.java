@@ -51,7 +51,19 @@ public final class SessionVariables {
         }
     }
 
-    private record Value(String text, boolean numeric) {}
+    /**
+     * @param unsigned a BIGINT UNSIGNED column, as MariaDB types {@code @@in_transaction}
+     * @param decimals a string column's decimals: 31, or MariaDB 11.4's 39 for {@code @@completion_type} (checked by the oracle)
+     */
+    private record Value(String text, boolean numeric, boolean unsigned, int decimals) {
+        Value(String text, boolean numeric) {
+            this(text, numeric, false, 31);
+        }
+
+        Value(String text, boolean numeric, boolean unsigned) {
+            this(text, numeric, unsigned, 31);
+        }
+    }
 
     /** In {@link #changed}: set to an expression, so not answered here (compared by identity). */
     private static final Value REMOVED = new Value(null, false);
@@ -83,6 +95,8 @@ public final class SessionVariables {
     private final BooleanSupplier readOnly;
     private final Supplier<Collations> collations;
     private java.util.function.LongSupplier lastInsertId = () -> 0;
+    /** Whether the engine's session has a transaction open, for {@code @@in_transaction}. */
+    private BooleanSupplier inTransaction = () -> false;
     /** CLIENT_INTERACTIVE: wait_timeout starts as interactive_timeout. */
     private boolean interactive;
     /** The engine's session isolation (its SessionState owns it; null while the backend's default). */
@@ -166,6 +180,10 @@ public final class SessionVariables {
                     return new Value(level.name().replace('_', '-'), false);
                 }
             }
+            case "completion_type" -> {
+                Value v = lookup(name);
+                return v == null ? null : new Value(v.text(), false, false, 39);
+            }
             default -> { }
         }
         return lookup(name);
@@ -236,7 +254,7 @@ public final class SessionVariables {
                 {"collation_database", "utf8mb4_general_ci"}, {"init_connect", ""}, {"license", "GPL"},
                 {"query_cache_type", "OFF"}, {"sql_mode", SQL_MODE}, {"system_time_zone", "UTC"}, {"time_zone", "SYSTEM"},
                 {"transaction_isolation", "REPEATABLE-READ"}, {"tx_isolation", "REPEATABLE-READ"},
-                {"default_storage_engine", "InnoDB"}}) {
+                {"default_storage_engine", "InnoDB"}, {"completion_type", "NO_CHAIN"}}) {
             d.put(s[0], new Value(s[1], false));
         }
         for (String[] n : new String[][] {
@@ -370,6 +388,8 @@ public final class SessionVariables {
                 String name = variableName(t.text(sql));
                 value = switch (name) {
                     case "autocommit" -> new Value(autocommit ? "1" : "0", true);
+                    // the session's transaction, not the default backend's connection (which may not be in it)
+                    case "in_transaction" -> new Value(inTransaction.getAsBoolean() ? "1" : "0", true, true);
                     case "warning_count" -> new Value(Integer.toString(diagnostics.warningCount()), true);
                     case "error_count" -> new Value(Integer.toString(diagnostics.errorCount()), true);
                     default -> value(name);
@@ -425,6 +445,10 @@ public final class SessionVariables {
         };
     }
 
+    void inTransaction(BooleanSupplier inTransaction) {
+        this.inTransaction = inTransaction;
+    }
+
     void lastInsertId(java.util.function.LongSupplier lastInsertId) {
         this.lastInsertId = lastInsertId;
     }
@@ -441,6 +465,12 @@ public final class SessionVariables {
     /** This session's value of a variable it knows (lower-case name), or null (unknown, or NULL). */
     String text(String name) {
         Value v = value(name);
+        return v == null ? null : v.text();
+    }
+
+    /** A variable's default (the default backend's own value where it decides it), or null when unknown. */
+    String defaultText(String name) {
+        Value v = defaults().get(name);
         return v == null ? null : v.text();
     }
 
@@ -559,9 +589,12 @@ public final class SessionVariables {
     }
 
     private static Column column(String label, Value value) {
-        return value.numeric()
+        return value.unsigned()
+                ? new Column("", "", "", label, "", Column.BINARY_COLLATION, 20, 8, Column.FLAG_BINARY | Column.FLAG_UNSIGNED, 0)
+                : value.numeric()
                 ? new Column("", "", "", label, "", Column.BINARY_COLLATION, 21, 8, Column.FLAG_BINARY, 0)
-                : new Column("", "", "", label, "", 45, 4 * Math.max(value.text() == null ? 0 : value.text().length(), 1), 253, 0, 31);
+                : new Column("", "", "", label, "", 45, 4 * Math.max(value.text() == null ? 0 : value.text().length(), 1), 253, 0,
+                        value.decimals());
     }
 
     private static boolean isAlias(String sql, Token t) {

@@ -186,11 +186,9 @@ public record SetStatement(List<Assignment> assignments) {
                 default -> { }
             }
         }
-        if (name.equals("completion_type") && !(literal && List.of("0", "no_chain", "default")
-                .contains(unquote(expression).toLowerCase(Locale.ROOT)))) {
-            // forwarded, it would make each backend's own COMMIT chain a transaction (or close the connection) that
-            // outlives the client's on a pooled connection; Shardwise ends transactions itself and chains none
-            throw new ShardwiseException(ErrorCode.UNSUPPORTED, "SET completion_type other than NO_CHAIN (0)");
+        if (name.equals("completion_type") && literal) {
+            // kept by the session, never sent to a backend (SessionCommands): read here, so a bad value fails as MariaDB's
+            return completionType(sql, t.get(eq + 1));
         }
         return new Variable(name, expression, literal);
     }
@@ -236,6 +234,61 @@ public record SetStatement(List<Assignment> assignments) {
             }
         }
         return new Transaction(session, isolation, readOnly);
+    }
+
+    /** completion_type's values in MariaDB's order: 0 NO_CHAIN, 1 CHAIN, 2 RELEASE. */
+    public static final List<String> COMPLETION_TYPES = List.of("NO_CHAIN", "CHAIN", "RELEASE");
+
+    /**
+     * {@code completion_type = literal} as MariaDB reads it, as a variable whose value is the name quoted
+     * ({@code 'CHAIN'}): 0, 1, 2 or a name in any case, quoted or not; DEFAULT; RELEASE unquoted is a reserved
+     * word (1064); a quoted number, another name or NULL is 1231; a decimal or float 1232.
+     */
+    private static Variable completionType(String sql, Token value) {
+        String text = value.text(sql);
+        return switch (value.kind()) {
+            case INTEGER -> completionTypeNumber(text);
+            case DECIMAL, DOUBLE -> throw new ShardwiseException(ErrorCode.WRONG_TYPE_FOR_VARIABLE, "completion_type");
+            case STRING -> completionTypeName(unquote(text));
+            case IDENTIFIER, QUOTED_IDENTIFIER, KEYWORD -> {
+                String word = unquote(text);
+                if (value.kind() != TokenKind.QUOTED_IDENTIFIER && word.equalsIgnoreCase("default")) {
+                    yield new Variable("completion_type", word, true);
+                }
+                if (value.kind() != TokenKind.QUOTED_IDENTIFIER && word.equalsIgnoreCase("release")) {
+                    throw new ShardwiseException(ErrorCode.PARSE_ERROR, "near '" + sql.substring(value.start()) + "'");
+                }
+                yield completionTypeName(word.equalsIgnoreCase("null") ? "NULL" : word);
+            }
+            default -> throw new ShardwiseException(ErrorCode.WRONG_VALUE_FOR_VARIABLE, "completion_type", text);
+        };
+    }
+
+    /**
+     * completion_type set to what an expression evaluated to ({@code SET completion_type = @x}, {@code 0 + 1}):
+     * its text, a number or a name; null (SQL NULL) is 1231.
+     */
+    public static Variable completionType(String evaluated) {
+        if (evaluated != null && !evaluated.isEmpty() && evaluated.chars().allMatch(Character::isDigit)) {
+            return completionTypeNumber(evaluated);
+        }
+        return completionTypeName(evaluated == null ? "NULL" : evaluated);
+    }
+
+    private static Variable completionTypeNumber(String digits) {
+        int index = digits.length() == 1 ? digits.charAt(0) - '0' : -1;
+        if (index < 0 || index >= COMPLETION_TYPES.size()) {
+            throw new ShardwiseException(ErrorCode.WRONG_VALUE_FOR_VARIABLE, "completion_type", digits);
+        }
+        return new Variable("completion_type", "'" + COMPLETION_TYPES.get(index) + "'", true);
+    }
+
+    private static Variable completionTypeName(String name) {
+        String upper = name.toUpperCase(Locale.ROOT);
+        if (!COMPLETION_TYPES.contains(upper)) {
+            throw new ShardwiseException(ErrorCode.WRONG_VALUE_FOR_VARIABLE, "completion_type", name);
+        }
+        return new Variable("completion_type", "'" + upper + "'", true);
     }
 
     /**

@@ -218,17 +218,47 @@ class SessionVariablesTest {
         assertEquals(List.of("@@max_allowed_packet", "4194304"), rows(limited.answer("SELECT @@max_allowed_packet", true, "shop")));
     }
 
-    /** completion_type other than NO_CHAIN would make each backend's own COMMIT chain (or close) behind Shardwise's back. */
+    /**
+     * completion_type is read as MariaDB 11.4 reads it (checked against a real one): 0-2 or a name in any case,
+     * quoted or not, becomes the quoted name the session keeps; an unquoted RELEASE is a reserved word (1064); a
+     * quoted number, another name or NULL is 1231; a decimal 1232; an expression is evaluated when applied.
+     */
     @Test
-    void completionTypeOtherThanNoChainIsRefused() {
-        for (String set : List.of("SET completion_type = 1", "SET SESSION completion_type = 'CHAIN'", "SET @@completion_type = 2",
-                "SET completion_type = RELEASE", "SET completion_type = @x")) {
-            io.shardwise.core.error.ShardwiseException e = org.junit.jupiter.api.Assertions.assertThrows(
-                    io.shardwise.core.error.ShardwiseException.class, () -> SetStatement.parse(set, LexicalMode.DEFAULT), set);
-            assertEquals(1235, e.errno(), set);
+    void completionTypeIsReadAsMariaDbReadsIt() {
+        java.util.Map<String, String> named = new java.util.LinkedHashMap<>();
+        named.put("SET completion_type = 1", "'CHAIN'");
+        named.put("SET SESSION completion_type = 'chain'", "'CHAIN'");
+        named.put("SET @@completion_type = 2", "'RELEASE'");
+        named.put("SET @@session.completion_type = 'Release'", "'RELEASE'");
+        named.put("SET completion_type = no_chain", "'NO_CHAIN'");
+        named.put("SET completion_type = 0", "'NO_CHAIN'");
+        named.put("SET completion_type = CHAIN", "'CHAIN'");
+        for (var e : named.entrySet()) {
+            SetStatement.Variable v = (SetStatement.Variable) SetStatement.parse(e.getKey(), LexicalMode.DEFAULT).assignments().get(0);
+            assertEquals("completion_type", v.name(), e.getKey());
+            assertEquals(e.getValue(), v.expression(), e.getKey());
         }
-        for (String set : List.of("SET completion_type = 0", "SET completion_type = 'NO_CHAIN'", "SET completion_type = DEFAULT")) {
-            assertEquals(1, SetStatement.parse(set, LexicalMode.DEFAULT).assignments().size(), set);
+        assertTrue(((SetStatement.Variable) SetStatement.parse("SET completion_type = DEFAULT", LexicalMode.DEFAULT).assignments().get(0)).isDefault());
+        assertFalse(((SetStatement.Variable) SetStatement.parse("SET completion_type = @x", LexicalMode.DEFAULT).assignments().get(0)).literal());
+        SessionVariables v = new SessionVariables(new SessionVariables.Client("app", "localhost", 1));
+        v.record(SetStatement.parse("SET completion_type = 1", LexicalMode.DEFAULT));
+        ResultCursor read = v.answer("SELECT @@completion_type", true, "shop");
+        assertEquals(39, read.columns().get(0).decimals(), "as MariaDB 11.4 describes it (OracleIT)");
+        assertTrue(read.next());
+        assertEquals("CHAIN", new String(read.get(0), StandardCharsets.UTF_8));
+        java.util.Map<String, Integer> refused = new java.util.LinkedHashMap<>();
+        refused.put("SET completion_type = RELEASE", 1064);
+        refused.put("SET completion_type = 3", 1231);
+        refused.put("SET completion_type = '1'", 1231);
+        refused.put("SET completion_type = NULL", 1231);
+        refused.put("SET completion_type = 'x'", 1231);
+        refused.put("SET completion_type = 1.0", 1232);
+        refused.put("SET GLOBAL completion_type = 1", 1235);
+        refused.put("SET @@global.completion_type = 1", 1235);
+        for (var e : refused.entrySet()) {
+            io.shardwise.core.error.ShardwiseException x = org.junit.jupiter.api.Assertions.assertThrows(
+                    io.shardwise.core.error.ShardwiseException.class, () -> SetStatement.parse(e.getKey(), LexicalMode.DEFAULT), e.getKey());
+            assertEquals(e.getValue(), x.errno(), e.getKey());
         }
     }
 

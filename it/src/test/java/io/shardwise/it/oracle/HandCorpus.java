@@ -1494,6 +1494,43 @@ final class HandCorpus {
                 "Shardwise refuses it before routing with MySQL's text, which ends with a period; MariaDB's does not");
         c.q("COMMIT");
 
+        // COMMIT / ROLLBACK AND CHAIN begin the next transaction at once, with the ended one's access mode; completion_type
+        // CHAIN makes the plain forms chain (AND NO CHAIN does not); the relay face answers them on the session's thread
+        // (RELEASE ends the connection, so ChainedTransactionTest and ChainedTransactionServerTest check it instead)
+        c.category("chained-transaction");
+        c.q("BEGIN");
+        c.write("UPDATE sbtest1 SET k = k + 2 WHERE id = 11", "sbtest1", "id");
+        c.q("COMMIT AND CHAIN");
+        c.q("SELECT @@in_transaction");
+        c.write("UPDATE sbtest1 SET k = k + 2 WHERE id = 12", "sbtest1", "id");
+        c.q("ROLLBACK AND CHAIN");
+        c.check("sbtest1", "id");
+        c.write("UPDATE sbtest1 SET k = k + 3 WHERE id = 13", "sbtest1", "id");
+        c.q("COMMIT WORK AND NO CHAIN NO RELEASE");
+        c.q("SELECT @@in_transaction");
+        c.check("sbtest1", "id");
+        c.q("START TRANSACTION READ ONLY");
+        c.q("SELECT k FROM sbtest1 WHERE id = 11");
+        c.q("COMMIT AND CHAIN");
+        c.failsWordedOtherwise("UPDATE sbtest1 SET k = 0 WHERE id = 11",
+                "Shardwise refuses it before routing with MySQL's text, which ends with a period; MariaDB's does not");
+        c.q("ROLLBACK AND NO CHAIN");
+        c.q("SET completion_type = 'CHAIN'");
+        c.q("SELECT @@completion_type");
+        c.q("BEGIN");
+        c.write("UPDATE sbtest1 SET k = k + 1 WHERE id = 14", "sbtest1", "id");
+        c.q("COMMIT");
+        c.q("SELECT @@in_transaction");
+        c.write("UPDATE sbtest1 SET k = k + 1 WHERE id = 15", "sbtest1", "id");
+        c.q("ROLLBACK");
+        c.check("sbtest1", "id");
+        c.q("COMMIT AND NO CHAIN");
+        c.q("SELECT @@in_transaction");
+        c.fails("SET completion_type = 3");
+        c.failsWordedOtherwise("COMMIT AND CHAIN RELEASE", "MariaDB's 1064 names its manual and the line; Shardwise's the token");
+        c.q("SET completion_type = DEFAULT");
+        c.q("SELECT @@completion_type");
+
         // a failing statement inside a transaction changes nothing and the transaction goes on, as in MySQL, when its
         // units span nodes: users 90000, 4 and 5 live on ds0, users 2, 3 and 6 on ds1 (user_id mod 4), so each
         // statement below writes on ds0, then fails on ds1; COMMIT must not keep the ds0 part

@@ -127,7 +127,8 @@ public final class CommandHandler implements AutoCloseable {
             case StmtCommand s -> statements.handle(s, out);
             case ConnectionCommand c -> connection.handle(c, out);
         }
-        return true;
+        // COMMIT / ROLLBACK RELEASE (or completion_type RELEASE): MariaDB sends the OK, then closes the connection
+        return !session.released();
     }
 
     /**
@@ -164,7 +165,7 @@ public final class CommandHandler implements AutoCloseable {
                 }
                 case StatementResult.Update u -> {
                     out.ok(u.affectedRows(), u.lastInsertId(), status(), u.warnings(), u.info());
-                    return true;
+                    return !session.released(); // the statements after a RELEASE in one COM_QUERY never run
                 }
                 case StatementResult.Results all -> {
                     return results(all.results(), out);
