@@ -9,6 +9,7 @@ import io.shardwise.core.execute.Diagnostics;
 import io.shardwise.core.execute.ResultCursor;
 import io.shardwise.core.execute.UnitResult;
 import io.shardwise.core.route.ExecutionUnit;
+import io.shardwise.server.protocol.BinaryRow;
 import io.shardwise.server.protocol.Capabilities;
 import io.shardwise.server.protocol.EofPacket;
 import io.shardwise.server.protocol.OkPacket;
@@ -99,22 +100,25 @@ final class LoopMerges {
      * run it — a backend not relayable, or the loop's merges turned off ({@link #bound} 0) — or take what was sent
      * at once (no relay connection to lease: it runs on the JDBC executor).
      */
-    boolean answerAutocommit(Packet packet, String sql, RelayPlan plan, AutocommitReads reads, Consumer<Packet> fallback, Runnable ended) {
+    boolean answerAutocommit(Packet packet, String sql, RelayPlan plan, List<Column> described, AutocommitReads reads,
+                             Consumer<Packet> fallback, Runnable ended) {
         CompletableFuture<ResponseReader.Response[]> responses = reads.prefetch(plan.units(), plan.setup());
         if (responses == null || responses.isDone() || bound() <= 0) {
             return false;
         }
-        answer(packet, sql, plan, reads, responses, fallback, ended);
+        answer(packet, sql, plan, described, reads, responses, fallback, ended);
         return true;
     }
 
     /**
-     * Answers {@code sql} (COM_QUERY {@code packet}, merged read {@code plan}) once {@code responses}, its units sent
-     * ahead by {@code ahead}, are in; or hands the packet to {@code fallback} (the session's thread), which takes them.
-     * {@code ended} runs either way.
+     * Answers {@code sql} (merged read {@code plan}) once {@code responses}, its units sent ahead by {@code ahead}, are
+     * in; or hands the packet to {@code fallback} (the session's thread), which takes them. {@code ended} runs either
+     * way. {@code packet} is a COM_QUERY ({@code described} null: text rows) or a prepared statement's COM_STMT_EXECUTE,
+     * {@code described} the columns its prepare announced: binary rows, as the session's thread answers an execute
+     * (PreparedStatements.stream).
      */
-    void answer(Packet packet, String sql, RelayPlan plan, SentAhead ahead, CompletableFuture<ResponseReader.Response[]> responses,
-                Consumer<Packet> fallback, Runnable ended) {
+    void answer(Packet packet, String sql, RelayPlan plan, List<Column> described, SentAhead ahead,
+                CompletableFuture<ResponseReader.Response[]> responses, Consumer<Packet> fallback, Runnable ended) {
         waiting = ahead;
         responses.whenComplete((answered, failure) -> {
             waiting = null;
@@ -125,7 +129,7 @@ final class LoopMerges {
             }
             ByteBuf result;
             try {
-                result = failure == null ? merged(sql, packet.sequenceId() + 1, plan, ahead, responses, answered) : null;
+                result = failure == null ? merged(sql, packet.sequenceId() + 1, plan, described, ahead, responses, answered) : null;
             } catch (RuntimeException e) {
                 result = null; // never lost in the future's callback: the client would wait for an answer for ever
             }
@@ -147,8 +151,8 @@ final class LoopMerges {
      * The whole answer (column count, definitions, rows, end) with the statement recorded as the session's last, or
      * null (nothing recorded) when the session's thread must answer: an error, too many bytes, a merge that failed.
      */
-    private ByteBuf merged(String sql, int firstSequenceId, RelayPlan plan, SentAhead ahead, CompletableFuture<ResponseReader.Response[]> responses,
-                           ResponseReader.Response[] answered) {
+    private ByteBuf merged(String sql, int firstSequenceId, RelayPlan plan, List<Column> described, SentAhead ahead,
+                           CompletableFuture<ResponseReader.Response[]> responses, ResponseReader.Response[] answered) {
         long bytes = ahead.prefetchedBytes(responses);
         if (answered == null || bytes < 0 || bytes > bound()) { // null: autocommit units past their budget, or not leased
             return null;
@@ -182,10 +186,17 @@ final class LoopMerges {
             int n = columns.size();
             Wire.writeLenenc(frames.begin(), n);
             frames.end();
-            for (Column c : columns) {
+            int[] types = described == null ? null : new int[n];
+            for (int i = 0; i < n; i++) {
+                Column c = described == null ? columns.get(i) : ColumnDefinitions.prepared(columns, described, i);
+                if (types != null) {
+                    types[i] = c.mysqlType();
+                }
                 ColumnDefinitions.of(c).writeTo(frames.begin());
                 frames.end();
             }
+            BinaryRow binary = types == null ? null : new BinaryRow(types);
+            byte[][] cells = types == null ? null : new byte[n][];
             ServerStatus status = ServerStatus.of(session.inTransaction(), session.autocommit());
             if (session.noBackslashEscapes()) {
                 status = status.with(ServerStatus.NO_BACKSLASH_ESCAPES);
@@ -196,8 +207,15 @@ final class LoopMerges {
             }
             while (cursor.next()) {
                 ByteBuf row = frames.begin();
-                for (int i = 0; i < n; i++) {
-                    TextRow.writeValue(row, cursor.get(i));
+                if (binary != null) {
+                    for (int i = 0; i < n; i++) {
+                        cells[i] = cursor.get(i);
+                    }
+                    binary.writeTo(row, cells);
+                } else {
+                    for (int i = 0; i < n; i++) {
+                        TextRow.writeValue(row, cursor.get(i));
+                    }
                 }
                 if (!frames.end()) {
                     out.release();

@@ -103,16 +103,7 @@ public final class RelayExecutor {
                 return false; // an earlier statement's units are still on the connections: the session's thread settles them
             }
             if (plan.merged()) {
-                // the session's thread merges it; its units start now, while that thread wakes and plans
-                // and when they are in, and few, this loop merges them and answers (no thread at all)
-                if (pinned != null && pinned.carries(plan.setup())) {
-                    java.util.concurrent.CompletableFuture<ResponseReader.Response[]> responses = pinned.prefetch(plan.units());
-                    if (responses != null && !responses.isDone() && plan.mergeRoute() != null && LoopMerges.bound() > 0) {
-                        merges.answer(packet, sql, plan, pinned, responses, fallback, ended);
-                        return true;
-                    }
-                }
-                return false;
+                return merge(packet, sql, plan, null, fallback, ended);
             }
             if (pinned != null && !pinned.carries(plan.setup())) {
                 return false; // the session SET something inside the transaction: its thread applies it first
@@ -121,9 +112,32 @@ public final class RelayExecutor {
                 return admit(packet, sql, plan, fallback, ended, fresh -> start(packet, sql, plan, fresh, fallback, ended));
             }
         } else if (plan.merged()) {
-            return merges.answerAutocommit(packet, sql, plan, reads, fallback, ended);
+            return merge(packet, sql, plan, null, fallback, ended);
         }
         return start(packet, sql, plan, pinned, fallback, ended);
+    }
+
+    /**
+     * A merged read ({@link RelayPlan#merged}), a text statement's ({@code described} null) or a prepared execute's (the
+     * columns its prepare announced: answered in binary rows): the session's thread merges it; its units start now,
+     * while that thread wakes and plans, and when they are in, and few, this loop merges them and answers (no thread at
+     * all, {@link LoopMerges}). False (nothing sent) when the session's thread runs it whole: a native transaction whose
+     * earlier units are not settled or whose settings changed; and when it takes the units sent at once.
+     */
+    private boolean merge(Packet packet, String sql, RelayPlan plan, List<io.shardwise.core.execute.Column> described,
+                          Consumer<Packet> fallback, Runnable ended) {
+        if (!plan.transactional()) {
+            return merges.answerAutocommit(packet, sql, plan, described, reads, fallback, ended);
+        }
+        if (!(session.nativeTransaction() instanceof PinnedTransaction pinned) || pinned.prefetching() || !pinned.carries(plan.setup())) {
+            return false;
+        }
+        java.util.concurrent.CompletableFuture<ResponseReader.Response[]> responses = pinned.prefetch(plan.units());
+        if (responses != null && !responses.isDone() && plan.mergeRoute() != null && LoopMerges.bound() > 0) {
+            merges.answer(packet, sql, plan, described, pinned, responses, fallback, ended);
+            return true;
+        }
+        return false;
     }
 
     /**
@@ -346,17 +360,21 @@ public final class RelayExecutor {
      * @param values the values bound, decoded (for routing)
      * @param types each parameter's type and flag byte as bound
      * @param valuesOffset where the values start in the packet's payload
+     * @param described the columns the statement's prepare announced (a merged result takes their names)
      * @param fallback takes the packet when the relay cannot start after all
      * @param ended runs once the execution was relayed or handed to {@code fallback}
      */
-    public boolean relayExecute(Packet packet, String sql, List<Object> values, int[] types, int valuesOffset, Consumer<Packet> fallback,
-                         Runnable ended) {
+    public boolean relayExecute(Packet packet, String sql, List<Object> values, int[] types, int valuesOffset,
+                                List<io.shardwise.core.execute.Column> described, Consumer<Packet> fallback, Runnable ended) {
         if (values.isEmpty() && answeredTransaction(packet, sql, ended)) { // sysbench --db-ps-mode=auto prepares BEGIN and COMMIT
             return true;
         }
         RelayPlan plan = session.prepared(sql, values);
         if (plan == null) {
             return false;
+        }
+        if (plan.merged()) {
+            return merge(packet, sql, plan, described, fallback, ended);
         }
         String backend = plan.units().get(0).backend();
         if (!plan.transactional()) {

@@ -77,9 +77,10 @@ final class PreparedStatements {
     /**
      * A COM_STMT_EXECUTE the packet relay may run instead of this class ({@code RelayExecutor#relayExecute}):
      * its statement's text, the values it binds (decoded as an execute here would decode them, for
-     * routing), each parameter's type and flag byte, and where the values start in the packet.
+     * routing), each parameter's type and flag byte, where the values start in the packet, and the columns its
+     * prepare announced (whose names a merged result the relay answers takes, as {@link #columns} here).
      */
-    record RelayableExecute(String sql, List<Object> values, int[] types, int valuesOffset) {}
+    record RelayableExecute(String sql, List<Object> values, int[] types, int valuesOffset, List<Column> described) {}
 
     /**
      * The execute in {@code payload} (command byte first) if the relay may run it: a known statement
@@ -118,7 +119,7 @@ final class PreparedStatements {
             }
         }
         p.boundTypes = request.types();
-        return new RelayableExecute(p.sql, request.values(), request.types(), offset);
+        return new RelayableExecute(p.sql, request.values(), request.types(), offset, p.described);
     }
 
     /**
@@ -357,14 +358,9 @@ final class PreparedStatements {
         Wire.writeLenenc(out.beginPacket(9), columns.size());
         out.endPacket();
         int[] types = new int[columns.size()];
-        boolean relabel = described.size() == columns.size();
         for (int i = 0; i < types.length; i++) {
-            Column c = columns.get(i);
+            Column c = ColumnDefinitions.prepared(columns, described, i);
             types[i] = c.mysqlType();
-            if (relabel && !described.get(i).name().equals(c.name())) {
-                c = new Column(c.schema(), c.table(), c.orgTable(), described.get(i).name(), c.orgName(), c.collation(),
-                        c.length(), c.mysqlType(), c.flags(), c.decimals());
-            }
             ColumnDefinitions.of(c).writeTo(out.beginPacket(64));
             out.endPacket();
         }
