@@ -31,7 +31,8 @@ import java.util.function.Consumer;
  * the loop merges their rows with core's merger ({@link RelaySession#merge}) and writes the result, packet
  * for packet what the session's thread writes (CommandHandler.stream). Before, the loop handed the statement
  * to that thread and its answer back: two thread hops per statement, which on a loaded machine cost more than
- * the backends' round trips.
+ * the backends' round trips. A prepared statement's execute of such a shape is answered the same way, in binary
+ * rows with the names its prepare announced (as PreparedStatements.stream), its units' text carrying the values bound.
  *
  * <p>Only the common case: every unit answered rows (no error, nothing lost, nothing killed) of at most
  * {@link #BOUND} bytes of row packets in all, and the whole merge ran without an exception. The merge over

@@ -28,7 +28,8 @@ import java.util.function.Consumer;
  * that unit's backend — prepared there first if that connection has not yet ({@link RelayStatements}),
  * then executed with the client's values as they came, its binary rows relayed by a {@link QueryRelay}.
  * Until the execute is sent nothing has reached the client, so a backend that cannot be leased,
- * reached or that refuses the prepare hands the command back to the session's own executor.
+ * reached or that refuses the prepare hands the command back to the session's own executor. An execute
+ * that core merges ({@link RelayPlan#merged}) goes to {@link LoopMerges} as a text merged read does.
  *
  * <p>Event-loop confined (the client's loop). At most one statement is relayed or starting at a
  * time; the caller holds back the client's later commands while {@link #busy()}.
