@@ -870,8 +870,7 @@ public final class ExecutionSession implements AutoCloseable {
 
     /** One SET that gives a connection the session's settings as a transaction's connections carry them. */
     private String transactionSetup() {
-        Map<String, String> m = state.assignments(true, options.lockWaitSeconds());
-        return m.isEmpty() ? "" : "SET " + String.join(", ", m.values());
+        return state.transactionSetup(options.lockWaitSeconds());
     }
 
     /**
