@@ -334,6 +334,9 @@ final class EngineRelay implements RelaySession {
                 return null;
             }
             RoutePlan route = plans.route(normalized, plan, params);
+            if (!write && route.units().size() > 1) {
+                return preparedMerge(plan, route, setup, transactional);
+            }
             if (route.units().size() != 1 || !(route.merge() instanceof MergeSpec.PassThrough)
                     || write && (!route.generatedKeys().isEmpty() || !route.kind().runsAsWritten()
                             || plan.federatedWrite(engine.rule()) instanceof FederatedWrite f && f.readsShards()
@@ -356,6 +359,24 @@ final class EngineRelay implements RelaySession {
         } catch (RuntimeException e) {
             return null;
         }
+    }
+
+    /**
+     * A prepared read of several units ({@link #prepared}), which core merges as it merges the text statement's: as
+     * {@link #plan}'s merged reads — in a native transaction, or in autocommit when the session's thread would run the
+     * units on the face's native reads — with the values written into the units' text as the session's thread writes
+     * them for those connections ({@link ExecutionSession#inlined}), so the units the face sends ahead are the very
+     * ones that thread would send (it takes their responses) and the merge is its merge. Null otherwise.
+     */
+    private RelayPlan preparedMerge(CachedPlan plan, RoutePlan route, String setup, boolean transactional) {
+        if (!route.kind().runsAsWritten()
+                || (transactional ? execution.nativeTransaction() == null : !execution.takesNativeRead(route.units()))) {
+            return null;
+        }
+        List<ExecutionUnit> units = execution.inlined(route.units());
+        session.accessChecked(plan.statement());
+        List<String> begin = transactional ? execution.nativeBegin(session.transactionReadOnly()) : null;
+        return new RelayPlan(units, engine.rule().schema(), setup, begin, false, true, route);
     }
 
     /** How many times {@link #prepared} read (normalized) a statement's text: once per statement and lexical mode. */

@@ -9,7 +9,8 @@ import java.util.List;
  * change (schema to the logical one, each unit's physical tables to logical ones, as
  * {@link ExecutionUnit#logicalTable}); the first unit's column definitions describe every unit's rows.
  * A unit's SQL is text with its literals inline, except in the plan of a prepared statement's
- * execution ({@link RelaySession#prepared}), whose one unit keeps the statement's {@code ?} markers.
+ * execution ({@link RelaySession#prepared}) passed through, whose one unit keeps the statement's {@code ?}
+ * markers (a prepared execution's merged plan has its values inline, as a text statement's).
  *
  * @param logicalSchema what a column definition's non-empty schema becomes
  * @param setup SQL a fresh backend connection runs once so it carries the session's settings as the

@@ -24,7 +24,9 @@ public interface RelaySession {
      * The relay plan of one execution of a prepared statement ({@code sql} with {@code ?} markers,
      * {@code params} the values bound this time), or null when the session's executor must run it.
      * The plan's one unit keeps the markers, in the order and number of {@code sql}'s, with no other
-     * change than names (its params are empty): a face binds the client's values to it as they came.
+     * change than names (its params are empty): a face binds the client's values to it as they came. Or, for a read
+     * of several units that core merges, a {@link RelayPlan#merged} plan as {@link #plan}'s, its units' text with the
+     * values written in as the session's thread writes them for the face's native connections.
      */
     default RelayPlan prepared(String sql, List<Object> params) {
         return null;

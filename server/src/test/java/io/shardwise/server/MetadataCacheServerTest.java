@@ -113,8 +113,9 @@ class MetadataCacheServerTest {
     }
 
     /**
-     * A merged execute (a scatter over both shards, answered on the session's thread): its definitions
-     * are held after the execute that sent them, and the rows are MariaDB's.
+     * A merged execute (a scatter over both shards; the first on the session's thread, which caches the
+     * shape, the later ones on the relay's server merged by the event loop): its definitions are held
+     * after the execute that sent them, and the rows are MariaDB's.
      */
     @Test
     void mergedExecutesHoldTheirDefinitionsToo() throws Exception {
@@ -132,6 +133,70 @@ class MetadataCacheServerTest {
                     if (i > 0) {
                         assertEquals(expected.get(0), actual.get(0), "execute " + i + ": held from the prepare or the first execute");
                         assertEquals(expected.size(), actual.size(), "execute " + i);
+                    }
+                }
+            }
+        }
+    }
+
+    /**
+     * Prepared merges the event loop answers (LoopMerges: units sent ahead, merged and answered without a session
+     * thread, in autocommit and in a native transaction) honour the cache as the session's thread does: every packet
+     * equals the relay-off server's, whose session thread merges the same executes — "metadata follows = 1" and the
+     * definitions when the client does not hold them (the first execute of a statement whose prepare announced other
+     * definitions), then 0 and none. Without the loop's record of what the client holds, its answers would carry the
+     * definitions every time (or none ever), and the counts would show a hop to the session's thread.
+     */
+    @Test
+    void mergedExecutesAnsweredOnTheLoopOmitHeldDefinitionsAsTheSessionThreadDoes() throws Exception {
+        record Merge(String sql, int columns, Param... params) {}
+        List<Merge> merges = List.of(
+                new Merge("SELECT c FROM sbtest1 WHERE id BETWEEN ? AND ? ORDER BY c", 1, Param.longlong(3), Param.longlong(12)),
+                new Merge("SELECT SUM(k) FROM sbtest1 WHERE id BETWEEN ? AND ?", 1, Param.longlong(3), Param.longlong(12)),
+                new Merge("SELECT user_id, COUNT(*) FROM orders WHERE amount > ? GROUP BY user_id ORDER BY user_id", 2,
+                        Param.longlong(5)));
+        for (Capabilities caps : List.of(CACHING, new Capabilities(CACHING.bits() & ~Capabilities.DEPRECATE_EOF, CACHING.extended()))) {
+            for (boolean inTransaction : List.of(false, true)) {
+                try (RawClient viaEngine = shardwise(plain.address().getPort(), caps);
+                     RawClient viaLoop = shardwise(sample.server.address().getPort(), caps)) {
+                    int[] expectedIds = new int[merges.size()];
+                    int[] ids = new int[merges.size()];
+                    for (int m = 0; m < merges.size(); m++) {
+                        expectedIds[m] = PreparedRelayServerTest.prepare(viaEngine, merges.get(m).sql());
+                        ids[m] = PreparedRelayServerTest.prepare(viaLoop, merges.get(m).sql());
+                        // the shape's plan cached, so that the loop takes the relayed server's executes from the first
+                        try (RawClient warm = shardwise(plain.address().getPort(), MARIADB_PLAIN)) {
+                            PreparedRelayServerTest.execute(warm, PreparedRelayServerTest.prepare(warm, merges.get(m).sql()),
+                                    merges.get(m).params());
+                        }
+                    }
+                    if (inTransaction) {
+                        int point = PreparedRelayServerTest.prepare(viaLoop, POINT_SELECT);
+                        assertEquals(RelayServerTest.exchange(viaEngine, "BEGIN"), RelayServerTest.exchange(viaLoop, "BEGIN"));
+                        PreparedRelayServerTest.execute(viaLoop, point, Param.longlong(1)); // relayed: a native transaction from here
+                        assertTrue(sample.server.pinnedConnections() > 0, "a native transaction");
+                    }
+                    for (int m = 0; m < merges.size(); m++) {
+                        Merge k = merges.get(m);
+                        for (int i = 0; i < 3; i++) {
+                            String what = caps + (inTransaction ? " in a transaction: " : " autocommit: ") + k.sql() + " execute " + i;
+                            List<String> expected = PreparedRelayServerTest.execute(viaEngine, expectedIds[m], k.params());
+                            long hops = sample.server.sessionCommands();
+                            long merged = sample.server.loopMergedStatements();
+                            List<String> actual = PreparedRelayServerTest.execute(viaLoop, ids[m], k.params());
+                            assertEquals(merged + 1, sample.server.loopMergedStatements(), "merged on the loop: " + what);
+                            assertEquals(hops, sample.server.sessionCommands(), "no session thread: " + what);
+                            assertEquals(expected, actual, what);
+                            if (i > 0) {
+                                assertEquals(String.format("1:%02x00", k.columns()), actual.get(0), "held, no metadata follows: " + what);
+                                int end = caps.endsResultsWithOk() ? 0 : 1; // the EOF after the (omitted) definitions
+                                assertEquals(1 + end + rows(actual) + 1, actual.size(), "no definitions: " + what + " " + actual);
+                            }
+                        }
+                    }
+                    if (inTransaction) {
+                        assertEquals(RelayServerTest.exchange(viaEngine, "COMMIT"), RelayServerTest.exchange(viaLoop, "COMMIT"));
+                        assertEquals(0, sample.server.pinnedConnections());
                     }
                 }
             }

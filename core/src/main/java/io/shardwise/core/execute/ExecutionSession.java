@@ -256,6 +256,15 @@ public final class ExecutionSession implements AutoCloseable {
     }
 
     /**
+     * {@code units} with their {@code ?} values written into their text, as this session sends them on the face's
+     * native connections (its reads, its native transaction): a face that sends a prepared execution's units ahead
+     * of the session's thread sends these, so that thread takes their responses as its own.
+     */
+    public List<ExecutionUnit> inlined(List<ExecutionUnit> units) {
+        return InlineParameters.of(units, state.lexicalMode());
+    }
+
+    /**
      * Whether {@code units}, executed now in autocommit, would be offered to the face's native reads: several
      * plain SELECTs, no cursor fetching them in batches, the session's settings such that a fresh connection
      * carries them ({@link #relaySetup}). A face may then send them ahead of the session's thread (the server's
@@ -861,8 +870,7 @@ public final class ExecutionSession implements AutoCloseable {
 
     /** One SET that gives a connection the session's settings as a transaction's connections carry them. */
     private String transactionSetup() {
-        Map<String, String> m = state.assignments(true, options.lockWaitSeconds());
-        return m.isEmpty() ? "" : "SET " + String.join(", ", m.values());
+        return state.transactionSetup(options.lockWaitSeconds());
     }
 
     /**

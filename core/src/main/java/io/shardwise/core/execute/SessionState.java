@@ -90,6 +90,10 @@ public final class SessionState {
     private long cachedLockWait;
     private String setup;
     private long setupVersion;
+    /** {@link #transactionSetup}'s last answer, for this version and lock wait: every statement of a native transaction asks. */
+    private String transactionSetup;
+    private long transactionSetupVersion = -1;
+    private long transactionSetupLockWait;
 
     /**
      * What decides the character sets and collations a backend reports for result columns: equal
@@ -285,6 +289,22 @@ public final class SessionState {
             setupVersion = version;
         }
         return setup;
+    }
+
+    /**
+     * One SET that gives a connection the session's settings as a transaction's connections carry them (the lock wait
+     * timeout included), made again only when the settings change: every statement of a native transaction asks for it
+     * (its relay plan's setup, what its connections carry), and the same String each time also makes the comparisons
+     * with what a connection carries identity checks.
+     */
+    String transactionSetup(long lockWaitSeconds) {
+        if (transactionSetup == null || transactionSetupVersion != version || transactionSetupLockWait != lockWaitSeconds) {
+            Map<String, String> m = assignments(true, lockWaitSeconds);
+            transactionSetup = m.isEmpty() ? "" : "SET " + String.join(", ", m.values());
+            transactionSetupVersion = version;
+            transactionSetupLockWait = lockWaitSeconds;
+        }
+        return transactionSetup;
     }
 
     public long version() {

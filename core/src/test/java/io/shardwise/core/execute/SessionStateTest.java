@@ -216,6 +216,22 @@ class SessionStateTest {
         }
     }
 
+    /** Every statement of a native transaction asks for it: made once per change of the settings, the same String between. */
+    @Test
+    void aTransactionsSetupIsMadeOncePerChangeOfTheSettings() {
+        SessionState state = new SessionState();
+        String first = state.transactionSetup(50);
+        assertTrue(first == state.transactionSetup(50), "the same String while nothing changed");
+        assertTrue(first.contains("innodb_lock_wait_timeout = 50"), first);
+        String other = state.transactionSetup(7);
+        assertTrue(other.contains("innodb_lock_wait_timeout = 7"), other);
+        state.setTimeZone("+01:00");
+        String changed = state.transactionSetup(7);
+        assertTrue(changed != other && changed.contains("time_zone"), changed);
+        assertTrue(changed == state.transactionSetup(7));
+        assertEquals("SET " + String.join(", ", state.assignments(true, 7).values()), changed, "what the assignments say");
+    }
+
     @Test
     void variablesWithATypedSetterOrABadValueAreRefused() {
         SessionState state = new SessionState();

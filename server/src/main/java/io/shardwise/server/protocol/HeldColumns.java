@@ -25,17 +25,28 @@ public final class HeldColumns {
      * (in this class's format): true when they are not the ones it holds, which they become.
      */
     public boolean sendAgain(ByteBuf defs, int from, int length) {
-        if (length == held.length) {
-            boolean same = true;
-            for (int i = 0; i < length && same; i++) {
-                same = defs.getByte(from + i) == held[i];
-            }
-            if (same) {
-                return false;
-            }
+        if (holds(defs, from, length)) {
+            return false;
         }
         held = new byte[length];
         defs.getBytes(from, held);
+        return true;
+    }
+
+    /**
+     * Whether the client holds the definitions {@code [from, from + length)} of {@code defs} (in this class's format),
+     * recording nothing: for an answer that may still be abandoned before it is sent, which then records them with
+     * {@link #sendAgain} once nothing can fail (the event loop's merged execute, LoopMerges).
+     */
+    public boolean holds(ByteBuf defs, int from, int length) {
+        if (length != held.length) {
+            return false;
+        }
+        for (int i = 0; i < length; i++) {
+            if (defs.getByte(from + i) != held[i]) {
+                return false;
+            }
+        }
         return true;
     }
 

@@ -9,8 +9,10 @@ import io.shardwise.core.execute.Diagnostics;
 import io.shardwise.core.execute.ResultCursor;
 import io.shardwise.core.execute.UnitResult;
 import io.shardwise.core.route.ExecutionUnit;
+import io.shardwise.server.protocol.BinaryRow;
 import io.shardwise.server.protocol.Capabilities;
 import io.shardwise.server.protocol.EofPacket;
+import io.shardwise.server.protocol.HeldColumns;
 import io.shardwise.server.protocol.OkPacket;
 import io.shardwise.server.protocol.Packet;
 import io.shardwise.server.protocol.ServerStatus;
@@ -30,7 +32,9 @@ import java.util.function.Consumer;
  * the loop merges their rows with core's merger ({@link RelaySession#merge}) and writes the result, packet
  * for packet what the session's thread writes (CommandHandler.stream). Before, the loop handed the statement
  * to that thread and its answer back: two thread hops per statement, which on a loaded machine cost more than
- * the backends' round trips.
+ * the backends' round trips. A prepared statement's execute of such a shape is answered the same way, in binary
+ * rows with the names its prepare announced (as PreparedStatements.stream), its units' text carrying the values bound;
+ * under MariaDB's metadata cache its definitions go only when the client does not hold them ({@link HeldColumns}).
  *
  * <p>Only the common case: every unit answered rows (no error, nothing lost, nothing killed) of at most
  * {@link #BOUND} bytes of row packets in all, and the whole merge ran without an exception. The merge over
@@ -99,22 +103,27 @@ final class LoopMerges {
      * run it — a backend not relayable, or the loop's merges turned off ({@link #bound} 0) — or take what was sent
      * at once (no relay connection to lease: it runs on the JDBC executor).
      */
-    boolean answerAutocommit(Packet packet, String sql, RelayPlan plan, AutocommitReads reads, Consumer<Packet> fallback, Runnable ended) {
+    boolean answerAutocommit(Packet packet, String sql, RelayPlan plan, List<Column> described, HeldColumns held,
+                             AutocommitReads reads, Consumer<Packet> fallback, Runnable ended) {
         CompletableFuture<ResponseReader.Response[]> responses = reads.prefetch(plan.units(), plan.setup());
         if (responses == null || responses.isDone() || bound() <= 0) {
             return false;
         }
-        answer(packet, sql, plan, reads, responses, fallback, ended);
+        answer(packet, sql, plan, described, held, reads, responses, fallback, ended);
         return true;
     }
 
     /**
-     * Answers {@code sql} (COM_QUERY {@code packet}, merged read {@code plan}) once {@code responses}, its units sent
-     * ahead by {@code ahead}, are in; or hands the packet to {@code fallback} (the session's thread), which takes them.
-     * {@code ended} runs either way.
+     * Answers {@code sql} (merged read {@code plan}) once {@code responses}, its units sent ahead by {@code ahead}, are
+     * in; or hands the packet to {@code fallback} (the session's thread), which takes them. {@code ended} runs either
+     * way. {@code packet} is a COM_QUERY ({@code described} null: text rows) or a prepared statement's COM_STMT_EXECUTE,
+     * {@code described} the columns its prepare announced: binary rows, as the session's thread answers an execute
+     * (PreparedStatements.stream), and under MariaDB's metadata cache with the "metadata follows" byte and the
+     * definitions only when they are not those the client holds for the statement ({@code held}, which records them
+     * once the answer is complete; null: always sent).
      */
-    void answer(Packet packet, String sql, RelayPlan plan, SentAhead ahead, CompletableFuture<ResponseReader.Response[]> responses,
-                Consumer<Packet> fallback, Runnable ended) {
+    void answer(Packet packet, String sql, RelayPlan plan, List<Column> described, HeldColumns held, SentAhead ahead,
+                CompletableFuture<ResponseReader.Response[]> responses, Consumer<Packet> fallback, Runnable ended) {
         waiting = ahead;
         responses.whenComplete((answered, failure) -> {
             waiting = null;
@@ -125,7 +134,7 @@ final class LoopMerges {
             }
             ByteBuf result;
             try {
-                result = failure == null ? merged(sql, packet.sequenceId() + 1, plan, ahead, responses, answered) : null;
+                result = failure == null ? merged(sql, packet.sequenceId() + 1, plan, described, held, ahead, responses, answered) : null;
             } catch (RuntimeException e) {
                 result = null; // never lost in the future's callback: the client would wait for an answer for ever
             }
@@ -147,7 +156,8 @@ final class LoopMerges {
      * The whole answer (column count, definitions, rows, end) with the statement recorded as the session's last, or
      * null (nothing recorded) when the session's thread must answer: an error, too many bytes, a merge that failed.
      */
-    private ByteBuf merged(String sql, int firstSequenceId, RelayPlan plan, SentAhead ahead, CompletableFuture<ResponseReader.Response[]> responses,
+    private ByteBuf merged(String sql, int firstSequenceId, RelayPlan plan, List<Column> described, HeldColumns held,
+                           SentAhead ahead, CompletableFuture<ResponseReader.Response[]> responses,
                            ResponseReader.Response[] answered) {
         long bytes = ahead.prefetchedBytes(responses);
         if (answered == null || bytes < 0 || bytes > bound()) { // null: autocommit units past their budget, or not leased
@@ -176,20 +186,53 @@ final class LoopMerges {
             out.release();
             return null;
         }
+        // a prepared execute's definitions under MariaDB's metadata cache, gathered to compare with what the client holds
+        ByteBuf defs = null;
         try (ResultCursor cursor = merged) {
             Frames frames = new Frames(out, firstSequenceId);
             List<Column> columns = cursor.columns();
             int n = columns.size();
-            ByteBuf count = frames.begin();
-            Wire.writeLenenc(count, n);
-            if (capabilities.cachesMetadata()) {
-                count.writeByte(1); // MariaDB's "metadata follows": a text result's always do
-            }
-            frames.end();
-            for (Column c : columns) {
-                ColumnDefinitions.of(c).writeTo(frames.begin());
+            int[] types = described == null ? null : new int[n];
+            if (described != null && held != null && capabilities.cachesMetadata()) {
+                defs = client.alloc().heapBuffer(64 * n);
+                for (int i = 0; i < n; i++) {
+                    Column c = ColumnDefinitions.prepared(columns, described, i);
+                    types[i] = c.mysqlType();
+                    int lengthAt = defs.writerIndex();
+                    defs.writeMedium(0);
+                    ColumnDefinitions.of(c).writeTo(defs);
+                    defs.setMediumLE(lengthAt, defs.writerIndex() - lengthAt - 3);
+                }
+                // as PreparedStatements.columns decides, but recorded only once this answer is complete (below)
+                boolean follows = !held.holds(defs, defs.readerIndex(), defs.readableBytes());
+                ByteBuf count = frames.begin();
+                Wire.writeLenenc(count, n);
+                count.writeByte(follows ? 1 : 0);
                 frames.end();
+                for (int at = defs.readerIndex(); follows && at < defs.writerIndex(); ) {
+                    int length = defs.getUnsignedMediumLE(at);
+                    frames.begin().writeBytes(defs, at + 3, length);
+                    frames.end();
+                    at += 3 + length;
+                }
+            } else {
+                ByteBuf count = frames.begin();
+                Wire.writeLenenc(count, n);
+                if (capabilities.cachesMetadata()) {
+                    count.writeByte(1); // MariaDB's "metadata follows": a text result's always do
+                }
+                frames.end();
+                for (int i = 0; i < n; i++) {
+                    Column c = described == null ? columns.get(i) : ColumnDefinitions.prepared(columns, described, i);
+                    if (types != null) {
+                        types[i] = c.mysqlType();
+                    }
+                    ColumnDefinitions.of(c).writeTo(frames.begin());
+                    frames.end();
+                }
             }
+            BinaryRow binary = types == null ? null : new BinaryRow(types);
+            byte[][] cells = types == null ? null : new byte[n][];
             ServerStatus status = ServerStatus.of(session.inTransaction(), session.autocommit());
             if (session.noBackslashEscapes()) {
                 status = status.with(ServerStatus.NO_BACKSLASH_ESCAPES);
@@ -200,8 +243,15 @@ final class LoopMerges {
             }
             while (cursor.next()) {
                 ByteBuf row = frames.begin();
-                for (int i = 0; i < n; i++) {
-                    TextRow.writeValue(row, cursor.get(i));
+                if (binary != null) {
+                    for (int i = 0; i < n; i++) {
+                        cells[i] = cursor.get(i);
+                    }
+                    binary.writeTo(row, cells);
+                } else {
+                    for (int i = 0; i < n; i++) {
+                        TextRow.writeValue(row, cursor.get(i));
+                    }
                 }
                 if (!frames.end()) {
                     out.release();
@@ -210,6 +260,9 @@ final class LoopMerges {
             }
             // recorded only now, with nothing left to fail: the statement ran here from start to end
             session.started(sql, plan, area);
+            if (defs != null) {
+                held.sendAgain(defs, defs.readerIndex(), defs.readableBytes()); // what the client holds from now on
+            }
             ByteBuf end = frames.begin();
             if (capabilities.endsResultsWithOk()) {
                 new OkPacket(0, 0, status, area.warningCount(), "").writeTo(end, true);
@@ -221,6 +274,10 @@ final class LoopMerges {
         } catch (RuntimeException e) {
             out.release(); // the session's thread merges again, and reports what fails as it always did
             return null;
+        } finally {
+            if (defs != null) {
+                defs.release();
+            }
         }
     }
 

@@ -29,7 +29,8 @@ import java.util.function.Consumer;
  * that unit's backend — prepared there first if that connection has not yet ({@link RelayStatements}),
  * then executed with the client's values as they came, its binary rows relayed by a {@link QueryRelay}.
  * Until the execute is sent nothing has reached the client, so a backend that cannot be leased,
- * reached or that refuses the prepare hands the command back to the session's own executor.
+ * reached or that refuses the prepare hands the command back to the session's own executor. An execute
+ * that core merges ({@link RelayPlan#merged}) goes to {@link LoopMerges} as a text merged read does.
  *
  * <p>Event-loop confined (the client's loop). At most one statement is relayed or starting at a
  * time; the caller holds back the client's later commands while {@link #busy()}.
@@ -104,16 +105,7 @@ public final class RelayExecutor {
                 return false; // an earlier statement's units are still on the connections: the session's thread settles them
             }
             if (plan.merged()) {
-                // the session's thread merges it; its units start now, while that thread wakes and plans
-                // and when they are in, and few, this loop merges them and answers (no thread at all)
-                if (pinned != null && pinned.carries(plan.setup())) {
-                    java.util.concurrent.CompletableFuture<ResponseReader.Response[]> responses = pinned.prefetch(plan.units());
-                    if (responses != null && !responses.isDone() && plan.mergeRoute() != null && LoopMerges.bound() > 0) {
-                        merges.answer(packet, sql, plan, pinned, responses, fallback, ended);
-                        return true;
-                    }
-                }
-                return false;
+                return merge(packet, sql, plan, null, null, fallback, ended);
             }
             if (pinned != null && !pinned.carries(plan.setup())) {
                 return false; // the session SET something inside the transaction: its thread applies it first
@@ -122,9 +114,33 @@ public final class RelayExecutor {
                 return admit(packet, sql, plan, fallback, ended, fresh -> start(packet, sql, plan, fresh, fallback, ended));
             }
         } else if (plan.merged()) {
-            return merges.answerAutocommit(packet, sql, plan, reads, fallback, ended);
+            return merge(packet, sql, plan, null, null, fallback, ended);
         }
         return start(packet, sql, plan, pinned, fallback, ended);
+    }
+
+    /**
+     * A merged read ({@link RelayPlan#merged}), a text statement's ({@code described} and {@code held} null) or a prepared
+     * execute's (the columns its prepare announced, answered in binary rows; and the definitions its client holds under
+     * MariaDB's metadata cache, as the session's thread honours them): the session's thread merges it; its units start now,
+     * while that thread wakes and plans, and when they are in, and few, this loop merges them and answers (no thread at
+     * all, {@link LoopMerges}). False (nothing sent) when the session's thread runs it whole: a native transaction whose
+     * earlier units are not settled or whose settings changed; and when it takes the units sent at once.
+     */
+    private boolean merge(Packet packet, String sql, RelayPlan plan, List<io.shardwise.core.execute.Column> described,
+                          HeldColumns held, Consumer<Packet> fallback, Runnable ended) {
+        if (!plan.transactional()) {
+            return merges.answerAutocommit(packet, sql, plan, described, held, reads, fallback, ended);
+        }
+        if (!(session.nativeTransaction() instanceof PinnedTransaction pinned) || pinned.prefetching() || !pinned.carries(plan.setup())) {
+            return false;
+        }
+        java.util.concurrent.CompletableFuture<ResponseReader.Response[]> responses = pinned.prefetch(plan.units());
+        if (responses != null && !responses.isDone() && plan.mergeRoute() != null && LoopMerges.bound() > 0) {
+            merges.answer(packet, sql, plan, described, held, pinned, responses, fallback, ended);
+            return true;
+        }
+        return false;
     }
 
     /**
@@ -347,18 +363,23 @@ public final class RelayExecutor {
      * @param values the values bound, decoded (for routing)
      * @param types each parameter's type and flag byte as bound
      * @param valuesOffset where the values start in the packet's payload
-     * @param held the column definitions the client holds for the statement (used under MariaDB's metadata cache)
+     * @param held the column definitions the client holds for the statement (used under MariaDB's metadata cache, by the
+     *     relay and by a merged result the loop answers alike)
+     * @param described the columns the statement's prepare announced (a merged result takes their names)
      * @param fallback takes the packet when the relay cannot start after all
      * @param ended runs once the execution was relayed or handed to {@code fallback}
      */
     public boolean relayExecute(Packet packet, String sql, List<Object> values, int[] types, int valuesOffset, HeldColumns held,
-                                Consumer<Packet> fallback, Runnable ended) {
+                                List<io.shardwise.core.execute.Column> described, Consumer<Packet> fallback, Runnable ended) {
         if (values.isEmpty() && answeredTransaction(packet, sql, ended)) { // sysbench --db-ps-mode=auto prepares BEGIN and COMMIT
             return true;
         }
         RelayPlan plan = session.prepared(sql, values);
         if (plan == null) {
             return false;
+        }
+        if (plan.merged()) {
+            return merge(packet, sql, plan, described, held, fallback, ended);
         }
         String backend = plan.units().get(0).backend();
         if (!plan.transactional()) {

@@ -3,6 +3,7 @@ package io.shardwise.server.session;
 import io.shardwise.core.execute.Column;
 import io.shardwise.server.protocol.BinaryType;
 import io.shardwise.server.protocol.ColumnDefinition;
+import java.util.List;
 
 /**
  * A core {@link Column} as the column definition MySQL itself would send. Core's numbers are what
@@ -23,6 +24,21 @@ public final class ColumnDefinitions {
     public static ColumnDefinition of(Column c) {
         return new ColumnDefinition(c.schema(), c.table(), c.orgTable(), c.name(), c.orgName(), c.collation(), wireLength(c),
                 c.mysqlType(), wireFlags(c), wireDecimals(c));
+    }
+
+    /**
+     * Column {@code i} of a prepared statement's execution as MySQL names it: the name its prepare announced
+     * ({@code described}, when it has as many columns as {@code columns}), since MySQL names a server-side prepared
+     * item from the prepared text ({@code SUM(amount * ?)}) where the backend ran it with the value inlined; the
+     * types are the execution's.
+     */
+    public static Column prepared(List<Column> columns, List<Column> described, int i) {
+        Column c = columns.get(i);
+        if (described.size() != columns.size() || described.get(i).name().equals(c.name())) {
+            return c;
+        }
+        return new Column(c.schema(), c.table(), c.orgTable(), described.get(i).name(), c.orgName(), c.collation(),
+                c.length(), c.mysqlType(), c.flags(), c.decimals());
     }
 
     /**

@@ -410,7 +410,7 @@ public final class CommandDispatcher extends ChannelInboundHandlerAdapter {
         if (content.readableBytes() >= 10 && content.getByte(content.readerIndex()) == StmtCommand.COM_STMT_EXECUTE) {
             PreparedStatements.RelayableExecute execute = handler.relayableExecute(content);
             return execute != null && relayer.relayExecute(packet, execute.sql(), execute.values(), execute.types(),
-                    execute.valuesOffset(), execute.held(), fallback, relayEnded);
+                    execute.valuesOffset(), execute.held(), execute.described(), fallback, relayEnded);
         }
         if (content.readableBytes() < 6 || content.getByte(content.readerIndex()) != Command.COM_QUERY) { // BEGIN is the shortest
             return false;

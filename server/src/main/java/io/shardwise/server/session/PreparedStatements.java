@@ -86,9 +86,13 @@ final class PreparedStatements {
     /**
      * A COM_STMT_EXECUTE the packet relay may run instead of this class ({@code RelayExecutor#relayExecute}):
      * its statement's text, the values it binds (decoded as an execute here would decode them, for
-     * routing), each parameter's type and flag byte, and where the values start in the packet.
+     * routing), each parameter's type and flag byte, where the values start in the packet, the definitions its
+     * client holds (MariaDB's metadata cache: the relay and the loop's merges keep the record as {@link #columns}
+     * here does), and the columns its prepare announced (whose names a merged result the relay answers takes, as
+     * {@link #columns} here).
      */
-    record RelayableExecute(String sql, List<Object> values, int[] types, int valuesOffset, HeldColumns held) {}
+    record RelayableExecute(String sql, List<Object> values, int[] types, int valuesOffset, HeldColumns held,
+                            List<Column> described) {}
 
     /**
      * The execute in {@code payload} (command byte first) if the relay may run it: a known statement
@@ -127,7 +131,7 @@ final class PreparedStatements {
             }
         }
         p.boundTypes = request.types();
-        return new RelayableExecute(p.sql, request.values(), request.types(), offset, p.held);
+        return new RelayableExecute(p.sql, request.values(), request.types(), offset, p.held, p.described);
     }
 
     /**
@@ -381,19 +385,14 @@ final class PreparedStatements {
     private static BinaryRow columns(ResultCursor cursor, List<Column> described, ResponseWriter out, HeldColumns held) {
         List<Column> columns = cursor.columns();
         int[] types = new int[columns.size()];
-        boolean relabel = described.size() == columns.size();
         ByteBuf defs = held != null && out.capabilities().cachesMetadata() ? out.alloc().heapBuffer(64 * types.length) : null;
         if (defs == null) {
             out.columnCount(types.length, true);
         }
         try {
             for (int i = 0; i < types.length; i++) {
-                Column c = columns.get(i);
+                Column c = ColumnDefinitions.prepared(columns, described, i);
                 types[i] = c.mysqlType();
-                if (relabel && !described.get(i).name().equals(c.name())) {
-                    c = new Column(c.schema(), c.table(), c.orgTable(), described.get(i).name(), c.orgName(), c.collation(),
-                            c.length(), c.mysqlType(), c.flags(), c.decimals());
-                }
                 if (defs == null) {
                     ColumnDefinitions.of(c).writeTo(out.beginPacket(64));
                     out.endPacket();
