@@ -511,6 +511,11 @@ class NativeTransactionServerTest {
         }
         try (Connection a = sample.connect("app", ""); Statement sa = a.createStatement();
              Connection b = sample.connect("app", ""); Statement sb = b.createStatement()) {
+            // the first UPDATE must still be waiting when the poll below looks (it once ended with 1205 first, the
+            // executor's 10 s lock wait outlasted by a poll starved on a loaded machine): MySQL's default 50 s, set before
+            // the warm-up so the relayed shapes carry it
+            sa.execute("SET innodb_lock_wait_timeout = 50");
+            sb.execute("SET innodb_lock_wait_timeout = 50");
             warm(sa);
             warm(sb);
             long pinnedBefore = sample.server.pinnedConnections();
