@@ -18,6 +18,7 @@ import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 
 import io.shardwise.core.error.ErrorCode;
 import io.shardwise.core.rule.SnowflakeKeyGenerator;
+import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -409,6 +410,26 @@ class RouterTest {
         sql("insert into orders (order_id, user_id) values (?, ?), (?, ?)", 1L, 2L, 3L, 1L)
                 .rewritesTo("ds0: insert into orders_1 (order_id, user_id) values (3, 1)",
                         "ds1: insert into orders_0 (order_id, user_id) values (1, 2)");
+    }
+
+    @Test
+    void aLongMultiRowInsertKeepsEachNodesRowsInOrder() {
+        // 2,000 rows whose nodes alternate in runs of 1 to 4 (the first and last rows dropped for one node or the other):
+        // each node's statement holds exactly its rows, in the statement's order (the rows dropped by runs of edits)
+        StringBuilder sql = new StringBuilder("insert into orders (order_id, user_id) values ");
+        List<Object> values = new ArrayList<>();
+        java.util.Map<String, List<String>> expected = new java.util.TreeMap<>();
+        for (int i = 0; i < 2000; i++) {
+            long user = (i / (1 + i % 4)) % 2 == 0 ? 2L : 1L; // user 2 on ds1 (orders_0), user 1 on ds0 (orders_1)
+            sql.append(i == 0 ? "" : ", ").append("(?, ?)");
+            values.add((long) i);
+            values.add(user);
+            expected.computeIfAbsent(user == 2L ? "ds1: insert into orders_0" : "ds0: insert into orders_1", k -> new ArrayList<>())
+                    .add("(" + i + ", " + user + ")");
+        }
+        List<String> units = new ArrayList<>();
+        expected.forEach((head, rows) -> units.add(head + " (order_id, user_id) values " + String.join(", ", rows)));
+        sql(sql.toString(), values.toArray()).routes(MULTI_POINT).rewritesTo(units.toArray(String[]::new));
     }
 
     @Test
