@@ -68,6 +68,8 @@ class DdlImplicitCommitTest {
         for (int i = 0; i < SCRIPT.size(); i++) {
             assertEquals(expected.get(i), actual.get(i), "step " + i + " differs from one MariaDB's answer");
         }
+        int readOnlyDdl = SCRIPT.indexOf("START TRANSACTION READ ONLY") + 2;
+        assertEquals("DROP TABLE ddl_x -> ok", actual.get(readOnlyDdl), "START TRANSACTION READ ONLY's mode ends with its commit");
     }
 
     private static String direct(Connection c, String sql) {
