@@ -1531,6 +1531,43 @@ final class HandCorpus {
         c.q("SET completion_type = DEFAULT");
         c.q("SELECT @@completion_type");
 
+        // DDL commits the open transaction first, on every backend it touched, as MySQL does: users 93000 and 93004
+        // live on ds0, 93002 and 93006 on ds1 (user_id mod 4), so each ROLLBACK below must undo nothing written before
+        // the DDL; savepoints end with it, @@in_transaction reads 0 after it, and a failing DDL commits all the same
+        // (DdlImplicitCommitTest and DdlCommitServerTest check more: views, TRUNCATE, CREATE / DROP TEMPORARY TABLE)
+        c.category("ddl-implicit-commit");
+        c.q("BEGIN");
+        c.write("INSERT INTO users (user_id, name) VALUES (93000, 'ddl')", "users", "user_id");
+        c.write("INSERT INTO users (user_id, name) VALUES (93002, 'ddl')", "users", "user_id");
+        c.q("CREATE TABLE oracle_ddl_commit (id INT)");
+        c.q("SELECT @@in_transaction");
+        c.q("ROLLBACK");
+        c.check("users", "user_id");
+        c.q("BEGIN");
+        c.write("UPDATE users SET name = 'sp' WHERE user_id IN (93000, 93002)", "users", "user_id");
+        c.q("SAVEPOINT ddl_sp");
+        c.q("CREATE INDEX idx_oracle_ddl_commit ON users (name)");
+        c.fails("ROLLBACK TO SAVEPOINT ddl_sp");
+        c.q("ROLLBACK");
+        c.check("users", "user_id");
+        c.q("SET autocommit = 0");
+        c.write("INSERT INTO users (user_id, name) VALUES (93004, 'ddl'), (93006, 'ddl')", "users", "user_id");
+        c.q("DROP INDEX idx_oracle_ddl_commit ON users");
+        c.q("SELECT @@in_transaction");
+        c.q("ROLLBACK");
+        c.q("SET autocommit = 1");
+        c.check("users", "user_id");
+        c.q("BEGIN");
+        c.write("UPDATE users SET name = 'failed ddl' WHERE user_id IN (93000, 93002)", "users", "user_id");
+        c.fails("CREATE TABLE oracle_ddl_commit (id INT)");
+        c.q("ROLLBACK");
+        c.check("users", "user_id");
+        c.q("BEGIN");
+        c.write("DELETE FROM users WHERE user_id BETWEEN 93000 AND 93006", "users", "user_id");
+        c.q("DROP TABLE oracle_ddl_commit");
+        c.q("ROLLBACK");
+        c.check("users", "user_id");
+
         // a failing statement inside a transaction changes nothing and the transaction goes on, as in MySQL, when its
         // units span nodes: users 90000, 4 and 5 live on ds0, users 2, 3 and 6 on ds1 (user_id mod 4), so each
         // statement below writes on ds0, then fails on ds1; COMMIT must not keep the ds0 part
