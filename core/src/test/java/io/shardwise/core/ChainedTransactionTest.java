@@ -7,9 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.shardwise.core.error.ShardwiseException;
 import java.sql.Connection;
-import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -71,13 +69,13 @@ class ChainedTransactionTest {
         List<String> expected = new ArrayList<>();
         try (Connection a = SAMPLE.server().connect(SAMPLE.whole()); Connection b = SAMPLE.server().connect(SAMPLE.whole())) {
             for (String step : SCRIPT) {
-                expected.add(step + " -> " + (step.startsWith("B:") ? direct(b, step.substring(2)) : direct(a, step)));
+                expected.add(step + " -> " + (step.startsWith("B:") ? SampleEngine.answer(b, step.substring(2)) : SampleEngine.answer(a, step)));
             }
         }
         List<String> actual = new ArrayList<>();
         try (EngineSession a = SAMPLE.engine().openSession(); EngineSession b = SAMPLE.engine().openSession()) {
             for (String step : SCRIPT) {
-                actual.add(step + " -> " + (step.startsWith("B:") ? engine(b, step.substring(2)) : engine(a, step)));
+                actual.add(step + " -> " + (step.startsWith("B:") ? SampleEngine.answer(b, step.substring(2)) : SampleEngine.answer(a, step)));
             }
         }
         for (int i = 0; i < SCRIPT.size(); i++) {
@@ -120,33 +118,6 @@ class ChainedTransactionTest {
             s.execute("BEGIN");
             s.execute("COMMIT");
             assertFalse(s.released());
-        }
-    }
-
-    private static String direct(Connection c, String sql) {
-        try (Statement st = c.createStatement()) {
-            if (!st.execute(sql)) {
-                return "ok";
-            }
-            try (ResultSet rs = st.getResultSet()) {
-                return String.join(",", SampleEngine.labelledRows(rs));
-            }
-        } catch (SQLException e) {
-            return "error " + e.getErrorCode();
-        }
-    }
-
-    private static String engine(EngineSession s, String sql) {
-        try {
-            StatementResult result = s.execute(sql);
-            if (!(result instanceof StatementResult.Rows rows)) {
-                return "ok";
-            }
-            try (io.shardwise.core.execute.ResultCursor c = rows.cursor()) {
-                return String.join(",", SampleEngine.labelledRows(c));
-            }
-        } catch (ShardwiseException e) {
-            return "error " + e.errno();
         }
     }
 }

@@ -2,11 +2,8 @@ package io.shardwise.core;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-import io.shardwise.core.error.ShardwiseException;
 import java.sql.Connection;
-import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -56,13 +53,13 @@ class DdlImplicitCommitTest {
         List<String> expected = new ArrayList<>();
         try (Connection c = SAMPLE.server().connect(SAMPLE.whole())) {
             for (String step : SCRIPT) {
-                expected.add(step + " -> " + direct(c, step));
+                expected.add(step + " -> " + SampleEngine.answer(c, step));
             }
         }
         List<String> actual = new ArrayList<>();
         try (EngineSession s = SAMPLE.engine().openSession()) {
             for (String step : SCRIPT) {
-                actual.add(step + " -> " + engine(s, step));
+                actual.add(step + " -> " + SampleEngine.answer(s, step));
             }
         }
         for (int i = 0; i < SCRIPT.size(); i++) {
@@ -70,32 +67,5 @@ class DdlImplicitCommitTest {
         }
         int readOnlyDdl = SCRIPT.indexOf("START TRANSACTION READ ONLY") + 2;
         assertEquals("DROP TABLE ddl_x -> ok", actual.get(readOnlyDdl), "START TRANSACTION READ ONLY's mode ends with its commit");
-    }
-
-    private static String direct(Connection c, String sql) {
-        try (Statement st = c.createStatement()) {
-            if (!st.execute(sql)) {
-                return "ok";
-            }
-            try (ResultSet rs = st.getResultSet()) {
-                return String.join(",", SampleEngine.labelledRows(rs));
-            }
-        } catch (SQLException e) {
-            return "error " + e.getErrorCode();
-        }
-    }
-
-    private static String engine(EngineSession s, String sql) {
-        try {
-            StatementResult result = s.execute(sql);
-            if (!(result instanceof StatementResult.Rows rows)) {
-                return "ok";
-            }
-            try (io.shardwise.core.execute.ResultCursor c = rows.cursor()) {
-                return String.join(",", SampleEngine.labelledRows(c));
-            }
-        } catch (ShardwiseException e) {
-            return "error " + e.errno();
-        }
     }
 }

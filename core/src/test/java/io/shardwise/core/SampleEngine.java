@@ -136,6 +136,39 @@ final class SampleEngine implements BeforeAllCallback, AfterEachCallback, AfterA
         return out;
     }
 
+    /**
+     * One step of a script compared with one database: "ok" for a statement without rows, its labelled rows joined
+     * by commas, or "error N" — the same text for {@link #answer(EngineSession, String)}, so a script's two runs compare
+     * step by step.
+     */
+    static String answer(java.sql.Connection c, String sql) {
+        try (java.sql.Statement st = c.createStatement()) {
+            if (!st.execute(sql)) {
+                return "ok";
+            }
+            try (java.sql.ResultSet rs = st.getResultSet()) {
+                return String.join(",", labelledRows(rs));
+            }
+        } catch (java.sql.SQLException e) {
+            return "error " + e.getErrorCode();
+        }
+    }
+
+    /** {@link #answer(java.sql.Connection, String)} of the same step through the engine. */
+    static String answer(EngineSession s, String sql) {
+        try {
+            StatementResult result = s.execute(sql);
+            if (!(result instanceof StatementResult.Rows rows)) {
+                return "ok";
+            }
+            try (io.shardwise.core.execute.ResultCursor c = rows.cursor()) {
+                return String.join(",", labelledRows(c));
+            }
+        } catch (io.shardwise.core.error.ShardwiseException e) {
+            return "error " + e.errno();
+        }
+    }
+
     /** {@link #rows} of the same read on the unsharded copy (only {@link #withWhole}). */
     java.util.List<String> direct(String sql) throws java.sql.SQLException {
         try (java.sql.Connection c = server.connect(whole); java.sql.Statement st = c.createStatement(); java.sql.ResultSet rs = st.executeQuery(sql)) {
