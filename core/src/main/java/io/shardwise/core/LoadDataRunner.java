@@ -38,6 +38,9 @@ import java.util.regex.Pattern;
  * behind. Counts and warnings are summed over the batches (one copy of a broadcast table counts);
  * each warning's row number is mapped back to the row of the file it came from.
  *
+ * <p>{@code LOAD XML LOCAL INFILE} goes the same way, its rows read by {@link LoadXmlRecords} and sent
+ * as the backend's own LOAD XML.
+ *
  * <p>Memory: one batch per node plus one row; the file is never held whole. Back-pressure: while a
  * batch runs, the file is not read, and the face stops reading its client.
  */

@@ -61,20 +61,38 @@ class LoadXmlIT {
             </users>
             """;
 
+    /** A broadcast table (every copy gets every row, counted once) and a single table, in one file. */
+    private static final String OTHER = """
+            <data>
+              <country code="XA" name="Xland"/>
+              <country><code>XB</code><name>Xb &amp; co</name></country>
+              <country code="XA" name="duplicate"/>
+              <country code="XC"/>
+              <promotion id="961" code="P1" discount="5.5"/>
+              <promotion><id>962</id><code>P2</code><discount>abc</discount></promotion>
+              <promotion id="963"/>
+            </data>
+            """;
+
     @Test
     void theMariaDbClientLoadsXmlAsOneMariaDb() throws Exception {
         String binary = ClientProcess.require("the MariaDB command-line client (apt-get install mariadb-client)", "mariadb", "mysql");
         Path rows = Files.createTempFile("shardwise-loadxml", ".xml");
         Path users = Files.createTempFile("shardwise-loadxml", ".xml");
+        Path other = Files.createTempFile("shardwise-loadxml", ".xml");
         try {
             Files.writeString(rows, ROWS);
             Files.writeString(users, USERS);
+            Files.writeString(other, OTHER);
             String sql = "LOAD XML LOCAL INFILE '" + rows + "' INTO TABLE users;"
                     + " LOAD XML LOCAL INFILE '" + rows + "' IGNORE INTO TABLE users CHARACTER SET utf8mb4 IGNORE 2 ROWS;"
                     + " LOAD XML LOCAL INFILE '" + users + "' REPLACE INTO TABLE users ROWS IDENTIFIED BY '<user>' IGNORE 1 LINES"
                     + " (user_id, @e, name) SET email = CONCAT('m:', @e);"
+                    + " LOAD XML LOCAL INFILE '" + other + "' INTO TABLE countries ROWS IDENTIFIED BY '<country>';"
+                    + " LOAD XML LOCAL INFILE '" + other + "' INTO TABLE promotions ROWS IDENTIFIED BY '<promotion>';"
                     + " SELECT user_id, name, email, country_code, created_at FROM users WHERE user_id BETWEEN -769999 AND -760000"
-                    + " OR user_id BETWEEN 760000 AND 769999 ORDER BY user_id;";
+                    + " OR user_id BETWEEN 760000 AND 769999 ORDER BY user_id;"
+                    + " SELECT * FROM countries WHERE code LIKE 'X%' ORDER BY code; SELECT * FROM promotions WHERE id >= 960 ORDER BY id;";
             Endpoint directEndpoint = fixture.direct();
             Result direct = cli(binary, directEndpoint, sql);
             String expected = timeless(fixture.logical(direct.out() + direct.err()));
@@ -89,6 +107,7 @@ class LoadXmlIT {
         } finally {
             Files.deleteIfExists(rows);
             Files.deleteIfExists(users);
+            Files.deleteIfExists(other);
         }
     }
 
@@ -241,6 +260,8 @@ class LoadXmlIT {
     private static Result cli(String binary, Endpoint e, String sql) {
         try (Connection c = connect(e); Statement s = c.createStatement()) {
             s.execute("DELETE FROM users WHERE user_id BETWEEN -769999 AND -760000 OR user_id BETWEEN 760000 AND 769999");
+            s.execute("DELETE FROM countries WHERE code LIKE 'X%'");
+            s.execute("DELETE FROM promotions WHERE id >= 960");
         } catch (SQLException failed) {
             throw new AssertionError(failed);
         }
