@@ -38,6 +38,9 @@ import java.util.regex.Pattern;
  * behind. Counts and warnings are summed over the batches (one copy of a broadcast table counts);
  * each warning's row number is mapped back to the row of the file it came from.
  *
+ * <p>{@code LOAD XML LOCAL INFILE} goes the same way, its rows read by {@link LoadXmlRecords} and sent
+ * as the backend's own LOAD XML.
+ *
  * <p>Memory: one batch per node plus one row; the file is never held whole. Back-pressure: while a
  * batch runs, the file is not read, and the face stops reading its client.
  */
@@ -60,8 +63,8 @@ final class LoadDataRunner {
 
     StatementResult run(LoadDataStatement load, LocalFiles files, boolean mariaDb) {
         if (!load.local()) {
-            throw new ShardwiseException(ErrorCode.UNSUPPORTED, "LOAD DATA INFILE of a file on the server's host (Shardwise reads no"
-                    + " file of its host, and a backend's host holds another file: use LOAD DATA LOCAL INFILE)");
+            throw new ShardwiseException(ErrorCode.UNSUPPORTED, load.kind() + " INFILE of a file on the server's host (Shardwise reads no"
+                    + " file of its host, and a backend's host holds another file: use " + load.kind() + " LOCAL INFILE)");
         }
         if (files == null) {
             throw new ShardwiseException(mariaDb ? ErrorCode.LOCAL_FILES_DISABLED_MARIADB : ErrorCode.LOCAL_FILES_DISABLED);
@@ -71,7 +74,7 @@ final class LoadDataRunner {
         }
         String schema = engine.rule().schema();
         if (load.schema() != null && !load.schema().equalsIgnoreCase(schema)) {
-            throw new ShardwiseException(ErrorCode.UNSUPPORTED, "LOAD DATA into a table of database '" + load.schema() + "'");
+            throw new ShardwiseException(ErrorCode.UNSUPPORTED, load.kind() + " into a table of database '" + load.schema() + "'");
         }
         Target target = target(load);
         boolean own = execution.autocommit() && !execution.inTransaction();
@@ -95,7 +98,7 @@ final class LoadDataRunner {
             }
             return result;
         } catch (IOException e) {
-            failure = new ShardwiseException(e, ErrorCode.BACKEND_ERROR, "Error reading the LOAD DATA LOCAL file: " + e.getMessage());
+            failure = new ShardwiseException(e, ErrorCode.BACKEND_ERROR, "Error reading the " + load.kind() + " LOCAL file: " + e.getMessage());
         } catch (RuntimeException e) {
             failure = e;
         }
@@ -131,30 +134,38 @@ final class LoadDataRunner {
         int keyField = -1;
         if (rule instanceof TableRule.Sharded s) {
             if (load.setColumns().contains(s.keyColumn().toLowerCase(Locale.ROOT))) {
-                throw new ShardwiseException(ErrorCode.UNSUPPORTED, "LOAD DATA whose SET assigns sharding column '" + s.keyColumn()
+                throw new ShardwiseException(ErrorCode.UNSUPPORTED, load.kind() + " whose SET assigns sharding column '" + s.keyColumn()
                         + "' of table '" + s.name() + "' (name it in the column list)");
             }
             keyField = indexOf(names, s.keyColumn());
             if (keyField < 0 && (generated == null || !generated.column().equalsIgnoreCase(s.keyColumn()))) {
-                throw new ShardwiseException(ErrorCode.UNSUPPORTED, "LOAD DATA into sharded table '" + s.name()
+                throw new ShardwiseException(ErrorCode.UNSUPPORTED, load.kind() + " into sharded table '" + s.name()
                         + "' without its sharding column '" + s.keyColumn() + "' in the column list");
             }
         }
         return new Target(rule, load.fieldCount(names.size()), keyField, generated);
     }
 
-    private StatementResult load(LoadDataStatement load, Target target, InputStream in) {
-        LoadDataRecords rows = new LoadDataRecords(in, load, target.fields(), target.keyField());
-        rows.skipLines(load.ignoreLines());
+    private Batch[] batches(LoadDataStatement load, Target target) {
         List<DataNode> nodes = target.rule().nodes();
         Batch[] batches = new Batch[nodes.size()];
-        Totals totals = new Totals();
         String logical = target.rule().name();
         for (int n = 0; n < batches.length; n++) {
             DataNode node = nodes.get(n);
             String sql = load.forShard(node.table(), target.generated() == null ? null : target.generated().column());
             batches[n] = new Batch(new ExecutionUnit(node.backend(), sql), node.table(), logical, n == 0 || !(target.rule() instanceof TableRule.Broadcast));
         }
+        return batches;
+    }
+
+    private StatementResult load(LoadDataStatement load, Target target, InputStream in) {
+        if (load.xml()) {
+            return loadXml(load, target, in);
+        }
+        LoadDataRecords rows = new LoadDataRecords(in, load, target.fields(), target.keyField());
+        rows.skipLines(load.ignoreLines());
+        Batch[] batches = batches(load, target);
+        Totals totals = new Totals();
         List<Object> keys = new ArrayList<>();
         byte[] generatedField = null;
         long row = 0;
@@ -182,6 +193,73 @@ final class LoadDataRunner {
             }
         }
         flushAll(batches, totals, null);
+        return finish(totals, keys);
+    }
+
+    /**
+     * LOAD XML: the rows as {@link LoadXmlRecords} writes them again, each node's batch opened by the
+     * start tags of the elements enclosing its rows (MariaDB's reader gives a row their attributes),
+     * a generated key column added to the row's tag as an attribute.
+     */
+    private StatementResult loadXml(LoadDataStatement load, Target target, InputStream in) {
+        String keyColumn = target.rule() instanceof TableRule.Sharded s && target.keyField() >= 0 ? s.keyColumn() : null;
+        LoadXmlRecords rows = new LoadXmlRecords(in, load.rowTag(), keyColumn);
+        rows.skip(load.ignoreLines());
+        Batch[] batches = batches(load, target);
+        Totals totals = new Totals();
+        List<Object> keys = new ArrayList<>();
+        long row = 0;
+        while (rows.next()) {
+            row++;
+            byte[] xml = rows.row();
+            if (target.generated() != null) {
+                Object key = target.generated().generator().next();
+                keys.add(key);
+                byte[] attribute = (" " + target.generated().column() + "=\"" + key + "\"").getBytes(StandardCharsets.UTF_8);
+                byte[] with = new byte[xml.length + attribute.length];
+                int at = rows.rowTagEnd();
+                System.arraycopy(xml, 0, with, 0, at);
+                System.arraycopy(attribute, 0, with, at, attribute.length);
+                System.arraycopy(xml, at, with, at + attribute.length, xml.length - at);
+                xml = with;
+            }
+            List<LoadXmlRecords.Ancestor> ancestors = rows.ancestors();
+            switch (target.rule()) {
+                case TableRule.Sharded s -> {
+                    Object key = keyColumn == null ? keys.getLast() : xmlKey(rows.key());
+                    addXml(batches[node(s, key)], xml, ancestors, row, totals, key, batches);
+                }
+                case TableRule.Broadcast b -> {
+                    for (Batch batch : batches) {
+                        addXml(batch, xml, ancestors, row, totals, null, batches);
+                    }
+                }
+                case TableRule.Single s -> addXml(batches[0], xml, ancestors, row, totals, null, batches);
+            }
+        }
+        flushAll(batches, totals, null);
+        return finish(totals, keys);
+    }
+
+    /** The key as text (the file's bytes read as UTF-8, as LOAD DATA's); none (NULL) routes as 0, what MariaDB stores. */
+    private static Object xmlKey(String key) {
+        return key == null ? 0L : new String(key.getBytes(StandardCharsets.ISO_8859_1), StandardCharsets.UTF_8);
+    }
+
+    private void addXml(Batch batch, byte[] xml, List<LoadXmlRecords.Ancestor> ancestors, long row, Totals totals, Object key, Batch[] all) {
+        batch.enclose(ancestors);
+        batch.append(xml, 0, xml.length);
+        batch.rows(row, key);
+        if (batch.length >= BATCH_BYTES) {
+            try {
+                flush(batch, totals);
+            } catch (ShardwiseException e) {
+                flushAll(all, totals, e);
+            }
+        }
+    }
+
+    private StatementResult finish(Totals totals, List<Object> keys) {
         Diagnostics area = new Diagnostics(1);
         totals.conditions.sort(Comparator.comparingLong(RowCondition::row));
         List<Condition> kept = new ArrayList<>();
@@ -394,6 +472,27 @@ final class LoadDataRunner {
         void clear() {
             length = 0;
             count = 0;
+            open.clear();
+        }
+
+        /** LOAD XML: the start tags of the elements enclosing the rows open in this batch, outermost first. */
+        final List<LoadXmlRecords.Ancestor> open = new ArrayList<>();
+
+        /** Closes the enclosing elements the next row is not in, and opens those it is in, as the file nests them. */
+        void enclose(List<LoadXmlRecords.Ancestor> ancestors) {
+            int common = 0;
+            while (common < open.size() && common < ancestors.size() && open.get(common).id() == ancestors.get(common).id()) {
+                common++;
+            }
+            while (open.size() > common) {
+                byte[] end = ("</" + open.removeLast().name() + ">\n").getBytes(StandardCharsets.ISO_8859_1);
+                append(end, 0, end.length);
+            }
+            for (int i = common; i < ancestors.size(); i++) {
+                byte[] start = ancestors.get(i).startTag();
+                append(start, 0, start.length);
+                open.add(ancestors.get(i));
+            }
         }
 
         /** The file's row of the batch's row {@code local} (1-based, as the backend numbers them). */

@@ -28,11 +28,15 @@ import java.util.Locale;
  * @param setColumns the columns the SET clause assigns, lower case
  * @param ignoreSpan [start, end) of {@code IGNORE n LINES}, or null
  * @param listOpen offset just after the column list's '(' (-1: no list), where a generated column goes
+ * @param xml LOAD XML: {@code LOAD XML [LOCAL] INFILE 'file' [REPLACE | IGNORE] INTO TABLE t [CHARACTER SET cs]
+ *     [ROWS IDENTIFIED BY '<tag>'] [IGNORE n {LINES | ROWS}] [(field_or_@var, ..)] [SET ..]}, read by {@link LoadXmlRecords}
+ * @param rowTag LOAD XML's row tag: ROWS IDENTIFIED BY's text without its first and last character, as
+ *     MariaDB compares it ({@code row} by default)
  */
 record LoadDataStatement(String sql, boolean local, String file, boolean replace, boolean ignore, String schema, String table,
                          int tableStart, int tableEnd, byte[] fieldTerm, int enclosed, boolean optionally, int escape,
                          byte[] lineStart, byte[] lineTerm, long ignoreLines, int[] ignoreSpan, List<String> targets,
-                         int listOpen, List<String> setColumns) {
+                         int listOpen, List<String> setColumns, boolean xml, String rowTag) {
 
     /** Whether {@code normalized} is a LOAD statement (LOAD DATA or LOAD XML). */
     static boolean is(NormalizedSql normalized) {
@@ -76,6 +80,11 @@ record LoadDataStatement(String sql, boolean local, String file, boolean replace
         return out.append(sql, at, sql.length()).toString();
     }
 
+    /** "LOAD XML" or "LOAD DATA", for messages. */
+    String kind() {
+        return xml ? "LOAD XML" : "LOAD DATA";
+    }
+
     /** Fields per row: one per target, or the table's column count when there is no list. */
     int fieldCount(int tableColumns) {
         return targets.isEmpty() ? tableColumns : targets.size();
@@ -96,10 +105,10 @@ record LoadDataStatement(String sql, boolean local, String file, boolean replace
 
         LoadDataStatement parse() {
             expect("load");
-            if (peek("xml")) {
-                throw new ShardwiseException(ErrorCode.UNSUPPORTED, "LOAD XML (use LOAD DATA LOCAL INFILE)");
+            boolean xml = accept("xml");
+            if (!xml) {
+                expect("data");
             }
-            expect("data");
             accept("low_priority");
             accept("concurrent");
             boolean local = accept("local");
@@ -120,7 +129,7 @@ record LoadDataStatement(String sql, boolean local, String file, boolean replace
             }
             int tableEnd = t.get(i - 1).end();
             if (accept("partition")) {
-                throw new ShardwiseException(ErrorCode.UNSUPPORTED, "LOAD DATA ... PARTITION (the rows go where their sharding key routes them)");
+                throw new ShardwiseException(ErrorCode.UNSUPPORTED, (xml ? "LOAD XML" : "LOAD DATA") + " ... PARTITION (the rows go where their sharding key routes them)");
             }
             if (peek("character") || peek("charset")) {
                 if (accept("character")) {
@@ -129,13 +138,20 @@ record LoadDataStatement(String sql, boolean local, String file, boolean replace
                     expect("charset");
                 }
                 String charset = word(sql, t.get(i++)).replace("`", "").replace("'", "");
-                checkCharset(charset);
+                checkCharset(charset, xml);
             }
             byte[] fieldTerm = {'\t'};
             int enclosed = -1;
             boolean optionally = false;
             int escape = '\\';
-            if (accept("fields") || accept("columns")) {
+            String rowTag = "row";
+            if (xml && accept("rows")) {
+                expect("identified");
+                expect("by");
+                String tag = string();
+                rowTag = tag.length() < 2 ? "" : tag.substring(1, tag.length() - 1);
+            }
+            if (!xml && (accept("fields") || accept("columns"))) {
                 boolean any = false;
                 while (true) {
                     if (accept("terminated")) {
@@ -163,7 +179,7 @@ record LoadDataStatement(String sql, boolean local, String file, boolean replace
             }
             byte[] lineStart = {};
             byte[] lineTerm = {'\n'};
-            if (accept("lines")) {
+            if (!xml && accept("lines")) {
                 boolean any = false;
                 while (true) {
                     if (accept("starting")) {
@@ -230,7 +246,7 @@ record LoadDataStatement(String sql, boolean local, String file, boolean replace
                     depth += kind == TokenKind.LEFT_PAREN ? 1 : kind == TokenKind.RIGHT_PAREN ? -1 : 0;
                     boolean start = k == i || depth == 0 && t.get(k - 1).kind() == TokenKind.COMMA;
                     if (kind == TokenKind.USER_VARIABLE && !targets.contains(t.get(k).text(sql))) {
-                        throw new ShardwiseException(ErrorCode.UNSUPPORTED, "LOAD DATA ... SET reading user variable "
+                        throw new ShardwiseException(ErrorCode.UNSUPPORTED, (xml ? "LOAD XML" : "LOAD DATA") + " ... SET reading user variable "
                                 + t.get(k).text(sql) + " that its column list does not assign (the backends evaluate SET per row,"
                                 + " while Shardwise keeps the session's user variables)");
                     }
@@ -248,7 +264,7 @@ record LoadDataStatement(String sql, boolean local, String file, boolean replace
                 throw new ShardwiseException(ErrorCode.UNSUPPORTED, "LOAD DATA with LINES TERMINATED BY ''");
             }
             return new LoadDataStatement(sql, local, file, replace, ignore, schema, table, tableStart, tableEnd, fieldTerm, enclosed,
-                    optionally, escape, lineStart, lineTerm, ignoreLines, ignoreSpan, targets, listOpen, setColumns);
+                    optionally, escape, lineStart, lineTerm, ignoreLines, ignoreSpan, targets, listOpen, setColumns, xml, rowTag);
         }
 
         /**
@@ -256,10 +272,10 @@ record LoadDataStatement(String sql, boolean local, String file, boolean replace
          * multi-byte character is ASCII (UTF-8, the single-byte sets, UTF-16/32 excluded as MySQL excludes them);
          * the East Asian sets whose second bytes may be a separator or a backslash are refused.
          */
-        private static void checkCharset(String charset) {
+        private static void checkCharset(String charset, boolean xml) {
             switch (charset) {
                 case "big5", "cp932", "gbk", "gb18030", "sjis" -> throw new ShardwiseException(ErrorCode.UNSUPPORTED,
-                        "LOAD DATA ... CHARACTER SET " + charset + " (a byte of its multi-byte characters may read as a separator)");
+                        (xml ? "LOAD XML" : "LOAD DATA") + " ... CHARACTER SET " + charset + " (a byte of its multi-byte characters may read as a separator)");
                 default -> { }
             }
         }

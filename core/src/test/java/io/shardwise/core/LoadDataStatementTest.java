@@ -48,11 +48,30 @@ class LoadDataStatementTest {
         assertFalse(parse("LOAD DATA INFILE '/etc/passwd' INTO TABLE users").local());
         assertFalse(LoadDataStatement.is(Normalizer.normalize("SELECT 1")));
         assertFalse(LoadDataStatement.is(Normalizer.normalize("LOADX DATA")));
-        assertThrows(ShardwiseException.class, () -> parse("LOAD XML LOCAL INFILE 'a' INTO TABLE t"));
+        assertEquals(1064, assertThrows(ShardwiseException.class,
+                () -> parse("LOAD XML LOCAL INFILE 'a' INTO TABLE t FIELDS TERMINATED BY ','")).errno());
         assertEquals(1083, assertThrows(ShardwiseException.class,
                 () -> parse("LOAD DATA LOCAL INFILE 'a' INTO TABLE t FIELDS ENCLOSED BY 'ab'")).errno());
         assertEquals(1064, assertThrows(ShardwiseException.class, () -> parse("LOAD DATA LOCAL INFILE 'a' INTO t")).errno());
         assertEquals(1235, assertThrows(ShardwiseException.class,
                 () -> parse("LOAD DATA LOCAL INFILE 'a' INTO TABLE t (a, b) SET c = @other")).errno());
+    }
+
+    @Test
+    void readsLoadXmlsClauses() {
+        LoadDataStatement l = parse("LOAD XML LOCAL INFILE '/tmp/a.xml' IGNORE INTO TABLE users CHARACTER SET utf8mb4"
+                + " ROWS IDENTIFIED BY '<user>' IGNORE 1 ROWS (user_id, @n) SET name = UPPER(@n)");
+        assertTrue(l.xml());
+        assertTrue(l.ignore());
+        assertEquals("user", l.rowTag());
+        assertEquals(1, l.ignoreLines());
+        assertEquals(List.of("user_id", "@n"), l.targets());
+        assertEquals(List.of("name"), l.setColumns());
+        assertEquals("LOAD XML LOCAL INFILE '/tmp/a.xml' IGNORE INTO TABLE `users_0` CHARACTER SET utf8mb4"
+                + " ROWS IDENTIFIED BY '<user>'  (user_id, @n) SET name = UPPER(@n)", l.forShard("users_0", null));
+        assertEquals("row", parse("LOAD XML LOCAL INFILE 'a' INTO TABLE t").rowTag());
+        assertFalse(parse("LOAD XML INFILE 'a' INTO TABLE t").local());
+        assertEquals(1235, assertThrows(ShardwiseException.class,
+                () -> parse("LOAD XML LOCAL INFILE 'a' INTO TABLE t (a) SET c = @other")).errno());
     }
 }
