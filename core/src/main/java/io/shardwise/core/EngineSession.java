@@ -522,7 +522,8 @@ public final class EngineSession implements AutoCloseable {
             return wrote(assigning.run(assigned, statement, normalized, plan, params)); // whole on one connection
         }
         if (ImplicitCommit.before(statement, normalized.sql(), normalized.lexicalMode())) {
-            return implicitlyCommitted(() -> plans.changingColumns(plans.run(plans.route(normalized, plan, params))));
+            return implicitlyCommitted(() -> statement instanceof SessionCommand command ? commands.run(command, normalized, params, previous)
+                    : plans.changingColumns(plans.run(plans.route(normalized, plan, params))));
         }
         return switch (statement) {
             case SessionCommand command -> commands.run(command, normalized, params, previous);
