@@ -498,7 +498,18 @@ public final class EngineSession implements AutoCloseable {
             return commands.selectInto(into, params);
         }
         String assigned = UserVariables.innerAssignment(normalized.sql(), normalized.lexicalMode());
-        CachedPlan plan = plans.plan(normalized);
+        CachedPlan plan;
+        try {
+            plan = plans.plan(normalized);
+        } catch (ShardwiseException e) {
+            if (e.code() == ErrorCode.DATABASE_EXISTS) {
+                // CREATE DATABASE of the logical schema, answered at analysis: MariaDB commits before it finds the database
+                return implicitlyCommitted(() -> {
+                    throw e;
+                });
+            }
+            throw e;
+        }
         Statement statement = plan.statement();
         plans.requireSchema(statement);
         access.check(statement, execution);

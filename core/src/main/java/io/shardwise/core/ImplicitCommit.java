@@ -22,8 +22,10 @@ import java.util.Set;
  * every backend its transaction touched before such a statement reaches one (see
  * {@code EngineSession}): a backend that runs it commits its own part of the transaction, so the
  * others must commit theirs too, or a later ROLLBACK would undo part of what one MySQL committed;
- * FLUSH HOSTS, which Shardwise answers itself, commits the same way. LOCK TABLES, BEGIN and SET
- * autocommit = 1 commit where they run ({@code SessionCommandRunner}, {@code ExecutionSession}).
+ * what Shardwise answers itself commits the same way: FLUSH HOSTS, and CREATE DATABASE of the logical
+ * schema (OK with IF NOT EXISTS; 1007 without, thrown at analysis, so {@code EngineSession} commits for
+ * it). LOCK TABLES, BEGIN and SET autocommit = 1 commit where they run ({@code SessionCommandRunner},
+ * {@code ExecutionSession}).
  */
 final class ImplicitCommit {
     private static final Set<String> VERBS = Set.of("create", "alter", "drop", "rename", "truncate", "grant", "revoke",
@@ -34,7 +36,8 @@ final class ImplicitCommit {
     /** Whether {@code statement}, written as {@code sql}, commits the open transaction first. */
     static boolean before(Statement statement, String sql, LexicalMode mode) {
         if (statement instanceof SessionCommand command) {
-            return command.kind() == SessionCommand.Kind.FLUSH;
+            // FLUSH HOSTS, and CREATE DATABASE IF NOT EXISTS of the logical schema (NO_OP): answered without a backend
+            return command.kind() == SessionCommand.Kind.FLUSH || command.kind() == SessionCommand.Kind.NO_OP;
         }
         if (!(statement instanceof Ddl) && !(statement instanceof Passthrough)) {
             return false;
