@@ -498,7 +498,18 @@ public final class EngineSession implements AutoCloseable {
             return commands.selectInto(into, params);
         }
         String assigned = UserVariables.innerAssignment(normalized.sql(), normalized.lexicalMode());
-        CachedPlan plan = plans.plan(normalized);
+        CachedPlan plan;
+        try {
+            plan = plans.plan(normalized);
+        } catch (ShardwiseException e) {
+            if (e.code() == ErrorCode.DATABASE_EXISTS) {
+                // CREATE DATABASE of the logical schema, answered at analysis: MariaDB commits before it finds the database
+                return implicitlyCommitted(() -> {
+                    throw e;
+                });
+            }
+            throw e;
+        }
         Statement statement = plan.statement();
         plans.requireSchema(statement);
         access.check(statement, execution);
@@ -522,7 +533,8 @@ public final class EngineSession implements AutoCloseable {
             return wrote(assigning.run(assigned, statement, normalized, plan, params)); // whole on one connection
         }
         if (ImplicitCommit.before(statement, normalized.sql(), normalized.lexicalMode())) {
-            return implicitlyCommitted(() -> plans.changingColumns(plans.run(plans.route(normalized, plan, params))));
+            return implicitlyCommitted(() -> statement instanceof SessionCommand command ? commands.run(command, normalized, params, previous)
+                    : plans.changingColumns(plans.run(plans.route(normalized, plan, params))));
         }
         return switch (statement) {
             case SessionCommand command -> commands.run(command, normalized, params, previous);

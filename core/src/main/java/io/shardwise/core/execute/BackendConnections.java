@@ -90,6 +90,8 @@ public final class BackendConnections {
         // no backend can make Shardwise read a file of its host: allowLoadLocalInfile stays false except
         // around a LocalData unit, and this path names no directory that exists
         p.setProperty("allowLoadLocalInfileInPath", LocalData.NO_FILES);
+        // sockets an idle pooled connection can be checked on without a round trip (see Pool.acquire)
+        p.setProperty("socketFactory", PeekableSocketFactory.class.getName());
         p.setProperty("connectTimeout", Long.toString(Math.max(250, config.pool().connectionTimeout().toMillis())));
         return p;
     }

@@ -377,6 +377,11 @@ public final class BackendPools implements AutoCloseable {
          * probed, so one that went down while the pool held (now dead) idle connections fails the
          * statement within a slice instead of the whole timeout. A pool merely busy (every
          * connection open and checked out) is never probed: that is load, not a fault.
+         *
+         * <p>A connection the backend has closed while it sat in the pool (a restart, {@code wait_timeout}) is
+         * evicted and another taken ({@link PeekableSocketFactory#closedByPeer}, no round trip): nothing has been
+         * sent on it, so the statement that would have failed with 1105 runs on a live connection instead. The
+         * backend is probed first, so one that is down still fails at once.
          */
         Connection acquire() throws SQLException {
             checkReachable();
@@ -384,7 +389,13 @@ public final class BackendPools implements AutoCloseable {
             long deadline = System.nanoTime() + Math.max(250, config.pool().connectionTimeout().toMillis()) * 1_000_000L;
             while (true) {
                 try {
-                    return ds.getConnection();
+                    Connection c = ds.getConnection();
+                    if (!PeekableSocketFactory.closedByPeer(c.unwrap(JdbcConnection.class))) {
+                        return c;
+                    }
+                    ds.evictConnection(c);
+                    suspect = true;
+                    checkReachable();
                 } catch (SQLTransientConnectionException e) {
                     if (System.nanoTime() - deadline >= 0 || ds.isClosed()) {
                         throw e;

@@ -110,6 +110,49 @@ class BackendFailureTest {
         }
     }
 
+    /**
+     * A backend restart leaves the pool's idle connections dead; HikariCP validates one at checkout only after
+     * half a second idle, so the next statement met one and failed with 1105. Now the dead connections are found
+     * at checkout (nothing sent yet) and evicted, and the INSERT runs once on a fresh connection. Whether HikariCP
+     * would have caught them depends on how long the restart took; aConnectionTheBackendEndedWhilePooledIsReplacedBeforeAnythingIsSent
+     * is the case it never catches.
+     */
+    @Test
+    void aWriteAfterTheBackendRestartedRunsOnAFreshConnection() {
+        try (ExecutionSession s = shards.session()) {
+            s.execute(List.of(unit("ds1", "INSERT INTO t VALUES (1)")));
+            dedicated.stop();
+            dedicated.start();
+            assertEquals(1, Shards.update(s.execute(List.of(unit("ds1", "INSERT INTO t VALUES (2)"))).getFirst()).affectedRows());
+            assertEquals("2", single(s.execute(List.of(unit("ds1", "SELECT COUNT(*) FROM t"))).getFirst()));
+        }
+    }
+
+    /**
+     * A pooled connection the backend ended while it sat idle (as a restart or {@code wait_timeout} ends it), checked
+     * out again at once, inside HikariCP's half second without validation: the INSERT is sent on a fresh connection
+     * and runs once, instead of failing with 1105 "the connection was lost". Inside a transaction the same holds for
+     * its first statement (nothing sent yet on the connection it pins).
+     */
+    @Test
+    void aConnectionTheBackendEndedWhilePooledIsReplacedBeforeAnythingIsSent() {
+        try (ExecutionSession s = shards.session()) {
+            String id = single(s.execute(List.of(unit("ds1", "SELECT CONNECTION_ID()"))).getFirst());
+            shards.sql(1, "KILL CONNECTION " + id);
+            Shards.await(() -> "0".equals(shards.query(1, "SELECT COUNT(*) FROM information_schema.processlist WHERE id = " + id)),
+                    "the backend ended connection " + id);
+            assertEquals(1, Shards.update(s.execute(List.of(unit("ds1", "INSERT INTO t VALUES (1)"))).getFirst()).affectedRows());
+            String next = single(s.execute(List.of(unit("ds1", "SELECT CONNECTION_ID()"))).getFirst());
+            shards.sql(1, "KILL CONNECTION " + next);
+            Shards.await(() -> "0".equals(shards.query(1, "SELECT COUNT(*) FROM information_schema.processlist WHERE id = " + next)),
+                    "the backend ended connection " + next);
+            s.begin();
+            s.execute(List.of(unit("ds1", "INSERT INTO t VALUES (2)")));
+            s.commit();
+            assertEquals("2", single(s.execute(List.of(unit("ds1", "SELECT COUNT(*) FROM t"))).getFirst()));
+        }
+    }
+
     @Test
     void aConnectionLostInsideATransactionDoomsItUntilRollback() {
         try (ExecutionSession s = shards.session()) {

@@ -317,12 +317,14 @@ class TransactionTest {
             a.begin();
             // a holds more locks, so InnoDB picks b as the victim
             a.execute(List.of(unit("ds0", "UPDATE t SET a = 'A' WHERE id = 1"), unit("ds0", "INSERT INTO t (id) VALUES (10), (11), (12)")));
+            // a's connection on ds0, pinned by its transaction: only its wait counts (other classes share the server)
+            String aConnection = single(a.execute(List.of(unit("ds0", "SELECT CONNECTION_ID()"))).getFirst());
             b.begin();
             b.execute(List.of(unit("ds1", "INSERT INTO t (id) VALUES (5)"), unit("ds0", "UPDATE t SET b = 'B' WHERE id = 2")));
             CompletableFuture<List<UnitResult>> aWaits = CompletableFuture.supplyAsync(
                     () -> a.execute(List.of(unit("ds0", "UPDATE t SET a = 'A' WHERE id = 2"))), Shards.THREADS);
             // a now waits for b's lock on row 2 (awaited: a fixed 300 ms sleep let b go first on a loaded machine)
-            io.shardwise.testkit.Await.until("a waits for b's row lock", () -> lockWaits() > 0);
+            io.shardwise.testkit.Await.until("a waits for b's row lock", () -> lockWaits(aConnection) > 0);
             BackendException deadlock = assertThrows(BackendException.class,
                     () -> b.execute(List.of(unit("ds0", "UPDATE t SET b = 'B' WHERE id = 1"))));
             assertEquals(1213, deadlock.errno());
@@ -334,11 +336,15 @@ class TransactionTest {
         assertEquals("1,2,10,11,12", ids(0));
     }
 
-    /** Backend transactions waiting for a row lock now. */
-    private static long lockWaits() {
+    /**
+     * Whether the backend transaction of connection {@code connectionId} waits for a row lock now (0 or 1): the
+     * shared server's other waits, other test classes' included, do not count.
+     */
+    private static long lockWaits(String connectionId) {
         try (java.sql.Connection c = TestBackends.shared().connect("");
              java.sql.ResultSet rs = c.createStatement().executeQuery(
-                     "SELECT COUNT(*) FROM information_schema.innodb_trx WHERE trx_state = 'LOCK WAIT'")) {
+                     "SELECT COUNT(*) FROM information_schema.innodb_trx WHERE trx_state = 'LOCK WAIT' AND trx_mysql_thread_id = "
+                             + Long.parseLong(connectionId))) {
             rs.next();
             return rs.getLong(1);
         } catch (java.sql.SQLException e) {

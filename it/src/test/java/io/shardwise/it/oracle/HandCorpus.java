@@ -1567,6 +1567,25 @@ final class HandCorpus {
         c.q("DROP TABLE oracle_ddl_commit");
         c.q("ROLLBACK");
         c.check("users", "user_id");
+        // statements other than DDL that commit first (ImplicitCommitTest checks more: ANALYZE/CHECK/OPTIMIZE/REPAIR
+        // TABLE, FLUSH HOSTS, autocommit off): RESET, and RESET MASTER although it fails (no binary log)
+        c.q("BEGIN");
+        c.write("INSERT INTO users (user_id, name) VALUES (93008, 'reset'), (93010, 'reset')", "users", "user_id");
+        c.q("RESET QUERY CACHE");
+        c.q("SELECT @@in_transaction");
+        c.q("ROLLBACK");
+        c.check("users", "user_id");
+        c.q("BEGIN");
+        c.write("UPDATE users SET name = 'reset failed' WHERE user_id IN (93008, 93010)", "users", "user_id");
+        c.fails("RESET MASTER");
+        c.q("SELECT @@in_transaction");
+        c.q("ROLLBACK");
+        c.check("users", "user_id");
+        c.q("BEGIN");
+        c.write("DELETE FROM users WHERE user_id IN (93008, 93010)", "users", "user_id");
+        c.q("RESET QUERY CACHE");
+        c.q("ROLLBACK");
+        c.check("users", "user_id");
 
         // a failing statement inside a transaction changes nothing and the transaction goes on, as in MySQL, when its
         // units span nodes: users 90000, 4 and 5 live on ds0, users 2, 3 and 6 on ds1 (user_id mod 4), so each
