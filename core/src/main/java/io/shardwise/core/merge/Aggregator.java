@@ -74,6 +74,11 @@ final class Aggregator {
             return Row.of(cells);
         }
 
+        /** The cells of {@link #first}, unchanged until {@link #finish}. */
+        byte[][] cells() {
+            return cells;
+        }
+
         void add(Row row) {
             for (Accumulator a : accumulators) {
                 a.add(row);

@@ -169,7 +169,7 @@ public final class Merger {
     }
 
     private static Comparator<byte[][]> comparator(RowOrder order) {
-        return (a, b) -> order.compare(Row.of(a), Row.of(b));
+        return order::compare;
     }
 
     private static List<byte[][]> drain(ResultCursor cursor, int width) {
