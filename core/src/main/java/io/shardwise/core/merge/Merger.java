@@ -120,7 +120,7 @@ public final class Merger {
     private static ResultCursor grouped(Inputs inputs, MergeSpec.GroupedAggregate g, List<Column> columns, MergeWarnings warnings) {
         List<Column> outColumns = AggregateColumns.of(columns, g.aggregates());
         ExprEvaluator evaluator = new ExprEvaluator(outColumns, warnings);
-        Aggregator aggregator = new Aggregator(g.aggregates(), g.computed(), evaluator, columns, warnings);
+        Aggregator aggregator = new Aggregator(g.aggregates(), g.computed(), evaluator, columns, warnings, inputs.keepCells());
         RowOrder groupOrder = new RowOrder(g.groupKeys(), columns);
         boolean global = g.groupKeys().isEmpty();
         ExprEvaluator having = g.having() == null ? null : evaluator;
