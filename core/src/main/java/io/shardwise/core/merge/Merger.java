@@ -156,7 +156,8 @@ public final class Merger {
                 rows.removeIf(r -> !having.accepts(g.having(), Row.of(r)));
             }
             rows.sort(comparator(new RowOrder(g.groupKeys(), outColumns)));
-            return sorted(rows, order, outColumns, inputs);
+            // ORDER BY the group keys themselves (DISTINCT c ORDER BY c): the same comparator again would change nothing
+            return sorted(rows, order.equals(g.groupKeys()) ? List.of() : order, outColumns, inputs);
         }, inputs);
     }
 
