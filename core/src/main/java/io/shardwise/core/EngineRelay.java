@@ -448,7 +448,7 @@ final class EngineRelay implements RelaySession {
         }
         RoutePlan route = plan.mergeRoute();
         List<io.shardwise.core.execute.Column> columns = cursors.get(0).columns();
-        if (io.shardwise.core.merge.EnumKeys.mayNeed(route) && !io.shardwise.core.merge.EnumKeys.weightColumns(route, columns).isEmpty()) {
+        if (io.shardwise.core.merge.EnumKeys.needed(route, columns)) {
             return null;
         }
         return io.shardwise.core.merge.Merger.merge(cursors, route.mergeFor(columns.size()), area::merged);

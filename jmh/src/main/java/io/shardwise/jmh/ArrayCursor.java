@@ -34,6 +34,12 @@ final class ArrayCursor implements ResultCursor {
         return rows[position][index];
     }
 
+    /** The rows are never changed, as a native unit's result read whole ({@code RowsCursor}). */
+    @Override
+    public boolean keepsCells() {
+        return true;
+    }
+
     @Override
     public void close() {
         position = rows.length;

@@ -46,6 +46,11 @@ import org.openjdk.jmh.infra.Blackhole;
  *       group (hashed grouping).
  *   <li>{@link #groupedVariance}: {@code SELECT k, VARIANCE(id) ... GROUP BY k} streaming: each unit row
  *       carries its group's hidden SUM, COUNT and unrounded VAR_POP, combined by Chan's formula.
+ *   <li>{@link #distinctRange}: sysbench's {@code SELECT DISTINCT c ... WHERE id BETWEEN ? AND ? ORDER BY c} on two
+ *       shards, {@value #RANGE} rows of a CHAR(120) {@code c} with its hidden WEIGHT_STRING (hashed grouping by the
+ *       weight, groups sorted by it, the weight cut off): the per-execute setup counts, not only the rows.
+ *   <li>{@link #orderedRange}: sysbench's {@code SELECT c ... WHERE id BETWEEN ? AND ? ORDER BY c} on two shards, each
+ *       sorted by the weight (sorted merge, the weight cut off).
  * </ul>
  * Values are text-protocol bytes as a MySQL server sends them; columns INT, BIGINT and DECIMAL.
  *
@@ -80,6 +85,14 @@ public class MergeBenchmark {
     private byte[][][][] concatRows;
     private MergeSpec concatGroups;
     private static final int MYSQL_DOUBLE = 5;
+    static final int RANGE = 100;
+    private static final int MYSQL_STRING = 254;
+    private static final int UTF8MB4_GENERAL_CI = 45;
+    private List<Column> rangeColumns;
+    private byte[][][][] rangeRows;
+    private byte[][][][] rangeSortedRows;
+    private MergeSpec distinctRange;
+    private MergeSpec orderedRange;
     private List<Column> varianceColumns;
     private byte[][][][] varianceRows;
     private MergeSpec varianceGroups;
@@ -152,11 +165,57 @@ public class MergeBenchmark {
         if (drain(varianceColumns, varianceRows, varianceGroups, null) != ROWS) {
             throw new IllegalStateException("the VARIANCE merge lost groups");
         }
+        rangeSetUp(random);
         long merged = drain(rowColumns, sortedRows, ordered, null);
         long groups = drain(groupColumns, groupRows, streamingGroups, null);
         if (merged != (long) UNITS * ROWS || groups != ROWS || drain(groupColumns, groupRows, hashedGroups, null) != ROWS) {
             throw new IllegalStateException("merge returned " + merged + " rows and " + groups + " groups");
         }
+    }
+
+    /** The sysbench range queries' shapes: two units of {@value #RANGE}/2 rows, {@code c} and its weight string. */
+    private void rangeSetUp(Random random) {
+        rangeColumns = List.of(new Column("sbtest", "sbtest1", "sbtest1", "c", "c", UTF8MB4_GENERAL_CI, 480, MYSQL_STRING,
+                        Column.FLAG_NOT_NULL, 0),
+                new Column("", "", "", "weight_string(rtrim(c))", "", Column.BINARY_COLLATION, 480, MYSQL_VAR_STRING,
+                        Column.FLAG_BINARY, 0));
+        rangeRows = new byte[2][RANGE / 2][][];
+        rangeSortedRows = new byte[2][][][];
+        for (int u = 0; u < 2; u++) {
+            for (int r = 0; r < RANGE / 2; r++) {
+                StringBuilder c = new StringBuilder(119);
+                for (int g = 0; g < 10; g++) {
+                    c.append(g == 0 ? "" : "-").append(String.format("%011d", Math.floorMod(random.nextLong(), 100_000_000_000L)));
+                }
+                byte[] text = c.toString().getBytes(StandardCharsets.US_ASCII);
+                byte[] weight = new byte[text.length * 2]; // utf8mb4_general_ci: two bytes per character
+                for (int i = 0; i < text.length; i++) {
+                    weight[2 * i + 1] = text[i];
+                }
+                rangeRows[u][r] = new byte[][] {text, weight};
+            }
+            rangeSortedRows[u] = rangeRows[u].clone();
+            java.util.Arrays.sort(rangeSortedRows[u], (a, b) -> java.util.Arrays.compareUnsigned(a[1], b[1]));
+        }
+        List<SortKey> byWeight = List.of(new SortKey(0, false, 1));
+        MergeSpec.Tail visible = new MergeSpec.Tail(false, 0, -1, 1);
+        distinctRange = new MergeSpec.GroupedAggregate(byWeight, List.of(), false, null, byWeight, visible);
+        orderedRange = new MergeSpec.SortedMerge(byWeight, visible);
+        if (drain(rangeColumns, rangeRows, distinctRange, null) != RANGE || drain(rangeColumns, rangeSortedRows, orderedRange, null) != RANGE) {
+            throw new IllegalStateException("the range merges lost rows");
+        }
+    }
+
+    @Benchmark
+    @OperationsPerInvocation(RANGE)
+    public long distinctRange(Blackhole bh) {
+        return drain(rangeColumns, rangeRows, distinctRange, bh);
+    }
+
+    @Benchmark
+    @OperationsPerInvocation(RANGE)
+    public long orderedRange(Blackhole bh) {
+        return drain(rangeColumns, rangeSortedRows, orderedRange, bh);
     }
 
     @Benchmark

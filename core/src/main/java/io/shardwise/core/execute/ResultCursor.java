@@ -23,6 +23,15 @@ public interface ResultCursor extends AutoCloseable {
     /** The value of column {@code index} (0-based) of the current row, or null for NULL. */
     byte[] get(int index);
 
+    /**
+     * Whether every row's cell arrays are its own, valid and unchanged after {@link #next} and {@link #close}
+     * (a result read whole, no array reused), so a consumer may keep them without copying. False unless a
+     * cursor promises it.
+     */
+    default boolean keepsCells() {
+        return false;
+    }
+
     @Override
     void close();
 }

@@ -18,14 +18,21 @@ final class Aggregator {
     private final int width;
     private final MergeWarnings warnings;
     private final boolean settles;
+    private final boolean sharesCells;
 
     Aggregator(List<AggregateSlot> slots, List<Column> inputColumns) {
-        this(slots, List.of(), null, inputColumns, MergeWarnings.NONE);
+        this(slots, List.of(), null, inputColumns, MergeWarnings.NONE, false);
     }
 
+    /**
+     * @param sharesCells whether a group may keep its first row's cells themselves, not copies: the rows come
+     *     from cursors that {@linkplain io.shardwise.core.execute.ResultCursor#keepsCells keep them} (a group
+     *     only ever replaces a cell of its row, never writes into one)
+     */
     Aggregator(List<AggregateSlot> slots, List<MergeSpec.ComputedColumn> computed, ExprEvaluator evaluator,
-               List<Column> inputColumns, MergeWarnings warnings) {
+               List<Column> inputColumns, MergeWarnings warnings, boolean sharesCells) {
         this.warnings = warnings;
+        this.sharesCells = sharesCells;
         this.slots = slots;
         this.computed = computed.toArray(MergeSpec.ComputedColumn[]::new);
         this.evaluator = evaluator;
@@ -40,7 +47,7 @@ final class Aggregator {
 
     /** A group opened by {@code first}, which is already added. */
     Group open(Row first) {
-        Group g = new Group(Row.copy(first, width), accumulators(), this);
+        Group g = new Group(Row.copy(first, width, sharesCells), accumulators(), this);
         g.add(first);
         return g;
     }
@@ -72,6 +79,11 @@ final class Aggregator {
         /** The group's first row, as copied; its key columns identify the group. */
         Row first() {
             return Row.of(cells);
+        }
+
+        /** The cells of {@link #first}, unchanged until {@link #finish}. */
+        byte[][] cells() {
+            return cells;
         }
 
         void add(Row row) {

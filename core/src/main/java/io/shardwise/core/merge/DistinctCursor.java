@@ -2,9 +2,7 @@ package io.shardwise.core.merge;
 
 import io.shardwise.core.execute.Column;
 import io.shardwise.core.execute.ResultCursor;
-import java.util.HashSet;
 import java.util.List;
-import java.util.Set;
 
 /**
  * SELECT DISTINCT over the visible columns: the first row of each distinct value combination passes.
@@ -15,19 +13,21 @@ import java.util.Set;
  */
 final class DistinctCursor implements ResultCursor {
     private final ResultCursor source;
-    private final int[] identityColumns;
-    private final int[] valueColumns;
-    private final Set<HashGrouping.GroupKey> seen = new HashSet<>();
+    private final Row row;
+    private final KeyTable seen;
 
     /** @param weightOf for each visible column, its weight column or -1 */
     DistinctCursor(ResultCursor source, int[] weightOf) {
         this.source = source;
-        this.valueColumns = new int[weightOf.length];
-        this.identityColumns = new int[weightOf.length];
+        this.row = source::get;
+        int[] valueColumns = new int[weightOf.length];
+        int[] identityColumns = new int[weightOf.length];
         for (int i = 0; i < weightOf.length; i++) {
             valueColumns[i] = i;
             identityColumns[i] = weightOf[i] >= 0 ? weightOf[i] : i;
         }
+        // a seen row is kept as its key cells only (KeyTable.keyOf): key i at column i, its own identity
+        this.seen = new KeyTable(valueColumns, identityColumns, valueColumns, valueColumns, 64);
     }
 
     @Override
@@ -38,13 +38,8 @@ final class DistinctCursor implements ResultCursor {
     @Override
     public boolean next() {
         while (source.next()) {
-            byte[][] key = new byte[identityColumns.length][];
-            for (int i = 0; i < key.length; i++) {
-                byte[] value = source.get(valueColumns[i]);
-                byte[] identity = value == null ? null : source.get(identityColumns[i]);
-                key[i] = value == null ? null : (identity == null ? new byte[0] : identity.clone());
-            }
-            if (seen.add(new HashGrouping.GroupKey(key))) {
+            if (seen.find(row) < 0) {
+                seen.add(seen.keyOf(row));
                 return true;
             }
         }

@@ -1,6 +1,7 @@
 package io.shardwise.core.merge;
 
 import io.shardwise.core.execute.Column;
+import io.shardwise.core.route.AggregateSlot;
 import io.shardwise.core.route.MergeSpec;
 import io.shardwise.core.route.RoutePlan;
 import io.shardwise.core.route.SortKey;
@@ -56,6 +57,44 @@ public final class EnumKeys {
             case MergeSpec.PassThrough p -> { }
         }
         return out;
+    }
+
+    /**
+     * Whether {@link #weightColumns} of {@code unit} would name any column: {@link #mayNeed} first, then the
+     * same keys looked at without collecting them (a merge's per-execute test, allocation-free).
+     */
+    public static boolean needed(RoutePlan route, List<Column> unit) {
+        if (!mayNeed(route)) {
+            return false;
+        }
+        return switch (route.mergeFor(unit.size())) {
+            case MergeSpec.SortedMerge s -> any(s.keys(), unit, null);
+            case MergeSpec.GroupedAggregate g -> any(g.groupKeys(), unit, null) || any(g.order(), unit, g.aggregates());
+            case MergeSpec.Concat c -> false;
+            case MergeSpec.PassThrough p -> false;
+        };
+    }
+
+    /** Whether a key of {@code keys} (other than one on an aggregate's column of {@code skip}) is ENUM or SET in {@code unit}. */
+    private static boolean any(List<SortKey> keys, List<Column> unit, List<AggregateSlot> skip) {
+        for (int i = 0; i < keys.size(); i++) {
+            SortKey k = keys.get(i);
+            if (k.weightColumn() >= 0 && k.column() < unit.size() && isEnumOrSet(unit.get(k.column())) && !aggregated(k.column(), skip)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private static boolean aggregated(int column, List<AggregateSlot> slots) {
+        if (slots != null) {
+            for (int i = 0; i < slots.size(); i++) {
+                if (slots.get(i).column() == column) {
+                    return true;
+                }
+            }
+        }
+        return false;
     }
 
     private static boolean weighted(List<SortKey> keys) {

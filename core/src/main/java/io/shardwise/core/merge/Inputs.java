@@ -29,6 +29,16 @@ final class Inputs {
         return cursors;
     }
 
+    /** Whether every unit's cursor {@linkplain ResultCursor#keepsCells keeps its cells}: a kept row may share them. */
+    boolean keepCells() {
+        for (int i = 0; i < cursors.size(); i++) {
+            if (!cursors.get(i).keepsCells()) {
+                return false;
+            }
+        }
+        return true;
+    }
+
     boolean closed() {
         return closed;
     }

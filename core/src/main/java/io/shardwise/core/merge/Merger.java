@@ -120,7 +120,7 @@ public final class Merger {
     private static ResultCursor grouped(Inputs inputs, MergeSpec.GroupedAggregate g, List<Column> columns, MergeWarnings warnings) {
         List<Column> outColumns = AggregateColumns.of(columns, g.aggregates());
         ExprEvaluator evaluator = new ExprEvaluator(outColumns, warnings);
-        Aggregator aggregator = new Aggregator(g.aggregates(), g.computed(), evaluator, columns, warnings);
+        Aggregator aggregator = new Aggregator(g.aggregates(), g.computed(), evaluator, columns, warnings, inputs.keepCells());
         RowOrder groupOrder = new RowOrder(g.groupKeys(), columns);
         boolean global = g.groupKeys().isEmpty();
         ExprEvaluator having = g.having() == null ? null : evaluator;
@@ -156,7 +156,8 @@ public final class Merger {
                 rows.removeIf(r -> !having.accepts(g.having(), Row.of(r)));
             }
             rows.sort(comparator(new RowOrder(g.groupKeys(), outColumns)));
-            return sorted(rows, order, outColumns, inputs);
+            // ORDER BY the group keys themselves (DISTINCT c ORDER BY c): the same comparator again would change nothing
+            return sorted(rows, order.equals(g.groupKeys()) ? List.of() : order, outColumns, inputs);
         }, inputs);
     }
 
@@ -169,7 +170,7 @@ public final class Merger {
     }
 
     private static Comparator<byte[][]> comparator(RowOrder order) {
-        return (a, b) -> order.compare(Row.of(a), Row.of(b));
+        return order::compare;
     }
 
     private static List<byte[][]> drain(ResultCursor cursor, int width) {

@@ -15,6 +15,18 @@ interface Row {
         return cells;
     }
 
+    /** As {@link #copy}, sharing the cells themselves when {@code shared} (the source {@linkplain io.shardwise.core.execute.ResultCursor#keepsCells keeps them}). */
+    static byte[][] copy(Row row, int width, boolean shared) {
+        if (!shared) {
+            return copy(row, width);
+        }
+        byte[][] cells = new byte[width][];
+        for (int i = 0; i < width; i++) {
+            cells[i] = row.get(i);
+        }
+        return cells;
+    }
+
     static Row of(byte[][] cells) {
         return i -> cells[i];
     }

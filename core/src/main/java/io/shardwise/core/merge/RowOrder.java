@@ -10,6 +10,7 @@ import java.util.List;
  * ascending and last descending. Built once per statement, allocation-free per comparison.
  */
 final class RowOrder {
+    private static final byte[] EMPTY = new byte[0];
     private final int[] valueColumns;
     private final int[] compareColumns;
     private final ValueOrder[] orders;
@@ -40,6 +41,19 @@ final class RowOrder {
         return 0;
     }
 
+    /** As {@link #compare(Row, Row)} over kept rows, without a {@link Row} view of either. */
+    int compare(byte[][] a, byte[][] b) {
+        for (int i = 0; i < orders.length; i++) {
+            int v = valueColumns[i];
+            int w = compareColumns[i];
+            int c = compareKey(i, a[v], b[v], a[w], b[w]);
+            if (c != 0) {
+                return descending[i] ? -c : c;
+            }
+        }
+        return 0;
+    }
+
     /** Whether the rows fall into the same group: every key equal (directions do not matter). */
     boolean sameKeys(Row a, Row b) {
         for (int i = 0; i < orders.length; i++) {
@@ -53,17 +67,24 @@ final class RowOrder {
     private int compareKey(int i, Row a, Row b) {
         byte[] va = a.get(valueColumns[i]);
         byte[] vb = b.get(valueColumns[i]);
+        if (va == null || vb == null || compareColumns[i] == valueColumns[i]) {
+            return compareKey(i, va, vb, va, vb);
+        }
+        return compareKey(i, va, vb, a.get(compareColumns[i]), b.get(compareColumns[i]));
+    }
+
+    /** Key {@code i} of two rows: their values {@code va}, {@code vb} and the cells of its compare column {@code wa}, {@code wb}. */
+    private int compareKey(int i, byte[] va, byte[] vb, byte[] wa, byte[] wb) {
         if (va == null || vb == null) {
             return va == null ? (vb == null ? 0 : -1) : 1;
         }
         if (compareColumns[i] != valueColumns[i]) {
-            va = orEmpty(a.get(compareColumns[i]));
-            vb = orEmpty(b.get(compareColumns[i]));
+            return orders[i].compare(orEmpty(wa), orEmpty(wb));
         }
         return orders[i].compare(va, vb);
     }
 
     private static byte[] orEmpty(byte[] v) {
-        return v == null ? new byte[0] : v;
+        return v == null ? EMPTY : v;
     }
 }

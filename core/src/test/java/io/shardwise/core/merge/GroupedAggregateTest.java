@@ -52,6 +52,25 @@ class GroupedAggregateTest {
     }
 
     @Test
+    void groupsShareTheCellsOfUnitsThatKeepThemAndLeaveThemUnchanged() {
+        List<ResultCursor> units = shopUnits();
+        List<List<List<String>>> before = new java.util.ArrayList<>();
+        for (ResultCursor u : units) {
+            before.add(((TestCursor) u).keepingCells().snapshot());
+        }
+        for (boolean sorted : new boolean[] {true, false}) {
+            List<ResultCursor> again = sorted ? shopUnits() : units;
+            if (sorted) {
+                again.forEach(u -> ((TestCursor) u).keepingCells());
+            }
+            assertEquals(SHOP_RESULT, Drain.rows(Merger.merge(again, shop(sorted, List.of(new SortKey(0, false, 8)), null))));
+        }
+        for (int i = 0; i < units.size(); i++) {
+            assertEquals(before.get(i), ((TestCursor) units.get(i)).snapshot());
+        }
+    }
+
+    @Test
     void hashedGroupingGivesTheSameGroupsInGroupKeyOrder() {
         List<ResultCursor> units = shopUnits();
         List<ResultCursor> reversed = List.of(units.get(1), units.get(0));

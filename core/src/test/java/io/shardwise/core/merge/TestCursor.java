@@ -39,6 +39,32 @@ final class TestCursor implements ResultCursor {
         return new TestCursor(columns, bytes);
     }
 
+    private boolean keepsCells;
+
+    /** Promises {@link ResultCursor#keepsCells} (its rows are never changed). */
+    TestCursor keepingCells() {
+        this.keepsCells = true;
+        return this;
+    }
+
+    @Override
+    public boolean keepsCells() {
+        return keepsCells;
+    }
+
+    /** Cell by cell, as they are now: to check later that nobody wrote into them. */
+    List<List<String>> snapshot() {
+        List<List<String>> out = new ArrayList<>();
+        for (byte[][] row : rows) {
+            List<String> cells = new ArrayList<>();
+            for (byte[] c : row) {
+                cells.add(c == null ? null : new String(c, StandardCharsets.UTF_8));
+            }
+            out.add(cells);
+        }
+        return out;
+    }
+
     /** next() throws {@code e} when asked for row {@code index} (0-based). */
     TestCursor failingAt(int index, RuntimeException e) {
         this.failIndex = index;

@@ -32,6 +32,12 @@ final class RowsCursor implements ResultCursor {
         return current[index];
     }
 
+    /** Each row was decoded into arrays of its own, which stay in {@code rows}. */
+    @Override
+    public boolean keepsCells() {
+        return true;
+    }
+
     @Override
     public void close() {
         next = rows.size();
