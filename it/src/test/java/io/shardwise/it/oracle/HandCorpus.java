@@ -1476,6 +1476,18 @@ final class HandCorpus {
                 + " FROM order_items GROUP BY user_id) d ON d.uid = o.user_id) WHERE o.amount > 700 ORDER BY o.order_id"
                 + " ON DUPLICATE KEY UPDATE name = CONCAT('M', n, '/', d.uid, '/', o.order_id)", "users", "user_id");
 
+        // multi-table writes with ORDER BY / LIMIT: MariaDB 11.4 sorts an UPDATE's join rows (LIMIT counting join rows, each
+        // target row written once from the first meeting it); after a multi-table DELETE both are its syntax error (1064)
+        c.category("multi-table-order-limit");
+        c.write("UPDATE orders o JOIN order_items i ON o.user_id = i.user_id AND o.order_id = i.order_id SET o.amount = o.amount + 1"
+                + " WHERE o.user_id = 4 ORDER BY i.item_id DESC LIMIT 2", "orders", "order_id");
+        c.write("UPDATE orders o JOIN users u ON u.user_id <> o.user_id AND u.user_id < 5 SET o.amount = o.amount + u.user_id"
+                + " WHERE o.user_id = 3 ORDER BY o.order_id DESC, u.user_id DESC LIMIT 3", "orders", "order_id");
+        c.failingWrite("DELETE o FROM orders o JOIN order_items i ON o.user_id = i.user_id WHERE o.user_id = 3 LIMIT 1", "orders", "order_id");
+        c.failingWrite("DELETE o FROM orders o JOIN order_items i ON o.user_id = i.user_id LIMIT 1", "orders", "order_id");
+        c.failingWrite("DELETE FROM o USING orders o JOIN order_items i ON o.order_id = i.order_id ORDER BY o.order_id LIMIT 2", "orders",
+                "order_id");
+
         // on the relay face a transaction whose first statement relays runs natively: point reads and writes relay on
         // the connections it pins, the rest (the whole-table checks, merges) runs on the same connections and sees its writes
         c.category("native-transaction");
