@@ -113,8 +113,14 @@ public final class Engine implements AutoCloseable {
     }
 
     CachedPlan plan(NormalizedSql statement) {
-        return plans.get(statement, s -> new CachedPlan(router.prepare(analyzer.analyze(s.digest(), s.lexicalMode())),
-                s.digestTokenOffsets(), CachedPlan.FederationSlot.of(s)));
+        try {
+            return plans.get(statement, s -> new CachedPlan(router.prepare(analyzer.analyze(s.digest(), s.lexicalMode())),
+                    s.digestTokenOffsets(), CachedPlan.FederationSlot.of(s)));
+        } catch (io.shardwise.core.sql.analyze.SyntaxErrorNear e) {
+            // worded from the user's text, as MariaDB words it
+            io.shardwise.core.rewrite.SourceText source = io.shardwise.core.rewrite.SourceText.original(statement, statement.digestTokenOffsets());
+            throw e.in(source.text(), source::at);
+        }
     }
 
     /** The cached plan of {@code statement}, or null: never analyzes (a caller on an event loop must not run Calcite). */

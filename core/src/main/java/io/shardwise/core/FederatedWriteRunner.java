@@ -71,8 +71,9 @@ final class FederatedWriteRunner {
         StatementBindings bindings = new StatementBindings(normalized, params);
         List<DataNode> targets = plan.targets(bindings);
         if (plan.limited() && targets.size() > 1) {
-            throw new ShardwiseException(ErrorCode.UNSUPPORTED, "ORDER BY or LIMIT in a write to table '" + plan.target().name()
-                    + "' with subqueries, spanning shards");
+            throw new ShardwiseException(ErrorCode.UNSUPPORTED, write instanceof io.shardwise.core.sql.analyze.Update u && u.multi() != null
+                    ? io.shardwise.core.sql.analyze.MultiTable.LIMITED_ACROSS_NODES + " (table '" + plan.target().name() + "')"
+                    : "ORDER BY or LIMIT in a write to table '" + plan.target().name() + "' with subqueries, spanning shards");
         }
         Map<String, List<DataNode>> bySite = new LinkedHashMap<>();
         for (DataNode n : targets) {

@@ -326,16 +326,37 @@ final class InsertRewrites {
      * The pieces of an INSERT ... SELECT's ON DUPLICATE KEY UPDATE that name a column of its SELECT's tables, resolved as
      * MySQL resolves them: among the target's columns and the SELECT's tables together (a name both have is ambiguous,
      * 1052), and only when the SELECT neither groups nor aggregates (else they are not visible: left for the backend's own
-     * error). A qualified name is the SELECT's when its qualifier is one of the SELECT's tables and not the target.
+     * error). A qualified name is the SELECT's when its qualifier is one of the SELECT's tables and not the target. The
+     * SELECT's tables are those of its top-level FROM: tables, derived tables, table functions, nested joins' tables, and
+     * for a {@code WITH} SELECT the common table expressions its own query reads (MariaDB reads each of these per row).
      */
     private List<InsertSelectUpdate.Piece> sourceColumns(Select select, String selectText, List<Object> selectParams, TableRef target,
             List<InsertSelectUpdate.Piece> pieces) {
+        // a WITH SELECT: its own query is analyzed alone (never run; the common table expressions read as tables), and
+        // every column list is asked with the WITH in front
+        String prefix = "";
+        List<Object> prefixParams = List.of();
+        String body = selectText;
+        List<Object> bodyParams = selectParams;
+        java.util.Set<String> ctes = java.util.Set.of();
+        InsertSelectUpdate.With with = select.shape() == null ? InsertSelectUpdate.with(selectText) : null;
+        if (with != null) {
+            int before = InsertSelectUpdate.paramsBefore(selectText, with.bodyStart());
+            prefix = selectText.substring(0, with.bodyStart());
+            prefixParams = selectParams.subList(0, before);
+            body = selectText.substring(with.bodyStart());
+            bodyParams = selectParams.subList(before, selectParams.size());
+            ctes = new java.util.HashSet<>(with.names());
+            if (engine.plan(session.normalize(body)).statement() instanceof Select own && own.shape() != null) {
+                select = own;
+            }
+        }
         List<InsertSelectUpdate.Piece> refs = new ArrayList<>();
         if (select.shape() != null && (!select.shape().groupBy().isEmpty() || select.shape().isAggregate())) {
             return refs;
         }
-        List<InsertSelectUpdate.Derived> derived = select.shape() == null ? null : InsertSelectUpdate.derivedTables(selectText);
-        // tables whose columns Shardwise does not list (a WITH's, a set operation's branches'), or a window's rows
+        List<InsertSelectUpdate.Derived> derived = select.shape() == null ? null : InsertSelectUpdate.derivedTables(body);
+        // tables whose columns Shardwise does not list (a set operation's branches'), or a window's rows
         boolean opaque = select.shape() == null || !select.rowSource() || derived == null;
         List<List<String>> derivedColumns = null;
         List<String> targetColumns = null;
@@ -357,13 +378,16 @@ final class InsertRewrites {
                 boolean top = false;
                 for (TableRef t : select.topTables()) {
                     if (!top && p.qualifier().equalsIgnoreCase(t.alias() != null ? t.alias() : t.name())) {
+                        if (cte(t, ctes) && !columnNames(t, ctes, prefix, prefixParams).contains(p.column().toLowerCase(Locale.ROOT))) {
+                            throw new ShardwiseException(ErrorCode.BAD_FIELD, p.qualifier() + "." + p.column(), "UPDATE");
+                        }
                         refs.add(p);
                         top = true;
                     }
                 }
                 for (int d = 0; !top && !opaque && d < derived.size(); d++) {
                     if (p.qualifier().equalsIgnoreCase(derived.get(d).alias())) {
-                        derivedColumns = derivedColumns != null ? derivedColumns : derivedColumns(derived, selectText, selectParams);
+                        derivedColumns = derivedColumns != null ? derivedColumns : derivedColumns(derived, body, bodyParams, prefix, prefixParams);
                         if (!derivedColumns.get(d).contains(p.column().toLowerCase(Locale.ROOT))) {
                             throw new ShardwiseException(ErrorCode.BAD_FIELD, p.qualifier() + "." + p.column(), "UPDATE");
                         }
@@ -372,7 +396,7 @@ final class InsertRewrites {
                     }
                 }
                 if (!top && opaque) {
-                    throw opaque(select, p.qualifier() + "." + p.column()); // a derived table's, a WITH's or a branch's
+                    throw opaque(select, p.qualifier() + "." + p.column()); // a branch's
                 }
                 continue;
             }
@@ -380,10 +404,10 @@ final class InsertRewrites {
                 targetColumns = columnNames(target);
                 sourceColumns = new ArrayList<>();
                 for (TableRef t : select.topTables()) {
-                    sourceColumns.add(columnNames(t));
+                    sourceColumns.add(columnNames(t, ctes, prefix, prefixParams));
                 }
                 if (!opaque && !derived.isEmpty()) {
-                    derivedColumns = derivedColumns != null ? derivedColumns : derivedColumns(derived, selectText, selectParams);
+                    derivedColumns = derivedColumns != null ? derivedColumns : derivedColumns(derived, body, bodyParams, prefix, prefixParams);
                     sourceColumns.addAll(derivedColumns);
                 }
             }
@@ -398,7 +422,7 @@ final class InsertRewrites {
             if (inSource == 1) {
                 refs.add(p);
             } else if (!inTarget && opaque) {
-                throw opaque(select, p.column()); // perhaps a derived table's, a WITH's or a branch's column
+                throw opaque(select, p.column()); // perhaps a branch's column
             }
         }
         if (!refs.isEmpty() && opaque) {
@@ -414,35 +438,56 @@ final class InsertRewrites {
         return refs;
     }
 
+    /** Whether {@code t} names one of {@code ctes} (a WITH's common table expression, which no schema qualifies). */
+    private static boolean cte(TableRef t, java.util.Set<String> ctes) {
+        return t.schema() == null && ctes.contains(t.name().toLowerCase(Locale.ROOT));
+    }
+
     /**
-     * A name of the SELECT's FROM that Shardwise cannot bind per row: a set operation's (MySQL reads it from the row its plan
-     * read last, the same for every inserted row: no other plan repeats it), or a derived table's or WITH's, whose columns
-     * Shardwise does not list.
+     * A name of the SELECT's FROM that Shardwise cannot bind per row: a set operation's or a window's (MySQL reads it from
+     * the row its plan read last, the same for every inserted row: no other plan repeats it), or one of a FROM whose
+     * parentheses Shardwise does not read.
      */
     private static ShardwiseException opaque(Select select, String name) {
         return new ShardwiseException(ErrorCode.UNSUPPORTED, "ON DUPLICATE KEY UPDATE naming '" + name + "' after an INSERT's SELECT with a"
-                + (select.shape() == null ? " set operation or WITH (MySQL reads a set operation's column from the row its plan read last,"
-                        + " which no other plan can repeat; a WITH's columns are not listed)"
-                        : " window function or a FROM Shardwise does not read (a nested join, a table function) (MySQL sends a window's"
-                        + " rows after it read every row, so it reads the column from the last one: no other plan repeats it)"));
+                + (select.shape() == null ? " set operation (MySQL reads a set operation's column from the row its plan read last,"
+                        + " after every branch ran, which no other plan can repeat)"
+                        : " window function (MySQL sends a window's rows after it read every row, so it reads the column from the last"
+                        + " one: no other plan repeats it), or a FROM whose parentheses hold neither a derived table's query, a nested join"
+                        + " nor a join condition"));
     }
 
     /**
      * The column names of each derived table, as a {@code SELECT * FROM (query) alias LIMIT 0} of it returns them (one round
-     * trip each; the tier that answers it runs it).
+     * trip each; the tier that answers it runs it); {@code prefix} is the SELECT's WITH, if any, which they may read.
      */
-    private List<List<String>> derivedColumns(List<InsertSelectUpdate.Derived> derived, String selectText, List<Object> selectParams) {
+    private List<List<String>> derivedColumns(List<InsertSelectUpdate.Derived> derived, String selectText, List<Object> selectParams,
+            String prefix, List<Object> prefixParams) {
         List<List<String>> out = new ArrayList<>();
         for (var d : derived) {
             int before = InsertSelectUpdate.paramsBefore(selectText, d.start());
             int through = InsertSelectUpdate.paramsBefore(selectText, d.end());
+            List<Object> params = new ArrayList<>(prefixParams);
+            params.addAll(selectParams.subList(before, through));
             List<String> names = new ArrayList<>();
-            for (Column c : plans.declared(selectText.substring(d.start(), d.end()), selectParams.subList(before, through))) {
+            for (Column c : plans.columnsOf(prefix + "SELECT * FROM " + selectText.substring(d.start(), d.end()) + " LIMIT 0", params)) {
                 names.add(c.name().toLowerCase(Locale.ROOT));
             }
             out.add(names);
         }
         return out;
+    }
+
+    /** {@link #columnNames(TableRef)}, or of a common table expression of the WITH {@code prefix} (the one its reference names). */
+    private List<String> columnNames(TableRef table, java.util.Set<String> ctes, String prefix, List<Object> prefixParams) {
+        if (!cte(table, ctes)) {
+            return columnNames(table);
+        }
+        List<String> names = new ArrayList<>();
+        for (Column c : plans.columnsOf(prefix + "SELECT * FROM " + KeyedWrites.quoted(table.name()) + " LIMIT 0", prefixParams)) {
+            names.add(c.name().toLowerCase(Locale.ROOT));
+        }
+        return names;
     }
 
     private List<String> columnNames(TableRef table) {

@@ -147,8 +147,9 @@ final class KeyMoves {
         String table = target.name();
         String what = "UPDATE of sharding column '" + rule.keyColumn() + "' of table '" + table + "' in a multi-table UPDATE";
         if (update.limited()) {
-            throw new ShardwiseException(ErrorCode.UNSUPPORTED, what + " with ORDER BY or LIMIT (MySQL refuses them in a multi-table"
-                    + " UPDATE, 1221)");
+            throw new ShardwiseException(ErrorCode.UNSUPPORTED, what + " with ORDER BY or LIMIT (MariaDB sorts the join's rows, LIMIT"
+                    + " counting join rows, and writes each target row once from the first join row meeting it; the moved rows are"
+                    + " chosen by a SELECT of the whole join, which does not repeat that choice)");
         }
         SourceText source = SourceText.original(normalized, plan.digestTokenOffsets());
         String text = source.text();

@@ -327,7 +327,12 @@ final class PlanRunner {
 
     /** {@link #declared(String)} of a target text holding the client's {@code ?}, bound to {@code params} (theirs, in order). */
     List<Column> declared(String target, List<Object> params) {
-        NormalizedSql columns = session.normalize("SELECT * FROM " + target + " LIMIT 0");
+        return columnsOf("SELECT * FROM " + target + " LIMIT 0", params);
+    }
+
+    /** The columns {@code query} (a SELECT returning no row: {@code LIMIT 0}) declares, its client's {@code ?} bound to {@code params}. */
+    List<Column> columnsOf(String query, List<Object> params) {
+        NormalizedSql columns = session.normalize(query);
         CachedPlan plan = engine.plan(columns);
         try (ResultCursor none = ((StatementResult.Rows) select((Select) plan.statement(), columns, plan, params)).cursor()) {
             while (none.next()) {

@@ -417,7 +417,7 @@ public final class Router {
             throw multiUnsupported(multi, "a subquery in a write spanning shards");
         }
         if (nodes > 1 && limited) {
-            throw multiUnsupported(multi, "ORDER BY or LIMIT in a write spanning shards");
+            throw multiUnsupported(multi, io.shardwise.core.sql.analyze.MultiTable.LIMITED_ACROSS_NODES);
         }
         List<ExecutionUnit> units = units(template, source, prepared, selection, bindings, List.of(), null);
         return new RoutePlan(selection.kind, units, units.size() == 1 ? PASS_THROUGH : new MergeSpec.Concat(MergeSpec.Tail.NONE));

@@ -1447,6 +1447,47 @@ final class HandCorpus {
                 "users", "user_id");
         c.pwrite("INSERT INTO users SET name = ?, user_id = ? + 2", "users", "user_id", "set-param", 41010L);
 
+        // INSERT ... WITH ... SELECT ... ON DUPLICATE KEY UPDATE naming a common table expression's columns (MariaDB reads them per
+        // row, as a table's), and a nested join's tables and derived tables
+        c.category("insert-select-odku-with");
+        c.write("INSERT INTO users (user_id, name) WITH c AS (SELECT user_id, status, order_id FROM orders WHERE user_id < 4) SELECT c.user_id,"
+                + " c.status FROM c ORDER BY c.order_id ON DUPLICATE KEY UPDATE name = CONCAT('W', c.status, c.order_id)", "users", "user_id");
+        c.write("INSERT INTO users (user_id, name) WITH c (uid, st, oid) AS (SELECT user_id, status, order_id FROM orders WHERE user_id < 5)"
+                + " SELECT uid, st FROM c AS x ORDER BY oid DESC ON DUPLICATE KEY UPDATE name = CONCAT('V', x.st, oid)", "users", "user_id");
+        c.write("INSERT INTO users (user_id, name) WITH c AS (SELECT user_id, COUNT(*) AS n FROM order_items GROUP BY user_id) SELECT o.user_id,"
+                + " o.status FROM orders o JOIN c ON c.user_id = o.user_id WHERE o.amount > 800 ORDER BY o.order_id"
+                + " ON DUPLICATE KEY UPDATE name = CONCAT('G', o.order_id, '/', c.n, '/', n)", "users", "user_id");
+        c.write("INSERT INTO users (user_id, name) WITH RECURSIVE r (k) AS (SELECT 1 UNION ALL SELECT k + 1 FROM r WHERE k < 6) SELECT r.k, 'r'"
+                + " FROM r ON DUPLICATE KEY UPDATE name = CONCAT('R', r.k * 10)", "users", "user_id");
+        c.write("INSERT INTO users (user_id, name) WITH c AS (SELECT user_id, status, order_id FROM orders WHERE user_id < 6) SELECT d.user_id,"
+                + " 'x' FROM (SELECT user_id, status AS st, order_id FROM c WHERE order_id % 2 = 0) d ORDER BY d.order_id"
+                + " ON DUPLICATE KEY UPDATE name = CONCAT('K', d.st, st)", "users", "user_id");
+        c.pwrite("INSERT INTO users (user_id, name) WITH c AS (SELECT user_id, status, order_id FROM orders WHERE user_id < ?) SELECT c.user_id,"
+                + " c.status FROM c ORDER BY c.order_id ON DUPLICATE KEY UPDATE name = CONCAT(?, c.status, c.order_id)", "users", "user_id",
+                3L, "PW");
+        c.failingWrite("INSERT INTO users (user_id, name) WITH c AS (SELECT user_id FROM orders WHERE user_id < 4) SELECT c.user_id, 'x' FROM c"
+                + " ON DUPLICATE KEY UPDATE name = c.nope", "users", "user_id");
+        c.failingWrite("INSERT INTO users (user_id, name) WITH c AS (SELECT user_id FROM orders WHERE user_id < 4) SELECT c.user_id, 'x' FROM c"
+                + " ON DUPLICATE KEY UPDATE name = user_id", "users", "user_id");
+        c.write("INSERT INTO users (user_id, name) SELECT o.user_id, o.status FROM (orders o JOIN order_items i ON i.order_id = o.order_id"
+                + " AND i.user_id = o.user_id) WHERE o.user_id < 6 ORDER BY o.order_id, i.item_id"
+                + " ON DUPLICATE KEY UPDATE name = CONCAT('N', o.order_id, '/', i.item_id)", "users", "user_id");
+        c.write("INSERT INTO users (user_id, name) SELECT o.user_id, o.status FROM (orders o JOIN (SELECT user_id AS uid, COUNT(*) AS n"
+                + " FROM order_items GROUP BY user_id) d ON d.uid = o.user_id) WHERE o.amount > 700 ORDER BY o.order_id"
+                + " ON DUPLICATE KEY UPDATE name = CONCAT('M', n, '/', d.uid, '/', o.order_id)", "users", "user_id");
+
+        // multi-table writes with ORDER BY / LIMIT: MariaDB 11.4 sorts an UPDATE's join rows (LIMIT counting join rows, each
+        // target row written once from the first meeting it); after a multi-table DELETE both are its syntax error (1064)
+        c.category("multi-table-order-limit");
+        c.write("UPDATE orders o JOIN order_items i ON o.user_id = i.user_id AND o.order_id = i.order_id SET o.amount = o.amount + 1"
+                + " WHERE o.user_id = 4 ORDER BY i.item_id DESC LIMIT 2", "orders", "order_id");
+        c.write("UPDATE orders o JOIN users u ON u.user_id <> o.user_id AND u.user_id < 5 SET o.amount = o.amount + u.user_id"
+                + " WHERE o.user_id = 3 ORDER BY o.order_id DESC, u.user_id DESC LIMIT 3", "orders", "order_id");
+        c.failingWrite("DELETE o FROM orders o JOIN order_items i ON o.user_id = i.user_id WHERE o.user_id = 3 LIMIT 1", "orders", "order_id");
+        c.failingWrite("DELETE o FROM orders o JOIN order_items i ON o.user_id = i.user_id LIMIT 1", "orders", "order_id");
+        c.failingWrite("DELETE FROM o USING orders o JOIN order_items i ON o.order_id = i.order_id ORDER BY o.order_id LIMIT 2", "orders",
+                "order_id");
+
         // on the relay face a transaction whose first statement relays runs natively: point reads and writes relay on
         // the connections it pins, the rest (the whole-table checks, merges) runs on the same connections and sees its writes
         c.category("native-transaction");

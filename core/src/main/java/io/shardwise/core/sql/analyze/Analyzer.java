@@ -83,6 +83,11 @@ public final class Analyzer {
                     // it names sharded or broadcast tables: an INSERT ... SELECT is answered row by row
                     Insert fromSelect = DmlAnalyzer.insertSelect(sql, meaningful, rule);
                     if (fromSelect == null) {
+                        String unread = DmlAnalyzer.selectParseError(sql, meaningful);
+                        if (unread != null) {
+                            // as a SELECT of that form is refused: the parser does not read it (JSON_TABLE, say)
+                            fallback(sql, meaningful, "this form of INSERT ... SELECT (" + unread + ")");
+                        }
                         throw e;
                     }
                     yield fromSelect;

@@ -343,7 +343,7 @@ final class DmlAnalyzer {
     private static Insert fromSelect(String sql, List<Token> tokens, int i, TableRef table, boolean replace, List<String> columns,
                                      int columnsEnd, ShardingRule rule) {
         Token first = tokens.get(i);
-        if (!(first.is("select") || first.kind() == Kind.OPEN && i + 1 < tokens.size() && tokens.get(i + 1).is("select"))) {
+        if (!(first.is("select") || first.is("with") || first.kind() == Kind.OPEN && i + 1 < tokens.size() && tokens.get(i + 1).is("select"))) {
             return null;
         }
         // ON DUPLICATE KEY UPDATE after the SELECT: the SELECT ends before it; its assignments go after each VALUES batch
@@ -374,6 +374,37 @@ final class DmlAnalyzer {
                 update < 0 ? -1 : tokens.get(update).start());
         return new Insert(new SqlTemplate(sql, List.of()), tables, replace, columns, List.of(), List.of(), columnsEnd, onDuplicate, false,
                 source);
+    }
+
+    /**
+     * Why the SQL parser does not read the SELECT of an INSERT ... SELECT (the first line of its message: a table function
+     * such as JSON_TABLE, say), or null when it reads it or the statement has no SELECT where one is looked for.
+     */
+    static String selectParseError(String sql, List<Token> tokens) {
+        int start = -1;
+        int end = sql.length();
+        for (int j = 1; j < tokens.size(); j++) {
+            Token t = tokens.get(j);
+            if (t.depth() != 0) {
+                continue;
+            }
+            if (start < 0 && (t.is("select") || t.is("with"))) {
+                start = j;
+            } else if (start >= 0 && t.is("on") && j + 1 < tokens.size() && tokens.get(j + 1).is("duplicate")) {
+                end = t.start();
+                break;
+            }
+        }
+        if (start < 0) {
+            return null;
+        }
+        String text = sql.substring(tokens.get(start).start(), end).stripTrailing();
+        try {
+            ParsedText.parse(text, DigestScanner.scan(text));
+            return null;
+        } catch (org.apache.calcite.sql.parser.SqlParseException e) {
+            return e.getMessage() == null ? "parse error" : e.getMessage().lines().findFirst().orElse("parse error");
+        }
     }
 
     /**

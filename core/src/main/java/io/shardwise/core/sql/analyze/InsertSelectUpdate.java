@@ -110,24 +110,84 @@ public final class InsertSelectUpdate {
             "intersect", "for", "lock", "into", "procedure", "offset", "fetch");
 
     /**
-     * The derived tables of {@code select}'s top-level FROM, in text order; null when its FROM holds a parenthesis that is
-     * neither a derived table's query nor a join condition's (a nested join, a table function), where one could hide.
+     * A SELECT beginning with {@code WITH}: the names of its common table expressions and where its own query (the one
+     * whose rows the INSERT writes) begins; null for any other SELECT.
+     */
+    public record With(List<String> names, int bodyStart) {}
+
+    /** {@link With} of {@code select}, or null when it does not begin with WITH (or its WITH cannot be read). */
+    public static With with(String select) {
+        List<Token> tokens = DigestScanner.scan(select);
+        int i = 0;
+        while (i < tokens.size() && tokens.get(i).kind() == Kind.COMMENT) {
+            i++;
+        }
+        if (i >= tokens.size() || !tokens.get(i).is("with")) {
+            return null;
+        }
+        i++;
+        if (i < tokens.size() && tokens.get(i).is("recursive")) {
+            i++;
+        }
+        List<String> names = new ArrayList<>();
+        while (i < tokens.size()) {
+            if (!isName(tokens.get(i))) {
+                return null;
+            }
+            names.add(DigestScanner.identifier(tokens.get(i)).toLowerCase(java.util.Locale.ROOT));
+            i++;
+            if (i < tokens.size() && tokens.get(i).kind() == Kind.OPEN) { // its column list
+                i = closing(tokens, i);
+                if (i < 0) {
+                    return null;
+                }
+                i++;
+            }
+            if (i >= tokens.size() || !tokens.get(i).is("as") || i + 1 >= tokens.size() || tokens.get(i + 1).kind() != Kind.OPEN) {
+                return null;
+            }
+            i = closing(tokens, i + 1);
+            if (i < 0 || i + 1 >= tokens.size()) {
+                return null;
+            }
+            i++;
+            if (tokens.get(i).kind() == Kind.COMMA) {
+                i++;
+                continue;
+            }
+            return tokens.get(i).is("select") ? new With(names, tokens.get(i).start()) : null; // a parenthesized query: not read
+        }
+        return null;
+    }
+
+    /**
+     * The derived tables of {@code select}'s top-level FROM, nested joins' included, in text order; null when its FROM holds a
+     * parenthesis that is neither a derived table's query, a nested join nor a join condition's, where one could hide (a
+     * table function: the SQL parser does not read JSON_TABLE, so no such SELECT comes here).
      */
     public static List<Derived> derivedTables(String select) {
         List<Token> tokens = DigestScanner.scan(select);
         List<Derived> out = new ArrayList<>();
         boolean from = false;
         boolean condition = false; // after ON or USING, until the next join
+        int level = 0; // the depth of the FROM's tokens: nested joins' parentheses raise it
+        List<Integer> nests = new ArrayList<>(); // the index of each open nested join's CLOSE
         for (int i = 0; i < tokens.size(); i++) {
             Token t = tokens.get(i);
-            if (t.depth() != 0 || t.kind() == Kind.COMMENT) {
+            if (!nests.isEmpty() && i == nests.get(nests.size() - 1)) {
+                nests.remove(nests.size() - 1);
+                level--;
+                condition = false;
+                continue;
+            }
+            if (t.depth() != level || t.kind() == Kind.COMMENT) {
                 continue;
             }
             if (!from) {
                 from = t.is("from");
                 continue;
             }
-            if (t.kind() == Kind.WORD && AFTER_FROM.contains(t.lower())) {
+            if (level == 0 && (t.kind() == Kind.WORD && AFTER_FROM.contains(t.lower()) || t.kind() == Kind.SEMICOLON)) {
                 break;
             }
             if (t.is("on") || t.is("using")) {
@@ -138,12 +198,23 @@ public final class InsertSelectUpdate {
             if (t.kind() != Kind.OPEN) {
                 continue;
             }
-            int close = closing(tokens, i);
+            int open = i;
+            int close = closing(tokens, open);
+            if (close < 0) {
+                return null;
+            }
             if (condition) {
                 i = close;
                 continue;
             }
-            if (i + 1 >= tokens.size() || !(tokens.get(i + 1).is("select") || tokens.get(i + 1).is("with")) || close < 0) {
+            if (open + 1 < tokens.size() && (isName(tokens.get(open + 1)) && !tokens.get(open + 1).is("select")
+                    && !tokens.get(open + 1).is("with") && !tokens.get(open + 1).is("values") && !tokens.get(open + 1).is("table")
+                    || tokens.get(open + 1).kind() == Kind.OPEN && startsNestedJoin(tokens, open + 1))) {
+                nests.add(close); // a nested join: its tables, derived tables and conditions are the FROM's
+                level++;
+                continue;
+            }
+            if ((open + 1 >= tokens.size() || !(tokens.get(open + 1).is("select") || tokens.get(open + 1).is("with")))) {
                 return null;
             }
             int k = close + 1;
@@ -166,6 +237,16 @@ public final class InsertSelectUpdate {
             i = k;
         }
         return out;
+    }
+
+    /** Whether the parenthesis at {@code open} (itself inside one) begins a nested join rather than a query. */
+    private static boolean startsNestedJoin(List<Token> tokens, int open) {
+        int close = closing(tokens, open);
+        if (close < 0 || close + 1 >= tokens.size()) {
+            return false;
+        }
+        // "((SELECT ...) d JOIN ...)": a derived table, then more of the join; "((SELECT ...))": a query in parentheses
+        return tokens.get(close + 1).kind() != Kind.CLOSE;
     }
 
     /** The index of the CLOSE matching the OPEN at {@code open}, or -1. */

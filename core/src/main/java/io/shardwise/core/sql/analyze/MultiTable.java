@@ -16,6 +16,15 @@ import java.util.List;
  */
 public record MultiTable(List<TableRef> top, List<Select.KeyJoin> keyJoins, List<TableRef> targets, boolean targetsKnown, Spans spans,
                          List<Derived> derived) {
+    /**
+     * Why a multi-table UPDATE with ORDER BY or LIMIT whose target rows span several nodes is refused: MariaDB 11.4 applies them
+     * to the join's rows, sorted, LIMIT counting join rows, and writes each target row once, from the first of them meeting it;
+     * no node holds that order, and Shardwise does not choose a multi-table write's join rows across nodes.
+     */
+    public static final String LIMITED_ACROSS_NODES = "ORDER BY or LIMIT in a multi-table UPDATE whose target rows span shards (MariaDB"
+            + " sorts the join's rows, LIMIT counting join rows, and writes each target row once from the first join row meeting it;"
+            + " Shardwise does not choose a multi-table write's join rows across nodes)";
+
     public MultiTable {
         top = List.copyOf(top);
         keyJoins = List.copyOf(keyJoins);

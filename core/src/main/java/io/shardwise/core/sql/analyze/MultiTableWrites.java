@@ -26,8 +26,9 @@ import org.apache.calcite.sql.parser.SqlParseException;
  * The SET values stay inside the WHERE (their subqueries and qualifiers are found there) in a conjunct that
  * says nothing about any key, so the key conditions read are the user's WHERE's and the inner joins' ON.
  *
- * <p>ORDER BY and LIMIT stay in the text for the backend: MySQL refuses them in a multi-table write with its own
- * error (1221), MariaDB applies them to the join's rows ({@code limited}: a route spanning nodes is refused). A form not read here (a schema-qualified DELETE target, a SET that is not {@code
+ * <p>ORDER BY and LIMIT stay in an UPDATE's text for the backend: MariaDB applies them to the join's rows ({@code limited}: a
+ * route spanning nodes is refused; MySQL refuses them, 1221); after a multi-table DELETE they are MariaDB's syntax error (1064),
+ * returned here whatever the route. A form not read here (a schema-qualified DELETE target, a SET that is not {@code
  * column = value}) returns null: the caller reads the statement as before.
  */
 final class MultiTableWrites {
@@ -147,6 +148,11 @@ final class MultiTableWrites {
         }
         if (!joined) {
             return null; // DELETE t FROM t [alias] WHERE ...: read by the single-table path
+        }
+        if (limited(m, namesEnd + 1)) {
+            // MariaDB's grammar (and MySQL's) has no ORDER BY or LIMIT after a multi-table DELETE: its syntax error, on one node
+            // or several
+            throw new SyntaxErrorNear(sql, m.get(tail(m, namesEnd + 1)).start());
         }
         Token verb = m.get(0);
         int cutStart = m.get(namesFrom).start();
@@ -276,8 +282,9 @@ final class MultiTableWrites {
     }
 
     /**
-     * Whether the write ends in ORDER BY or LIMIT: MySQL refuses them in a multi-table write (1221) and MariaDB
-     * applies them to the join's rows, which only one node's write can do.
+     * Whether the write ends in ORDER BY or LIMIT: MariaDB 11.4 applies them to a multi-table UPDATE's join rows (LIMIT counts
+     * join rows; each target row is written once, from the first join row meeting it), which only one node's write does here;
+     * a multi-table DELETE with them is its syntax error (1064), as MySQL's (whose UPDATE refuses them, 1221).
      */
     private static boolean limited(List<Token> m, int from) {
         return tail(m, from) < m.size() && m.get(tail(m, from)).kind() != Kind.SEMICOLON;
