@@ -22,6 +22,7 @@ import io.shardwise.server.protocol.Capabilities;
 import io.shardwise.server.protocol.Packet;
 import io.shardwise.server.protocol.PacketDecoder;
 import io.shardwise.server.protocol.PacketEncoder;
+import io.shardwise.server.protocol.ReadBuffers;
 import io.shardwise.server.relay.Relays;
 import io.shardwise.server.session.CommandDispatcher;
 import io.shardwise.server.session.CommandHandler;
@@ -140,6 +141,7 @@ public final class ShardwiseServer implements AutoCloseable {
         try {
             listener = new ServerBootstrap().group(boss, workers).channel(transport.serverChannel())
                     .childOption(ChannelOption.TCP_NODELAY, true)
+                    .childOption(ChannelOption.RECVBUF_ALLOCATOR, ReadBuffers.client())
                     .childHandler(new ChannelInitializer<SocketChannel>() {
                         @Override
                         protected void initChannel(SocketChannel ch) {

@@ -16,6 +16,9 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -232,6 +235,65 @@ class NativeTransactionServerTest {
         }
         assertTrue(answers.get(1).get(answers.get(1).size() - 2).contains("04313239329c"), "the CAST warned (1292): " + answers.get(1));
         assertEquals(String.join("\n", answers.get(1)), String.join("\n", answers.get(0)), "the loop's answers are the session thread's");
+    }
+
+    /**
+     * sysbench {@code oltp_read_only}'s transaction in text (BEGIN, ten point selects, the four ranges, COMMIT)
+     * costs the backends only its own statements: each shard it touches runs START TRANSACTION (pipelined with
+     * its first read), the selects and COMMIT, and nothing else — no SET, no SHOW WARNINGS, no session state
+     * replayed per transaction — and no command goes to a session thread (every statement is answered on the
+     * client's event loop, whose relay connections are its own). Counted on the backend (its Com_* counters),
+     * not timed.
+     */
+    @Test
+    void aSysbenchReadOnlyTransactionCostsTheBackendsOnlyItsOwnStatements() throws Exception {
+        List<String> transaction = new ArrayList<>(List.of("BEGIN"));
+        for (int i = 0; i < 10; i++) {
+            transaction.add("SELECT c FROM sbtest1 WHERE id = " + (i * 7 + 1));
+        }
+        transaction.addAll(List.of("SELECT c FROM sbtest1 WHERE id BETWEEN 5 AND 14", "SELECT SUM(k) FROM sbtest1 WHERE id BETWEEN 5 AND 14",
+                "SELECT c FROM sbtest1 WHERE id BETWEEN 5 AND 14 ORDER BY c", "SELECT DISTINCT c FROM sbtest1 WHERE id BETWEEN 5 AND 14 ORDER BY c",
+                "COMMIT"));
+        try (RawClient client = RawClient.connect(sample.server.address().getPort(), "app", "app", "shop", NativePassword.PLUGIN);
+             Connection status = sample.backend.connect("information_schema"); Statement counters = status.createStatement()) {
+            for (int round = 0; round < 2; round++) { // the shapes' plans cached (only a cached plan relays), connections made
+                for (String sql : transaction) {
+                    RelayServerTest.exchange(client, sql);
+                }
+            }
+            long commands = sample.server.sessionCommands();
+            long merged = sample.server.loopMergedStatements();
+            Map<String, Long> before = backendCounters(counters);
+            int transactions = 3;
+            for (int round = 0; round < transactions; round++) {
+                for (String sql : transaction) {
+                    RelayServerTest.exchange(client, sql);
+                }
+            }
+            Map<String, Long> after = backendCounters(counters);
+            Map<String, Long> perTransaction = new TreeMap<>();
+            after.forEach((name, value) -> perTransaction.put(name, (value - before.get(name)) / transactions));
+            assertEquals(commands, sample.server.sessionCommands(), "no command went to a session thread");
+            assertEquals(merged + 3 * transactions, sample.server.loopMergedStatements(), "SUM, ORDER BY and DISTINCT merged on the loop");
+            // both shards joined (the ranges reach both): START TRANSACTION and COMMIT once on each, 10 point reads, 4 ranges on each
+            assertEquals(Map.of("com_begin", 2L, "com_commit", 2L, "com_rollback", 0L, "com_select", 18L,
+                    "com_set_option", 0L, "com_show_warnings", 0L), perTransaction);
+        }
+    }
+
+    /**
+     * The backend's counters of the statements a transaction may cost it (all its clients': this class's tests run one at a
+     * time), read on one connection opened before, so that its own set-up statements are not counted.
+     */
+    private static Map<String, Long> backendCounters(Statement s) throws SQLException {
+        Map<String, Long> out = new TreeMap<>();
+        try (ResultSet rs = s.executeQuery("SHOW GLOBAL STATUS WHERE Variable_name IN ('Com_begin', 'Com_commit', 'Com_rollback', "
+                     + "'Com_select', 'Com_set_option', 'Com_show_warnings')")) {
+            while (rs.next()) {
+                out.put(rs.getString(1).toLowerCase(Locale.ROOT), rs.getLong(2));
+            }
+        }
+        return out;
     }
 
     /**

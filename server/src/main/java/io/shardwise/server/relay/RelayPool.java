@@ -9,6 +9,7 @@ import io.netty.util.concurrent.Future;
 import io.netty.util.concurrent.Promise;
 import io.shardwise.server.protocol.PacketDecoder;
 import io.shardwise.server.protocol.PacketEncoder;
+import io.shardwise.server.protocol.ReadBuffers;
 import java.util.ArrayDeque;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -82,6 +83,7 @@ final class RelayPool {
         BackendConnection handler = new BackendConnection(address, foundRows, setup, connected);
         new Bootstrap().group(loop).channel(relays.channelClass())
                 .option(ChannelOption.TCP_NODELAY, true)
+                .option(ChannelOption.RECVBUF_ALLOCATOR, ReadBuffers.backend()) // one read per answer
                 .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, (int) Math.min(Integer.MAX_VALUE, connectTimeoutMillis))
                 .handler(new ChannelInitializer<SocketChannel>() {
                     @Override
