@@ -87,6 +87,37 @@ class PreparedLoopMergeServerTest {
      * shapes are cached the whole transaction — BEGIN, ten point selects, the four ranges, COMMIT — runs without a
      * command on a session thread, the ranges merged by the loop, and every answer is the relay-off server's.
      */
+    /**
+     * One prepared merge executed again and again (its merge and its units' text kept by the plan, their markers by the
+     * session): ranges on one shard and on both, a LIMIT ? that changes, and sql_mode changed between executes (the
+     * markers of the units' text are found again for the new mode), every answer the relay-off server's.
+     */
+    @Test
+    void aPreparedMergeExecutedAgainWithOtherValuesAndModesAnswersAsTheRelayOffServer() throws Exception {
+        try (RawClient direct = connect(plain, Capabilities.SERVER); RawClient relayed = connect(sample.server, Capabilities.SERVER)) {
+            String ordered = "SELECT id, c FROM sbtest1 WHERE id BETWEEN ? AND ? AND c <> ? ORDER BY c DESC, id";
+            String limited = "SELECT id FROM sbtest1 WHERE id > ? ORDER BY id LIMIT ?";
+            int d1 = PreparedRelayServerTest.prepare(direct, ordered);
+            int r1 = PreparedRelayServerTest.prepare(relayed, ordered);
+            int d2 = PreparedRelayServerTest.prepare(direct, limited);
+            int r2 = PreparedRelayServerTest.prepare(relayed, limited);
+            long[][] ranges = {{3, 12}, {4, 4}, {1, 20}, {5, 6}};
+            for (String mode : List.of("''", "'ANSI_QUOTES'", "'NO_BACKSLASH_ESCAPES'", "''")) {
+                assertEquals(RelayServerTest.exchange(direct, "SET sql_mode = " + mode), RelayServerTest.exchange(relayed, "SET sql_mode = " + mode));
+                for (long[] range : ranges) {
+                    Param[] params = {Param.longlong(range[0]), Param.longlong(range[1]), Param.varchar("x'\\\"?y")};
+                    assertEquals(PreparedRelayServerTest.execute(direct, d1, params), PreparedRelayServerTest.execute(relayed, r1, params),
+                            mode + " " + range[0] + ".." + range[1]);
+                }
+                for (long limit : new long[] {2, 5, 1}) {
+                    Param[] params = {Param.longlong(2), Param.longlong(limit)};
+                    assertEquals(PreparedRelayServerTest.execute(direct, d2, params), PreparedRelayServerTest.execute(relayed, r2, params),
+                            mode + " LIMIT " + limit);
+                }
+            }
+        }
+    }
+
     @Test
     void aPreparedReadOnlyTransactionRunsWithoutASessionThreadAndAnswersAsTheRelayOffServer() throws Exception {
         List<Case> transaction = new ArrayList<>();

@@ -55,6 +55,8 @@ public final class ExecutionSession implements AutoCloseable {
     private final String logicalSchema;
     private final boolean clientFoundRows;
     private final SessionState state = new SessionState();
+    /** The markers of the unit texts this session inlines values into, found once per text and mode. */
+    private final InlinedUnits inlinedUnits = new InlinedUnits();
     private final Set<StatementRun> runs = ConcurrentHashMap.newKeySet();
     private final java.util.concurrent.atomic.AtomicLong cancels = new java.util.concurrent.atomic.AtomicLong();
     private final Set<StreamingCursor> openCursors = ConcurrentHashMap.newKeySet();
@@ -252,7 +254,7 @@ public final class ExecutionSession implements AutoCloseable {
     private List<UnitResult> nativeRead(List<ExecutionUnit> units, Diagnostics diagnostics) {
         NativeReads reads = nativeReads;
         String setup = reads != null && takesNativeRead(units) ? relaySetup() : null;
-        return setup == null ? null : reads.execute(InlineParameters.of(units, state.lexicalMode()), diagnostics, setup, logicalSchema);
+        return setup == null ? null : reads.execute(inlinedUnits.of(units, state.lexicalMode()), diagnostics, setup, logicalSchema);
     }
 
     /**
@@ -261,7 +263,7 @@ public final class ExecutionSession implements AutoCloseable {
      * of the session's thread sends these, so that thread takes their responses as its own.
      */
     public List<ExecutionUnit> inlined(List<ExecutionUnit> units) {
-        return InlineParameters.of(units, state.lexicalMode());
+        return inlinedUnits.of(units, state.lexicalMode());
     }
 
     /**
@@ -312,7 +314,7 @@ public final class ExecutionSession implements AutoCloseable {
     /** A statement of a native transaction; a deadlock (1213) ends the transaction, as on the JDBC path. */
     private List<UnitResult> executeNative(NativeTransaction on, List<ExecutionUnit> units, Diagnostics diagnostics, boolean allResults) {
         try {
-            return on.execute(InlineParameters.of(units, state.lexicalMode()), diagnostics, transactionSetup(), allResults, streaming);
+            return on.execute(inlinedUnits.of(units, state.lexicalMode()), diagnostics, transactionSetup(), allResults, streaming);
         } catch (ShardwiseException failure) {
             if (isDeadlock(failure)) {
                 endNative().rollback();

@@ -28,34 +28,67 @@ final class InlineParameters {
     private InlineParameters() {}
 
     static List<ExecutionUnit> of(List<ExecutionUnit> units, LexicalMode mode) {
+        return of(units, mode, null);
+    }
+
+    /** As {@link #of(List, LexicalMode)}, the markers of each unit's text taken from {@code markers} when it holds them. */
+    static List<ExecutionUnit> of(List<ExecutionUnit> units, LexicalMode mode, InlinedUnits markers) {
         boolean any = false;
-        for (ExecutionUnit u : units) {
-            any |= !u.params().isEmpty();
+        for (int i = 0; i < units.size(); i++) {
+            any |= !units.get(i).params().isEmpty();
         }
         if (!any) {
             return units;
         }
-        // a LOAD DATA LOCAL unit's one parameter is its rows, sent when the backend asks for the file: not a literal
-        return units.stream().map(u -> u.params().isEmpty() || LocalData.of(u) != null ? u : inline(u, mode)).toList();
+        ExecutionUnit[] out = new ExecutionUnit[units.size()];
+        for (int i = 0; i < out.length; i++) {
+            ExecutionUnit u = units.get(i);
+            // a LOAD DATA LOCAL unit's one parameter is its rows, sent when the backend asks for the file: not a literal
+            out[i] = u.params().isEmpty() || LocalData.of(u) != null ? u
+                    : inline(u, mode, markers == null ? markers(u.sql(), mode) : markers.markers(u.sql(), mode));
+        }
+        return List.of(out);
     }
 
     static ExecutionUnit inline(ExecutionUnit unit, LexicalMode mode) {
-        String sql = unit.sql();
-        StringBuilder out = new StringBuilder(sql.length() + 16 * unit.params().size());
+        return inline(unit, mode, markers(unit.sql(), mode));
+    }
+
+    /**
+     * The {@code ?} markers the lexer finds in {@code sql} in {@code mode}: start and end of each, in order (a {@code ?}
+     * inside a string, a quoted name or a comment is none). A function of the text and the mode only.
+     */
+    static int[] markers(String sql, LexicalMode mode) {
+        int[] spans = new int[8];
+        int n = 0;
         SqlLexer lexer = new SqlLexer(sql, mode);
-        int copied = 0;
-        int index = 0;
         for (TokenKind kind; (kind = lexer.next()) != TokenKind.EOF; ) {
             if (kind == TokenKind.PARAMETER) {
-                if (index >= unit.params().size()) {
-                    throw new ShardwiseException(ErrorCode.BUG, "unit has more ? markers than parameters: " + unit.explain());
+                if (n + 2 > spans.length) {
+                    spans = java.util.Arrays.copyOf(spans, spans.length * 2);
                 }
-                out.append(sql, copied, lexer.start()).append(literal(unit.params().get(index++), mode));
-                copied = lexer.end();
+                spans[n++] = lexer.start();
+                spans[n++] = lexer.end();
             }
         }
-        if (index != unit.params().size()) {
+        return java.util.Arrays.copyOf(spans, n);
+    }
+
+    /** {@code unit} with the literal of each value in place of its marker ({@code markers}: as {@link #markers} finds them). */
+    private static ExecutionUnit inline(ExecutionUnit unit, LexicalMode mode, int[] markers) {
+        String sql = unit.sql();
+        List<Object> params = unit.params();
+        if (markers.length / 2 > params.size()) {
+            throw new ShardwiseException(ErrorCode.BUG, "unit has more ? markers than parameters: " + unit.explain());
+        }
+        if (markers.length / 2 != params.size()) {
             throw new ShardwiseException(ErrorCode.BUG, "unit has fewer ? markers than parameters: " + unit.explain());
+        }
+        StringBuilder out = new StringBuilder(sql.length() + 16 * params.size());
+        int copied = 0;
+        for (int m = 0; m < markers.length; m += 2) {
+            out.append(sql, copied, markers[m]).append(literal(params.get(m / 2), mode));
+            copied = markers[m + 1];
         }
         out.append(sql, copied, sql.length());
         return new ExecutionUnit(unit.backend(), out.toString(), List.of(), unit.logicalTables());

@@ -23,7 +23,11 @@ import java.util.Locale;
  * Whatever it cannot merge exactly it refuses with 1235.
  */
 final class MergePlanner {
-    record Plan(MergeSpec spec, List<Renderer.Edit> edits, int width) {}
+    record Plan(MergeSpec spec, List<Renderer.Edit> edits, int width) {
+        Plan {
+            edits = List.copyOf(edits); // a plan that read no value is kept with the statement's plan and shared
+        }
+    }
 
     private final SelectShape shape;
     private final SqlTemplate template;
@@ -54,6 +58,58 @@ final class MergePlanner {
     /** As {@link #plan(SelectShape, SqlTemplate, Bindings)}, with the weight columns {@code byIndex} made ENUM/SET member indexes. */
     static Plan plan(SelectShape shape, SqlTemplate template, Bindings bindings, java.util.Set<Integer> byIndex) {
         return new MergePlanner(shape, template, bindings).plan(byIndex);
+    }
+
+    /**
+     * As {@link #plan(SelectShape, SqlTemplate, Bindings)}, or null when the plan read any of {@code bindings} (a value
+     * in LIMIT, OFFSET, HAVING or an ORDER BY position, a literal's text compared): a plan that read none is a function of
+     * the statement alone, the same for every execution, so its statement's cached plan may keep it ({@link Router}).
+     */
+    static Plan valueFree(SelectShape shape, SqlTemplate template, Bindings bindings, Plan[] planned) {
+        Watched watched = new Watched(bindings);
+        Plan plan = new MergePlanner(shape, template, watched).plan(java.util.Set.of());
+        planned[0] = plan;
+        return watched.read ? null : plan;
+    }
+
+    /** Bindings that note whether the planner read anything of them, even their count. */
+    private static final class Watched implements Bindings {
+        private final Bindings bindings;
+        private boolean read;
+
+        Watched(Bindings bindings) {
+            this.bindings = bindings;
+        }
+
+        @Override
+        public int size() {
+            read = true;
+            return bindings.size();
+        }
+
+        @Override
+        public Object value(int ordinal) {
+            read = true;
+            return bindings.value(ordinal);
+        }
+
+        @Override
+        public String text(int ordinal) {
+            read = true;
+            return bindings.text(ordinal);
+        }
+
+        @Override
+        public boolean inline(int ordinal) {
+            read = true;
+            return bindings.inline(ordinal);
+        }
+
+        @Override
+        public boolean hasParameters() {
+            read = true;
+            return bindings.hasParameters();
+        }
     }
 
     private Plan plan(java.util.Set<Integer> byIndex) {

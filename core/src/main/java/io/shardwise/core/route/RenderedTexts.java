@@ -12,9 +12,11 @@ import java.util.concurrent.ConcurrentHashMap;
  * <p>Why nothing invalidates it: physical names come from the sharding rule, fixed for the engine's
  * life, and a new rule means a new engine; DDL changes a table's columns, not its names or the
  * statement's text; the session's charset changes how Connector/J encodes the text, not the text.
- * Never cached: units with clause edits (a scatter's rewritten LIMIT carries the offset plus the
- * count, values of this execution), and text statements without a {@code ?} (their literals make
- * nearly every text new, which would only fill the cache).
+ * Never cached: units with clause edits a value made (a scatter's rewritten LIMIT carries the
+ * offset plus the count, values of this execution; the router keeps units whose edits are the
+ * statement's own, its labels or a merge planned without reading a value, in stores of their own, with
+ * the order of their values), and text statements without a {@code ?} (their literals make nearly
+ * every text new, which would only fill the cache).
  *
  * <p>Bounded: at most {@link #MAX_SOURCES} texts per plan, each at most {@link #MAX_LENGTH}
  * characters; other texts render every time, as before. The plan cache's weight does not count
@@ -30,7 +32,7 @@ final class RenderedTexts {
 
     /** Slot 0: the text with the single tables' names; slot i + 1: the text for sharded node i. */
     private final int slots;
-    private final ConcurrentHashMap<String, String[]> bySource = new ConcurrentHashMap<>(4);
+    private final ConcurrentHashMap<String, Object[]> bySource = new ConcurrentHashMap<>(4);
 
     RenderedTexts(int nodes) {
         this.slots = nodes + 1;
@@ -44,22 +46,22 @@ final class RenderedTexts {
         return node + 1;
     }
 
-    /** The rendered SQL for {@code source} at {@code slot}, or null when not rendered yet. */
-    String get(String source, int slot) {
-        String[] texts = bySource.get(source);
+    /** The rendered SQL for {@code source} at {@code slot} (as the router keeps it), or null when not rendered yet. */
+    Object get(String source, int slot) {
+        Object[] texts = bySource.get(source);
         return texts == null ? null : texts[slot];
     }
 
-    void put(String source, int slot, String sql) {
+    void put(String source, int slot, Object sql) {
         if (source.length() > MAX_LENGTH) {
             return;
         }
-        String[] texts = bySource.get(source);
+        Object[] texts = bySource.get(source);
         if (texts == null) {
             if (bySource.size() >= MAX_SOURCES) {
                 return;
             }
-            texts = bySource.computeIfAbsent(source, s -> new String[slots]);
+            texts = bySource.computeIfAbsent(source, s -> new Object[slots]);
         }
         texts[slot] = sql;
     }

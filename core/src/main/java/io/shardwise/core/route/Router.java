@@ -36,6 +36,8 @@ public final class Router {
     private final ShardingRule rule;
 
     private static final MergeSpec PASS_THROUGH = new MergeSpec.PassThrough();
+    /** {@link Prepared#merge} of a statement whose merge depends on its values: planned at every execution. */
+    static final MergePlanner.Plan MERGE_VARIES = new MergePlanner.Plan(PASS_THROUGH, List.of(), -1);
 
     public Router(ShardingRule rule) {
         this.rule = rule;
@@ -59,16 +61,29 @@ public final class Router {
         private final Statement statement;
         private final Placement placement;
         private final RenderedTexts texts;
+        /**
+         * Units rendered with edits that are the statement's own, never a value's ({@link Router#render}): its items'
+         * labels on a node; the kept merge's edits with them ({@link #merge}). Each with the order of its values.
+         */
+        private final RenderedTexts labelled;
+        private final RenderedTexts merged;
         /** The prepared SELECT whose rows a write needs first: a limited write's choice ({@link RowChoice}), an INSERT's source; or null. */
         private final Prepared inner;
         /** A SELECT no route answers ({@link Placement#refusal}), refused when routed (the federated tier may answer it); or null. */
         private final String refused;
+        /**
+         * The SELECT's merge across nodes when its planning read no value ({@link MergePlanner#valueFree}): made at the
+         * first execution that spans nodes, then shared by all (immutable). {@link Router#MERGE_VARIES} when it reads values.
+         */
+        private volatile MergePlanner.Plan merge;
 
         private Prepared(Statement statement, Placement placement, Prepared inner, String refused) {
             this.statement = statement;
             this.placement = placement;
             this.refused = refused;
             this.texts = new RenderedTexts(placement == null ? 0 : placement.nodeCount());
+            this.labelled = new RenderedTexts(placement == null ? 0 : placement.nodeCount());
+            this.merged = new RenderedTexts(placement == null ? 0 : placement.nodeCount());
             this.inner = inner;
         }
 
@@ -78,6 +93,16 @@ public final class Router {
 
         RenderedTexts texts() {
             return texts;
+        }
+
+        /** Units rendered with the kept merge's edits (tests). */
+        RenderedTexts merged() {
+            return merged;
+        }
+
+        /** The merge this plan keeps for every execution, {@link Router#MERGE_VARIES}, or null before one spanned nodes (tests). */
+        MergePlanner.Plan keptMerge() {
+            return merge;
         }
     }
 
@@ -185,13 +210,15 @@ public final class Router {
         MergeSpec merge = PASS_THROUGH;
         int starItem = -1;
         int width = -1;
+        boolean keptEdits = true;
         if (selection.nodes.cardinality() > 1) {
             if (s.shape().distinct() && s.shape().star() && s.topTables().size() > 1) {
                 // an outer join's NULL-extended rows carry no sharding key: several nodes may return the same one
                 throw MergePlanner.unsupported("SELECT DISTINCT * over a join across shards");
             }
-            MergePlanner.Plan plan = MergePlanner.plan(s.shape(), s.template(), bindings, byIndex);
+            MergePlanner.Plan plan = mergePlan(s, prepared, bindings, byIndex);
             edits = plan.edits();
+            keptEdits = plan == prepared.merge;
             merge = plan.spec();
             width = plan.width();
             for (int i = 0; i < s.shape().items().size(); i++) {
@@ -200,8 +227,29 @@ public final class Router {
                 }
             }
         }
-        List<ExecutionUnit> units = units(s.template(), source, prepared, selection, bindings, edits, s);
+        List<ExecutionUnit> units = units(s.template(), source, prepared, selection, bindings, edits, keptEdits, s);
         return new RoutePlan(selection.kind, units, merge, starItem, width, List.of());
+    }
+
+    /**
+     * The merge of a SELECT spanning nodes: the one its cached plan keeps when planning reads no value (no ENUM or SET
+     * key ordered by member index either, which the units' column types decide per route), else planned now.
+     */
+    private static MergePlanner.Plan mergePlan(Select s, Prepared prepared, Bindings bindings, java.util.Set<Integer> byIndex) {
+        if (!byIndex.isEmpty()) {
+            return MergePlanner.plan(s.shape(), s.template(), bindings, byIndex);
+        }
+        MergePlanner.Plan kept = prepared.merge;
+        if (kept == MERGE_VARIES) {
+            return MergePlanner.plan(s.shape(), s.template(), bindings, byIndex);
+        }
+        if (kept != null) {
+            return kept;
+        }
+        MergePlanner.Plan[] planned = new MergePlanner.Plan[1];
+        MergePlanner.Plan free = MergePlanner.valueFree(s.shape(), s.template(), bindings, planned);
+        prepared.merge = free != null ? free : MERGE_VARIES;
+        return planned[0];
     }
 
     /**
@@ -354,7 +402,7 @@ public final class Router {
                     SourceText.of(chooser.template().text()), java.util.Set.of());
             return new RoutePlan(RouteKind.KEYED_WRITE, rows.units(), rows.merge(), rows.starItem(), rows.assumedWidth(), List.of());
         }
-        List<ExecutionUnit> units = units(template, source, prepared, selection, bindings, List.of(), null);
+        List<ExecutionUnit> units = units(template, source, prepared, selection, bindings, List.of(), true, null);
         return new RoutePlan(selection.kind, units, units.size() == 1 ? PASS_THROUGH : new MergeSpec.Concat(MergeSpec.Tail.NONE));
     }
 
@@ -419,7 +467,7 @@ public final class Router {
         if (nodes > 1 && limited) {
             throw multiUnsupported(multi, io.shardwise.core.sql.analyze.MultiTable.LIMITED_ACROSS_NODES);
         }
-        List<ExecutionUnit> units = units(template, source, prepared, selection, bindings, List.of(), null);
+        List<ExecutionUnit> units = units(template, source, prepared, selection, bindings, List.of(), true, null);
         return new RoutePlan(selection.kind, units, units.size() == 1 ? PASS_THROUGH : new MergeSpec.Concat(MergeSpec.Tail.NONE));
     }
 
@@ -584,8 +632,9 @@ public final class Router {
         return t;
     }
 
+    /** {@code keptEdits}: {@code edits} are the statement's own (none, or its kept merge's), the same at every execution. */
     private List<ExecutionUnit> units(SqlTemplate template, SourceText source, Prepared prepared, Selection selection,
-                                      Bindings bindings, List<Renderer.Edit> edits, Select select) {
+                                      Bindings bindings, List<Renderer.Edit> edits, boolean keptEdits, Select select) {
         Placement placement = prepared.placement;
         int count = selection.nodes.cardinality();
         if (count == 1) {
@@ -593,18 +642,28 @@ public final class Router {
             int i = selection.nodes.nextSetBit(0);
             Map<String, String> names = placement.namesAt(i);
             List<Renderer.Edit> all = select == null ? edits : withLabels(select, names, edits);
-            return List.of(unit(placement.backendAt(i), render(prepared, template, source, RenderedTexts.nodeSlot(i), names, bindings, all),
-                    placement.logicalAt(i)));
+            return List.of(unit(placement.backendAt(i), render(texts(prepared, edits, keptEdits, all), template, source,
+                    RenderedTexts.nodeSlot(i), names, bindings, all), placement.logicalAt(i)));
         }
         List<ExecutionUnit> units = new ArrayList<>(count);
         for (int i = selection.nodes.nextSetBit(0); i >= 0; i = selection.nodes.nextSetBit(i + 1)) {
             Map<String, String> names = placement.namesAt(i);
             List<Renderer.Edit> all = select == null ? edits : withLabels(select, names, edits);
-            Renderer.Rendered r = render(prepared, template, source, RenderedTexts.nodeSlot(i), names, bindings, all);
+            Renderer.Rendered r = render(texts(prepared, edits, keptEdits, all), template, source, RenderedTexts.nodeSlot(i),
+                    names, bindings, all);
             String backend = placement.backendAt(i);
             units.add(unit(backend, r, placement.logicalAt(i)));
         }
         return units;
+    }
+
+    /**
+     * Where a unit rendered with {@code all} (the merge's {@code edits} and the node's labels) is kept: without edits, in
+     * {@link Prepared#texts}; with labels only, or the kept merge's edits, in their own store (a node's unit of a point
+     * read and of a scatter differ); with edits a value made (a scatter's LIMIT), nowhere.
+     */
+    private static RenderedTexts texts(Prepared prepared, List<Renderer.Edit> edits, boolean keptEdits, List<Renderer.Edit> all) {
+        return all.isEmpty() ? prepared.texts : !keptEdits ? null : edits.isEmpty() ? prepared.labelled : prepared.merged;
     }
 
     /**
@@ -647,23 +706,94 @@ public final class Router {
         return false;
     }
 
+    /** A unit rendered with the statement's own edits: its SQL, and which values its {@code ?}s take, in order. */
+    private record Ordered(String sql, int[] values) {
+        List<Object> params(Bindings bindings) {
+            List<Object> params = new ArrayList<>(values.length);
+            for (int v : values) {
+                params.add(bindings.value(v));
+            }
+            return params;
+        }
+    }
+
+    /** Bindings that note which values a render binds, in order. */
+    private static final class Recorded implements Bindings {
+        private final Bindings bindings;
+        private int[] values = new int[8];
+        private int count;
+
+        Recorded(Bindings bindings) {
+            this.bindings = bindings;
+        }
+
+        @Override
+        public int size() {
+            return bindings.size();
+        }
+
+        @Override
+        public Object value(int ordinal) {
+            if (count == values.length) {
+                values = java.util.Arrays.copyOf(values, count * 2);
+            }
+            values[count++] = ordinal;
+            return bindings.value(ordinal);
+        }
+
+        @Override
+        public String text(int ordinal) {
+            return bindings.text(ordinal);
+        }
+
+        @Override
+        public boolean inline(int ordinal) {
+            return bindings.inline(ordinal);
+        }
+
+        @Override
+        public boolean hasParameters() {
+            return bindings.hasParameters();
+        }
+    }
+
     /**
-     * One unit's SQL and values; from the plan's {@link RenderedTexts} for a prepared statement's
-     * execution that edits nothing (its SQL then depends on the text and the node, not the values).
+     * One unit's SQL and values; from {@code texts} ({@link #texts}) for a prepared statement's execution whose edits are
+     * none or the statement's own: its SQL then depends on the text and the node, not the values — unless the render
+     * read a value for anything but binding it (a label spelling a parameter), which keeps it out of the cache.
      */
-    private static Renderer.Rendered render(Prepared prepared, SqlTemplate template, SourceText source, int slot,
+    private static Renderer.Rendered render(RenderedTexts texts, SqlTemplate template, SourceText source, int slot,
                                             Map<String, String> names, Bindings bindings, List<Renderer.Edit> edits) {
-        if (!edits.isEmpty() || !bindings.hasParameters()) {
+        if (texts == null || !bindings.hasParameters() || !source.hasValues()) {
+            // a statement rendered from its digest (an INSERT's SELECT, a write's choice) takes its literals' text from
+            // the bindings: texts of one digest differing by a literal would share the key
             return Renderer.render(template, source, names, bindings, edits);
         }
         String text = source.text();
-        String sql = prepared.texts.get(text, slot);
-        if (sql != null) {
-            return new Renderer.Rendered(sql, Renderer.parameters(template, bindings));
+        if (edits.isEmpty()) {
+            String sql = (String) texts.get(text, slot);
+            if (sql != null) {
+                return new Renderer.Rendered(sql, Renderer.parameters(template, bindings));
+            }
+            Renderer.Rendered r = Renderer.render(template, source, names, bindings, edits);
+            texts.put(text, slot, r.sql());
+            return r;
         }
-        Renderer.Rendered r = Renderer.render(template, source, names, bindings, edits);
-        prepared.texts.put(text, slot, r.sql());
+        if (texts.get(text, slot) instanceof Ordered o) {
+            return new Renderer.Rendered(o.sql(), o.params(bindings));
+        }
+        Recorded recorded = new Recorded(bindings);
+        Renderer.Rendered r = Renderer.render(template, source, names, recorded, edits);
+        if (recorded.count == r.params().size()) { // every value read was bound: none is spelled into the text
+            texts.put(text, slot, new Ordered(r.sql(), java.util.Arrays.copyOf(recorded.values, recorded.count)));
+        }
         return r;
+    }
+
+    /** A unit of the statement's own text for one slot: no edits, kept in the plan's {@link Prepared#texts} (passthrough, writes). */
+    private static Renderer.Rendered render(Prepared prepared, SqlTemplate template, SourceText source, int slot,
+                                            Map<String, String> names, Bindings bindings, List<Renderer.Edit> edits) {
+        return render(edits.isEmpty() ? prepared.texts : null, template, source, slot, names, bindings, edits);
     }
 
     static ExecutionUnit unit(String backend, Renderer.Rendered r, Map<String, String> logical) {
