@@ -32,6 +32,8 @@ final class PreparedRelay implements QueryRelay.Request, BackendConnection.Liste
     private String sql;
     private boolean answered;
     private boolean retried;
+    /** The backend statement the last execute ran, whose definitions an answer without them means (MariaDB's metadata cache). */
+    private RelayStatements.Statement executed;
 
     private PreparedRelay(ByteBuf execute, int[] types, int valuesOffset) {
         this.execute = execute;
@@ -92,6 +94,7 @@ final class PreparedRelay implements QueryRelay.Request, BackendConnection.Liste
             statement.bound(types);
         }
         out.setIntLE(out.readerIndex() + 1, statement.id());
+        executed = statement;
         connection.command(out, this);
     }
 
@@ -132,6 +135,11 @@ final class PreparedRelay implements QueryRelay.Request, BackendConnection.Liste
             }
         }
         relay.packet(connection, packet);
+    }
+
+    @Override
+    public RelayStatements.Statement statement() {
+        return executed;
     }
 
     @Override
