@@ -17,7 +17,8 @@ import io.shardwise.server.protocol.StmtCommand;
  * client's packet goes as it came, only the statement id changed — no buffer built, and the backend
  * binds no types again. The response goes on to the relay, which frames binary rows as text ones;
  * except that an ERR 1243 (the backend forgot the statement) as the first packet prepares it again and
- * executes once more, unseen by the client.
+ * executes once more, unseen by the client. Under MariaDB's metadata cache on the connection it names the
+ * backend statement it executed ({@link #statement}), whose recorded definitions an answer without them means.
  *
  * <p>Buffer lifetime: holds the client's execute payload (retained) until {@link #release}.
  */
