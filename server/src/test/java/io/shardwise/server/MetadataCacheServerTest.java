@@ -333,6 +333,139 @@ class MetadataCacheServerTest {
         }
     }
 
+    /**
+     * The relay connections negotiate the cache with the MariaDB backend: a relayed execute of the point select
+     * receives from the backend what a caching client of MariaDB receives directly — the count with "metadata
+     * follows = 0", the row, the end (three packets; the same bytes) — where a client without the cache gets the three
+     * definitions too. What Shardwise receives is counted on its relay connections ({@link
+     * io.shardwise.server.relay.BackendConnection#receivedPackets}); the client's answer is unchanged (its own cache
+     * decides, the other tests). Without the relay connections' cache, each execute would receive six packets.
+     */
+    @Test
+    void relayConnectionsReceiveNoDefinitionsTheBackendStatementHolds() throws Exception {
+        long[] direct = directPerExecute(CACHING);
+        long[] directWithout = directPerExecute(MARIADB_PLAIN);
+        for (Capabilities caps : List.of(CACHING, MARIADB_PLAIN)) {
+            try (RawClient c = shardwise(sample.server.address().getPort(), caps)) {
+                int id = PreparedRelayServerTest.prepare(c, POINT_SELECT);
+                PreparedRelayServerTest.execute(c, id, Param.longlong(1)); // the shape's first execute (the session's thread)
+                PreparedRelayServerTest.execute(c, id, Param.longlong(2)); // relayed: the backend statement prepared
+                int n = 10;
+                long relayed = sample.server.relayedStatements();
+                long packets = io.shardwise.server.relay.BackendConnection.receivedPackets();
+                long bytes = io.shardwise.server.relay.BackendConnection.receivedBytes();
+                for (int i = 0; i < n; i++) {
+                    PreparedRelayServerTest.execute(c, id, Param.longlong(2)); // the row the direct client's execute read
+                }
+                assertEquals(relayed + n, sample.server.relayedStatements(), caps + ": relayed");
+                long perPackets = (io.shardwise.server.relay.BackendConnection.receivedPackets() - packets) / n;
+                long perBytes = (io.shardwise.server.relay.BackendConnection.receivedBytes() - bytes) / n;
+                System.out.printf("point select execute, from the backend per relayed execute (%s client): %d packets, %d bytes;"
+                        + " MariaDB to a direct client with the cache: %d, %d; without: %d, %d%n", caps, perPackets, perBytes,
+                        direct[0], direct[1], directWithout[0], directWithout[1]);
+                assertEquals(direct[0], perPackets, caps + ": packets per execute, as a caching client of MariaDB gets");
+                assertEquals(direct[1], perBytes, caps + ": bytes per execute");
+                assertEquals(directWithout[0] - 3, perPackets, "no definitions");
+            }
+        }
+    }
+
+    /**
+     * MariaDB's response as Shardwise words it: the definitions name the logical schema ({@code shop}) where MariaDB's
+     * name the unsharded copy, and the end never says SERVER_STATUS_METADATA_CHANGED (0x0400), which MariaDB sets on
+     * an execute whose definitions changed and Shardwise's own status never does.
+     */
+    private static List<String> logical(List<String> packets) {
+        String hex = java.util.HexFormat.of().formatHex(sample.whole.getBytes(java.nio.charset.StandardCharsets.UTF_8));
+        String whole = String.format("%02x", sample.whole.length()) + hex;
+        String shop = "04" + java.util.HexFormat.of().formatHex("shop".getBytes(java.nio.charset.StandardCharsets.UTF_8));
+        List<String> out = new ArrayList<>();
+        for (int i = 0; i < packets.size(); i++) {
+            String p = packets.get(i).replace("03646566" + whole, "03646566" + shop);
+            if (i == packets.size() - 1 && p.matches("\\d+:fe0000[0-9a-f]{8}")) {
+                int colon = p.indexOf(':');
+                int high = Integer.parseInt(p.substring(colon + 9, colon + 11), 16) & ~0x04;
+                p = p.substring(0, colon + 9) + String.format("%02x", high) + p.substring(colon + 11);
+            }
+            out.add(p);
+        }
+        return out;
+    }
+
+    /** A direct client's packets and payload bytes per execute of the point select (its second on the statement). */
+    private static long[] directPerExecute(Capabilities caps) throws IOException {
+        try (RawClient m = mariaDb(caps)) {
+            int id = PreparedRelayServerTest.prepare(m, POINT_SELECT);
+            PreparedRelayServerTest.execute(m, id, Param.longlong(1));
+            List<String> packets = PreparedRelayServerTest.execute(m, id, Param.longlong(2));
+            long bytes = 0;
+            for (String p : packets) {
+                bytes += (p.length() - p.indexOf(':') - 1) / 2;
+            }
+            return new long[] {packets.size(), bytes};
+        }
+    }
+
+    /**
+     * Relayed executes of {@code SELECT *} stay byte for byte MariaDB's, for clients with and without the cache, while
+     * the backend's definitions change under the relay connection's record of them: an ALTER TABLE ... ADD COLUMN
+     * between executes (the backend sends the three columns with "metadata follows = 1", which replace the two its
+     * prepare sent), and SET NAMES (other collations in the definitions, on the connection of that setting).
+     */
+    @Test
+    void relayedExecutesFollowDefinitionsTheBackendChanges() throws Exception {
+        try (Connection viaShardwise = sample.connect("app", ""); Statement s = viaShardwise.createStatement();
+             Connection direct = sample.direct(); Statement d = direct.createStatement()) {
+            for (Statement on : List.of(s, d)) {
+                on.execute("DROP TABLE IF EXISTS mdcache_b");
+                on.execute("CREATE TABLE mdcache_b (id BIGINT PRIMARY KEY, v VARCHAR(10))");
+                on.execute("INSERT INTO mdcache_b VALUES (1, 'one'), (2, 'two')");
+            }
+            try {
+                for (Capabilities caps : List.of(CACHING, MARIADB_PLAIN)) {
+                    try (RawClient c = shardwise(sample.server.address().getPort(), caps); RawClient m = mariaDb(caps)) {
+                        String sql = "SELECT * FROM mdcache_b WHERE id = ?";
+                        int expectedId = PreparedRelayServerTest.prepare(m, sql);
+                        int id = PreparedRelayServerTest.prepare(c, sql);
+                        List<String> steps = new ArrayList<>();
+                        for (int round = 0; round < 4; round++) {
+                            for (long key = 1; key <= 3; key++) {
+                                List<String> expected = PreparedRelayServerTest.execute(m, expectedId, Param.longlong(1 + key % 2));
+                                long relayed = sample.server.relayedStatements();
+                                long packets = io.shardwise.server.relay.BackendConnection.receivedPackets();
+                                List<String> actual = PreparedRelayServerTest.execute(c, id, Param.longlong(1 + key % 2));
+                                assertEquals(logical(expected), actual, caps + " round " + round + " execute " + key);
+                                boolean wasRelayed = sample.server.relayedStatements() > relayed;
+                                long fromBackend = io.shardwise.server.relay.BackendConnection.receivedPackets() - packets;
+                                steps.add(actual.get(0) + "/" + actual.size() + (wasRelayed ? " relayed " + fromBackend : " engine"));
+
+                            }
+                            switch (round) {
+                                case 0 -> {
+                                    s.execute("ALTER TABLE mdcache_b ADD COLUMN w INT DEFAULT 7");
+                                    d.execute("ALTER TABLE mdcache_b ADD COLUMN w INT DEFAULT 7");
+                                }
+                                case 1 -> assertEquals(RelayServerTest.exchange(m, "SET NAMES latin1"),
+                                        RelayServerTest.exchange(c, "SET NAMES latin1"));
+                                case 2 -> {
+                                    assertEquals(RelayServerTest.exchange(m, "SET NAMES utf8mb4"),
+                                            RelayServerTest.exchange(c, "SET NAMES utf8mb4"));
+                                    s.execute("ALTER TABLE mdcache_b DROP COLUMN w");
+                                    d.execute("ALTER TABLE mdcache_b DROP COLUMN w");
+                                }
+                                default -> { }
+                            }
+                        }
+                        System.out.println(caps + " SELECT * executes (count/packets): " + steps);
+                    }
+                }
+            } finally {
+                s.execute("DROP TABLE IF EXISTS mdcache_b");
+                d.execute("DROP TABLE IF EXISTS mdcache_b");
+            }
+        }
+    }
+
     /** A MariaDB client without the bit, and a MySQL one, get every execute's definitions, and no flag byte. */
     @Test
     void clientsWithoutTheCacheGetDefinitionsEveryTime() throws Exception {

@@ -65,6 +65,18 @@ public final class BackendConnection extends ChannelInboundHandlerAdapter {
     private static final int WANTED = Capabilities.LONG_PASSWORD | Capabilities.LONG_FLAG | Capabilities.PROTOCOL_41
             | Capabilities.TRANSACTIONS | Capabilities.SECURE_CONNECTION | Capabilities.MULTI_RESULTS | Capabilities.PLUGIN_AUTH
             | Capabilities.PLUGIN_AUTH_LENENC_CLIENT_DATA | Capabilities.DEPRECATE_EOF | Capabilities.LOCAL_FILES;
+    /**
+     * MARIADB_CLIENT_CACHE_METADATA, when a MariaDB backend offers it and DEPRECATE_EOF is negotiated too (so that an
+     * execute whose definitions are omitted has no EOF after them to wonder about): every column count then carries a
+     * "metadata follows" byte, and an execute answers without definitions (0) when they are those of the statement's
+     * prepare or its last execute that sent them ({@link RelayStatements.Statement#columns}, read by {@link QueryRelay}).
+     * Text results always say 1; the other readers of a relay connection ({@link ResponseReader}, {@link StreamedResponse},
+     * {@link ShowWarnings}) read the count and ignore the byte.
+     */
+    private static final int WANTED_EXTENDED = Capabilities.MARIADB_CACHE_METADATA;
+    /** Response packets and payload bytes every relay connection of this JVM received (diagnostics, tests); added per response. */
+    private static final java.util.concurrent.atomic.LongAdder RECEIVED_PACKETS = new java.util.concurrent.atomic.LongAdder();
+    private static final java.util.concurrent.atomic.LongAdder RECEIVED_BYTES = new java.util.concurrent.atomic.LongAdder();
     private static final int NEEDED = Capabilities.PROTOCOL_41 | Capabilities.SECURE_CONNECTION | Capabilities.PLUGIN_AUTH;
 
     private enum State { GREETING, STARTING_TLS, AUTHENTICATING, SETTING_UP, READY, BUSY }
@@ -76,6 +88,7 @@ public final class BackendConnection extends ChannelInboundHandlerAdapter {
     private Channel channel;
     private State state = State.GREETING;
     private Capabilities capabilities;
+    private boolean cachesMetadata;
     private byte[] seed;
     /** The backend's id of this connection (its handshake's connection id), for KILL QUERY. */
     private long threadId;
@@ -86,6 +99,9 @@ public final class BackendConnection extends ChannelInboundHandlerAdapter {
     /** Steps written and not answered yet, oldest first. */
     private final ArrayDeque<String> ahead = new ArrayDeque<>();
     long idleSince;
+    /** The current response's packets and payload bytes so far, added to {@link #RECEIVED_PACKETS} when it ends. */
+    private int receivedPackets;
+    private long receivedBytes;
 
     /** @param setup a SET to run once logged in ("" for none); its ERR fails the connection */
     BackendConnection(BackendAddress address, boolean foundRows, String setup, Promise<BackendConnection> connected) {
@@ -117,6 +133,11 @@ public final class BackendConnection extends ChannelInboundHandlerAdapter {
     /** Result sets end with an OK (0xFE) packet and no EOF follows the column definitions. */
     public boolean endsResultsWithOk() {
         return capabilities.endsResultsWithOk();
+    }
+
+    /** MARIADB_CLIENT_CACHE_METADATA was negotiated: column counts carry a "metadata follows" byte (see {@link #WANTED_EXTENDED}). */
+    public boolean cachesMetadata() {
+        return cachesMetadata;
     }
 
     /** Idle, logged in and open: fit to take a command. */
@@ -241,6 +262,22 @@ public final class BackendConnection extends ChannelInboundHandlerAdapter {
     public void responseEnded() {
         listener = null;
         state = State.READY;
+        if (receivedPackets != 0) {
+            RECEIVED_PACKETS.add(receivedPackets);
+            RECEIVED_BYTES.add(receivedBytes);
+            receivedPackets = 0;
+            receivedBytes = 0;
+        }
+    }
+
+    /** Response packets (commands' answers, not the login's) all relay connections of this JVM received so far. */
+    public static long receivedPackets() {
+        return RECEIVED_PACKETS.sum();
+    }
+
+    /** Their payload bytes (wire headers not counted). */
+    public static long receivedBytes() {
+        return RECEIVED_BYTES.sum();
     }
 
     @Override
@@ -256,6 +293,8 @@ public final class BackendConnection extends ChannelInboundHandlerAdapter {
             return;
         }
         if (state == State.BUSY) {
+            receivedPackets++;
+            receivedBytes += packet.content().readableBytes();
             listener.packet(this, packet);
             return;
         }
@@ -304,7 +343,10 @@ public final class BackendConnection extends ChannelInboundHandlerAdapter {
         boolean encrypt = tls != null && offered; // PREFERRED: TLS when offered
         int wanted = WANTED | (foundRows ? Capabilities.FOUND_ROWS : 0) | (encrypt ? Capabilities.SSL : 0)
                 | (address.database().isEmpty() ? 0 : Capabilities.CONNECT_WITH_DB);
-        capabilities = hello.capabilities().commonWith(new Capabilities(wanted));
+        Capabilities common = hello.capabilities().commonWith(new Capabilities(wanted, WANTED_EXTENDED));
+        // HandshakeV10 keeps extended capabilities only from a greeting without CLIENT_MYSQL (MariaDB); a MySQL backend has none
+        capabilities = common.mariaDbExtended() && common.endsResultsWithOk() ? common : new Capabilities(common.bits());
+        cachesMetadata = capabilities.cachesMetadata();
         seed = hello.authSeed();
         String plugin = hello.authPlugin();
         if (!plugin.equals(CachingSha2Password.PLUGIN)) {

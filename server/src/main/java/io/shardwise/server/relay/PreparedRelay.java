@@ -17,7 +17,8 @@ import io.shardwise.server.protocol.StmtCommand;
  * client's packet goes as it came, only the statement id changed — no buffer built, and the backend
  * binds no types again. The response goes on to the relay, which frames binary rows as text ones;
  * except that an ERR 1243 (the backend forgot the statement) as the first packet prepares it again and
- * executes once more, unseen by the client.
+ * executes once more, unseen by the client. Under MariaDB's metadata cache on the connection it names the
+ * backend statement it executed ({@link #statement}), whose recorded definitions an answer without them means.
  *
  * <p>Buffer lifetime: holds the client's execute payload (retained) until {@link #release}.
  */
@@ -32,6 +33,8 @@ final class PreparedRelay implements QueryRelay.Request, BackendConnection.Liste
     private String sql;
     private boolean answered;
     private boolean retried;
+    /** The backend statement the last execute ran, whose definitions an answer without them means (MariaDB's metadata cache). */
+    private RelayStatements.Statement executed;
 
     private PreparedRelay(ByteBuf execute, int[] types, int valuesOffset) {
         this.execute = execute;
@@ -92,6 +95,7 @@ final class PreparedRelay implements QueryRelay.Request, BackendConnection.Liste
             statement.bound(types);
         }
         out.setIntLE(out.readerIndex() + 1, statement.id());
+        executed = statement;
         connection.command(out, this);
     }
 
@@ -132,6 +136,11 @@ final class PreparedRelay implements QueryRelay.Request, BackendConnection.Liste
             }
         }
         relay.packet(connection, packet);
+    }
+
+    @Override
+    public RelayStatements.Statement statement() {
+        return executed;
     }
 
     @Override

@@ -94,6 +94,14 @@ final class QueryRelay implements BackendConnection.Listener {
      */
     interface Request {
         void send(BackendConnection connection, ExecutionUnit unit, BackendConnection.Listener relay);
+
+        /**
+         * The backend statement whose execute was sent last (its stored definitions are what "metadata follows = 0"
+         * means, and definitions sent with 1 replace them); null for COM_QUERY.
+         */
+        default RelayStatements.Statement statement() {
+            return null;
+        }
     }
 
     private static final Request TEXT = (connection, unit, relay) -> connection.query(unit.sql(), relay);
@@ -107,18 +115,25 @@ final class QueryRelay implements BackendConnection.Listener {
     private int columnIndex;
     /**
      * A prepared execute's: the definitions its client holds, when it negotiated MariaDB's metadata
-     * cache; else null. The relay connections do not negotiate the cache (the backend sends every
-     * execute's definitions): the logical definitions are gathered in {@link #defs} and go to the
-     * client only when they are not those it holds. Exact whatever the backend or the rewrite did;
-     * the backend's cache, which would spare MariaDB encoding them, would need a record per relay
-     * connection and backend statement mapped to each client's, and every reader of a relay
-     * connection to expect the extra byte in column counts.
+     * cache; else null. The logical definitions are gathered in {@link #defs} and go to the client only
+     * when they are not those it holds: exact whatever the backend or the rewrite did. Independently, a
+     * relay connection to MariaDB negotiates the cache itself: its executes omit the definitions the
+     * backend statement sent last ({@link #statement}), which then come from the statement's record, and
+     * their logical rewrite from its memo when the schema and table names are the same.
      */
     private HeldColumns held;
     /** The first unit's logical definitions while they are read ({@link HeldColumns}' format), or null. */
     private ByteBuf defs;
-    /** The first unit's column count, while {@link #defs} are read. */
+    /** The current unit's column count. */
     private long columnCount;
+    /**
+     * Under the backend's metadata cache ({@link BackendConnection#cachesMetadata}), a prepared execute's: the backend
+     * statement the unit executed ({@link Request#statement}), whose stored definitions "metadata follows = 0" means
+     * and whose logical rewrite of them is remembered; else null.
+     */
+    private RelayStatements.Statement statement;
+    /** The definitions an execute sent ("metadata follows = 1") while they are read (HeldColumns' format), or null. */
+    private ByteBuf captured;
 
     QueryRelay(Channel client, Capabilities capabilities, RelaySession session, RelayPlan plan,
                Map<String, BackendConnection> connections, int firstSequenceId, ReleaseTo pool, Ended ended) {
@@ -281,7 +296,7 @@ final class QueryRelay implements BackendConnection.Listener {
         try {
             switch (phase) {
                 case HEADER -> header(packet, header);
-                case COLUMNS -> column(packet);
+                case COLUMNS -> column(packet.content());
                 case COLUMNS_EOF -> phase = Phase.ROWS;
                 case ROWS -> {
                     if (header == ErrPacket.HEADER) {
@@ -329,10 +344,25 @@ final class QueryRelay implements BackendConnection.Listener {
             finish(ok, ok.warnings());
             return;
         }
-        if (unit == 0 && !capabilities.cachesMetadata()) {
+        boolean flagged = current.cachesMetadata(); // the backend's count carries "metadata follows"
+        if (unit == 0 && !capabilities.cachesMetadata() && !flagged) {
             forward(in);
         }
         columnsLeft = Wire.readLenenc(in);
+        columnCount = columnsLeft;
+        boolean follows = !flagged || !in.isReadable() || in.readUnsignedByte() != 0;
+        statement = flagged ? request.statement() : null;
+        byte[] stored = null;
+        if (!follows && (statement == null || (stored = statement.columns(columnsLeft)) == null)) {
+            fail(ErrorCode.BUG, true, "relaying backend " + current.backend() + "'s response: an execute omitted column definitions"
+                    + " it never sent");
+            return;
+        }
+        if (unit == 0 && !capabilities.cachesMetadata() && flagged) {
+            int start = open(); // the count as a client without the cache reads it: no flag byte
+            Wire.writeLenenc(gathered, columnsLeft);
+            close(start);
+        }
         if (unit == 0 && capabilities.cachesMetadata()) {
             if (held == null) {
                 // a text result: MariaDB's count with "metadata follows" (always 1 outside prepared statements)
@@ -341,16 +371,42 @@ final class QueryRelay implements BackendConnection.Listener {
                 gathered.writeByte(1);
                 close(start);
             } else {
-                columnCount = columnsLeft;
                 defs = client.alloc().heapBuffer((int) Math.min(64 * columnsLeft, 4096));
             }
         }
         phase = Phase.COLUMNS;
+        if (follows) {
+            if (statement != null) {
+                // an execute's definitions: what a later "metadata follows = 0" means, from the end of these on
+                captured = client.alloc().heapBuffer((int) Math.min(64 * columnsLeft, 4096));
+            }
+            return;
+        }
+        // the backend omitted the definitions: they are those it sent last for the statement
+        if (unit > 0) {
+            columnsLeft = 0;
+            phase = Phase.ROWS; // DEPRECATE_EOF: negotiated with the cache, so no EOF follows
+            return;
+        }
+        byte[] logical = defs == null ? null : statement.logical(plan.logicalSchema(), plan.units().get(0).logicalTables());
+        if (logical != null) {
+            columnsLeft = 0;
+            columnsEnded(io.netty.buffer.Unpooled.wrappedBuffer(logical)); // rewritten last time: nothing to decode or rewrite
+            return;
+        }
+        io.netty.buffer.ByteBuf all = io.netty.buffer.Unpooled.wrappedBuffer(stored);
+        for (int at = 0; at < stored.length && phase == Phase.COLUMNS; ) {
+            int length = all.getUnsignedMediumLE(at);
+            column(all.slice(at + 3, length));
+            at += 3 + length;
+        }
     }
 
-    private void column(Packet packet) {
+    private void column(ByteBuf in) {
+        if (captured != null) {
+            HeldColumns.append(captured, in);
+        }
         if (unit == 0) {
-            ByteBuf in = packet.content();
             ExecutionUnit u = plan.units().get(0);
             int index = columnIndex++;
             int start;
@@ -383,38 +439,64 @@ final class QueryRelay implements BackendConnection.Listener {
             }
         }
         if (--columnsLeft == 0) {
-            phase = current.endsResultsWithOk() ? Phase.ROWS : Phase.COLUMNS_EOF;
-            if (defs != null) {
-                sendHeld();
-            }
-            if (unit == 0 && !capabilities.endsResultsWithOk()) {
-                int start = open();
-                new EofPacket(0, status()).writeTo(gathered);
-                close(start);
-            }
+            columnsEnded(null);
         }
     }
 
     /**
-     * The first unit's column count with "metadata follows", and its definitions only when the client
-     * does not hold them already (which it does from then on).
+     * The unit's last definition was read (or the backend omitted them all): under the backend's metadata cache the
+     * statement keeps what it sent; for the first unit, the client's count and definitions (from {@code logical},
+     * made before, when not null) when it holds them per statement, and the EOF after them when it expects one.
      */
-    private void sendHeld() {
-        boolean follows = held.sendAgain(defs, defs.readerIndex(), defs.readableBytes());
+    private void columnsEnded(ByteBuf logical) {
+        phase = current.endsResultsWithOk() ? Phase.ROWS : Phase.COLUMNS_EOF;
+        if (captured != null) {
+            byte[] bytes = new byte[captured.readableBytes()];
+            captured.readBytes(bytes);
+            captured.release();
+            captured = null;
+            statement.columns((int) columnCount, bytes);
+        }
+        if (defs != null) {
+            ByteBuf sent = logical != null ? logical : defs;
+            if (logical == null && statement != null) {
+                byte[] bytes = new byte[defs.readableBytes()];
+                defs.getBytes(defs.readerIndex(), bytes);
+                statement.logical(plan.logicalSchema(), plan.units().get(0).logicalTables(), bytes);
+            }
+            sendHeld(sent);
+            releaseDefs();
+        }
+        if (unit == 0 && !capabilities.endsResultsWithOk()) {
+            int start = open();
+            new EofPacket(0, status()).writeTo(gathered);
+            close(start);
+        }
+    }
+
+    /**
+     * The first unit's column count with "metadata follows", and its definitions ({@code logical}, HeldColumns'
+     * format) only when the client does not hold them already (which it does from then on).
+     */
+    private void sendHeld(ByteBuf logical) {
+        boolean follows = held.sendAgain(logical, logical.readerIndex(), logical.readableBytes());
         int start = open();
         Wire.writeLenenc(gathered, columnCount);
         gathered.writeByte(follows ? 1 : 0);
         close(start);
         if (follows) {
-            sequenceId = HeldColumns.writePackets(defs, gathered, sequenceId);
+            sequenceId = HeldColumns.writePackets(logical, gathered, sequenceId);
         }
-        releaseDefs();
     }
 
     private void releaseDefs() {
         if (defs != null) {
             defs.release();
             defs = null;
+        }
+        if (captured != null) {
+            captured.release();
+            captured = null;
         }
     }
 

@@ -33,6 +33,18 @@ final class RelayStatements {
         private final int parameters;
         /** Each parameter's type and flag byte as last sent to the backend; null before the first execute. */
         private int[] bound;
+        /**
+         * Under MariaDB's metadata cache ({@link BackendConnection#cachesMetadata}): the column definitions the
+         * backend last sent for it — its prepare's, then those of the last execute that sent any ("metadata follows"
+         * = 1) — in {@link io.shardwise.server.protocol.HeldColumns}' format; what an execute answering "metadata
+         * follows = 0" means. Null when none were sent (a statement without a result set, or a cache not negotiated).
+         */
+        private byte[] columns;
+        private int columnCount;
+        /** The logical rewrite of {@link #columns} the relay made last, for this logical schema and these table names (by identity), or null. */
+        private byte[] logical;
+        private String logicalSchema;
+        private Object logicalTables;
 
         Statement(int id, int parameters) {
             this.id = id;
@@ -55,6 +67,32 @@ final class RelayStatements {
         /** An execute carrying {@code types} was sent: the backend binds them from now on. */
         void bound(int[] types) {
             bound = types;
+        }
+
+        /** The backend's definitions an execute without them means, or null when it never sent {@code count} of them. */
+        byte[] columns(long count) {
+            return columns != null && columnCount == count ? columns : null;
+        }
+
+        /** The backend sent these definitions (a prepare, or an execute with "metadata follows" = 1): they replace the last. */
+        void columns(int count, byte[] definitions) {
+            columns = definitions;
+            columnCount = count;
+            logical = null;
+            logicalSchema = null;
+            logicalTables = null;
+        }
+
+        /** The logical definitions made of {@link #columns} for this schema and these table names, or null. */
+        byte[] logical(String schema, Object tables) {
+            return logical != null && logicalTables == tables && schema.equals(logicalSchema) ? logical : null;
+        }
+
+        /** Remembers the logical definitions made of the current {@link #columns}. */
+        void logical(String schema, Object tables, byte[] definitions) {
+            logical = definitions;
+            logicalSchema = schema;
+            logicalTables = tables;
         }
     }
 
@@ -128,6 +166,11 @@ final class RelayStatements {
         private final Prepared done;
         private Statement statement;
         private int left = -1;
+        /** Packets after PREPARE_OK before the column definitions (the parameters' and their EOF), and the column count. */
+        private int beforeColumns;
+        private int columns;
+        /** Under the metadata cache: the column definitions as read (HeldColumns' format), else null. */
+        private ByteBuf definitions;
 
         Reader(String sql, int parameters, Prepared done) {
             this.sql = sql;
@@ -147,13 +190,21 @@ final class RelayStatements {
                 try {
                     int at = in.readerIndex();
                     statement = new Statement(in.getIntLE(at + 1), in.getUnsignedShortLE(at + 7));
-                    int columns = in.getUnsignedShortLE(at + 5);
+                    columns = in.getUnsignedShortLE(at + 5);
                     int eof = connection.endsResultsWithOk() ? 0 : 1;
-                    left = (statement.parameters() > 0 ? statement.parameters() + eof : 0) + (columns > 0 ? columns + eof : 0);
+                    beforeColumns = statement.parameters() > 0 ? statement.parameters() + eof : 0;
+                    left = beforeColumns + (columns > 0 ? columns + eof : 0);
+                    if (columns > 0 && connection.cachesMetadata()) {
+                        definitions = io.netty.buffer.Unpooled.buffer(64 * columns);
+                    }
                 } finally {
                     packet.release();
                 }
             } else {
+                int seen = beforeColumns + (columns > 0 ? columns + (connection.endsResultsWithOk() ? 0 : 1) : 0) - left;
+                if (definitions != null && seen >= beforeColumns && seen < beforeColumns + columns) {
+                    io.shardwise.server.protocol.HeldColumns.append(definitions, in);
+                }
                 packet.release();
                 left--;
             }
@@ -166,6 +217,12 @@ final class RelayStatements {
                     done.lost(new IllegalStateException("backend " + connection.backend() + " prepared " + statement.parameters()
                             + " markers where the statement has " + parameters));
                     return;
+                }
+                if (definitions != null) {
+                    byte[] bytes = new byte[definitions.readableBytes()];
+                    definitions.readBytes(bytes);
+                    definitions = null;
+                    statement.columns(columns, bytes);
                 }
                 statements.put(connection, sql, statement);
                 done.prepared(statement);

@@ -133,16 +133,30 @@ class PreparedRelayTest {
         final EmbeddedChannel backend;
         final BackendConnection connection;
         final List<BackendConnection> released = new ArrayList<>();
+        /** The login's HandshakeResponse41 payload, in hex. */
+        final String login;
+        /** The client's capabilities, and what it holds per statement (under the client's own metadata cache), or null. */
+        Capabilities clientCaps = CLIENT;
+        io.shardwise.server.protocol.HeldColumns held;
 
         Fixture() {
+            this(false);
+        }
+
+        /** @param mariaDbCache the backend greets as MariaDB offering MARIADB_CLIENT_CACHE_METADATA */
+        Fixture(boolean mariaDbCache) {
             var connected = client.eventLoop().<BackendConnection>newPromise();
             connection = new BackendConnection(new BackendAddress("ds0", "127.0.0.1", 3306, "shop_0", "root", "", null), true, "",
                     connected);
             backend = new EmbeddedChannel(new PacketDecoder(1 << 24), PacketEncoder.INSTANCE, connection);
-            HandshakeV10 hello = new HandshakeV10("11.4.5-MariaDB", 9, new byte[HandshakeV10.SEED_LENGTH],
-                    new Capabilities(Capabilities.SERVER.bits() | Capabilities.DEPRECATE_EOF), 45, AUTOCOMMIT, NativePassword.PLUGIN);
+            Capabilities offered = mariaDbCache
+                    ? new Capabilities((Capabilities.SERVER.bits() | Capabilities.DEPRECATE_EOF) & ~Capabilities.CLIENT_MYSQL,
+                            Capabilities.MARIADB_CACHE_METADATA)
+                    : new Capabilities(Capabilities.SERVER.bits() | Capabilities.DEPRECATE_EOF);
+            HandshakeV10 hello = new HandshakeV10("11.4.5-MariaDB", 9, new byte[HandshakeV10.SEED_LENGTH], offered, 45, AUTOCOMMIT,
+                    NativePassword.PLUGIN);
             backend.writeInbound(Unpooled.wrappedBuffer(wirePacket(0, payload(hello.encode(backend.alloc())))));
-            sent();
+            login = sent().get(0);
             backend.writeInbound(Unpooled.wrappedBuffer(wirePacket(2, ok(false))));
             sent(); // SET net_write_timeout
             backend.writeInbound(Unpooled.wrappedBuffer(wirePacket(1, ok(false))));
@@ -175,8 +189,8 @@ class PreparedRelayTest {
             PreparedRelay request = PreparedRelay.of(execute, new int[] {type}, valuesOffset);
             execute.release();
             RelayPlan plan = new RelayPlan(List.of(new ExecutionUnit("ds0", SQL, List.of(), Map.of("notes_0", "notes"))), "shop", "");
-            QueryRelay relay = new QueryRelay(client, CLIENT, session, plan, Map.of("ds0", connection), 1, released::add, r -> request.release(),
-                    request);
+            QueryRelay relay = new QueryRelay(client, clientCaps, session, plan, Map.of("ds0", connection), 1, released::add,
+                    r -> request.release(), request).held(held);
             relay.start();
             return relay;
         }
@@ -418,6 +432,110 @@ class PreparedRelayTest {
         assertEquals(List.of(HEX.formatHex(payload(Unpooled.buffer().writeByte(StmtCommand.COM_STMT_CLOSE).writeIntLE(101)))),
                 f.sent(), "and was closed on the backend");
         f.finish();
+    }
+
+    /** The extended capabilities (bits 32-63) of a HandshakeResponse41 payload in hex: the four bytes after the 19-byte filler. */
+    private static int extended(String login) {
+        byte[] b = HEX.parseHex(login);
+        return java.nio.ByteBuffer.wrap(b, 28, 4).order(java.nio.ByteOrder.LITTLE_ENDIAN).getInt();
+    }
+
+    /** A binary result set under the backend's metadata cache: the count with "metadata follows", then the definitions only when 1. */
+    private static byte[] cachedResult(boolean follows, String schema, String table, String second, long value) {
+        byte[] row = payload(Unpooled.buffer().writeByte(0).writeByte(0).writeLongLE(value).writeLongLE(7));
+        if (!follows) {
+            return concat(wirePacket(1, new byte[] {2, 0}), wirePacket(2, row), wirePacket(3, ok(true)));
+        }
+        return concat(wirePacket(1, new byte[] {2, 1}), wirePacket(2, column(schema, table, "id")),
+                wirePacket(3, column(schema, table, second)), wirePacket(4, row), wirePacket(5, ok(true)));
+    }
+
+    /** As {@link #binaryResult}, its second column named {@code second}. */
+    private static byte[] result(String schema, String table, String second, long value) {
+        byte[] row = payload(Unpooled.buffer().writeByte(0).writeByte(0).writeLongLE(value).writeLongLE(7));
+        return concat(wirePacket(1, new byte[] {2}), wirePacket(2, column(schema, table, "id")), wirePacket(3, column(schema, table, second)),
+                wirePacket(4, row), wirePacket(5, ok(true)));
+    }
+
+    /**
+     * A MySQL backend (CLIENT_MYSQL in its greeting, no extended capabilities) is asked for none; a MariaDB one offering
+     * MARIADB_CLIENT_CACHE_METADATA is asked for it. Then an execute the backend answers without definitions ("metadata
+     * follows = 0") gets the prepare's, and one that sends others (1) replaces them for the next: the client's bytes are
+     * those of the same responses with every definition (fed whole and byte by byte).
+     */
+    @Test
+    void aMariaDbBackendsMetadataCacheIsNegotiatedAndOmittedDefinitionsAreTheLastItSent() {
+        Fixture mysql = new Fixture(false);
+        assertFalse(mysql.connection.cachesMetadata());
+        assertEquals(0, extended(mysql.login), "nothing extended asked of MySQL");
+        mysql.finish();
+        for (int split = 0; split < 2; split++) {
+            Fixture f = new Fixture(true);
+            assertTrue(f.connection.cachesMetadata());
+            assertEquals(Capabilities.MARIADB_CACHE_METADATA, extended(f.login), "the metadata cache asked of MariaDB");
+            f.execute(42);
+            assertEquals(List.of(prepare()), f.sent());
+            feed(f.backend, List.of(prepareOk(5)));
+            assertEquals(List.of(execute(5, 42)), f.sent());
+            byte[] first = cachedResult(false, null, null, null, 42);
+            feed(f.backend, cuts(first).get(split)); // whole, then byte by byte
+            assertArrayEquals(binaryResult("shop", "notes", 42), f.clientBytes(), "the prepare's definitions, made logical");
+
+            f.execute(43);
+            f.sent();
+            feed(f.backend, List.of(cachedResult(true, "shop_0", "notes_0", "text", 43))); // an ALTER TABLE renamed body
+            assertArrayEquals(result("shop", "notes", "text", 43), f.clientBytes(), "the definitions sent");
+
+            f.execute(44);
+            f.sent();
+            feed(f.backend, List.of(cachedResult(false, null, null, null, 44)));
+            assertArrayEquals(result("shop", "notes", "text", 44), f.clientBytes(), "the ones sent last replace the prepare's");
+            assertEquals(List.of("ended", "ended", "ended"), f.session.calls);
+            f.finish();
+        }
+    }
+
+    /**
+     * A client that holds definitions per statement (its own cache) behind a backend that omits them: the first execute
+     * sends the client the prepare's (it held none), the next ones only the count with "metadata follows = 0" — from
+     * the statement's remembered rewrite, nothing decoded. An execute without definitions the backend never sent (none
+     * at prepare) cannot be answered: the client gets an error and the connection closes.
+     */
+    @Test
+    void omittedDefinitionsReachACachingClientAsHeldAndUnknownOnesFail() {
+        Fixture f = new Fixture(true);
+        f.clientCaps = new Capabilities(CLIENT.bits() & ~Capabilities.CLIENT_MYSQL, Capabilities.MARIADB_CACHE_METADATA);
+        f.held = new io.shardwise.server.protocol.HeldColumns();
+        f.execute(42);
+        f.sent();
+        feed(f.backend, List.of(prepareOk(5)));
+        f.sent();
+        feed(f.backend, List.of(cachedResult(false, null, null, null, 42)));
+        byte[] all = binaryResult("shop", "notes", 42);
+        byte[] expected = concat(wirePacket(1, new byte[] {2, 1}), java.util.Arrays.copyOfRange(all, 5, all.length));
+        assertArrayEquals(expected, f.clientBytes(), "count with 1, the prepare's definitions");
+        for (long v = 43; v <= 44; v++) {
+            f.execute(v);
+            f.sent();
+            feed(f.backend, List.of(cachedResult(false, null, null, null, v)));
+            byte[] row = payload(Unpooled.buffer().writeByte(0).writeByte(0).writeLongLE(v).writeLongLE(7));
+            assertArrayEquals(concat(wirePacket(1, new byte[] {2, 0}), wirePacket(2, row), wirePacket(3, ok(true))), f.clientBytes(),
+                    "held: count with 0, the row, the end");
+        }
+        f.finish();
+
+        Fixture g = new Fixture(true);
+        g.execute(42);
+        g.sent();
+        byte[] ok = payload(Unpooled.buffer().writeByte(0).writeIntLE(6).writeShortLE(0).writeShortLE(1).writeByte(0).writeShortLE(0));
+        feed(g.backend, List.of(concat(wirePacket(1, ok), wirePacket(2, column("", "", "?")))));
+        g.sent();
+        feed(g.backend, List.of(cachedResult(false, null, null, null, 42)));
+        assertEquals(ErrPacket.HEADER, g.clientBytes()[4] & 0xFF, "an error, not rows under unknown definitions");
+        assertFalse(g.backend.isActive(), "the connection closed");
+        assertEquals(List.of("failed " + io.shardwise.core.error.ErrorCode.BUG.errno(), "ended"), g.session.calls);
+        g.backend.finishAndReleaseAll();
+        g.client.finishAndReleaseAll();
     }
 
     private static void feed(EmbeddedChannel channel, List<byte[]> pieces) {
