@@ -123,6 +123,11 @@ public final class EngineSession implements AutoCloseable {
         this.schema = schema;
     }
 
+    /** A face whose prepared parameters come typed by the binary protocol: see {@link ExecutionSession#typeTemporalParameters}. */
+    public void typeTemporalParameters() {
+        execution.typeTemporalParameters();
+    }
+
     /** A text statement: literals inline. */
     public StatementResult execute(String sql) {
         return execute(sql, List.of());

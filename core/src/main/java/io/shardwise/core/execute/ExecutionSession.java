@@ -82,6 +82,8 @@ public final class ExecutionSession implements AutoCloseable {
     private volatile NativeReads nativeReads;
     /** The running statement's rows are fetched by a cursor ({@link #streaming}): no native read. Session thread only. */
     private boolean streaming;
+    /** The face's java.time parameters are binary-protocol temporals, written as CASTs to their type ({@link TemporalText}). */
+    private volatile boolean typedTemporals;
     private volatile boolean closed;
 
     /**
@@ -195,6 +197,9 @@ public final class ExecutionSession implements AutoCloseable {
         if (units.isEmpty()) {
             return List.of();
         }
+        if (typedTemporals) {
+            units = TemporalText.typed(units);
+        }
         // a federated sequence's clean-up is the JDBC executor's; a read opens the transaction natively as a write does
         // (its rows stream on the native connections: mysqldump --single-transaction's first SELECT of a big table), but
         // not one a cursor fetches in batches between other commands (native, it would be read whole, bounded: nativeNow)
@@ -263,7 +268,17 @@ public final class ExecutionSession implements AutoCloseable {
      * of the session's thread sends these, so that thread takes their responses as its own.
      */
     public List<ExecutionUnit> inlined(List<ExecutionUnit> units) {
-        return inlinedUnits.of(units, state.lexicalMode());
+        return inlinedUnits.of(typedTemporals ? TemporalText.typed(units) : units, state.lexicalMode());
+    }
+
+    /**
+     * From now on the java.time values among the session's parameters are MySQL's binary temporal types (the
+     * server face's COM_STMT_EXECUTE), written into SQL as CASTs to their type ({@link TemporalText}) so the backend
+     * types them as it types the bound parameter; otherwise (the JDBC face) as quoted strings, as Connector/J does.
+     * Routing has read the values by then: the sharding algorithms see the java.time values.
+     */
+    public void typeTemporalParameters() {
+        typedTemporals = true;
     }
 
     /**

@@ -19,10 +19,9 @@ import java.util.List;
  * only (a native transaction's connections speak COM_QUERY): each marker the lexer finds, in the
  * session's lexical mode (so a {@code ?} inside a string or comment stays), becomes the literal of
  * its value. Numbers are written as MySQL reads them back (a double with an exponent, so it stays a
- * DOUBLE), strings quoted for the mode, bytes as a hex (binary) literal, temporals as their text.
- *
- * <p>Hazard: a parameter typed by the binary protocol (a DATE, say) becomes a string literal, which
- * MySQL converts where a column's type asks for it; only {@code SELECT ?} shows the difference.
+ * DOUBLE), strings quoted for the mode, bytes as a hex (binary) literal, java.time values as their
+ * quoted text (the JDBC face's, as Connector/J writes them), a {@link TemporalText} (the server face's
+ * binary DATE, DATETIME, TIMESTAMP, TIME) as a CAST to its type.
  */
 final class InlineParameters {
     private InlineParameters() {}
@@ -111,6 +110,7 @@ final class InlineParameters {
             case LocalDate d -> "'" + d + "'";
             case LocalDateTime t -> "'" + t.toString().replace('T', ' ') + "'";
             case LocalTime t -> "'" + t + "'";
+            case TemporalText t -> t.literal();
             default -> throw new ShardwiseException(ErrorCode.UNSUPPORTED, "a parameter of type " + value.getClass().getSimpleName()
                     + " inside a transaction on the server's native connections");
         };

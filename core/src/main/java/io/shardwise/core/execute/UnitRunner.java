@@ -155,6 +155,9 @@ final class UnitRunner {
                 // literal 1.5, so the literal goes in as written, with an exponent (InlineParameters.literal)
                 case Double d -> real(ps, i + 1, d);
                 case Float f -> real(ps, i + 1, f);
+                // the server face's DATE, DATETIME, TIME: CAST to its type, as the backend types the bound value
+                case TemporalText t -> ps.unwrap(ClientPreparedStatement.class).setBytes(i + 1,
+                        t.literal().getBytes(java.nio.charset.StandardCharsets.US_ASCII), false);
                 // BigInteger (unsigned BIGINT) included: Connector/J writes its digits as they are
                 case Object value -> ps.setObject(i + 1, value);
             }

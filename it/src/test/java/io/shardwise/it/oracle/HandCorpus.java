@@ -408,6 +408,12 @@ final class HandCorpus {
         c.p("SELECT SUM(k) FROM sbtest1 WHERE id BETWEEN ? AND ?", 1, 100);
         c.p("SELECT DISTINCT c FROM sbtest1 WHERE id BETWEEN ? AND ? ORDER BY c", 300, 399);
         c.p("SELECT * FROM events WHERE created_at = ?", LocalDateTime.of(2026, 1, 1, 0, 0));
+        // server-prepared, a date or time is bound typed: written into a merge's or the JDBC path's text it stays temporal
+        c.p("SELECT order_id, ? + 0 AS d, ? + 0 AS t FROM orders WHERE user_id IN (1, 2, 3) ORDER BY order_id",
+                java.time.LocalDate.of(2025, 5, 6), LocalDateTime.of(2025, 5, 6, 7, 8, 9, 500_000_000));
+        c.p("SELECT order_id, CONCAT(?), ? = '2025-05-06' FROM orders WHERE user_id = ? ORDER BY order_id",
+                java.time.LocalDate.of(2025, 5, 6), LocalDateTime.of(2025, 5, 6, 0, 0), 7L);
+        c.p("SELECT order_id, ? + 0 FROM orders WHERE user_id IN (2, 3) ORDER BY order_id", java.time.LocalTime.of(3, 4, 5));
         c.p("SELECT * FROM events WHERE created_at BETWEEN ? AND ?", "2025-12-01", "2026-01-31");
         c.p("SELECT * FROM users WHERE name = ? ORDER BY user_id", "Apple");
         c.p("SELECT COUNT(*) FROM orders WHERE user_id > ?", 100L);

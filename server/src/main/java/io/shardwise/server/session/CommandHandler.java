@@ -74,6 +74,7 @@ public final class CommandHandler implements AutoCloseable {
         SessionVariables.Client who = new SessionVariables.Client(client.user(), host, connectionId, maxPacketSize);
         EngineSession session = engine.openSession(capabilities.countsFoundRows(), client.schema(), registry.host(who));
         session.handshakeCollation(collation);
+        session.typeTemporalParameters(); // COM_STMT_EXECUTE binds DATE, DATETIME, TIME as such, not as text
         if (capabilities.interactive()) {
             session.interactive();
         }

@@ -8,6 +8,7 @@ import io.shardwise.core.error.ErrorCode;
 import io.shardwise.core.error.ShardwiseException;
 import io.shardwise.core.execute.Column;
 import io.shardwise.core.execute.ResultCursor;
+import io.shardwise.core.execute.TemporalText;
 import io.shardwise.server.protocol.BinaryRow;
 import io.shardwise.server.protocol.BinaryType;
 import io.shardwise.server.protocol.Command;
@@ -131,22 +132,52 @@ final class PreparedStatements {
             }
         }
         p.boundTypes = request.types();
-        return new RelayableExecute(p.sql, request.values(), request.types(), offset, p.held, p.described);
+        return new RelayableExecute(p.sql, temporals(request, null), request.types(), offset, p.held, p.described);
     }
 
     /**
      * Whether a value of this type compares alike bound on the backend and written as a literal, as
      * the executor's Connector/J writes it (client-side prepare): integers, decimals, text, bytes and
-     * NULL do; a FLOAT bound is not the decimal its text reads as, a DOUBLE or a date is typed where
-     * the literal would be a decimal or a string.
+     * NULL do, and dates and times, which this session writes as CASTs to their type
+     * ({@link io.shardwise.core.execute.TemporalText}); a FLOAT bound is not the decimal its text reads
+     * as, a DOUBLE is typed where the literal would be a decimal.
      */
     private static boolean sameBoundAsInlined(int type) {
         return switch (type) {
             case BinaryType.NULL, BinaryType.TINY, BinaryType.SHORT, BinaryType.LONG, BinaryType.INT24, BinaryType.LONGLONG,
                  BinaryType.DECIMAL, BinaryType.NEWDECIMAL, BinaryType.VARCHAR, BinaryType.VAR_STRING, BinaryType.STRING,
-                 BinaryType.TINY_BLOB, BinaryType.MEDIUM_BLOB, BinaryType.LONG_BLOB, BinaryType.BLOB -> true;
+                 BinaryType.TINY_BLOB, BinaryType.MEDIUM_BLOB, BinaryType.LONG_BLOB, BinaryType.BLOB,
+                 BinaryType.DATE, BinaryType.DATETIME, BinaryType.TIMESTAMP, BinaryType.TIME -> true;
             default -> false;
         };
+    }
+
+    /**
+     * The request's values, with a date or time java.time cannot hold (a zero date, a TIME that is
+     * negative or beyond a day: text from {@link ExecuteRequest}) as the temporal it was bound as, so
+     * the backend types it as a bound one; the rest (java.time values too: routing reads them) as they
+     * are. A value sent as long data stays text, as the bytes it was.
+     */
+    private static List<Object> temporals(ExecuteRequest request, byte[][] longData) {
+        List<Object> values = request.values();
+        Object[] typed = null;
+        for (int i = 0; i < values.size(); i++) {
+            if (values.get(i) instanceof String text && (longData == null || longData[i] == null)) {
+                TemporalText.Kind kind = switch (request.types()[i] & 0xFF) {
+                    case BinaryType.DATE -> TemporalText.Kind.DATE;
+                    case BinaryType.DATETIME, BinaryType.TIMESTAMP -> TemporalText.Kind.DATETIME;
+                    case BinaryType.TIME -> TemporalText.Kind.TIME;
+                    default -> null;
+                };
+                if (kind != null) {
+                    if (typed == null) {
+                        typed = values.toArray();
+                    }
+                    typed[i] = new TemporalText(kind, text);
+                }
+            }
+        }
+        return typed == null ? values : java.util.Arrays.asList(typed);
     }
 
     /** Forgets every statement and closes their cursors (COM_RESET_CONNECTION does, as in MySQL, and the connection's end). */
@@ -296,8 +327,8 @@ final class PreparedStatements {
                 session.clientCharset()::parameter);
         p.boundTypes = request.types();
         boolean inTransaction = session.inTransaction() || !session.autocommit();
-        StatementResult result = request.opensCursor() ? session.executeStreaming(p.sql, request.values())
-                : session.execute(p.sql, request.values());
+        List<Object> values = temporals(request, longData);
+        StatementResult result = request.opensCursor() ? session.executeStreaming(p.sql, values) : session.execute(p.sql, values);
         switch (result) {
             case StatementResult.Rows rows when request.opensCursor() -> {
                 BinaryRow encoder = columns(rows.cursor(), p.described, out, p.held);
