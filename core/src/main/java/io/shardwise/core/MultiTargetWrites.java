@@ -79,18 +79,9 @@ final class MultiTargetWrites {
         int refsEnd = source.at(spans.refsEnd());
         int tail = source.at(spans.tailStart());
         List<MultiTable.Assigned> assignments = spans.assignments();
-        List<TableRef> owners = new ArrayList<>();
         Map<TableRef, Set<String>> columns = new HashMap<>();
-        for (MultiTable.Assigned a : assignments) {
-            owners.add(a.target() != null ? a.target() : owner(a.column(), multi, normalized, params, source,
-                    text.substring(refsStart, refsEnd), columns));
-        }
-        List<TableRef> targets = new ArrayList<>();
-        for (TableRef t : owners) {
-            if (indexOf(targets, t) < 0) {
-                targets.add(t);
-            }
-        }
+        List<TableRef> owners = owners(multi, normalized, source, params, columns);
+        List<TableRef> targets = targets(owners);
         refuseCrossReads(normalized, source, spans, owners, targets);
         List<StatementResult.Update> results = new ArrayList<>();
         for (TableRef target : targets) {
@@ -118,6 +109,259 @@ final class MultiTargetWrites {
             results.add(written(sql.toString(), params(normalized, params, pieces)));
         }
         return sum(results);
+    }
+
+    /**
+     * A multi-table UPDATE with ORDER BY / LIMIT whose target rows span nodes, as MariaDB 11.4 runs it: it sorts the join's
+     * rows by the ORDER BY, LIMIT counting join rows, and writes each target row once, from the first chosen join row meeting
+     * it. Here the join rows are chosen first ({@code SELECT <every joined table's primary key> FROM <the user's FROM> WHERE …
+     * ORDER BY … LIMIT … FOR UPDATE}, answered by the tier that answers it), then each target is written by the user's
+     * FROM and WHERE without ORDER BY / LIMIT, and-ed with the keys of the join rows that are the first to meet one of its
+     * rows: each of its rows then meets exactly that one join row, so its values (also those read from the other tables),
+     * matched and changed counts and warnings are MariaDB's. Refused (1235, with the reason): an ORDER BY not ordering the
+     * join rows totally (by every joined table's primary key; otherwise MariaDB's choice among equal rows is its own), no
+     * ORDER BY, a joined table without a primary key or a derived table, and several targets one of which reads a column
+     * another assigns (as {@link #update}).
+     */
+    StatementResult limited(Update update, NormalizedSql normalized, CachedPlan plan, List<Object> params) {
+        MultiTable multi = update.multi();
+        SourceText source = SourceText.original(normalized, plan.digestTokenOffsets());
+        String text = source.text();
+        MultiTable.Spans spans = multi.spans();
+        int refsStart = source.at(spans.refsStart());
+        int refsEnd = source.at(spans.refsEnd());
+        int tail = source.at(spans.tailStart());
+        if (!multi.derived().isEmpty()) {
+            throw refused("a derived table in its FROM");
+        }
+        // the tail's clauses at paren depth 0: WHERE …, ORDER BY …, LIMIT …
+        int where = -1;
+        int order = -1;
+        int by = -1;
+        int limit = -1;
+        int end = text.length();
+        int depth = 0;
+        for (int k = 0; k < normalized.tokenCount(); k++) {
+            int at = normalized.tokenStart(k);
+            String token = text.substring(at, normalized.tokenEnd(k));
+            if (at < tail) {
+                continue;
+            }
+            if (token.equals("(")) {
+                depth++;
+            } else if (token.equals(")")) {
+                depth--;
+            } else if (depth == 0 && token.equals(";")) {
+                end = at;
+                break;
+            } else if (depth == 0 && token.equalsIgnoreCase("where") && where < 0 && order < 0 && limit < 0) {
+                where = normalized.tokenEnd(k);
+            } else if (depth == 0 && token.equalsIgnoreCase("order") && order < 0 && limit < 0) {
+                order = at;
+            } else if (depth == 0 && token.equalsIgnoreCase("by") && order >= 0 && by < 0) {
+                by = normalized.tokenEnd(k);
+            } else if (depth == 0 && token.equalsIgnoreCase("limit") && limit < 0) {
+                limit = at;
+            }
+        }
+        if (order < 0 || by < 0) {
+            throw refused("no ORDER BY (MariaDB's choice of the join rows LIMIT counts is its own)");
+        }
+        int whereEnd = order;
+        int orderEnd = limit >= 0 ? limit : end;
+        Map<TableRef, Set<String>> columns = new HashMap<>();
+        List<TableRef> owners = owners(multi, normalized, source, params, columns);
+        List<TableRef> targets = targets(owners);
+        refuseCrossReads(normalized, source, spans, owners, targets);
+        // every joined table's primary key, in the FROM's order: one join row's identity
+        List<TableRef> top = multi.top();
+        List<List<String>> keys = new ArrayList<>();
+        StringBuilder select = new StringBuilder("SELECT ");
+        for (TableRef t : top) {
+            List<String> key = new ArrayList<>();
+            for (Column c : runner.declared(tableText(t))) {
+                if (KeyedWrites.primaryKey(List.of(c)).size() == 1) {
+                    key.add(KeyedWrites.name(c));
+                    select.append(select.length() == 7 ? "" : ", ").append(KeyedWrites.quoted(t.exposedName())).append('.')
+                            .append(KeyedWrites.quoted(KeyedWrites.name(c)));
+                }
+            }
+            if (key.isEmpty()) {
+                throw refused("table '" + t.name() + "', which has no primary key to name the chosen join rows by");
+            }
+            keys.add(key);
+        }
+        refuseTies(multi, normalized, source, params, columns, text.substring(by, orderEnd), keys);
+        select.append(" FROM ").append(text, refsStart, refsEnd);
+        if (where >= 0) {
+            select.append(" WHERE ").append(text, where, whereEnd);
+        }
+        select.append(' ').append(text, order, end).append(" FOR UPDATE");
+        NormalizedSql chooser = session.normalize(select.toString());
+        CachedPlan chooserPlan = engine.plan(chooser);
+        List<Object> chooserParams = params(normalized, params, where >= 0
+                ? List.of(new int[] {refsStart, refsEnd}, new int[] {where, end}) : List.of(new int[] {refsStart, refsEnd}, new int[] {order, end}));
+        List<byte[][]> rows;
+        List<Column> cells;
+        StatementResult chosen = runner.select((Select) chooserPlan.statement(), chooser, chooserPlan, chooserParams);
+        try (ResultCursor cursor = ((StatementResult.Rows) chosen).cursor()) {
+            cells = cursor.columns();
+            rows = KeyedWrites.read(cursor);
+        }
+        List<StatementResult.Update> results = new ArrayList<>();
+        List<MultiTable.Assigned> assignments = spans.assignments();
+        for (TableRef target : targets) {
+            int first = 0; // the target's key cells start here
+            for (int i = 0; i < top.size() && top.get(i) != target; i++) {
+                first += keys.get(i).size();
+            }
+            int width = keys.get(indexOf(top, target)).size();
+            Map<List<String>, byte[][]> firsts = new java.util.LinkedHashMap<>();
+            for (byte[][] row : rows) {
+                List<String> key = new ArrayList<>();
+                boolean missing = false;
+                for (int c = first; c < first + width; c++) {
+                    missing |= row[c] == null;
+                    key.add(row[c] == null ? "" : java.util.HexFormat.of().formatHex(row[c]));
+                }
+                if (!missing) { // an outer join's missing row is no row of the target's
+                    firsts.putIfAbsent(key, row);
+                }
+            }
+            StringBuilder predicate = new StringBuilder();
+            for (byte[][] row : firsts.values()) {
+                predicate.append(predicate.isEmpty() ? "(" : " OR (");
+                int c = 0;
+                for (int i = 0; i < top.size(); i++) {
+                    for (String column : keys.get(i)) {
+                        predicate.append(c == 0 ? "" : " AND ").append(KeyedWrites.quoted(top.get(i).exposedName())).append('.')
+                                .append(KeyedWrites.quoted(column)).append(" <=> ").append(KeyedWrites.literal(row[c], cells.get(c),
+                                        normalized.lexicalMode()));
+                        c++;
+                    }
+                }
+                predicate.append(')');
+            }
+            StringBuilder sql = new StringBuilder(text.length() + predicate.length() + 32).append(text, 0, refsEnd).append("SET ");
+            List<int[]> pieces = new ArrayList<>();
+            pieces.add(new int[] {0, refsEnd});
+            boolean firstAssigned = true;
+            for (int i = 0; i < assignments.size(); i++) {
+                if (owners.get(i) != target) {
+                    continue;
+                }
+                MultiTable.Assigned a = assignments.get(i);
+                int start = source.at(a.start());
+                int stop = source.at(a.end());
+                sql.append(firstAssigned ? "" : ", ");
+                if (a.target() == null) {
+                    sql.append(KeyedWrites.quoted(target.exposedName())).append('.');
+                }
+                sql.append(text, start, stop);
+                pieces.add(new int[] {start, stop});
+                firstAssigned = false;
+            }
+            sql.append(" WHERE ");
+            if (where >= 0) {
+                sql.append('(').append(text, where, whereEnd).append(") AND ");
+                pieces.add(new int[] {where, whereEnd});
+            }
+            sql.append(firsts.isEmpty() ? "FALSE" : predicate.length() > 0 ? "(" + predicate + ")" : "FALSE");
+            results.add(written(sql.toString(), params(normalized, params, pieces)));
+        }
+        return sum(results);
+    }
+
+    /**
+     * Refuses an ORDER BY that does not order the join rows totally: each joined table's primary key columns must all be
+     * among its items that are plain columns (unqualified ones resolved as MySQL resolves them).
+     */
+    private void refuseTies(MultiTable multi, NormalizedSql normalized, SourceText source, List<Object> params,
+                            Map<TableRef, Set<String>> columns, String items, List<List<String>> keys) {
+        String refs = source.text().substring(source.at(multi.spans().refsStart()), source.at(multi.spans().refsEnd()));
+        Map<TableRef, Set<String>> ordered = new HashMap<>();
+        for (String item : splitTopLevel(items)) {
+            String s = item.strip().replaceFirst("(?i)\\s+(asc|desc)$", "");
+            java.util.regex.Matcher m = java.util.regex.Pattern.compile("(?:(`(?:[^`]|``)+`|[A-Za-z0-9_$]+)\\s*\\.\\s*)?(`(?:[^`]|``)+`|[A-Za-z0-9_$]+)")
+                    .matcher(s);
+            if (!m.matches()) {
+                continue; // an expression: it may order, but does not say it orders totally
+            }
+            String qualifier = m.group(1) == null ? null : identifier(m.group(1));
+            String column = identifier(m.group(2));
+            TableRef owner = null;
+            if (qualifier != null) {
+                for (TableRef t : multi.top()) {
+                    owner = owner == null && t.exposedName().equalsIgnoreCase(qualifier) ? t : owner;
+                }
+            } else if (column != null) {
+                owner = owner(column, multi, normalized, params, source, refs, columns);
+            }
+            if (owner != null && column != null) {
+                ordered.computeIfAbsent(owner, t -> new HashSet<>()).add(column.toLowerCase(Locale.ROOT));
+            }
+        }
+        for (int i = 0; i < multi.top().size(); i++) {
+            TableRef t = multi.top().get(i);
+            for (String column : keys.get(i)) {
+                if (!ordered.getOrDefault(t, Set.of()).contains(column.toLowerCase(Locale.ROOT))) {
+                    throw refused("an ORDER BY that does not order the join rows totally (by every joined table's primary key:"
+                            + " '" + t.exposedName() + "." + column + "' missing), whose ties MariaDB breaks as it chooses");
+                }
+            }
+        }
+    }
+
+    /** The comma-separated parts of {@code text} outside parentheses and quotes. */
+    private static List<String> splitTopLevel(String text) {
+        List<String> out = new ArrayList<>();
+        int depth = 0;
+        int start = 0;
+        char quote = 0;
+        for (int i = 0; i < text.length(); i++) {
+            char c = text.charAt(i);
+            if (quote != 0) {
+                quote = c == quote ? 0 : quote;
+            } else if (c == '\'' || c == '"' || c == '`') {
+                quote = c;
+            } else if (c == '(') {
+                depth++;
+            } else if (c == ')') {
+                depth--;
+            } else if (c == ',' && depth == 0) {
+                out.add(text.substring(start, i));
+                start = i + 1;
+            }
+        }
+        out.add(text.substring(start));
+        return out;
+    }
+
+    private static ShardwiseException refused(String why) {
+        return new ShardwiseException(ErrorCode.UNSUPPORTED, "ORDER BY or LIMIT in a multi-table UPDATE whose target rows span shards"
+                + " with " + why);
+    }
+
+    /** Each assignment's table: its qualifier's reference, or the one table of the FROM having its column. */
+    private List<TableRef> owners(MultiTable multi, NormalizedSql normalized, SourceText source, List<Object> params,
+                                  Map<TableRef, Set<String>> columns) {
+        String refs = source.text().substring(source.at(multi.spans().refsStart()), source.at(multi.spans().refsEnd()));
+        List<TableRef> owners = new ArrayList<>();
+        for (MultiTable.Assigned a : multi.spans().assignments()) {
+            owners.add(a.target() != null ? a.target() : owner(a.column(), multi, normalized, params, source, refs, columns));
+        }
+        return owners;
+    }
+
+    /** The distinct references of {@code owners}, in their first assignment's order. */
+    private static List<TableRef> targets(List<TableRef> owners) {
+        List<TableRef> targets = new ArrayList<>();
+        for (TableRef t : owners) {
+            if (indexOf(targets, t) < 0) {
+                targets.add(t);
+            }
+        }
+        return targets;
     }
 
     private StatementResult delete(MultiTable multi, NormalizedSql normalized, SourceText source, List<Object> params) {
