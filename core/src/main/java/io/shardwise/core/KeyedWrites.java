@@ -150,7 +150,7 @@ final class KeyedWrites {
     }
 
     /** A key value as SQL: numbers as they are, dates and strings quoted, binary strings in hex. */
-    static String literal(byte[] value, Column c, LexicalMode mode) {
+    private static String literal(byte[] value, Column c, LexicalMode mode) {
         if (value == null) {
             return "NULL";
         }

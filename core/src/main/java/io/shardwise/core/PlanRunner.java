@@ -210,10 +210,6 @@ final class PlanRunner {
                 return atomically(() -> keyMoves.runMultiTable(u, normalized, plan, params));
             }
             if (!(plan.federatedWrite(engine.rule()) instanceof FederatedWrite federated)) {
-                if (statement instanceof Update u && u.multi() != null && u.limited()) {
-                    // ORDER BY / LIMIT of a multi-table UPDATE over several nodes: its join rows chosen first (MultiTargetWrites#limited)
-                    return atomically(() -> multiTargets.limited(u, normalized, plan, params));
-                }
                 if (choosable(statement, choice)) {
                     // ORDER BY / LIMIT over nodes whose choice the merger refuses (a subquery in ORDER BY): chosen by the tier that answers it
                     return atomically(() -> chosenThenWritten(choice, normalized, plan, params));
@@ -289,11 +285,9 @@ final class PlanRunner {
     private StatementResult federatedWrite(FederatedWrite federated, Statement statement, RowChoice choice, NormalizedSql normalized,
                                            CachedPlan plan, List<Object> params) {
         engine.countFederated();
-        Supplier<StatementResult> write = () -> !federated.limited() || federated.targets(new StatementBindings(normalized, params)).size() < 2
-                ? federatedWrites.run(federated, statement, normalized, plan, params)
-                : choice != null ? chosenThenWritten(choice, normalized, plan, params)
-                : statement instanceof Update u && u.multi() != null
-                ? multiTargets.limited(u, normalized, plan, params) // its join rows chosen first
+        Supplier<StatementResult> write = () -> federated.limited() && choice != null
+                && federated.targets(new StatementBindings(normalized, params)).size() > 1
+                ? chosenThenWritten(choice, normalized, plan, params)
                 : federatedWrites.run(federated, statement, normalized, plan, params);
         return atomically(write);
     }
