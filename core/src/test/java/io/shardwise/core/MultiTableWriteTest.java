@@ -161,6 +161,40 @@ class MultiTableWriteTest {
         }
     }
 
+    /**
+     * Why ORDER BY / LIMIT of a multi-table UPDATE stay refused across nodes: on one MariaDB 11.4 (the unsharded copy, in a
+     * transaction rolled back) a plan sorting the join through a temporary table writes rows that are not among the join rows
+     * the same ORDER BY / LIMIT chooses (MDEV-35955), so a choice made across nodes would not be its result. When this fails,
+     * the backend writes the chosen join rows' targets: see commit 808ba30 (reverted), which chose them across nodes.
+     */
+    @Test
+    void mariadbsOwnMultiTableUpdateWithOrderByAndLimitWritesRowsOutsideItsChosenJoinRows() throws SQLException {
+        String join = " FROM orders o JOIN order_items i ON o.order_id = i.order_id ORDER BY i.item_id, o.order_id LIMIT 7";
+        try (java.sql.Connection c = SAMPLE.server().connect(SAMPLE.whole()); java.sql.Statement st = c.createStatement()) {
+            c.setAutoCommit(false);
+            try {
+                java.util.Set<Long> chosen = longs(st, "SELECT DISTINCT j.order_id FROM (SELECT o.order_id" + join + ") j");
+                st.executeUpdate("UPDATE orders o JOIN order_items i ON o.order_id = i.order_id SET o.status = 'mdev35955'"
+                        + join.substring(join.indexOf(" ORDER BY")));
+                java.util.Set<Long> written = longs(st, "SELECT order_id FROM orders WHERE status = 'mdev35955'");
+                assertTrue(!written.equals(chosen), "MariaDB wrote the targets of its chosen join rows " + chosen
+                        + ": a multi-table UPDATE's ORDER BY / LIMIT may now be chosen across nodes (commit 808ba30)");
+            } finally {
+                c.rollback();
+            }
+        }
+    }
+
+    private static java.util.Set<Long> longs(java.sql.Statement st, String query) throws SQLException {
+        java.util.Set<Long> out = new java.util.TreeSet<>();
+        try (java.sql.ResultSet rs = st.executeQuery(query)) {
+            while (rs.next()) {
+                out.add(rs.getLong(1));
+            }
+        }
+        return out;
+    }
+
     @Test
     void orderByAndLimitAfterAMultiTableDeleteAreMariadbsSyntaxError() throws SQLException {
         // on one node (the backend's own error) and across several alike: MariaDB's grammar has neither after a multi-table DELETE

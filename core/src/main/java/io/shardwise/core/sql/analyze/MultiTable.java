@@ -17,13 +17,16 @@ import java.util.List;
 public record MultiTable(List<TableRef> top, List<Select.KeyJoin> keyJoins, List<TableRef> targets, boolean targetsKnown, Spans spans,
                          List<Derived> derived) {
     /**
-     * Why a multi-table UPDATE with ORDER BY or LIMIT whose target rows span several nodes is refused: MariaDB 11.4 applies them
-     * to the join's rows, sorted, LIMIT counting join rows, and writes each target row once, from the first of them meeting it;
-     * no node holds that order, and Shardwise does not choose a multi-table write's join rows across nodes.
+     * Why a multi-table UPDATE with ORDER BY or LIMIT whose target rows span several nodes is refused: MariaDB 11.4 documents
+     * that it sorts the join's rows, LIMIT counting join rows, and writes each target row once, from the first of them meeting
+     * it; but where its plan sorts the join through a temporary table it writes other rows, with other rows' values (MDEV-35955,
+     * seen on 11.4: MultiTableWriteTest#mariadbsOwnMultiTableUpdateWithOrderByAndLimitWritesRowsOutsideItsChosenJoinRows), so a
+     * choice of the join rows made across nodes would not be one MariaDB's result (one tried: commit 808ba30, reverted).
      */
     public static final String LIMITED_ACROSS_NODES = "ORDER BY or LIMIT in a multi-table UPDATE whose target rows span shards (MariaDB"
             + " sorts the join's rows, LIMIT counting join rows, and writes each target row once from the first join row meeting it;"
-            + " Shardwise does not choose a multi-table write's join rows across nodes)";
+            + " but where it sorts through a temporary table it writes other rows, MDEV-35955, so no choice of the join rows made"
+            + " across nodes gives its result)";
 
     public MultiTable {
         top = List.copyOf(top);
