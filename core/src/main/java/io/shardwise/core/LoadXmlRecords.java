@@ -111,7 +111,7 @@ final class LoadXmlRecords {
                         return true;
                     }
                     StringBuilder tag = new StringBuilder(64);
-                    startTag(tag, name, false);
+                    startTag(tag, name, false, false);
                     open.add(new Ancestor(++ids, name, tag.toString().getBytes(StandardCharsets.ISO_8859_1)));
                 } else if (event == XMLStreamConstants.END_ELEMENT && !open.isEmpty()) {
                     open.removeLast();
@@ -183,8 +183,8 @@ final class LoadXmlRecords {
                         row.append('>');
                     }
                     String name = xml.getLocalName();
-                    startTag(row, name, true);
-                    element = name;
+                    startTag(row, name, true, depth == 0);
+                    element = depth == 1 ? name : null; // MariaDB's reader reads the row's children's text only
                     fieldName = name.equals("field") ? xml.getAttributeValue(null, "name") : null;
                     afterStart = true;
                     depth++;
@@ -244,8 +244,11 @@ final class LoadXmlRecords {
         text.setLength(0);
     }
 
-    /** {@code <name a="v" ...} (without the closing '>'), attribute values escaped; the key taken from one when {@code inRow}. */
-    private void startTag(StringBuilder out, String name, boolean inRow) {
+    /**
+     * {@code <name a="v" ...} (without the closing '>' when {@code inRow}), attribute values escaped;
+     * the key taken from one when {@code rowTag}: MariaDB's reader ignores the attributes of a row's children.
+     */
+    private void startTag(StringBuilder out, String name, boolean inRow, boolean rowTag) {
         out.append('<').append(name);
         for (int i = 0; i < xml.getAttributeCount(); i++) {
             String attribute = xml.getAttributeLocalName(i);
@@ -258,7 +261,7 @@ final class LoadXmlRecords {
             escape(out, value);
             out.append('"');
             boolean fieldName = name.equals("field") && attribute.equals("name");
-            if (inRow && keyColumn != null && !fieldName && attribute.equals(keyColumn) && !value.isEmpty()) {
+            if (rowTag && keyColumn != null && !fieldName && attribute.equals(keyColumn) && !value.isEmpty()) {
                 key = value;
             }
         }

@@ -66,6 +66,9 @@ class LoadXmlRecordsTest {
                 outer + "|<row id=\"5\"><id /></row>|5"), rows(file, "row", "id", 0));
         assertEquals(2, rows(file, "row", "id", 3).size(), "IGNORE 3 ROWS");
         assertEquals(List.of("<t a=\"1\">|<u id=\"7\" />|7"), rows("<t a=\"1\"><row id=\"6\"/><u id=\"7\"/></t>", "u", "id", 0));
+        assertEquals(List.of("<r id=\"0\">|<row><s><id>1</id></s><s id=\"2\">x</s></row>|0", "<r id=\"0\">|<row><id>4<x>9</x></id></row>|4"),
+                rows("<r id=\"0\"><row><s><id>1</id></s><s id=\"2\">x</s></row><row><id>4<x>9</x></id></row></r>", "row", "id", 0),
+                "MariaDB's reader reads the row's attributes and its children's text, not deeper (checked on MariaDB 11.4)");
         assertEquals(List.of("<r>|<row id=\"1\"><n>a b</n></row>|1"), rows("<r>\r\n<row id=\"1\"><n>a b</n></row>\r\n</r>", "row", "id", 0),
                 "a CR LF file whose values have no line break");
     }
