@@ -199,7 +199,8 @@ final class LoadDataRunner {
     /**
      * LOAD XML: the rows as {@link LoadXmlRecords} writes them again, each node's batch opened by the
      * start tags of the elements enclosing its rows (MariaDB's reader gives a row their attributes),
-     * a generated key column added to the row's tag as an attribute.
+     * a generated key column written as the row's last field (so it wins over any value of that column
+ * the row carries, which one MariaDB ignores: the column is not in the statement's list).
      */
     private StatementResult loadXml(LoadDataStatement load, Target target, InputStream in) {
         String keyColumn = target.rule() instanceof TableRule.Sharded s && target.keyField() >= 0 ? s.keyColumn() : null;
@@ -211,17 +212,15 @@ final class LoadDataRunner {
         long row = 0;
         while (rows.next()) {
             row++;
-            byte[] xml = rows.row();
+            byte[] xml;
             if (target.generated() != null) {
                 Object key = target.generated().generator().next();
                 keys.add(key);
-                byte[] attribute = (" " + target.generated().column() + "=\"" + key + "\"").getBytes(StandardCharsets.UTF_8);
-                byte[] with = new byte[xml.length + attribute.length];
-                int at = rows.rowTagEnd();
-                System.arraycopy(xml, 0, with, 0, at);
-                System.arraycopy(attribute, 0, with, at, attribute.length);
-                System.arraycopy(xml, at, with, at + attribute.length, xml.length - at);
-                xml = with;
+                // the row is ISO-8859-1 (a char per byte): the key's UTF-8 bytes as such chars
+                xml = rows.rowWith(target.generated().column(),
+                        new String(String.valueOf(key).getBytes(StandardCharsets.UTF_8), StandardCharsets.ISO_8859_1));
+            } else {
+                xml = rows.row();
             }
             List<LoadXmlRecords.Ancestor> ancestors = rows.ancestors();
             switch (target.rule()) {

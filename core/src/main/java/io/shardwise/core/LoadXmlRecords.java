@@ -31,9 +31,9 @@ import javax.xml.stream.XMLStreamReader;
  * <p>What StAX and MariaDB's reader read differently is refused (1235), never loaded differently:
  * a file that is not well-formed XML (MariaDB loads the rows it can find), a DTD, a character
  * reference ({@code &#65;}, which MariaDB keeps as written), a CDATA section (which MariaDB does not
- * read as text), a value with a line break in a file with a carriage return (XML reads CR LF as LF).
- * Not detected: white space other than a space inside an attribute value, which XML reads as a space. External entities and DTDs are never read: no file of this host and no URL is
- * opened, whatever the file says.
+ * read as text), a value with a line break in a file with a carriage return (XML reads CR LF as LF),
+ * a tab, CR or LF inside an attribute value (XML reads it as a space, MariaDB keeps it). External
+ * entities and DTDs are never read: no file of this host and no URL is opened, whatever the file says.
  *
  * <p>Memory: one row's XML at a time. Not thread-safe.
  */
@@ -51,7 +51,7 @@ final class LoadXmlRecords {
     private final List<Ancestor> view = java.util.Collections.unmodifiableList(open);
     private long ids;
     private final StringBuilder row = new StringBuilder(256);
-    private int rowTagEnd;
+    private boolean selfClosed;
     private String key;
     private boolean done;
 
@@ -111,7 +111,7 @@ final class LoadXmlRecords {
                         return true;
                     }
                     StringBuilder tag = new StringBuilder(64);
-                    startTag(tag, name, false);
+                    startTag(tag, name, false, false);
                     open.add(new Ancestor(++ids, name, tag.toString().getBytes(StandardCharsets.ISO_8859_1)));
                 } else if (event == XMLStreamConstants.END_ELEMENT && !open.isEmpty()) {
                     open.removeLast();
@@ -130,9 +130,27 @@ final class LoadXmlRecords {
         return row.toString().getBytes(StandardCharsets.ISO_8859_1);
     }
 
-    /** Where in {@link #row()} the row's tag name ends: an attribute inserted there is read as a field of the row. */
-    int rowTagEnd() {
-        return rowTagEnd;
+    /**
+     * The row just read with {@code column = value} written as its last field, where MariaDB's reader
+     * takes it whatever the row holds of that name (its last non-empty value of a name wins): an
+     * attribute of a row without content, else a child element before the row's end tag. The key
+     * Shardwise generates for a column the statement's list lacks: one MariaDB ignores the file's
+     * values of that column and generates them all.
+     */
+    byte[] rowWith(String column, String value) {
+        StringBuilder field = new StringBuilder(column.length() * 2 + value.length() + 8);
+        if (selfClosed) {
+            field.append(' ').append(column).append("=\"");
+            escape(field, value);
+            field.append('"');
+        } else {
+            field.append('<').append(column).append('>');
+            escape(field, value);
+            field.append("</").append(column).append('>');
+        }
+        int at = selfClosed ? row.length() - " />\n".length() : row.length() - ("</" + rowTag + ">\n").length();
+        StringBuilder with = new StringBuilder(row.length() + field.length()).append(row, 0, at).append(field).append(row, at, row.length());
+        return with.toString().getBytes(StandardCharsets.ISO_8859_1);
     }
 
     /** The enclosing elements of the row just read, outermost first (a view, valid until the next row). */
@@ -165,11 +183,8 @@ final class LoadXmlRecords {
                         row.append('>');
                     }
                     String name = xml.getLocalName();
-                    startTag(row, name, true);
-                    if (depth == 0) {
-                        rowTagEnd = 1 + name.length();
-                    }
-                    element = name;
+                    startTag(row, name, true, depth == 0);
+                    element = depth == 1 ? name : null; // MariaDB's reader reads the row's children's text only
                     fieldName = name.equals("field") ? xml.getAttributeValue(null, "name") : null;
                     afterStart = true;
                     depth++;
@@ -184,6 +199,7 @@ final class LoadXmlRecords {
                     }
                     afterStart = false;
                     if (--depth == 0) {
+                        selfClosed = row.charAt(row.length() - 1) == '>' && row.charAt(row.length() - 2) == '/';
                         row.append('\n');
                         if (key == null && keyColumn != null) {
                             for (int i = open.size() - 1; i >= 0 && key == null; i--) {
@@ -228,8 +244,11 @@ final class LoadXmlRecords {
         text.setLength(0);
     }
 
-    /** {@code <name a="v" ...} (without the closing '>'), attribute values escaped; the key taken from one when {@code inRow}. */
-    private void startTag(StringBuilder out, String name, boolean inRow) {
+    /**
+     * {@code <name a="v" ...} (without the closing '>' when {@code inRow}), attribute values escaped;
+     * the key taken from one when {@code rowTag}: MariaDB's reader ignores the attributes of a row's children.
+     */
+    private void startTag(StringBuilder out, String name, boolean inRow, boolean rowTag) {
         out.append('<').append(name);
         for (int i = 0; i < xml.getAttributeCount(); i++) {
             String attribute = xml.getAttributeLocalName(i);
@@ -242,7 +261,7 @@ final class LoadXmlRecords {
             escape(out, value);
             out.append('"');
             boolean fieldName = name.equals("field") && attribute.equals("name");
-            if (inRow && keyColumn != null && !fieldName && attribute.equals(keyColumn) && !value.isEmpty()) {
+            if (rowTag && keyColumn != null && !fieldName && attribute.equals(keyColumn) && !value.isEmpty()) {
                 key = value;
             }
         }
@@ -290,6 +309,9 @@ final class LoadXmlRecords {
         if (event == XMLStreamConstants.ENTITY_REFERENCE) {
             throw refused("an entity reference &" + xml.getLocalName() + "; (MariaDB's reader keeps it as written)");
         }
+        if (source.attributeWhiteSpace) {
+            throw refused("a tab, carriage return or line break inside an attribute value (XML reads it as a space, MariaDB's reader keeps it)");
+        }
         if (source.characterReference) {
             throw refused("a character reference &#...; (MariaDB's reader keeps it as written)");
         }
@@ -315,17 +337,27 @@ final class LoadXmlRecords {
 
     /**
      * The file's bytes as chars one for one (ISO-8859-1), noting what MariaDB's reader reads
-     * otherwise than an XML parser: {@code &#} and {@code <![CDATA[} anywhere in the file.
+     * otherwise than an XML parser: {@code &#} and {@code <![CDATA[} anywhere in the file, a carriage
+     * return, and a tab, CR or LF inside a quoted attribute value (XML normalizes it to a space, MariaDB
+     * keeps the byte). Markup is followed exactly for a well-formed file (text never holds a raw
+     * {@code <}, an attribute value neither; comments and processing instructions are skipped to their
+     * end); a malformed file is refused anyway, and {@code <!DOCTYPE} / CDATA are read as tags, on the
+     * safe side (a refusal, never a miss).
      */
     private static final class SniffingReader extends Reader {
         private static final char[] CDATA = "<![CDATA[".toCharArray();
+        private static final int TEXT = 0, LT = 1, TAG = 2, QUOTED = 3, PI = 4, PI_QUESTION = 5, BANG = 6, BANG_DASH = 7, COMMENT = 8;
         private final InputStream in;
         private final byte[] bytes = new byte[16 * 1024];
         boolean characterReference;
         boolean cdata;
         boolean carriageReturn;
+        boolean attributeWhiteSpace;
         private boolean ampersand;
         private int cdataMatched;
+        private int state = TEXT;
+        private char quote;
+        private int dashes;
 
         SniffingReader(InputStream in) {
             this.in = in;
@@ -348,8 +380,65 @@ final class LoadXmlRecords {
                     cdata = true;
                     cdataMatched = 0;
                 }
+                markup(c);
             }
             return n;
+        }
+
+        /** Follows text, tags, quoted attribute values, comments and processing instructions. */
+        private void markup(char c) {
+            switch (state) {
+                case TEXT -> state = c == '<' ? LT : TEXT;
+                case LT -> {
+                    if (c == '?') {
+                        state = PI;
+                    } else if (c == '!') {
+                        state = BANG;
+                    } else {
+                        state = TAG;
+                        markup(c);
+                    }
+                }
+                case TAG -> {
+                    if (c == '"' || c == '\'') {
+                        quote = c;
+                        state = QUOTED;
+                    } else if (c == '>') {
+                        state = TEXT;
+                    }
+                }
+                case QUOTED -> {
+                    if (c == quote) {
+                        state = TAG;
+                    } else if (c == '\t' || c == '\r' || c == '\n') {
+                        attributeWhiteSpace = true;
+                    }
+                }
+                case PI -> state = c == '?' ? PI_QUESTION : PI;
+                case PI_QUESTION -> state = c == '>' ? TEXT : c == '?' ? PI_QUESTION : PI;
+                case BANG -> {
+                    state = c == '-' ? BANG_DASH : TAG;
+                    if (state == TAG) {
+                        markup(c);
+                    }
+                }
+                case BANG_DASH -> {
+                    if (c == '-') {
+                        state = COMMENT;
+                        dashes = 0;
+                    } else {
+                        state = TAG;
+                        markup(c);
+                    }
+                }
+                case COMMENT -> {
+                    if (c == '>' && dashes >= 2) {
+                        state = TEXT;
+                    }
+                    dashes = c == '-' ? dashes + 1 : 0;
+                }
+                default -> throw new IllegalStateException();
+            }
         }
 
         @Override

@@ -66,6 +66,9 @@ class LoadXmlRecordsTest {
                 outer + "|<row id=\"5\"><id /></row>|5"), rows(file, "row", "id", 0));
         assertEquals(2, rows(file, "row", "id", 3).size(), "IGNORE 3 ROWS");
         assertEquals(List.of("<t a=\"1\">|<u id=\"7\" />|7"), rows("<t a=\"1\"><row id=\"6\"/><u id=\"7\"/></t>", "u", "id", 0));
+        assertEquals(List.of("<r id=\"0\">|<row><s><id>1</id></s><s id=\"2\">x</s></row>|0", "<r id=\"0\">|<row><id>4<x>9</x></id></row>|4"),
+                rows("<r id=\"0\"><row><s><id>1</id></s><s id=\"2\">x</s></row><row><id>4<x>9</x></id></row></r>", "row", "id", 0),
+                "MariaDB's reader reads the row's attributes and its children's text, not deeper (checked on MariaDB 11.4)");
         assertEquals(List.of("<r>|<row id=\"1\"><n>a b</n></row>|1"), rows("<r>\r\n<row id=\"1\"><n>a b</n></row>\r\n</r>", "row", "id", 0),
                 "a CR LF file whose values have no line break");
     }
@@ -84,5 +87,39 @@ class LoadXmlRecordsTest {
             assertEquals(1235, e.errno(), e.getMessage());
             assertTrue(e.getMessage().contains(file[1]), e.getMessage());
         }
+    }
+
+    /** XML reads a tab, CR or LF in an attribute value as a space; MariaDB's reader keeps the byte (checked on MariaDB 11.4). */
+    @Test
+    void whiteSpaceInsideAnAttributeValueIsRefused() {
+        for (String file : new String[] {
+                "<r><row id=\"1\" name=\"a\tb\"/></r>",
+                "<r><row id=\"1\" name=\"a\nb\"/></r>",
+                "<r><row id=\"1\" name='a\r\nb'/></r>",
+                "<r n=\"x\ny\"><row id=\"1\"/></r>",
+                "<r><row id=\"1\"><n a=\">\" b=\"x\ty\">v</n></row></r>",
+                "<?xml version=\"1.0\"?><!-- it's \"q --><r><row id=\"1\" name=\"a\tb\"/></r>",
+                "<r><?pi x=\"y\"?><row id=\"1\" name=\"a\tb\"/></r>"}) {
+            ShardwiseException e = assertThrows(ShardwiseException.class, () -> rows(file, "row", "id", 0), file);
+            assertEquals(1235, e.errno(), e.getMessage());
+            assertTrue(e.getMessage().contains("a tab, carriage return or line break inside an attribute value"), e.getMessage());
+        }
+        assertEquals(List.of("<r>|<row id=\"1\" name=\"a b\"><n>x\ty\nz</n></row>|1"), rows(
+                "<?xml version=\"1.0\"?>\n<!-- \"a\n'b -->\n<r>\n<?pi a=\"\n\"?><row\n\tid=\"1\"\n name=\"a b\"><n>x\ty\nz</n></row>\n</r>",
+                "row", "id", 0), "white space in text, between attributes, in a comment or a processing instruction is read alike");
+    }
+
+    /** A generated key goes last in the row, where MariaDB's reader takes it over the row's own values of that name. */
+    @Test
+    void aGeneratedKeyIsTheRowsLastField() {
+        LoadXmlRecords records = new LoadXmlRecords(new ByteArrayInputStream(
+                "<r><row id=\"9\" k=\"a\"/><row id=\"9\"><id>8</id><k>b</k></row><row><field name=\"id\">7</field></row></r>"
+                        .getBytes(StandardCharsets.UTF_8)), "row", null);
+        List<String> got = new ArrayList<>();
+        while (records.next()) {
+            got.add(new String(records.rowWith("id", "42&"), StandardCharsets.ISO_8859_1).trim());
+        }
+        assertEquals(List.of("<row id=\"9\" k=\"a\" id=\"42&amp;\" />", "<row id=\"9\"><id>8</id><k>b</k><id>42&amp;</id></row>",
+                "<row><field name=\"id\">7</field><id>42&amp;</id></row>"), got);
     }
 }

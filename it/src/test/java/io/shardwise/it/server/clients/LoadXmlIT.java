@@ -167,7 +167,9 @@ class LoadXmlIT {
                     {"<r><row user_id=\"769001\"/><row user_id=\"769002\"><name>x</row></r>", "not well-formed XML"},
                     {"<!DOCTYPE r [<!ENTITY e SYSTEM \"file:///etc/hostname\">]><r><row user_id=\"769003\">&e;</row></r>", "a DTD"},
                     {"<r><row user_id=\"769004\" name=\"&#65;\"/></r>", "a character reference"},
-                    {"<r><row user_id=\"769005\"><name><![CDATA[x]]></name></row></r>", "a CDATA section"}}) {
+                    {"<r><row user_id=\"769005\"><name><![CDATA[x]]></name></row></r>", "a CDATA section"},
+                    {"<r><row user_id=\"769006\" name=\"a\tb\"/></r>", "a tab, carriage return or line break inside an attribute value"},
+                    {"<r><row user_id=\"769007\"/><row user_id=\"769008\" name=\"a\nb\"/></r>", "inside an attribute value"}}) {
                 SQLException e = assertThrows(SQLException.class, () -> stream(s, refusal[0], "LOAD XML LOCAL INFILE 'x' INTO TABLE users"));
                 assertEquals(1235, e.getErrorCode(), e.getMessage());
                 assertTrue(e.getMessage().contains(refusal[1]), e.getMessage());
@@ -185,6 +187,47 @@ class LoadXmlIT {
                 assertEquals(0, rs.getInt(1), "a refused file loads nothing");
             }
         }
+    }
+
+    /**
+     * A row carrying its own value of the generated key column, which the statement's list lacks: one
+     * MariaDB (orders with an AUTO_INCREMENT order_id) ignores it and generates the key, so does
+     * Shardwise, whatever form the row's value takes (attribute, element, field, several).
+     */
+    @Test
+    void aRowsOwnValueOfTheGeneratedKeyIsIgnoredAsByOneMariaDb() throws Exception {
+        String file = "<r><row user_id=\"768101\" order_id=\"987654321\" status=\"new\" created_at=\"2025-01-01\"/>"
+                + "<row order_id=\"987654322\"><user_id>768102</user_id><order_id>987654323</order_id><status>paid</status>"
+                + "<created_at>2025-01-02</created_at></row>"
+                + "<row><field name=\"user_id\">768103</field><field name=\"order_id\">987654324</field>"
+                + "<field name=\"status\">new</field><field name=\"created_at\">2025-01-03</field></row></r>";
+        List<String> out = new ArrayList<>();
+        List<Endpoint> endpoints = List.of(fixture.direct(), fixture.viaServer(), fixture.viaExecutor());
+        for (Endpoint e : endpoints) {
+            try (Connection c = connect(e); Statement s = c.createStatement()) {
+                String table = "orders";
+                if (e == endpoints.get(0)) { // one MariaDB generating the key: the sample's orders, order_id AUTO_INCREMENT
+                    table = "orders_generated";
+                    s.execute("CREATE TEMPORARY TABLE orders_generated LIKE orders");
+                    s.execute("ALTER TABLE orders_generated MODIFY order_id BIGINT NOT NULL AUTO_INCREMENT");
+                }
+                s.execute("DELETE FROM " + table + " WHERE user_id BETWEEN 768100 AND 768199 OR order_id BETWEEN 987654321 AND 987654324");
+                int n = stream(s, file, "LOAD XML LOCAL INFILE 'x' INTO TABLE " + table + " (user_id, status, amount, created_at)");
+                StringBuilder got = new StringBuilder(n + " " + warnings(s.getWarnings()));
+                try (ResultSet rs = s.executeQuery("SELECT COUNT(*), COUNT(DISTINCT order_id), SUM(order_id BETWEEN 987654321 AND 987654324),"
+                        + " MIN(order_id) > 0, GROUP_CONCAT(user_id, ':', status, ':', created_at ORDER BY user_id)"
+                        + " FROM " + table + " WHERE user_id BETWEEN 768100 AND 768199")) {
+                    rs.next();
+                    for (int i = 1; i <= 5; i++) {
+                        got.append(' ').append(rs.getString(i));
+                    }
+                }
+                out.add(got.toString());
+            }
+        }
+        assertTrue(out.get(0).matches("3 .* 3 3 0 1 768101:new:2025-01-01.*"), out::toString);
+        assertEquals(out.get(0), out.get(1), "relay on");
+        assertEquals(out.get(0), out.get(2), "relay off");
     }
 
     /** The JDBC driver face: the driver reads the file in the application's process, as for LOAD DATA LOCAL. */
