@@ -539,6 +539,7 @@ public final class EngineSession implements AutoCloseable {
         }
         if (ImplicitCommit.before(statement, normalized.sql(), normalized.lexicalMode())) {
             return implicitlyCommitted(() -> statement instanceof SessionCommand command ? commands.run(command, normalized, params, previous)
+                    : statement instanceof Passthrough p ? passthrough(p, normalized, plan, params)
                     : plans.changingColumns(plans.run(plans.route(normalized, plan, params))));
         }
         return switch (statement) {
@@ -549,9 +550,22 @@ public final class EngineSession implements AutoCloseable {
             case Delete d -> wrote(plans.keyable(d, d.choice(), normalized, plan, params));
             case Select s -> plans.select(s, normalized, plan, params);
             case Ddl d -> plans.changingColumns(plans.run(plans.route(normalized, plan, params)));
-            case Passthrough p -> plans.changingColumns(plans.run(plans.route(normalized, plan, params)));
+            case Passthrough p -> passthrough(p, normalized, plan, params);
             case Call c -> calls.call(c, plans.route(normalized, plan, params), out);
         };
+    }
+
+    /**
+     * A statement run as written: DROP TRIGGER where its trigger lives ({@link TriggerHome}); a table-maintenance
+     * answer names its tables logically ({@link MaintenanceNames}).
+     */
+    private StatementResult passthrough(Passthrough p, NormalizedSql normalized, CachedPlan plan, List<Object> params) {
+        RoutePlan route = plans.route(normalized, plan, params);
+        if (p.tables().isEmpty()) {
+            route = TriggerHome.of(route, normalized.sql(), normalized.lexicalMode(), engine.rule(), plans::run);
+        }
+        StatementResult result = plans.changingColumns(plans.run(route));
+        return MaintenanceNames.logical(result, p, normalized.sql(), normalized.lexicalMode(), engine.rule());
     }
 
     /**

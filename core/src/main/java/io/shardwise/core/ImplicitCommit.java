@@ -29,7 +29,9 @@ import java.util.Set;
  */
 final class ImplicitCommit {
     private static final Set<String> VERBS = Set.of("create", "alter", "drop", "rename", "truncate", "grant", "revoke",
-            "analyze", "check", "optimize", "repair", "reset");
+            "analyze", "check", "optimize", "repair", "reset",
+            // SET PASSWORD and SET DEFAULT ROLE, the only SET statements that are no session command (checked on MariaDB 11.4)
+            "set");
 
     private ImplicitCommit() {}
 

@@ -182,6 +182,10 @@ public final class UserVariables {
         if (first.equals("create") || first.equals("alter")) {
             return sql; // a routine's or trigger's body reads its variables when it runs, on its server
         }
+        if (namesAccounts(sql, t, first)) {
+            // 'u'@'h' and u@h name an account, not the variable @'h' (MySQL reads no user variable in these statements)
+            return sql;
+        }
         if (first.equals("load")) {
             return sql; // LOAD DATA's @variables are its rows' fields, assigned and read per row on the backends
         }
@@ -207,6 +211,21 @@ public final class UserVariables {
             return sql;
         }
         return replace(sql, t, mode, java.util.Set.of());
+    }
+
+    /**
+     * GRANT, REVOKE, DROP / RENAME USER or ROLE, SHOW GRANTS and SHOW CREATE USER: statements whose {@code @} joins
+     * an account's user and host ({@code 'app'@'%'}); CREATE / ALTER USER and SET PASSWORD / SET DEFAULT ROLE are
+     * left alone with the other CREATE, ALTER and SET statements.
+     */
+    private static boolean namesAccounts(String sql, List<Token> t, String first) {
+        String second = t.size() > 1 ? word(sql, t.get(1)) : "";
+        return switch (first) {
+            case "grant", "revoke" -> true;
+            case "drop", "rename" -> second.equals("user") || second.equals("role");
+            case "show" -> second.equals("grants") || second.equals("create") && t.size() > 2 && word(sql, t.get(2)).equals("user");
+            default -> false;
+        };
     }
 
     /**

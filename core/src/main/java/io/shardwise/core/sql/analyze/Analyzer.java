@@ -94,6 +94,7 @@ public final class Analyzer {
                 }
             }
             case "call" -> call(sql, meaningful);
+            case "set" -> account(sql, meaningful);
             case "create", "drop", "alter", "truncate", "rename" -> {
                 SessionCommand database = DatabaseDdl.analyze(sql, meaningful, rule.schema());
                 if (database != null) {
@@ -117,6 +118,24 @@ public final class Analyzer {
             }
             default -> fallback(sql, meaningful, "statement starting with " + first.text());
         };
+    }
+
+    /**
+     * SET PASSWORD / SET DEFAULT ROLE (the only SET statements that are not session commands) run where CREATE USER
+     * and GRANT do, on the default backend, as written. Without {@code FOR <account>} they would change the account
+     * Shardwise logs in to that backend with, not the client's: refused.
+     */
+    private Statement account(String sql, List<Token> tokens) {
+        String what = tokens.get(1).is("password") ? "SET PASSWORD" : "SET DEFAULT ROLE";
+        boolean named = false;
+        for (Token t : tokens) {
+            named |= t.depth() == 0 && t.is("for");
+        }
+        if (!named) {
+            throw new ShardwiseException(ErrorCode.UNSUPPORTED, what + " without FOR <account> (it would change the backend"
+                    + " account Shardwise logs in with, not the client's)");
+        }
+        return fallback(sql, tokens, what);
     }
 
     /**

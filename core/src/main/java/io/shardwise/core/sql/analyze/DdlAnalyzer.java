@@ -78,6 +78,9 @@ final class DdlAnalyzer {
                 }
             }
             case "rename" -> {
+                if (!is(tokens, 1, "table") && !is(tokens, 1, "tables")) {
+                    return null; // RENAME USER: an account statement, run as written
+                }
                 described = "rename table";
                 throw new ShardwiseException(ErrorCode.UNSUPPORTED, "RENAME TABLE; rename tables in the configuration and on the backends");
             }

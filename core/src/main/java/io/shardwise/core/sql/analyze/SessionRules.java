@@ -12,6 +12,12 @@ final class SessionRules {
     private static final java.util.Set<String> ANALYZED = java.util.Set.of("select", "insert", "update", "delete", "replace", "with",
             "format", "(");
 
+    /** {@code SET PASSWORD ...} or {@code SET DEFAULT ROLE ...}. */
+    static boolean isAccountSet(List<Token> tokens) {
+        return tokens.size() > 1 && tokens.get(0).is("set") && (tokens.get(1).is("password")
+                || tokens.size() > 2 && tokens.get(1).is("default") && tokens.get(2).is("role"));
+    }
+
     /** The session command a statement is, or null when it is not one. */
     static SessionCommand classify(String sql, List<Token> tokens) {
         Token first = tokens.get(0);
@@ -25,7 +31,8 @@ final class SessionRules {
                     ? SessionCommand.Kind.ROLLBACK_TO_SAVEPOINT : SessionCommand.Kind.ROLLBACK;
             case "savepoint" -> SessionCommand.Kind.SAVEPOINT;
             case "release" -> SessionCommand.Kind.RELEASE_SAVEPOINT;
-            case "set" -> SessionCommand.Kind.SET;
+            // SET PASSWORD and SET DEFAULT ROLE are account statements, not session settings (Analyzer.account)
+            case "set" -> isAccountSet(tokens) ? null : SessionCommand.Kind.SET;
             case "use" -> SessionCommand.Kind.USE;
             case "show" -> second != null && (second.is("warnings") || second.is("errors") || second.is("count"))
                     ? SessionCommand.Kind.DIAGNOSTICS : SessionCommand.Kind.SHOW;
