@@ -1,5 +1,6 @@
 package io.shardwise.server;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
@@ -110,6 +111,39 @@ final class SampleServer implements AutoCloseable, BeforeAllCallback, AfterAllCa
     /** A connection straight to the unsharded copy: what one MySQL would answer. */
     Connection direct() throws SQLException {
         return backend.connect(whole);
+    }
+
+    /**
+     * Runs {@code script} over the wire ({@link RelayServerTest#wireAnswers}) on one MariaDB's unsharded copy, then
+     * through Shardwise, in two rounds: this fixture's server (relay on), then a relay-off server over the same engine
+     * (the JDBC executor). Each round's status flags, errors and rows must be one MariaDB's, and {@code read} must
+     * read what it reads on one MariaDB; the relay's answers must be the JDBC executor's. With {@code relayedMessage},
+     * the relay-on round must relay statements (asserted with that message).
+     */
+    void assertScriptAsOneMariaDbAndTheRelayOffServer(List<String> script, String read, String relayedMessage) throws Exception {
+        List<List<String>> answers = new ArrayList<>();
+        try (ShardwiseServer plain = ShardwiseServer.start(engine, engine.rule().config().server().withRelay(false), 0)) {
+            for (ShardwiseServer round : List.of(server, plain)) {
+                // each round runs on one MariaDB's unsharded copy, then on Shardwise's shards, from the same data
+                List<String> mariaDb = RelayServerTest.wireAnswers(backend.port(), backend.user(), backend.password(), whole, script);
+                long relayed = server.relayedStatements();
+                List<String> shardwise = RelayServerTest.wireAnswers(round.address().getPort(), "app", "app", "shop", script);
+                if (relayedMessage != null && round == server) {
+                    assertTrue(server.relayedStatements() > relayed, relayedMessage);
+                }
+                assertEquals(String.join("\n", mariaDb.stream().map(RelayServerTest::outcome).toList()),
+                        String.join("\n", shardwise.stream().map(RelayServerTest::outcome).toList()),
+                        "status flags, errors and rows as one MariaDB's");
+                List<String> direct;
+                try (Connection c = direct(); Statement s = c.createStatement()) {
+                    direct = column(s, read);
+                }
+                assertEquals(direct, column(read), "what was committed and what rolled back, as on one MariaDB");
+                assertEquals(0, server.pinnedConnections());
+                answers.add(shardwise.stream().map(RelayServerTest::withoutRows).toList());
+            }
+        }
+        assertEquals(String.join("\n", answers.get(1)), String.join("\n", answers.get(0)), "the relay's answers are the JDBC executor's");
     }
 
     /**
