@@ -8,6 +8,7 @@ import io.shardwise.core.Engine;
 import io.shardwise.core.rule.ShardingRule;
 import io.shardwise.core.sample.SampleData;
 import io.shardwise.core.sample.SampleTarget;
+import io.shardwise.testkit.Await;
 import io.shardwise.testkit.MysqlServer;
 import io.shardwise.testkit.TestBackends;
 import java.sql.Connection;
@@ -144,6 +145,57 @@ final class SampleServer implements AutoCloseable, BeforeAllCallback, AfterAllCa
             }
         }
         assertEquals(String.join("\n", answers.get(1)), String.join("\n", answers.get(0)), "the relay's answers are the JDBC executor's");
+    }
+
+    /** A step over the wire, as a lambda. */
+    interface WireStep {
+        void run() throws Exception;
+    }
+
+    /**
+     * A client that leaves while the session loop waits for a merge's units: {@code send} starts a statement whose units
+     * run a SLEEP ({@code sleeping}, a LIKE pattern of their text) on both shards, then {@code client} closes; the
+     * units are killed, no session thread wakes, every relay connection comes back.
+     */
+    void assertLeavingMidMergeKillsTheUnits(RawClient client, String sleeping, WireStep send) throws Exception {
+        try {
+            long hops = server.sessionCommands();
+            send.run();
+            Await.until("the units run the SLEEP", () -> backendQueriesLike(sleeping) >= 2);
+            assertEquals(hops, server.sessionCommands(), "the loop waits for the units");
+        } finally {
+            client.close();
+        }
+        Await.until("the units were killed", () -> backendQueriesLike(sleeping) == 0);
+        Await.until("every relay connection back in its pool or closed", () -> server.busyRelayConnections() == 0);
+    }
+
+    /** How many backend threads run a query whose text is LIKE {@code pattern}. */
+    int backendQueriesLike(String pattern) {
+        try (Connection c = backend.connect(null); Statement st = c.createStatement();
+             ResultSet rs = st.executeQuery("SELECT COUNT(*) FROM information_schema.PROCESSLIST WHERE COMMAND = 'Query' AND INFO LIKE '"
+                     + pattern.replace("'", "''") + "' AND INFO NOT LIKE '%PROCESSLIST%'")) {
+            rs.next();
+            return rs.getInt(1);
+        } catch (SQLException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /** An id of sbtest1 on the other shard than {@code id}'s. */
+    long idOnOtherShard(long id) throws SQLException {
+        String prefix = target.databasePrefix();
+        try (Connection c = backend.connect(null); Statement st = c.createStatement()) {
+            String shard;
+            try (ResultSet rs = st.executeQuery("SELECT COUNT(*) FROM " + prefix + "_0.sbtest1 WHERE id = " + id)) {
+                rs.next();
+                shard = rs.getInt(1) == 1 ? "_1" : "_0";
+            }
+            try (ResultSet rs = st.executeQuery("SELECT MIN(id) FROM " + prefix + shard + ".sbtest1")) {
+                rs.next();
+                return rs.getLong(1);
+            }
+        }
     }
 
     /**
