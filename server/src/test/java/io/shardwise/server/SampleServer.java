@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
 import io.shardwise.core.Engine;
+import io.shardwise.core.config.ServerConfig;
 import io.shardwise.core.rule.ShardingRule;
 import io.shardwise.core.sample.SampleData;
 import io.shardwise.core.sample.SampleTarget;
@@ -37,6 +38,7 @@ final class SampleServer implements AutoCloseable, BeforeAllCallback, AfterAllCa
     String whole;
     Engine engine;
     ShardwiseServer server;
+    private final List<ShardwiseServer> served = new ArrayList<>();
 
     private SampleServer(String prefix) {
         this.prefix = prefix;
@@ -77,12 +79,50 @@ final class SampleServer implements AutoCloseable, BeforeAllCallback, AfterAllCa
 
     @Override
     public void afterEach(ExtensionContext context) throws Exception {
+        closeServed();
         assertClean();
     }
 
     @Override
     public void afterAll(ExtensionContext context) {
         close();
+    }
+
+    /**
+     * A server of its own over this fixture's engine, with {@code settings} (for a test that needs other settings or
+     * fresh per-server state); closed after the test, before the fixture is checked clean.
+     */
+    ShardwiseServer serve(ServerConfig settings) {
+        ShardwiseServer s = ShardwiseServer.start(engine, settings, 0);
+        served.add(s);
+        return s;
+    }
+
+    private void closeServed() {
+        served.forEach(ShardwiseServer::close);
+        served.clear();
+    }
+
+    /** A Connector/J connection through {@code server} as {@code app}; {@code options} are the rest of the URL's parameters. */
+    static Connection connect(ShardwiseServer server, String password, String options) throws SQLException {
+        return DriverManager.getConnection("jdbc:mysql://127.0.0.1:" + server.address().getPort() + "/shop?user=app&password="
+                + password + options);
+    }
+
+    /** Counts the orders over {@code connection} (then closes it): {@code expected}, the unsharded copy's count. */
+    static void assertOrders(Connection connection, long expected) throws SQLException {
+        try (Connection c = connection; Statement s = c.createStatement(); ResultSet rs = s.executeQuery("SELECT COUNT(*) FROM orders")) {
+            assertTrue(rs.next());
+            assertEquals(expected, rs.getLong(1));
+        }
+    }
+
+    /** The first column of {@code sql}'s first row on the unsharded copy, as a long (a count). */
+    long directLong(String sql) throws SQLException {
+        try (Connection c = direct(); Statement s = c.createStatement(); ResultSet rs = s.executeQuery(sql)) {
+            rs.next();
+            return rs.getLong(1);
+        }
     }
 
     /** A Connector/J connection through the Shardwise server as {@code app}; {@code options} are extra URL parameters. */
@@ -218,6 +258,7 @@ final class SampleServer implements AutoCloseable, BeforeAllCallback, AfterAllCa
 
     @Override
     public void close() {
+        closeServed();
         if (server != null) {
             server.close();
         }
