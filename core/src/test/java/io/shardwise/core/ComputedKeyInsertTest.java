@@ -8,7 +8,6 @@ import io.shardwise.core.error.ErrorCode;
 import io.shardwise.core.error.ShardwiseException;
 import java.sql.SQLException;
 import java.util.List;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -19,37 +18,26 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 class ComputedKeyInsertTest {
     @RegisterExtension
     static final SampleEngine SAMPLE = SampleEngine.withWhole("computedkey");
-    private static Engine engine;
-
-    @BeforeAll
-    static void load() {
-        engine = SAMPLE.engine();
-    }
-
-    /** {@link SampleEngine#sameWrite}. */
-    private static String same(String write, String table, String key) throws SQLException {
-        return SAMPLE.sameWrite(write, table, key);
-    }
 
     @Test
     void expressionsOfLiteralsAreEvaluatedThenRouted() throws SQLException {
-        assertEquals("affected 3", same("INSERT INTO users (user_id, name) VALUES (40000 + 1, 'sum'), (2 * 20001, NULL),"
+        assertEquals("affected 3", SAMPLE.sameWrite("INSERT INTO users (user_id, name) VALUES (40000 + 1, 'sum'), (2 * 20001, NULL),"
                 + " (CAST('40003' AS UNSIGNED), 'cast')", "users", "user_id"));
-        assertEquals("affected 2", same("INSERT INTO orders (order_id, user_id, status, created_at) VALUES (400001, 3 * 7, 'c', '2025-01-01'),"
+        assertEquals("affected 2", SAMPLE.sameWrite("INSERT INTO orders (order_id, user_id, status, created_at) VALUES (400001, 3 * 7, 'c', '2025-01-01'),"
                 + " (400002, LENGTH('abcd'), NULL, NOW())", "orders", "order_id"), "the other values stay as written");
-        same("INSERT INTO users (user_id, name) VALUES (40000 + 1, 'dup'), (40100 + 1, 'new') ON DUPLICATE KEY UPDATE name = CONCAT(users.name, '+')",
+        SAMPLE.sameWrite("INSERT INTO users (user_id, name) VALUES (40000 + 1, 'dup'), (40100 + 1, 'new') ON DUPLICATE KEY UPDATE name = CONCAT(users.name, '+')",
                 "users", "user_id");
-        assertEquals("error 1062", same("INSERT INTO users (user_id, name) VALUES (40200, 'half'), (40000 + 1, 'duplicate')", "users", "user_id"));
+        assertEquals("error 1062", SAMPLE.sameWrite("INSERT INTO users (user_id, name) VALUES (40200, 'half'), (40000 + 1, 'duplicate')", "users", "user_id"));
     }
 
     @Test
     void insertSetIsReadAsItsValuesForm() throws SQLException {
-        assertEquals("affected 1", same("INSERT INTO users SET user_id = 41000 + 1, name = 'set-sum'", "users", "user_id"));
-        assertEquals("affected 1", same("INSERT INTO orders SET order_id = 410001, user_id = LENGTH('abc') * 7, status = CONCAT('s', 'et'),"
+        assertEquals("affected 1", SAMPLE.sameWrite("INSERT INTO users SET user_id = 41000 + 1, name = 'set-sum'", "users", "user_id"));
+        assertEquals("affected 1", SAMPLE.sameWrite("INSERT INTO orders SET order_id = 410001, user_id = LENGTH('abc') * 7, status = CONCAT('s', 'et'),"
                 + " created_at = '2025-02-03'", "orders", "order_id"));
-        assertEquals("affected 2", same("INSERT INTO users SET user_id = 41000 + 1, name = 'again' ON DUPLICATE KEY UPDATE"
+        assertEquals("affected 2", SAMPLE.sameWrite("INSERT INTO users SET user_id = 41000 + 1, name = 'again' ON DUPLICATE KEY UPDATE"
                 + " name = CONCAT(users.name, '+', VALUES(name))", "users", "user_id"), "updated");
-        try (EngineSession s = engine.openSession()) {
+        try (EngineSession s = SAMPLE.engine().openSession()) {
             StatementResult.Update u = (StatementResult.Update) s.execute("INSERT INTO users SET name = ?, user_id = ? + 2",
                     java.util.Arrays.asList("set-param", 41010L));
             assertEquals(1, u.affectedRows());
@@ -62,7 +50,7 @@ class ComputedKeyInsertTest {
 
     @Test
     void aNonDeterministicKeyIsEvaluatedOnceAndItsRowFoundByIt() {
-        try (EngineSession s = engine.openSession()) {
+        try (EngineSession s = SAMPLE.engine().openSession()) {
             s.execute("INSERT INTO users (user_id, name) VALUES (50000 + CAST(RAND() * 100000 AS UNSIGNED), 'rand-once')");
             List<String> id = SampleEngine.rows(s, "SELECT user_id FROM users WHERE name = 'rand-once'");
             assertEquals(1, id.size(), "one row: " + id);
@@ -74,7 +62,7 @@ class ComputedKeyInsertTest {
 
     @Test
     void keysThatCannotBeEvaluatedApartAreRefusedWithTheirReason() {
-        try (EngineSession s = engine.openSession()) {
+        try (EngineSession s = SAMPLE.engine().openSession()) {
             for (String sql : List.of("INSERT INTO users (user_id, name) VALUES (LENGTH(name) + 1, 'x')",
                     "INSERT INTO users (user_id, name) VALUES (@@server_id, 'x')",
                     "INSERT INTO users (user_id, name) VALUES (CONNECTION_ID(), 'x')",
@@ -90,7 +78,7 @@ class ComputedKeyInsertTest {
 
     @Test
     void lastInsertIdIsTheSessionsValue() {
-        try (EngineSession s = engine.openSession()) {
+        try (EngineSession s = SAMPLE.engine().openSession()) {
             long before = s.lastInsertId();
             s.execute("INSERT INTO users (user_id, name) VALUES (LAST_INSERT_ID() + 60000, 'lid')");
             assertEquals(List.of("lid|"), SampleEngine.rows(s, "SELECT name FROM users WHERE user_id = " + (before + 60000)));
@@ -102,7 +90,7 @@ class ComputedKeyInsertTest {
     void lastInsertIdKeepsItsValueAfterRowsGivingTheirOwnIds() {
         // sbtest1's id is AUTO_INCREMENT: rows giving their own ids report the last one as the insert id, and
         // MySQL's LAST_INSERT_ID() stays as it was (0 on a new connection)
-        try (EngineSession s = engine.openSession()) {
+        try (EngineSession s = SAMPLE.engine().openSession()) {
             StatementResult.Update u = (StatementResult.Update) s.execute(
                     "INSERT INTO sbtest1 (id, k, c, pad) SELECT id + 5000, k, c, pad FROM sbtest1 WHERE id BETWEEN 1 AND 3 ORDER BY id");
             assertEquals(5003, u.lastInsertId(), "the last row's id");
@@ -118,7 +106,7 @@ class ComputedKeyInsertTest {
 
     @Test
     void lastInsertIdThatCannotBeKnownIsRefusedInAKey() {
-        try (EngineSession s = engine.openSession()) {
+        try (EngineSession s = SAMPLE.engine().openSession()) {
             // a relayed write's insert id without its row's own value (the relay knew no AUTO_INCREMENT column): generated or given?
             s.relayedWrite(777, null);
             ShardwiseException e = assertThrows(ShardwiseException.class,

@@ -1,5 +1,6 @@
 package io.shardwise.core;
 
+import static io.shardwise.core.SampleEngine.affected;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -10,7 +11,6 @@ import io.shardwise.core.error.ShardwiseException;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.List;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -22,29 +22,18 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 class FederatedWriteTest {
     @RegisterExtension
     static final SampleEngine SAMPLE = SampleEngine.withWhole("fedwrite");
-    private static Engine engine;
-
-    @BeforeAll
-    static void load() {
-        engine = SAMPLE.engine();
-    }
 
     /** {@link SampleEngine#sameWrite}. */
     private static String same(String write, String table, String key) throws SQLException {
         return SAMPLE.sameWrite(write, table, key);
     }
 
-    private static long affected(String outcome) {
-        assertTrue(outcome.startsWith("affected "), outcome);
-        return Long.parseLong(outcome.substring("affected ".length()));
-    }
-
     @Test
     void updateWithInSubqueryOverAnotherShardedTableChangesWhatOneMysqlChanges() throws SQLException {
-        long before = engine.federatedStatements();
+        long before = SAMPLE.engine().federatedStatements();
         assertTrue(affected(same("UPDATE users SET name = CONCAT(name, '!') WHERE user_id IN (SELECT user_id FROM orders WHERE amount > 300)",
                 "users", "user_id")) > 0);
-        assertEquals(before + 1, engine.federatedStatements());
+        assertEquals(before + 1, SAMPLE.engine().federatedStatements());
         assertTrue(affected(same("UPDATE sbtest1 SET k = k + 1 WHERE k IN (SELECT quantity FROM order_items WHERE price > 50)",
                 "sbtest1", "id")) > 0, "a target whose nodes carry the logical name; a subquery table not bound to it");
     }
@@ -71,11 +60,11 @@ class FederatedWriteTest {
 
     @Test
     void aWriteRoutedToOneNodeStillReadsItsSubqueriesTablesWhole() throws SQLException {
-        long before = engine.federatedStatements();
+        long before = SAMPLE.engine().federatedStatements();
         assertTrue(affected(same("UPDATE orders SET amount = (SELECT COUNT(*) FROM order_items) WHERE user_id = 3", "orders", "order_id")) > 0,
                 "the node of user 3 holds a part of order_items only");
         same("DELETE FROM users WHERE user_id = 2 AND user_id IN (SELECT o.user_id FROM orders o WHERE o.amount > 100)", "users", "user_id");
-        assertEquals(before + 2, engine.federatedStatements());
+        assertEquals(before + 2, SAMPLE.engine().federatedStatements());
     }
 
     @Test
@@ -96,7 +85,7 @@ class FederatedWriteTest {
 
     @Test
     void theCopiesAreDroppedAlsoWhenTheWriteFails() {
-        try (EngineSession s = engine.openSession()) {
+        try (EngineSession s = SAMPLE.engine().openSession()) {
             s.execute("BEGIN");
             // sbtest1's nodes carry its logical name, so its copy is shardwise_fed_sbtest1: a name the session can read back
             ShardwiseException e = assertThrows(ShardwiseException.class,
@@ -112,7 +101,7 @@ class FederatedWriteTest {
     @Test
     void insideATransactionTheWriteIsTheTransactionsAndRollsBackWithIt() throws SQLException {
         String read = "SELECT user_id, name FROM users ORDER BY user_id";
-        try (EngineSession s = engine.openSession()) {
+        try (EngineSession s = SAMPLE.engine().openSession()) {
             List<String> before = SampleEngine.rows(s, read);
             s.execute("BEGIN");
             long changed = assertInstanceOf(StatementResult.Update.class, s.execute(
@@ -146,10 +135,10 @@ class FederatedWriteTest {
 
     @Test
     void orderByAndLimitOverSeveralNodesChooseTheRowsOneMysqlChooses() throws SQLException {
-        long before = engine.federatedStatements();
+        long before = SAMPLE.engine().federatedStatements();
         assertEquals("affected 3", same("UPDATE orders SET amount = amount + 1 WHERE user_id IN (SELECT user_id FROM users WHERE name IS NOT NULL)"
                 + " ORDER BY amount DESC, order_id LIMIT 3", "orders", "order_id"));
-        assertTrue(engine.federatedStatements() > before, "the choice and the write by key both on the third tier");
+        assertTrue(SAMPLE.engine().federatedStatements() > before, "the choice and the write by key both on the third tier");
         assertEquals("affected 2", same("DELETE FROM order_items WHERE order_id IN (SELECT order_id FROM orders WHERE amount > 100)"
                 + " ORDER BY price, item_id LIMIT 2", "order_items", "item_id"));
         assertEquals("affected 4", same("UPDATE users u SET name = CONCAT(name, '<') WHERE EXISTS (SELECT 1 FROM orders o"
@@ -188,7 +177,7 @@ class FederatedWriteTest {
     @Test
     void previewAndExplainShowTheFederatedWritesStepsAndRunNothing() throws SQLException {
         String write = "UPDATE users SET name = 'never' WHERE user_id IN (SELECT user_id FROM order_items WHERE user_id = 7 AND quantity > 1)";
-        try (EngineSession s = engine.openSession()) {
+        try (EngineSession s = SAMPLE.engine().openSession()) {
             io.shardwise.core.route.RoutePlan plan = s.preview(write, List.of());
             assertEquals(io.shardwise.core.route.RouteKind.FEDERATED, plan.kind());
             String steps = plan.units().stream().map(u -> u.backend() + ": " + u.sql()).toList().toString();
@@ -204,10 +193,10 @@ class FederatedWriteTest {
 
     @Test
     void anOrderByTheMergerRefusesIsChosenByTheFederatedTierThenWrittenByKey() throws SQLException {
-        long before = engine.federatedStatements();
+        long before = SAMPLE.engine().federatedStatements();
         assertEquals("affected 3", same("UPDATE orders SET status = 'top' ORDER BY (SELECT MAX(i.price) FROM order_items i"
                 + " WHERE i.order_id = orders.order_id) DESC, order_id LIMIT 3", "orders", "order_id"));
-        assertTrue(engine.federatedStatements() > before, "the choice on the third tier");
+        assertTrue(SAMPLE.engine().federatedStatements() > before, "the choice on the third tier");
         assertEquals("affected 2", same("DELETE FROM order_items ORDER BY user_id IN (SELECT user_id FROM users WHERE name IS NULL) DESC,"
                 + " item_id LIMIT 2", "order_items", "item_id"));
         assertEquals("affected 4", same("UPDATE users u SET name = CONCAT(name, '>') WHERE u.user_id > 10 ORDER BY (SELECT COUNT(*)"
@@ -217,7 +206,7 @@ class FederatedWriteTest {
                 "subqueries in WHERE and ORDER BY");
         assertEquals("error 1242", same("UPDATE orders SET status = 'x' ORDER BY (SELECT user_id FROM users) LIMIT 1", "orders", "order_id"),
                 "MySQL's error from a subquery of several rows");
-        try (EngineSession s = engine.openSession()) {
+        try (EngineSession s = SAMPLE.engine().openSession()) {
             assertTrue(s.preview("DELETE FROM orders ORDER BY (SELECT MAX(price) FROM order_items i WHERE i.order_id = orders.order_id), order_id"
                     + " LIMIT 2", List.of()).units().stream().anyMatch(u -> u.sql().contains("FOR UPDATE")), "the choosing SELECT first");
         }
@@ -251,16 +240,16 @@ class FederatedWriteTest {
     @Test
     void aFederatedLockingReadInATransactionLocksTheRowsItReadOnTheirNodes() {
         for (String clause : List.of(" FOR UPDATE", " LOCK IN SHARE MODE")) {
-            try (EngineSession reader = engine.openSession(); EngineSession writer = engine.openSession()) {
+            try (EngineSession reader = SAMPLE.engine().openSession(); EngineSession writer = SAMPLE.engine().openSession()) {
                 writer.execute("SET SESSION innodb_lock_wait_timeout = 1");
                 List<String> expected = SampleEngine.rows(writer, LOCKING_READ);
                 String coordinatorOrder = orderOn(writer, 1);
                 String shippedOrder = orderOn(writer, 2);
                 String user = orderOn(writer, 3).split(" AND ")[1].replace("user_id = ", "");
-                long before = engine.federatedStatements();
+                long before = SAMPLE.engine().federatedStatements();
                 reader.execute("BEGIN");
                 assertEquals(expected, SampleEngine.rows(reader, LOCKING_READ + clause));
-                assertEquals(before + 1, engine.federatedStatements(), "the third tier answered");
+                assertEquals(before + 1, SAMPLE.engine().federatedStatements(), "the third tier answered");
                 for (String write : List.of("UPDATE orders SET status = status WHERE order_id = " + coordinatorOrder,
                         "UPDATE orders SET status = status WHERE order_id = " + shippedOrder, // a node shipped from ds1
                         "UPDATE users SET name = name WHERE user_id = " + user)) {
@@ -276,7 +265,7 @@ class FederatedWriteTest {
 
     @Test
     void aLockingReadWhoseCopiesArePushedRepeatsItsClauseAfterTheirWhere() {
-        try (EngineSession reader = engine.openSession(); EngineSession writer = engine.openSession()) {
+        try (EngineSession reader = SAMPLE.engine().openSession(); EngineSession writer = SAMPLE.engine().openSession()) {
             writer.execute("SET SESSION innodb_lock_wait_timeout = 1");
             String coordinatorOrder = orderOn(writer, 1);
             String shippedOrder = orderOn(writer, 2);
@@ -294,10 +283,10 @@ class FederatedWriteTest {
             for (String step : steps) {
                 assertTrue(step.contains("AS `o` WHERE (o.user_id IN ("), step);
             }
-            long before = engine.federatedStatements();
+            long before = SAMPLE.engine().federatedStatements();
             reader.execute("BEGIN");
             assertEquals(expected, SampleEngine.rows(reader, read + " FOR UPDATE"));
-            assertEquals(before + 1, engine.federatedStatements(), "the third tier answered");
+            assertEquals(before + 1, SAMPLE.engine().federatedStatements(), "the third tier answered");
             for (String write : List.of("UPDATE orders SET status = status WHERE order_id = " + coordinatorOrder,
                     "UPDATE orders SET status = status WHERE order_id = " + shippedOrder)) {
                 ShardwiseException blocked = assertThrows(ShardwiseException.class, () -> writer.execute(write), write);
@@ -309,7 +298,7 @@ class FederatedWriteTest {
 
     @Test
     void anAutocommitLockingReadLocksNothingAsInMysql() {
-        try (EngineSession reader = engine.openSession(); EngineSession writer = engine.openSession()) {
+        try (EngineSession reader = SAMPLE.engine().openSession(); EngineSession writer = SAMPLE.engine().openSession()) {
             writer.execute("SET SESSION innodb_lock_wait_timeout = 1");
             String order = orderOn(writer, 2);
             assertEquals(SampleEngine.rows(writer, LOCKING_READ), SampleEngine.rows(reader, LOCKING_READ + " FOR UPDATE"));
@@ -319,7 +308,7 @@ class FederatedWriteTest {
 
     @Test
     void aFederatedWriteHoldsItsTargetRowsAndSharesTheRowsItsSubqueriesReadUntilTheTransactionEnds() {
-        try (EngineSession first = engine.openSession(); EngineSession second = engine.openSession()) {
+        try (EngineSession first = SAMPLE.engine().openSession(); EngineSession second = SAMPLE.engine().openSession()) {
             second.execute("SET SESSION innodb_lock_wait_timeout = 1");
             first.execute("BEGIN");
             String order = orderOn(second, 2);

@@ -1,5 +1,6 @@
 package io.shardwise.core;
 
+import static io.shardwise.core.SampleEngine.affected;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -29,11 +30,6 @@ class InsertSelectUpdateTest {
     /** {@link SampleEngine#sameWrite}. */
     private static String same(String write, String table, String key) throws SQLException {
         return SAMPLE.sameWrite(write, table, key);
-    }
-
-    private static long affected(String outcome) {
-        assertTrue(outcome.startsWith("affected "), outcome);
-        return Long.parseLong(outcome.substring("affected ".length()));
     }
 
     @Test

@@ -1,6 +1,7 @@
 package io.shardwise.core;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.shardwise.core.rule.ShardingRule;
 import io.shardwise.core.sample.SampleData;
@@ -197,6 +198,12 @@ final class SampleEngine implements BeforeAllCallback, AfterEachCallback, AfterA
         } catch (io.shardwise.core.error.ShardwiseException e) {
             return "error " + e.errno();
         }
+    }
+
+    /** The count of an "affected N" outcome of {@link #sameWrite}; fails on any other outcome (an error), naming it. */
+    static long affected(String outcome) {
+        assertTrue(outcome.startsWith("affected "), outcome);
+        return Long.parseLong(outcome.substring("affected ".length()));
     }
 
     /**

@@ -159,12 +159,12 @@ class AutocommitMergeServerTest {
                 long merged = sample.server.loopMergedStatements();
                 CompletableFuture<SQLException> failure = CompletableFuture.supplyAsync(() -> assertThrows(SQLException.class,
                         () -> vs.executeQuery("SELECT SLEEP(20), id FROM sbtest1 WHERE id <= 6 ORDER BY id")));
-                Await.until("the units run the SLEEP", () -> backendQueriesLike("SELECT SLEEP(20)%") >= 2);
+                Await.until("the units run the SLEEP", () -> sample.backendQueriesLike("SELECT SLEEP(20)%") >= 2);
                 ks.execute("KILL QUERY " + id);
                 SQLException e = failure.get(15, TimeUnit.SECONDS);
                 assertEquals(1317, e.getErrorCode());
                 assertEquals("70100", e.getSQLState());
-                Await.until("the killed units ended", () -> backendQueriesLike("SELECT SLEEP(20)%") == 0);
+                Await.until("the killed units ended", () -> sample.backendQueriesLike("SELECT SLEEP(20)%") == 0);
                 assertEquals(cached ? sentAhead + 1 : sentAhead, sample.server.prefetchedStatements(), "sent ahead by the loop: " + cached);
                 assertEquals(merged, sample.server.loopMergedStatements());
                 try (ResultSet rs = vs.executeQuery("SELECT id FROM sbtest1 ORDER BY id LIMIT 2")) {
@@ -234,7 +234,7 @@ class AutocommitMergeServerTest {
     @Test
     void aShardsErrorMidMergeKillsTheOtherUnitAndAnswersAsTheJdbcPath() throws Exception {
         long first = 1;
-        long other = idOnOtherShard(first);
+        long other = sample.idOnOtherShard(first);
         String failing = "SELECT id, CASE WHEN id = " + first + " THEN SLEEP(%d) + (SELECT 1 UNION SELECT 2) ELSE SLEEP(%d) END AS v"
                 + " FROM sbtest1 WHERE id IN (" + first + ", " + other + ") ORDER BY id";
         try (RawClient direct = RawClient.connect(plain.address().getPort(), "app", "app", "shop", NativePassword.PLUGIN);
@@ -247,7 +247,7 @@ class AutocommitMergeServerTest {
             // merger has them before the failing row), where the units read whole fail before any (as before this path)
             List<String> actual = RelayServerTest.exchange(relayed, String.format(failing, 2, 60));
             assertEquals(expected.get(expected.size() - 1).substring(1), actual.get(actual.size() - 1).substring(1), actual.toString());
-            Await.until("the other shard's unit was killed", () -> backendQueriesLike("%SLEEP(60)%") == 0);
+            Await.until("the other shard's unit was killed", () -> sample.backendQueriesLike("%SLEEP(60)%") == 0);
             assertEquals(merged, sample.server.loopMergedStatements());
             assertEquals(reads, sample.server.autocommitReads(), "a failed statement is not counted");
             assertEquals(RelayServerTest.exchange(direct, "SHOW WARNINGS"), RelayServerTest.exchange(relayed, "SHOW WARNINGS"));
@@ -261,43 +261,7 @@ class AutocommitMergeServerTest {
     void aClientThatLeavesMidMergeHasItsUnitsKilledAndItsConnectionsBack() throws Exception {
         String slow = "SELECT SLEEP(%d), k FROM sbtest1 WHERE id <= 6 ORDER BY k";
         RawClient c = RawClient.connect(sample.server.address().getPort(), "app", "app", "shop", NativePassword.PLUGIN);
-        try {
-            RelayServerTest.exchange(c, String.format(slow, 0)); // the shape's plan cached
-            long hops = sample.server.sessionCommands();
-            c.command(0x03, String.format(slow, 60));
-            Await.until("the units run the SLEEP", () -> backendQueriesLike("SELECT SLEEP(60)%") >= 2);
-            assertEquals(hops, sample.server.sessionCommands(), "the loop waits for the units");
-        } finally {
-            c.close();
-        }
-        Await.until("the units were killed", () -> backendQueriesLike("SELECT SLEEP(60)%") == 0);
-        Await.until("every relay connection back in its pool or closed", () -> sample.server.busyRelayConnections() == 0);
-    }
-
-    /** An id of sbtest1 on the other shard than {@code id}'s. */
-    private static long idOnOtherShard(long id) throws SQLException {
-        String prefix = sample.target.databasePrefix();
-        try (Connection c = sample.backend.connect(null); Statement st = c.createStatement()) {
-            String shard;
-            try (ResultSet rs = st.executeQuery("SELECT COUNT(*) FROM " + prefix + "_0.sbtest1 WHERE id = " + id)) {
-                rs.next();
-                shard = rs.getInt(1) == 1 ? "_1" : "_0";
-            }
-            try (ResultSet rs = st.executeQuery("SELECT MIN(id) FROM " + prefix + shard + ".sbtest1")) {
-                rs.next();
-                return rs.getLong(1);
-            }
-        }
-    }
-
-    private static int backendQueriesLike(String pattern) {
-        try (Connection c = sample.backend.connect(null); Statement st = c.createStatement();
-             ResultSet rs = st.executeQuery("SELECT COUNT(*) FROM information_schema.PROCESSLIST WHERE COMMAND = 'Query' AND INFO LIKE '"
-                     + pattern.replace("'", "''") + "' AND INFO NOT LIKE '%PROCESSLIST%'")) {
-            rs.next();
-            return rs.getInt(1);
-        } catch (SQLException e) {
-            throw new IllegalStateException(e);
-        }
+        RelayServerTest.exchange(c, String.format(slow, 0)); // the shape's plan cached
+        sample.assertLeavingMidMergeKillsTheUnits(c, "SELECT SLEEP(60)%", () -> c.command(0x03, String.format(slow, 60)));
     }
 }

@@ -8,8 +8,6 @@ import io.shardwise.server.auth.NativePassword;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.Statement;
-import java.util.ArrayList;
-import java.util.HexFormat;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -45,29 +43,7 @@ class ChainedTransactionServerTest {
                 SampleServer.column(s, "SELECT k FROM sbtest1 WHERE id = 1");
             }
         }
-        String read = "SELECT k FROM sbtest1 WHERE id IN (1, 2, 3, 4) ORDER BY id";
-        List<List<String>> answers = new ArrayList<>();
-        try (ShardwiseServer plain = ShardwiseServer.start(sample.engine, sample.engine.rule().config().server().withRelay(false), 0)) {
-            for (ShardwiseServer server : List.of(sample.server, plain)) {
-                // each round runs on one MariaDB's unsharded copy, then on Shardwise's shards, from the same data
-                List<String> mariaDb = wireAnswers(sample.backend.port(), sample.backend.user(), sample.backend.password(), sample.whole);
-                List<String> shardwise = wireAnswers(server.address().getPort(), "app", "app", "shop");
-                assertEquals(String.join("\n", mariaDb.stream().map(ChainedTransactionServerTest::outcome).toList()),
-                        String.join("\n", shardwise.stream().map(ChainedTransactionServerTest::outcome).toList()),
-                        "status flags, errors and rows as one MariaDB's");
-                assertEquals(direct(read), sample.column(read), "what was committed and what rolled back, as on one MariaDB");
-                assertEquals(0, sample.server.pinnedConnections());
-                answers.add(shardwise.stream().map(ChainedTransactionServerTest::withoutRows).toList());
-            }
-        }
-        assertEquals(String.join("\n", answers.get(1)), String.join("\n", answers.get(0)), "the relay's answers are the JDBC executor's");
-    }
-
-    /** An answer, a result set's rows left out (the rounds start from different data). */
-    private static String withoutRows(String answer) {
-        String packets = answer.substring(answer.indexOf(" -> [") + 5);
-        String first = packets.substring(packets.indexOf(':') + 1, packets.indexOf(':') + 3);
-        return first.equals("00") || first.equals("ff") ? answer : answer.substring(0, answer.indexOf(" -> [")) + " -> rows";
+        sample.assertScriptAsOneMariaDbAndTheRelayOffServer(SCRIPT, "SELECT k FROM sbtest1 WHERE id IN (1, 2, 3, 4) ORDER BY id", null);
     }
 
     /** COMMIT RELEASE (and completion_type RELEASE): the OK, then the server closes the connection, as MariaDB does; the work is committed. */
@@ -85,7 +61,7 @@ class ChainedTransactionServerTest {
                     for (String sql : release.split("; ")) {
                         answer = RelayServerTest.exchange(client, sql);
                     }
-                    assertTrue(outcome(release + " -> " + answer).contains(" -> OK "), release + " on " + (direct ? "MariaDB" : "Shardwise") + ": " + answer);
+                    assertTrue(RelayServerTest.outcome(release + " -> " + answer).contains(" -> OK "), release + " on " + (direct ? "MariaDB" : "Shardwise") + ": " + answer);
                     assertTrue(client.closedByServer(), release + ": the connection closed after the OK on " + (direct ? "MariaDB" : "Shardwise"));
                 }
             }
@@ -99,50 +75,5 @@ class ChainedTransactionServerTest {
             assertTrue(c.isClosed());
         }
         assertEquals(0, sample.server.pinnedConnections());
-    }
-
-    private static List<String> direct(String sql) throws SQLException {
-        try (Connection c = sample.backend.connect(sample.whole); Statement s = c.createStatement()) {
-            return SampleServer.column(s, sql);
-        }
-    }
-
-    private static List<String> wireAnswers(int port, String user, String password, String database) throws Exception {
-        List<String> out = new ArrayList<>();
-        try (RawClient client = RawClient.connect(port, user, password, database, NativePassword.PLUGIN)) {
-            for (String sql : SCRIPT) {
-                out.add(sql + " -> " + RelayServerTest.exchange(client, sql));
-            }
-        }
-        return out;
-    }
-
-    /**
-     * What one MariaDB and Shardwise must agree on: an OK's IN_TRANS and AUTOCOMMIT flags, an ERR's errno, a
-     * result's last row (column definitions name other schemas).
-     */
-    private static String outcome(String answer) {
-        int arrow = answer.indexOf(" -> [");
-        String sql = answer.substring(0, arrow);
-        String[] packets = answer.substring(arrow + 5, answer.length() - 1).split(", ");
-        byte[] first = HexFormat.of().parseHex(packets[0].substring(packets[0].indexOf(':') + 1));
-        int header = first[0] & 0xFF;
-        if (header == 0x00) {
-            int at = 1;
-            at += lenencSize(first[at]);
-            at += lenencSize(first[at]);
-            int status = (first[at] & 0xFF) | (first[at + 1] & 0xFF) << 8;
-            return sql + " -> OK in_trans=" + (status & 1) + " autocommit=" + (status >> 1 & 1);
-        }
-        if (header == 0xFF) {
-            return sql + " -> ERR " + ((first[1] & 0xFF) | (first[2] & 0xFF) << 8);
-        }
-        String row = packets[packets.length - 2];
-        return sql + " -> row " + row.substring(row.indexOf(':') + 1);
-    }
-
-    private static int lenencSize(byte b) {
-        int v = b & 0xFF;
-        return v < 0xFB ? 1 : v == 0xFC ? 3 : v == 0xFD ? 4 : 9;
     }
 }

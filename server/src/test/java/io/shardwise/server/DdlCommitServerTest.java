@@ -1,14 +1,7 @@
 package io.shardwise.server;
 
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
-
-import io.shardwise.server.auth.NativePassword;
 import java.sql.Connection;
-import java.sql.SQLException;
 import java.sql.Statement;
-import java.util.ArrayList;
-import java.util.HexFormat;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -41,76 +34,7 @@ class DdlCommitServerTest {
                 s.executeUpdate("UPDATE users SET name = CONCAT(name, '') WHERE user_id = 1");
             }
         }
-        String read = "SELECT name FROM users WHERE user_id IN (1, 2) ORDER BY user_id";
-        List<List<String>> answers = new ArrayList<>();
-        try (ShardwiseServer plain = ShardwiseServer.start(sample.engine, sample.engine.rule().config().server().withRelay(false), 0)) {
-            for (ShardwiseServer server : List.of(sample.server, plain)) {
-                List<String> mariaDb = wireAnswers(sample.backend.port(), sample.backend.user(), sample.backend.password(), sample.whole);
-                long relayed = sample.server.relayedStatements();
-                List<String> shardwise = wireAnswers(server.address().getPort(), "app", "app", "shop");
-                if (server == sample.server) {
-                    assertTrue(sample.server.relayedStatements() > relayed, "the transactions' writes relayed natively");
-                }
-                assertEquals(String.join("\n", mariaDb.stream().map(DdlCommitServerTest::outcome).toList()),
-                        String.join("\n", shardwise.stream().map(DdlCommitServerTest::outcome).toList()),
-                        "status flags, errors and rows as one MariaDB's");
-                assertEquals(direct(read), sample.column(read), "what was committed and what rolled back, as on one MariaDB");
-                assertEquals(0, sample.server.pinnedConnections());
-                answers.add(shardwise.stream().map(DdlCommitServerTest::withoutRows).toList());
-            }
-        }
-        assertEquals(String.join("\n", answers.get(1)), String.join("\n", answers.get(0)), "the relay's answers are the JDBC executor's");
-    }
-
-    /** An answer, a result set's rows left out (the rounds start from different data). */
-    private static String withoutRows(String answer) {
-        String packets = answer.substring(answer.indexOf(" -> [") + 5);
-        String first = packets.substring(packets.indexOf(':') + 1, packets.indexOf(':') + 3);
-        return first.equals("00") || first.equals("ff") ? answer : answer.substring(0, answer.indexOf(" -> [")) + " -> rows";
-    }
-
-    private static List<String> direct(String sql) throws SQLException {
-        try (Connection c = sample.backend.connect(sample.whole); Statement s = c.createStatement()) {
-            return SampleServer.column(s, sql);
-        }
-    }
-
-    private static List<String> wireAnswers(int port, String user, String password, String database) throws Exception {
-        List<String> out = new ArrayList<>();
-        try (RawClient client = RawClient.connect(port, user, password, database, NativePassword.PLUGIN)) {
-            for (String sql : SCRIPT) {
-                out.add(sql + " -> " + RelayServerTest.exchange(client, sql));
-            }
-        }
-        return out;
-    }
-
-    /**
-     * What one MariaDB and Shardwise must agree on: an OK's IN_TRANS and AUTOCOMMIT flags, an ERR's errno, a
-     * result's last row (column definitions name other schemas).
-     */
-    private static String outcome(String answer) {
-        int arrow = answer.indexOf(" -> [");
-        String sql = answer.substring(0, arrow);
-        String[] packets = answer.substring(arrow + 5, answer.length() - 1).split(", ");
-        byte[] first = HexFormat.of().parseHex(packets[0].substring(packets[0].indexOf(':') + 1));
-        int header = first[0] & 0xFF;
-        if (header == 0x00) {
-            int at = 1;
-            at += lenencSize(first[at]);
-            at += lenencSize(first[at]);
-            int status = (first[at] & 0xFF) | (first[at + 1] & 0xFF) << 8;
-            return sql + " -> OK in_trans=" + (status & 1) + " autocommit=" + (status >> 1 & 1);
-        }
-        if (header == 0xFF) {
-            return sql + " -> ERR " + ((first[1] & 0xFF) | (first[2] & 0xFF) << 8);
-        }
-        String row = packets[packets.length - 2];
-        return sql + " -> row " + row.substring(row.indexOf(':') + 1);
-    }
-
-    private static int lenencSize(byte b) {
-        int v = b & 0xFF;
-        return v < 0xFB ? 1 : v == 0xFC ? 3 : v == 0xFD ? 4 : 9;
+        sample.assertScriptAsOneMariaDbAndTheRelayOffServer(SCRIPT, "SELECT name FROM users WHERE user_id IN (1, 2) ORDER BY user_id",
+                "the transactions' writes relayed natively");
     }
 }

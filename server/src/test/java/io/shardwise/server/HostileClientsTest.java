@@ -27,10 +27,9 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * Clients that do not play by the rules (issue 17, hostile input): sockets that never answer the
@@ -42,34 +41,13 @@ import org.junit.jupiter.api.Test;
 class HostileClientsTest {
     /** Held at once by the silent-sockets test: the issue's number (the test JVM has 20,000 descriptors; each costs two). */
     private static final int SILENT_SOCKETS = 2_000;
-    private static SampleServer sample;
+    @RegisterExtension
+    static final SampleServer sample = SampleServer.forClass("hostile");
     private static long orders;
-    private final List<ShardwiseServer> servers = new ArrayList<>();
 
     @BeforeAll
     static void start() throws Exception {
-        sample = SampleServer.start("hostile");
-        try (Connection c = sample.direct(); Statement s = c.createStatement(); ResultSet rs = s.executeQuery("SELECT COUNT(*) FROM orders")) {
-            rs.next();
-            orders = rs.getLong(1);
-        }
-    }
-
-    @AfterEach
-    void stopServers() throws Exception {
-        servers.forEach(ShardwiseServer::close);
-        sample.assertClean();
-    }
-
-    @AfterAll
-    static void stop() {
-        sample.close();
-    }
-
-    private ShardwiseServer serve(ServerConfig settings) {
-        ShardwiseServer s = ShardwiseServer.start(sample.engine, settings, 0);
-        servers.add(s);
-        return s;
+        orders = sample.directLong("SELECT COUNT(*) FROM orders");
     }
 
     private static ServerConfig settings() {
@@ -77,16 +55,11 @@ class HostileClientsTest {
     }
 
     private static Connection connect(ShardwiseServer server, String password, String options) throws SQLException {
-        return DriverManager.getConnection("jdbc:mysql://127.0.0.1:" + server.address().getPort() + "/shop?user=app&password="
-                + password + "&sslMode=DISABLED&connectTimeout=10000" + options);
+        return SampleServer.connect(server, password, "&sslMode=DISABLED&connectTimeout=10000" + options);
     }
 
     private static void countOrders(ShardwiseServer server, String options) throws SQLException {
-        try (Connection c = connect(server, "app", options); Statement s = c.createStatement();
-             ResultSet rs = s.executeQuery("SELECT COUNT(*) FROM orders")) {
-            assertTrue(rs.next());
-            assertEquals(orders, rs.getLong(1));
-        }
+        SampleServer.assertOrders(connect(server, "app", options), orders);
     }
 
     private static SQLException refused(ShardwiseServer server, String password, String options) {
@@ -133,7 +106,7 @@ class HostileClientsTest {
     @Test
     void twoThousandSilentSocketsAreClosedAtTheConnectTimeoutAndRealClientsLogInAgain() throws Exception {
         Duration connectTimeout = Duration.ofSeconds(4);
-        ShardwiseServer server = serve(settings().withLimits(SILENT_SOCKETS, Duration.ZERO, settings().maxPacketSize())
+        ShardwiseServer server = sample.serve(settings().withLimits(SILENT_SOCKETS, Duration.ZERO, settings().maxPacketSize())
                 // the timeouts would block 127.0.0.1 after MySQL's 100 (the next test shows that)
                 .withConnectGuards(connectTimeout, Integer.MAX_VALUE));
         List<Socket> sockets = new ArrayList<>();
@@ -166,7 +139,7 @@ class HostileClientsTest {
     @Test
     void whileSilentSocketsComeAndGoARealClientGetsInWithinOneConnectTimeout() throws Exception {
         Duration connectTimeout = Duration.ofMillis(500);
-        ShardwiseServer server = serve(settings().withLimits(50, Duration.ZERO, settings().maxPacketSize())
+        ShardwiseServer server = sample.serve(settings().withLimits(50, Duration.ZERO, settings().maxPacketSize())
                 .withConnectGuards(connectTimeout, Integer.MAX_VALUE));
         List<Socket> sockets = new ArrayList<>();
         try {
@@ -194,7 +167,7 @@ class HostileClientsTest {
 
     @Test
     void wrongPasswordsFromOneAddressBlockItWith1129AndOthersAreNotAffected() throws Exception {
-        ShardwiseServer server = serve(settings().withConnectGuards(Duration.ofSeconds(10), 3));
+        ShardwiseServer server = sample.serve(settings().withConnectGuards(Duration.ofSeconds(10), 3));
         String guesser = "&localSocketAddress=127.0.0.2";
         for (int i = 0; i < 3; i++) {
             assertEquals(1045, refused(server, "guess" + i, guesser).getErrorCode());
@@ -252,7 +225,7 @@ class HostileClientsTest {
 
     @Test
     void aSuccessfulLoginResetsTheAddresssCount() throws Exception {
-        ShardwiseServer server = serve(settings().withConnectGuards(Duration.ofSeconds(10), 3));
+        ShardwiseServer server = sample.serve(settings().withConnectGuards(Duration.ofSeconds(10), 3));
         String from = "&localSocketAddress=127.0.0.4";
         for (int round = 0; round < 3; round++) {
             assertEquals(1045, refused(server, "guess", from).getErrorCode());
@@ -273,7 +246,7 @@ class HostileClientsTest {
 
     @Test
     void handshakeTimeoutsAndGarbageCountAsConnectErrors() throws Exception {
-        ShardwiseServer server = serve(settings().withConnectGuards(Duration.ofMillis(300), 3));
+        ShardwiseServer server = sample.serve(settings().withConnectGuards(Duration.ofMillis(300), 3));
         try (Socket silent = silent(server, "127.0.0.5")) {
             assertTrue(closedByServer(silent), "closed at the connect timeout");
         }
@@ -300,7 +273,7 @@ class HostileClientsTest {
 
     @Test
     void pymysqlSeesMysqlsErrorsForEachRefusal() throws Exception {
-        ShardwiseServer server = serve(settings().withLimits(2, Duration.ZERO, 4096).withConnectGuards(Duration.ofSeconds(10), 2));
+        ShardwiseServer server = sample.serve(settings().withLimits(2, Duration.ZERO, 4096).withConnectGuards(Duration.ofSeconds(10), 2));
         Path script = Path.of("src/test/python/pymysql_refusals.py").toAbsolutePath();
         Process p = new ProcessBuilder("/usr/bin/python3", script.toString(), String.valueOf(server.address().getPort()))
                 .redirectErrorStream(true).start();
@@ -336,7 +309,7 @@ class HostileClientsTest {
      */
     @Test
     void connectorJLearnsTheConfiguredMaxPacketAndRefusesALongerStatementAsWithMysql() throws Exception {
-        ShardwiseServer server = serve(settings().withLimits(10, Duration.ZERO, 4096));
+        ShardwiseServer server = sample.serve(settings().withLimits(10, Duration.ZERO, 4096));
         try (Connection c = connect(server, "app", ""); Statement s = c.createStatement()) {
             try (ResultSet rs = s.executeQuery("SELECT @@max_allowed_packet")) {
                 assertTrue(rs.next());
@@ -353,7 +326,7 @@ class HostileClientsTest {
 
     @Test
     void connectorJReadsTooManyConnectionsAsFromMysql() throws Exception {
-        ShardwiseServer server = serve(settings().withLimits(1, Duration.ZERO, settings().maxPacketSize()));
+        ShardwiseServer server = sample.serve(settings().withLimits(1, Duration.ZERO, settings().maxPacketSize()));
         try (Connection held = connect(server, "app", "")) {
             SQLException full = refused(server, "app", "");
             assertEquals(1040, full.getErrorCode(), full.toString());

@@ -8,8 +8,6 @@ import io.shardwise.server.auth.NativePassword;
 import io.shardwise.server.protocol.Capabilities;
 import io.shardwise.testkit.Await;
 import java.sql.Connection;
-import java.sql.ResultSet;
-import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
@@ -184,11 +182,11 @@ class PreparedLoopMergeServerTest {
                         throw new java.io.UncheckedIOException(e);
                     }
                 });
-                Await.until("the units run the SLEEP", () -> backendQueriesLike("SELECT SLEEP(20)%") >= 2);
+                Await.until("the units run the SLEEP", () -> sample.backendQueriesLike("SELECT SLEEP(20)%") >= 2);
                 ks.execute("KILL QUERY " + id);
                 List<String> answer = killed.get(15, TimeUnit.SECONDS);
                 assertTrue(answer.get(answer.size() - 1).startsWith("1:ff2505"), "1317: " + answer);
-                Await.until("the killed units ended", () -> backendQueriesLike("SELECT SLEEP(20)%") == 0);
+                Await.until("the killed units ended", () -> sample.backendQueriesLike("SELECT SLEEP(20)%") == 0);
                 assertEquals(prefetched + 1, sample.server.prefetchedStatements(), "the session's thread took the units the loop sent");
                 assertEquals(merged, sample.server.loopMergedStatements());
                 assertTrue(PreparedRelayServerTest.execute(victim, point, Param.longlong(1)).size() >= 3, "the session goes on");
@@ -207,7 +205,7 @@ class PreparedLoopMergeServerTest {
         String failing = "SELECT id, CASE WHEN id = 1 THEN SLEEP(1) + (SELECT 1 UNION SELECT 2) ELSE SLEEP(60) END AS v"
                 + " FROM sbtest1 WHERE id IN (?, ?) ORDER BY id";
         String quick = failing.replace("SLEEP(1)", "SLEEP(0)").replace("SLEEP(60)", "SLEEP(0)");
-        long other = idOnOtherShard(1);
+        long other = sample.idOnOtherShard(1);
         try (RawClient direct = connect(plain, Capabilities.SERVER); RawClient relayed = connect(sample.server, Capabilities.SERVER)) {
             int d = PreparedRelayServerTest.prepare(direct, quick);
             // the shape's plan cached (the SLEEPs' literals are no part of it)
@@ -217,7 +215,7 @@ class PreparedLoopMergeServerTest {
             long merged = sample.server.loopMergedStatements();
             List<String> actual = PreparedRelayServerTest.execute(relayed, r, Param.longlong(1), Param.longlong(other));
             assertEquals(expected.get(expected.size() - 1).substring(1), actual.get(actual.size() - 1).substring(1), actual.toString());
-            Await.until("the other shard's unit was killed", () -> backendQueriesLike("%SLEEP(60)%") == 0);
+            Await.until("the other shard's unit was killed", () -> sample.backendQueriesLike("%SLEEP(60)%") == 0);
             assertEquals(merged, sample.server.loopMergedStatements());
             assertTrue(RelayServerTest.exchange(relayed, "SELECT COUNT(*) FROM sbtest1").size() > 2, "the session goes on");
         }
@@ -232,17 +230,8 @@ class PreparedLoopMergeServerTest {
             PreparedRelayServerTest.execute(warm, PreparedRelayServerTest.prepare(warm, slow), Param.longlong(0)); // cached
         }
         RawClient c = connect(sample.server, Capabilities.SERVER);
-        try {
-            int stmt = PreparedRelayServerTest.prepare(c, slow);
-            long hops = sample.server.sessionCommands();
-            c.send(0, executePacket(stmt, 6));
-            Await.until("the units run the SLEEP", () -> backendQueriesLike("SELECT SLEEP(60)%") >= 2);
-            assertEquals(hops, sample.server.sessionCommands(), "the loop waits for the units");
-        } finally {
-            c.close();
-        }
-        Await.until("the units were killed", () -> backendQueriesLike("SELECT SLEEP(60)%") == 0);
-        Await.until("every relay connection back in its pool or closed", () -> sample.server.busyRelayConnections() == 0);
+        int stmt = PreparedRelayServerTest.prepare(c, slow);
+        sample.assertLeavingMidMergeKillsTheUnits(c, "SELECT SLEEP(60)%", () -> c.send(0, executePacket(stmt, 6)));
     }
 
     /** COM_STMT_EXECUTE of statement {@code id} with one LONGLONG parameter. */
@@ -261,32 +250,5 @@ class PreparedLoopMergeServerTest {
         String row = packets.get(packets.size() - 2);
         String hex = row.substring(row.indexOf(':') + 3);
         return Long.parseLong(new String(java.util.HexFormat.of().parseHex(hex), java.nio.charset.StandardCharsets.US_ASCII));
-    }
-
-    /** An id of sbtest1 on the other shard than {@code id}'s. */
-    private static long idOnOtherShard(long id) throws SQLException {
-        String prefix = sample.target.databasePrefix();
-        try (Connection c = sample.backend.connect(null); Statement st = c.createStatement()) {
-            String shard;
-            try (ResultSet rs = st.executeQuery("SELECT COUNT(*) FROM " + prefix + "_0.sbtest1 WHERE id = " + id)) {
-                rs.next();
-                shard = rs.getInt(1) == 1 ? "_1" : "_0";
-            }
-            try (ResultSet rs = st.executeQuery("SELECT MIN(id) FROM " + prefix + shard + ".sbtest1")) {
-                rs.next();
-                return rs.getLong(1);
-            }
-        }
-    }
-
-    private static int backendQueriesLike(String pattern) {
-        try (Connection c = sample.backend.connect(null); Statement st = c.createStatement();
-             ResultSet rs = st.executeQuery("SELECT COUNT(*) FROM information_schema.PROCESSLIST WHERE COMMAND = 'Query' AND INFO LIKE '"
-                     + pattern.replace("'", "''") + "' AND INFO NOT LIKE '%PROCESSLIST%'")) {
-            rs.next();
-            return rs.getInt(1);
-        } catch (SQLException e) {
-            throw new IllegalStateException(e);
-        }
     }
 }

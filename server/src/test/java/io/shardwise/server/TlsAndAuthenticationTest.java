@@ -14,20 +14,15 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.KeyStore;
-import java.sql.Connection;
-import java.sql.DriverManager;
-import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.sql.Statement;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -36,7 +31,8 @@ import org.junit.jupiter.api.io.TempDir;
  * the server section it needs, so that the caching_sha2 cache starts empty.
  */
 class TlsAndAuthenticationTest {
-    private static SampleServer sample;
+    @RegisterExtension
+    static final SampleServer sample = SampleServer.forClass("tls");
     private static long orders;
     @TempDir
     static Path dir;
@@ -44,15 +40,10 @@ class TlsAndAuthenticationTest {
     private static TlsConfig configured;
     private static Path certFile;
     private static String trustStore;
-    private final List<ShardwiseServer> servers = new ArrayList<>();
 
     @BeforeAll
     static void start() throws Exception {
-        sample = SampleServer.start("tls");
-        try (Connection c = sample.direct(); Statement s = c.createStatement(); ResultSet rs = s.executeQuery("SELECT COUNT(*) FROM orders")) {
-            rs.next();
-            orders = rs.getLong(1);
-        }
+        orders = sample.directLong("SELECT COUNT(*) FROM orders");
         GeneratedCertificate identity = GeneratedCertificate.generate(Instant.now());
         certFile = Files.writeString(dir.resolve("server-cert.pem"), PemFiles.pem("CERTIFICATE", identity.certificate().getEncoded()));
         Path keyFile = Files.writeString(dir.resolve("server-key.pem"), PemFiles.pem("PRIVATE KEY", identity.key().getEncoded()));
@@ -71,44 +62,18 @@ class TlsAndAuthenticationTest {
         return "&trustCertificateKeyStoreUrl=" + file.toUri() + "&trustCertificateKeyStoreType=PKCS12&trustCertificateKeyStorePassword=changeit";
     }
 
-    @AfterEach
-    void stopServers() throws Exception {
-        servers.forEach(ShardwiseServer::close);
-        sample.assertClean();
-    }
-
-    @AfterAll
-    static void stop() {
-        sample.close();
-    }
-
-    private ShardwiseServer serve(ServerConfig settings) {
-        ShardwiseServer s = ShardwiseServer.start(sample.engine, settings, 0);
-        servers.add(s);
-        return s;
-    }
-
     private static ServerConfig sampleSettings() {
         return sample.engine.rule().config().server();
     }
 
-    private static Connection connect(ShardwiseServer server, String password, String options) throws SQLException {
-        return DriverManager.getConnection("jdbc:mysql://127.0.0.1:" + server.address().getPort() + "/shop?user=app&password="
-                + password + options);
-    }
-
     /** Connects, counts the orders through Shardwise and compares with the unsharded copy. */
     private static void countOrders(ShardwiseServer server, String password, String options) throws SQLException {
-        try (Connection c = connect(server, password, options); Statement s = c.createStatement();
-             ResultSet rs = s.executeQuery("SELECT COUNT(*) FROM orders")) {
-            assertTrue(rs.next());
-            assertEquals(orders, rs.getLong(1));
-        }
+        SampleServer.assertOrders(SampleServer.connect(server, password, options), orders);
     }
 
     @Test
     void connectorJNegotiatesTlsWhenAskedAndPlainClientsStillWorkWhenTlsIsOptional() throws Exception {
-        ShardwiseServer server = serve(sampleSettings());
+        ShardwiseServer server = sample.serve(sampleSettings());
         countOrders(server, "app", "&sslMode=REQUIRED");
         countOrders(server, "app", "&sslMode=DISABLED");
         countOrders(server, "app", "&sslMode=PREFERRED");
@@ -116,10 +81,10 @@ class TlsAndAuthenticationTest {
 
     @Test
     void connectorJVerifiesTheConfiguredCertificateAndRejectsAnother() throws Exception {
-        ShardwiseServer server = serve(sampleSettings().withTls(configured));
+        ShardwiseServer server = sample.serve(sampleSettings().withTls(configured));
         countOrders(server, "app", "&sslMode=VERIFY_CA" + trustStore);
         String otherTrust = trustStoreOf(GeneratedCertificate.generate(Instant.now()), "other.p12");
-        SQLException e = assertThrows(SQLException.class, () -> connect(server, "app", "&sslMode=VERIFY_CA" + otherTrust).close());
+        SQLException e = assertThrows(SQLException.class, () -> SampleServer.connect(server, "app", "&sslMode=VERIFY_CA" + otherTrust).close());
         Throwable cause = e;
         while (cause != null && !(cause instanceof javax.net.ssl.SSLHandshakeException)) {
             cause = cause.getCause();
@@ -129,8 +94,8 @@ class TlsAndAuthenticationTest {
 
     @Test
     void whenTlsIsRequiredAPlainClientGets3159AndATlsClientGetsIn() throws Exception {
-        ShardwiseServer server = serve(sampleSettings().withTls(new TlsConfig(certFile, configured.key(), true)));
-        SQLException e = assertThrows(SQLException.class, () -> connect(server, "app", "&sslMode=DISABLED").close());
+        ShardwiseServer server = sample.serve(sampleSettings().withTls(new TlsConfig(certFile, configured.key(), true)));
+        SQLException e = assertThrows(SQLException.class, () -> SampleServer.connect(server, "app", "&sslMode=DISABLED").close());
         assertEquals(3159, e.getErrorCode(), e.toString());
         assertEquals("Connections using insecure transport are prohibited while --require_secure_transport=ON.", e.getMessage());
         countOrders(server, "app", "&sslMode=REQUIRED");
@@ -139,34 +104,34 @@ class TlsAndAuthenticationTest {
 
     @Test
     void cachingSha2WithoutTlsFetchesTheKeyOnceThenTakesTheFastPath() throws Exception {
-        ShardwiseServer server = serve(sampleSettings().withDefaultAuthPlugin(ServerConfig.CACHING_SHA2_PASSWORD));
+        ShardwiseServer server = sample.serve(sampleSettings().withDefaultAuthPlugin(ServerConfig.CACHING_SHA2_PASSWORD));
         // not cached yet: full authentication, which without TLS needs the server's RSA key
-        SQLException refused = assertThrows(SQLException.class, () -> connect(server, "app", "&sslMode=DISABLED").close());
+        SQLException refused = assertThrows(SQLException.class, () -> SampleServer.connect(server, "app", "&sslMode=DISABLED").close());
         assertTrue(refused.getMessage().contains("Public Key Retrieval is not allowed"), refused.toString());
         SQLException wrong = assertThrows(SQLException.class,
-                () -> connect(server, "guess", "&sslMode=DISABLED&allowPublicKeyRetrieval=true").close());
+                () -> SampleServer.connect(server, "guess", "&sslMode=DISABLED&allowPublicKeyRetrieval=true").close());
         assertEquals(1045, wrong.getErrorCode());
         assertEquals("Access denied for user 'app'@'127.0.0.1' (using password: YES)", wrong.getMessage());
         countOrders(server, "app", "&sslMode=DISABLED&allowPublicKeyRetrieval=true");
         // cached now: the scramble alone suffices, no key needed
         countOrders(server, "app", "&sslMode=DISABLED");
         SQLException wrongAgain = assertThrows(SQLException.class,
-                () -> connect(server, "guess", "&sslMode=DISABLED&allowPublicKeyRetrieval=true").close());
+                () -> SampleServer.connect(server, "guess", "&sslMode=DISABLED&allowPublicKeyRetrieval=true").close());
         assertEquals(1045, wrongAgain.getErrorCode());
     }
 
     @Test
     void cachingSha2OverTlsSendsThePasswordInsideTheTunnel() throws Exception {
-        ShardwiseServer server = serve(sampleSettings().withDefaultAuthPlugin(ServerConfig.CACHING_SHA2_PASSWORD).withTls(configured));
+        ShardwiseServer server = sample.serve(sampleSettings().withDefaultAuthPlugin(ServerConfig.CACHING_SHA2_PASSWORD).withTls(configured));
         countOrders(server, "app", "&sslMode=VERIFY_CA" + trustStore);
         countOrders(server, "app", "&sslMode=DISABLED"); // the TLS login filled the cache
     }
 
     @Test
     void clientsProposingTheOtherPluginAreSwitchedBothWays() throws Exception {
-        ShardwiseServer sha2 = serve(sampleSettings().withDefaultAuthPlugin(ServerConfig.CACHING_SHA2_PASSWORD));
+        ShardwiseServer sha2 = sample.serve(sampleSettings().withDefaultAuthPlugin(ServerConfig.CACHING_SHA2_PASSWORD));
         countOrders(sha2, "app", "&sslMode=REQUIRED&defaultAuthenticationPlugin=mysql_native_password");
-        ShardwiseServer nativeDefault = serve(sampleSettings());
+        ShardwiseServer nativeDefault = sample.serve(sampleSettings());
         countOrders(nativeDefault, "app", "&sslMode=DISABLED&defaultAuthenticationPlugin=caching_sha2_password");
         try (RawClient c = RawClient.connect(nativeDefault.address().getPort(), "app", "app", "shop", "caching_sha2_password")) {
             assertEquals(0, c.loginReply.header(), "switched to mysql_native_password, then OK");
@@ -175,7 +140,7 @@ class TlsAndAuthenticationTest {
 
     @Test
     void theMariadbClientConnectsOverTlsVerifiesTheCertificateAndAuthenticatesWithBothPlugins() throws Exception {
-        ShardwiseServer required = serve(sampleSettings().withDefaultAuthPlugin(ServerConfig.CACHING_SHA2_PASSWORD)
+        ShardwiseServer required = sample.serve(sampleSettings().withDefaultAuthPlugin(ServerConfig.CACHING_SHA2_PASSWORD)
                 .withTls(new TlsConfig(certFile, configured.key(), true)));
         // mariadb proposes mysql_native_password and is switched to caching_sha2_password; full authentication over TLS
         assertEquals("COUNT(*)\n" + orders + "\n", mariadb(required, "--ssl", "--ssl-ca=" + certFile, "--ssl-verify-server-cert"));
@@ -183,7 +148,7 @@ class TlsAndAuthenticationTest {
         String refused = mariadbFails(required, "--skip-ssl");
         assertTrue(refused.contains("ERROR 3159"), refused);
 
-        ShardwiseServer optional = serve(sampleSettings());
+        ShardwiseServer optional = sample.serve(sampleSettings());
         assertEquals("COUNT(*)\n" + orders + "\n", mariadb(optional, "--skip-ssl"));
         assertEquals("COUNT(*)\n" + orders + "\n", mariadb(optional, "--ssl"));
     }
@@ -191,7 +156,7 @@ class TlsAndAuthenticationTest {
     /** PyMySQL with an {@code ssl} context, verifying the configured certificate, over TLS 1.3 and 1.2 (the engine in use). */
     @Test
     void pymysqlLogsInOverTls13And12VerifyingTheConfiguredCertificate() throws Exception {
-        ShardwiseServer server = serve(sampleSettings().withTls(new TlsConfig(certFile, configured.key(), true)));
+        ShardwiseServer server = sample.serve(sampleSettings().withTls(new TlsConfig(certFile, configured.key(), true)));
         Path script = Path.of("src/test/python/pymysql_tls.py").toAbsolutePath();
         Process p = new ProcessBuilder("/usr/bin/python3", script.toString(), String.valueOf(server.address().getPort()), certFile.toString())
                 .redirectErrorStream(true).start();
@@ -204,7 +169,7 @@ class TlsAndAuthenticationTest {
 
     @Test
     void theMariadbClientFetchesTheRsaKeyForCachingSha2WithoutTls() throws Exception {
-        ShardwiseServer sha2 = serve(sampleSettings().withDefaultAuthPlugin(ServerConfig.CACHING_SHA2_PASSWORD));
+        ShardwiseServer sha2 = sample.serve(sampleSettings().withDefaultAuthPlugin(ServerConfig.CACHING_SHA2_PASSWORD));
         assertEquals("COUNT(*)\n" + orders + "\n", mariadb(sha2, "--skip-ssl"));
         String wrong = mariadbFails(sha2, "--skip-ssl", "-pguess");
         assertTrue(wrong.contains("ERROR 1045") && wrong.contains("Access denied for user 'app'@'127.0.0.1' (using password: YES)"), wrong);
@@ -212,10 +177,10 @@ class TlsAndAuthenticationTest {
 
     @Test
     void theConfiguredLimitsApply() throws Exception {
-        ShardwiseServer server = serve(sampleSettings().withLimits(1, Duration.ofMillis(400), 4096));
+        ShardwiseServer server = sample.serve(sampleSettings().withLimits(1, Duration.ofMillis(400), 4096));
         try (RawClient first = RawClient.connect(server.address().getPort(), "app", "app", "shop", NativePassword.PLUGIN)) {
             assertEquals(0, first.loginReply.header());
-            SQLException refused = assertThrows(SQLException.class, () -> connect(server, "app", "&sslMode=DISABLED").close());
+            SQLException refused = assertThrows(SQLException.class, () -> SampleServer.connect(server, "app", "&sslMode=DISABLED").close());
             assertEquals(1040, refused.getErrorCode(), refused.toString());
             first.command(0x03, "SELECT '" + "x".repeat(5000) + "'");
             assertEquals(1153, first.readError().errno());

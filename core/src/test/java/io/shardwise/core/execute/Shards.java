@@ -1,5 +1,9 @@
 package io.shardwise.core.execute;
 
+import static io.shardwise.core.execute.ExecutionSessionTest.unit;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+
 import io.shardwise.core.config.BackendConfig;
 import io.shardwise.core.config.PoolConfig;
 import io.shardwise.testkit.MysqlServer;
@@ -102,6 +106,46 @@ final class Shards implements AutoCloseable {
                 // a dedicated server a test stopped or killed: its data goes with it
             }
         }
+    }
+
+    /** {@code INSERT INTO t (id) VALUES (id)} on ds{@code backend}, in {@code s} (the transaction tests' table t). */
+    static void insert(ExecutionSession s, int backend, int id) {
+        s.execute(List.of(unit("ds" + backend, "INSERT INTO t (id) VALUES (?)", id)));
+    }
+
+    /**
+     * A transaction writing t on both backends, then rolled back: it is over, and {@code ids} (a backend's ids of t,
+     * read outside the transaction) finds nothing on either.
+     */
+    void assertRollbackUndoesBothBackends(java.util.function.IntFunction<String> ids) {
+        try (ExecutionSession s = session()) {
+            s.begin();
+            insert(s, 0, 1);
+            insert(s, 1, 2);
+            s.rollback();
+            assertFalse(s.inTransaction());
+        }
+        assertEquals("", ids.apply(0));
+        assertEquals("", ids.apply(1));
+    }
+
+    /**
+     * A savepoint set before a backend joined also undoes that backend's work (ds1 joins after s1): {@code ids} (a
+     * backend's ids of t, read outside the transaction) finds what the commit kept, 1 on ds0 and 4 on ds1.
+     */
+    void assertSavepointSetBeforeABackendJoinedUndoesItsWork(java.util.function.IntFunction<String> ids) {
+        try (ExecutionSession s = session()) {
+            s.begin();
+            insert(s, 0, 1);
+            s.savepoint("s1");
+            insert(s, 0, 2);
+            insert(s, 1, 3); // ds1 joins after s1
+            s.rollbackToSavepoint("s1");
+            insert(s, 1, 4);
+            s.commit();
+        }
+        assertEquals("1", ids.apply(0));
+        assertEquals("4", ids.apply(1));
     }
 
     /** Polls {@code condition} until it holds, failing with {@code what} after ten seconds. */

@@ -1,6 +1,7 @@
 package io.shardwise.core.execute;
 
 import static io.shardwise.core.execute.ExecutionSessionTest.unit;
+import static io.shardwise.core.execute.Shards.insert;
 import static io.shardwise.core.execute.Shards.rows;
 import static io.shardwise.core.execute.Shards.single;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -64,10 +65,6 @@ class TransactionTest {
         assertEquals(0, shards.pools.activeConnections());
     }
 
-    private static void insert(ExecutionSession s, int backend, int id) {
-        s.execute(List.of(unit("ds" + backend, "INSERT INTO t (id) VALUES (?)", id)));
-    }
-
     private static String ids(int backend) {
         return shards.query(backend, "SELECT COALESCE(GROUP_CONCAT(id ORDER BY id), '') FROM t");
     }
@@ -89,15 +86,7 @@ class TransactionTest {
 
     @Test
     void rollbackUndoesWritesOnTwoBackends() {
-        try (ExecutionSession s = shards.session()) {
-            s.begin();
-            insert(s, 0, 1);
-            insert(s, 1, 2);
-            s.rollback();
-            assertFalse(s.inTransaction());
-        }
-        assertEquals("", ids(0));
-        assertEquals("", ids(1));
+        shards.assertRollbackUndoesBothBackends(TransactionTest::ids);
     }
 
     @Test
@@ -215,18 +204,7 @@ class TransactionTest {
 
     @Test
     void aSavepointSetBeforeABackendJoinedAlsoUndoesThatBackendsWork() {
-        try (ExecutionSession s = shards.session()) {
-            s.begin();
-            insert(s, 0, 1);
-            s.savepoint("s1");
-            insert(s, 0, 2);
-            insert(s, 1, 3); // ds1 joins after s1
-            s.rollbackToSavepoint("s1");
-            insert(s, 1, 4);
-            s.commit();
-        }
-        assertEquals("1", ids(0));
-        assertEquals("4", ids(1));
+        shards.assertSavepointSetBeforeABackendJoinedUndoesItsWork(TransactionTest::ids);
     }
 
     @Test

@@ -1,6 +1,7 @@
 package io.shardwise.core.execute;
 
 import static io.shardwise.core.execute.ExecutionSessionTest.unit;
+import static io.shardwise.core.execute.Shards.insert;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -72,10 +73,6 @@ class XaTransactionTest {
     void nothingIsLeftCheckedOutOrInDoubt() {
         Shards.await(() -> shards.pools.activeConnections() == 0, "every connection is back in its pool");
         assertEquals(List.of(), prepared("sw." + instance + "."), "no branch of this instance is left in doubt");
-    }
-
-    private static void insert(ExecutionSession s, int backend, int id) {
-        s.execute(List.of(unit("ds" + backend, "INSERT INTO t (id) VALUES (?)", id)));
     }
 
     /** Read on the real server, never through the proxy. */
@@ -158,30 +155,12 @@ class XaTransactionTest {
 
     @Test
     void rollbackUndoesEveryBranch() {
-        try (ExecutionSession s = shards.session()) {
-            s.begin();
-            insert(s, 0, 1);
-            insert(s, 1, 2);
-            s.rollback();
-        }
-        assertEquals("", ids(0));
-        assertEquals("", ids(1));
+        shards.assertRollbackUndoesBothBackends(XaTransactionTest::ids);
     }
 
     @Test
     void aSavepointSetBeforeABackendJoinedAlsoUndoesThatBackendsWork() {
-        try (ExecutionSession s = shards.session()) {
-            s.begin();
-            insert(s, 0, 1);
-            s.savepoint("s1");
-            insert(s, 0, 2);
-            insert(s, 1, 3);
-            s.rollbackToSavepoint("s1");
-            insert(s, 1, 4);
-            s.commit();
-        }
-        assertEquals("1", ids(0));
-        assertEquals("4", ids(1));
+        shards.assertSavepointSetBeforeABackendJoinedUndoesItsWork(XaTransactionTest::ids);
     }
 
     @Test

@@ -8,15 +8,9 @@ import io.shardwise.core.Engine;
 import io.shardwise.core.EngineSession;
 import io.shardwise.core.StatementResult;
 import io.shardwise.core.execute.ResultCursor;
-import io.shardwise.core.rule.ShardingRule;
-import io.shardwise.testkit.MysqlServer;
-import io.shardwise.testkit.TestBackends;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.Statement;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Tag;
@@ -42,35 +36,17 @@ class FederatedResultMemoryIT {
     private static final int PAYLOAD_LENGTH = 100;
     private static final long SAMPLE_EVERY = 250_000L;
     private static final long LIVE_HEAP_LIMIT = 48L * 1024 * 1024;
-    private static final long MAX_HEAP_FOR_THIS_TEST = 128L * 1024 * 1024;
     /** Federated: a join of a sharded table with itself on a column that is not its key. */
     private static final String JOIN = "SELECT a.id, b.id, a.payload FROM big a JOIN big b ON b.grp = a.grp";
-
-    private static final String YAML = """
-            schema: fedbig
-            backends:
-              ds0: { url: "%s", user: "%s", password: "${env:BACKEND_PASSWORD}", pool: { max: 8, minIdle: 0 } }
-              ds1: { url: "%s", user: "%s", password: "${env:BACKEND_PASSWORD}", pool: { max: 8, minIdle: 0 } }
-            defaultBackend: ds0
-            tables:
-              big: { nodes: "ds${0..1}.big_${0..1}", key: id, algorithm: { type: mod } }
-            """;
-
-    private static MysqlServer server;
-    private static final List<String> schemas = new ArrayList<>();
+    private static final BigTables TABLES = new BigTables();
     private static Engine engine;
 
     @BeforeAll
     static void loadAndStart() throws SQLException {
-        server = TestBackends.shared();
-        for (int ds = 0; ds < 2; ds++) {
-            String schema = TestBackends.uniqueSchemaName("fedmem_ds" + ds);
-            server.recreateSchema(schema);
-            schemas.add(schema);
-        }
+        TABLES.createSchemas("fedmem_ds");
         // node n (ds0.big_0, ds0.big_1, ds1.big_0, ds1.big_1) holds the ids = n mod 4, as type mod places them
         for (int node = 0; node < 4; node++) {
-            try (Connection c = server.connect(schemas.get(node / 2)); Statement s = c.createStatement()) {
+            try (Connection c = TABLES.backend.connect(TABLES.schemaOf(node)); Statement s = c.createStatement()) {
                 String table = "big_" + node % 2;
                 s.execute("CREATE TABLE " + table + " (id INT NOT NULL PRIMARY KEY, grp INT NOT NULL, payload VARCHAR(" + PAYLOAD_LENGTH
                         + ") NOT NULL)");
@@ -78,25 +54,18 @@ class FederatedResultMemoryIT {
                         + ROWS + " WHERE seq % 4 = " + node);
             }
         }
-        String yaml = YAML.formatted(server.jdbcUrl(schemas.get(0)), server.user(), server.jdbcUrl(schemas.get(1)), server.user());
-        engine = Engine.start(ShardingRule.load(yaml, "FederatedResultMemoryIT", Map.of("BACKEND_PASSWORD", server.password())::get));
+        engine = TABLES.start("fedbig", "", "FederatedResultMemoryIT");
     }
 
     @AfterAll
     static void closeAndDrop() {
-        if (engine != null) {
-            engine.close();
-        }
-        for (String schema : schemas) {
-            server.dropSchema(schema);
-        }
+        TABLES.close();
     }
 
     @Test
     void aResultLargerThanTheHeapStreamsFromTheCoordinator() {
         Runtime runtime = Runtime.getRuntime();
-        assertTrue(runtime.maxMemory() <= MAX_HEAP_FOR_THIS_TEST, "this JVM may use " + mb(runtime.maxMemory())
-                + " MB of heap, so the run would prove nothing: run the failsafe execution 'memory' (-Xmx96m), see the class Javadoc");
+        BigTables.assertSmallHeap();
         long federated = engine.federatedStatements();
         long read = 0;
         long bytes = 0;
@@ -113,11 +82,11 @@ class FederatedResultMemoryIT {
             }
         }
         System.out.printf("[FederatedResultMemoryIT] %,d rows, %d MB of values, max heap %d MB, peak live heap %.1f MB%n",
-                read, bytes / (1024 * 1024), mb(runtime.maxMemory()), peakLive / (1024.0 * 1024));
+                read, bytes / (1024 * 1024), BigTables.mb(runtime.maxMemory()), peakLive / (1024.0 * 1024));
         assertEquals(federated + 1, engine.federatedStatements(), "answered by the federated tier");
         assertEquals(RESULT_ROWS, read, "rows read");
         assertTrue(bytes > runtime.maxMemory(), "the result must outgrow the heap to prove anything");
-        assertTrue(peakLive <= LIVE_HEAP_LIMIT, "peak live heap " + mb(peakLive) + " MB exceeds " + mb(LIVE_HEAP_LIMIT) + " MB");
+        assertTrue(peakLive <= LIVE_HEAP_LIMIT, "peak live heap " + BigTables.mb(peakLive) + " MB exceeds " + BigTables.mb(LIVE_HEAP_LIMIT) + " MB");
         assertEquals(0, engine.activeConnections(), "connections left borrowed after the result was read and closed");
     }
 
@@ -138,9 +107,5 @@ class FederatedResultMemoryIT {
             }
         }
         assertEquals(0, engine.activeConnections());
-    }
-
-    private static long mb(long bytes) {
-        return bytes / (1024 * 1024);
     }
 }

@@ -1,14 +1,11 @@
 package io.shardwise.it.memory;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.mysql.cj.jdbc.JdbcStatement;
 import io.shardwise.core.Engine;
-import io.shardwise.core.rule.ShardingRule;
 import io.shardwise.server.ShardwiseServer;
 import io.shardwise.testkit.MysqlServer;
-import io.shardwise.testkit.TestBackends;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
@@ -16,9 +13,6 @@ import java.sql.DriverManager;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Tag;
@@ -38,39 +32,26 @@ import org.junit.jupiter.api.Test;
 class LoadDataMemoryIT {
     private static final int ROWS = 1_000_000;
     private static final int PAYLOAD = 100;
-    private static final long MAX_HEAP_FOR_THIS_TEST = 128L * 1024 * 1024;
-    private static final String YAML = """
-            schema: loaddb
-            backends:
-              ds0: { url: "%s", user: "%s", password: "${env:BACKEND_PASSWORD}", pool: { max: 8, minIdle: 0 } }
-              ds1: { url: "%s", user: "%s", password: "${env:BACKEND_PASSWORD}", pool: { max: 8, minIdle: 0 } }
-            defaultBackend: ds0
-            tables:
-              big: { nodes: "ds${0..1}.big_${0..1}", key: id, algorithm: { type: mod } }
-            server:
-              users: [ { name: app, password: app, schemas: [loaddb] } ]
-            """;
-
+    private static final BigTables TABLES = new BigTables();
     private static MysqlServer backend;
-    private static final List<String> schemas = new ArrayList<>();
     private static Engine engine;
     private static ShardwiseServer server;
 
     @BeforeAll
     static void start() throws SQLException {
-        backend = TestBackends.shared();
-        for (int ds = 0; ds < 2; ds++) {
-            String schema = TestBackends.uniqueSchemaName("load_ds" + ds);
-            backend.createSchema(schema);
-            schemas.add(schema);
+        TABLES.createSchemas("load_ds");
+        backend = TABLES.backend;
+        for (String schema : TABLES.schemas) {
             try (Connection c = backend.connect(schema); Statement s = c.createStatement()) {
                 for (int t = 0; t < 2; t++) {
                     s.execute("CREATE TABLE big_" + t + " (id BIGINT NOT NULL PRIMARY KEY, payload VARCHAR(" + PAYLOAD + ") NOT NULL)");
                 }
             }
         }
-        String yaml = YAML.formatted(backend.jdbcUrl(schemas.get(0)), backend.user(), backend.jdbcUrl(schemas.get(1)), backend.user());
-        engine = Engine.start(ShardingRule.load(yaml, "LoadDataMemoryIT", Map.of("BACKEND_PASSWORD", backend.password())::get));
+        engine = TABLES.start("loaddb", """
+                server:
+                  users: [ { name: app, password: app, schemas: [loaddb] } ]
+                """, "LoadDataMemoryIT");
         server = ShardwiseServer.start(engine, "127.0.0.1", 0);
     }
 
@@ -79,19 +60,12 @@ class LoadDataMemoryIT {
         if (server != null) {
             server.close();
         }
-        if (engine != null) {
-            engine.close();
-        }
-        for (String schema : schemas) {
-            backend.dropSchema(schema);
-        }
+        TABLES.close();
     }
 
     @Test
     void aMillionRowFileLoadsThroughASmallHeap() throws SQLException {
-        assertTrue(Runtime.getRuntime().maxMemory() <= MAX_HEAP_FOR_THIS_TEST, "this JVM may use "
-                + Runtime.getRuntime().maxMemory() / (1024 * 1024) + " MB of heap, so the run would prove nothing: run the failsafe"
-                + " execution 'memory' (-Xmx96m), see the class Javadoc");
+        BigTables.assertSmallHeap();
         String url = "jdbc:mysql://127.0.0.1:" + server.address().getPort() + "/loaddb?sslMode=DISABLED&allowPublicKeyRetrieval=true"
                 + "&allowLoadLocalInfile=true";
         try (Connection c = DriverManager.getConnection(url, "app", "app"); Statement s = c.createStatement()) {
@@ -109,8 +83,8 @@ class LoadDataMemoryIT {
             }
         }
         for (int node = 0; node < 4; node++) {
-            try (Connection c = backend.connect(schemas.get(node / 2)); Statement s = c.createStatement();
-                    ResultSet rs = s.executeQuery("SELECT COUNT(*), SUM(id MOD 4 <> " + node + ") FROM big_" + (node % 2))) {
+            try (Connection c = backend.connect(TABLES.schemaOf(node)); Statement s = c.createStatement();
+                    ResultSet rs = s.executeQuery("SELECT COUNT(*), SUM(id MOD 4 <> " + node + ") FROM " + BigTables.tableOf(node))) {
                 rs.next();
                 assertEquals(ROWS / 4, rs.getLong(1), "rows of node " + node);
                 assertEquals(0, rs.getLong(2), "rows of node " + node + " that mod 4 places elsewhere");

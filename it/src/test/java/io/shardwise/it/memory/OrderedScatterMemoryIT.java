@@ -10,17 +10,12 @@ import io.shardwise.core.Engine;
 import io.shardwise.core.EngineSession;
 import io.shardwise.core.StatementResult;
 import io.shardwise.core.execute.ResultCursor;
-import io.shardwise.core.rule.ShardingRule;
 import io.shardwise.testkit.MysqlServer;
-import io.shardwise.testkit.TestBackends;
 import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Tag;
@@ -56,69 +51,46 @@ class OrderedScatterMemoryIT {
     private static final long SAMPLE_EVERY = 500_000L;
     /** Live heap (sampled after a full GC) may use at most half the heap: the merge holds four rows. */
     private static final long LIVE_HEAP_LIMIT = 48L * 1024 * 1024;
-    /** Above -Xmx96m plus slack for how the JVM rounds it; a default 1 GiB test JVM is well over. */
-    private static final long MAX_HEAP_FOR_THIS_TEST = 128L * 1024 * 1024;
-
-    private static final String YAML = """
-            schema: bigdb
-            backends:
-              ds0: { url: "%s", user: "%s", password: "${env:BACKEND_PASSWORD}", pool: { max: 8, minIdle: 0 } }
-              ds1: { url: "%s", user: "%s", password: "${env:BACKEND_PASSWORD}", pool: { max: 8, minIdle: 0 } }
-            defaultBackend: ds0
-            tables:
-              big: { nodes: "ds${0..1}.big_${0..1}", key: id, algorithm: { type: mod } }
-            """;
-
+    private static final BigTables TABLES = new BigTables();
     private static MysqlServer server;
-    private static final List<String> schemas = new ArrayList<>();
     private static Engine engine;
 
     @BeforeAll
     static void createSequenceViewsAndStartEngine() throws SQLException {
-        server = TestBackends.shared();
-        for (int ds = 0; ds < 2; ds++) {
-            String schema = TestBackends.uniqueSchemaName("memory_ds" + ds);
-            server.createSchema(schema);
-            schemas.add(schema);
-        }
-        try (Connection c = server.connect(schemas.getFirst()); Statement s = c.createStatement();
+        TABLES.createSchemas("memory_ds");
+        server = TABLES.backend;
+        try (Connection c = server.connect(TABLES.schemas.getFirst()); Statement s = c.createStatement();
                 ResultSet rs = s.executeQuery("SELECT SUPPORT FROM information_schema.ENGINES WHERE ENGINE = 'SEQUENCE'")) {
             assertTrue(rs.next() && !rs.getString(1).equalsIgnoreCase("NO"),
                     "the backend (" + server.describe() + ") has no SEQUENCE engine; this test builds its rows from it");
         }
         for (int node = 0; node < NODES; node++) {
-            try (Connection c = server.connect(schemaOf(node)); Statement s = c.createStatement()) {
-                s.execute("CREATE VIEW " + tableOf(node) + " AS SELECT seq AS id, CONCAT(LPAD(seq, " + ID_DIGITS + ", '0'), REPEAT('.', "
+            try (Connection c = server.connect(TABLES.schemaOf(node)); Statement s = c.createStatement()) {
+                s.execute("CREATE VIEW " + BigTables.tableOf(node) + " AS SELECT seq AS id, CONCAT(LPAD(seq, " + ID_DIGITS + ", '0'), REPEAT('.', "
                         + (PAYLOAD_LENGTH - ID_DIGITS) + ")) AS payload FROM seq_" + node + "_to_" + (ROWS - 1) + "_step_" + NODES);
             }
         }
-        String yaml = YAML.formatted(server.jdbcUrl(schemas.get(0)), server.user(), server.jdbcUrl(schemas.get(1)), server.user());
-        engine = Engine.start(ShardingRule.load(yaml, "OrderedScatterMemoryIT", Map.of("BACKEND_PASSWORD", server.password())::get));
+        engine = TABLES.start("bigdb", "", "OrderedScatterMemoryIT");
     }
 
     @AfterAll
     static void closeEngineAndDropSchemas() {
-        if (engine != null) {
-            engine.close();
-        }
-        for (String schema : schemas) {
-            server.dropSchema(schema);
-        }
+        TABLES.close();
     }
 
     @Test
     void eachViewHoldsTheIdsThatModFourPlacesOnItsNode() throws SQLException {
         long[] sample = {0, 1, 2, 3, 4, 5, 1_234_567, 4_999_998, 7_777_777, 9_999_996, 9_999_997, 9_999_998, 9_999_999};
         for (int node = 0; node < NODES; node++) {
-            try (Connection c = server.connect(schemaOf(node)); Statement s = c.createStatement()) {
-                try (ResultSet rs = s.executeQuery("SELECT COUNT(*), MIN(id), MAX(id) FROM " + tableOf(node))) {
+            try (Connection c = server.connect(TABLES.schemaOf(node)); Statement s = c.createStatement()) {
+                try (ResultSet rs = s.executeQuery("SELECT COUNT(*), MIN(id), MAX(id) FROM " + BigTables.tableOf(node))) {
                     assertTrue(rs.next());
                     assertEquals(ROWS / NODES, rs.getLong(1), "rows of node " + node);
                     assertEquals(node, rs.getLong(2), "first id of node " + node);
                     assertEquals(ROWS - NODES + node, rs.getLong(3), "last id of node " + node);
                 }
                 for (long id : sample) {
-                    try (ResultSet rs = s.executeQuery("SELECT COUNT(*) FROM " + tableOf(node) + " WHERE id = " + id)) {
+                    try (ResultSet rs = s.executeQuery("SELECT COUNT(*) FROM " + BigTables.tableOf(node) + " WHERE id = " + id)) {
                         assertTrue(rs.next());
                         assertEquals(id % NODES == node ? 1 : 0, rs.getInt(1), "id " + id + " on node " + node);
                     }
@@ -142,8 +114,7 @@ class OrderedScatterMemoryIT {
     @Test
     void orderedScatterOfTenMillionRowsStreamsThroughASmallHeap() {
         Runtime runtime = Runtime.getRuntime();
-        assertTrue(runtime.maxMemory() <= MAX_HEAP_FOR_THIS_TEST, "this JVM may use " + mb(runtime.maxMemory())
-                + " MB of heap, so the run would prove nothing: run the failsafe execution 'memory' (-Xmx96m), see the class Javadoc");
+        BigTables.assertSmallHeap();
         long peakUsed = 0;
         long peakLive = 0;
         long expected = 0;
@@ -178,9 +149,9 @@ class OrderedScatterMemoryIT {
         System.out.printf("[OrderedScatterMemoryIT] %,d rows in %,d ms (%,d rows/s, first row after %,d ms); "
                         + "max heap %d MB; sampled every %,d rows: peak used heap %d MB (with garbage), peak live heap %.1f MB (after System.gc())%n",
                 expected, elapsedMs, expected * 1000 / Math.max(1, elapsedMs), firstRowNanos / 1_000_000,
-                mb(runtime.maxMemory()), SAMPLE_EVERY, mb(peakUsed), peakLive / (1024.0 * 1024));
+                BigTables.mb(runtime.maxMemory()), SAMPLE_EVERY, BigTables.mb(peakUsed), peakLive / (1024.0 * 1024));
         assertEquals(ROWS, expected, "rows read");
-        assertTrue(peakLive <= LIVE_HEAP_LIMIT, "peak live heap " + mb(peakLive) + " MB exceeds " + mb(LIVE_HEAP_LIMIT) + " MB");
+        assertTrue(peakLive <= LIVE_HEAP_LIMIT, "peak live heap " + BigTables.mb(peakLive) + " MB exceeds " + BigTables.mb(LIVE_HEAP_LIMIT) + " MB");
         assertEquals(0, engine.activeConnections(), "connections left borrowed after the cursor was read to the end and closed");
     }
 
@@ -218,15 +189,6 @@ class OrderedScatterMemoryIT {
         return assertInstanceOf(StatementResult.Rows.class, result).cursor();
     }
 
-    /** Node n of {@code ds${0..1}.big_${0..1}}: the mod algorithm's node order. */
-    private static String schemaOf(int node) {
-        return schemas.get(node / 2);
-    }
-
-    private static String tableOf(int node) {
-        return "big_" + (node % 2);
-    }
-
     private static long parseId(byte[] text) {
         return parseId(text, text.length);
     }
@@ -245,9 +207,5 @@ class OrderedScatterMemoryIT {
             v = v * 10 + d;
         }
         return v;
-    }
-
-    private static long mb(long bytes) {
-        return bytes / (1024 * 1024);
     }
 }
