@@ -1,6 +1,7 @@
 package io.shardwise.core.execute;
 
 import io.shardwise.core.route.ExecutionUnit;
+import io.shardwise.core.route.ShardingKeys;
 import java.time.LocalDate;
 import java.time.LocalDateTime;
 import java.time.LocalTime;
@@ -17,7 +18,7 @@ import java.util.List;
  * {@code DATE'…'} literal would be the temporal but NOT NULL, which a parameter's column is not (a
  * CAST's is not either). {@code text} is the value without quotes, as MySQL prints it:
  * {@code 2024-01-02}, {@code 2024-01-02 03:04:05.500000}, {@code -838:59:59}; zero dates included,
- * which java.time cannot hold.
+ * which java.time cannot hold. A sharding key of this kind routes as its text ({@link #shardingKey}).
  *
  * <p>Hazard: only the server face's values are typed ({@link ExecutionSession#typeTemporalParameters});
  * the JDBC face writes java.time values as quoted strings, as Connector/J's client-side prepare does.
@@ -27,7 +28,7 @@ import java.util.List;
  * here; {@code CONCAT(?)}'s follow); {@code DATE_ADD(?, …)}'s column has no BINARY flag there; a
  * negative TIME's number ({@code ? + 0}) loses its sign there (a MariaDB quirk the CAST does not copy).
  */
-public record TemporalText(Kind kind, String text) {
+public record TemporalText(Kind kind, String text) implements ShardingKeys.Keyed {
     /** MariaDB's TIME hours: a bound TIME beyond them is clamped to 838:59:59, its fraction kept (with no warning). */
     private static final int MAX_TIME_HOURS = 838;
 
@@ -54,6 +55,16 @@ public record TemporalText(Kind kind, String text) {
             case DATETIME -> fraction ? "DATETIME(6))" : "DATETIME)";
             case TIME -> fraction ? "TIME(6))" : "TIME)";
         };
+    }
+
+    /**
+     * Routes as its text (the clamped TIME MariaDB stores, hours of two digits at least, as MariaDB prints a TIME) with
+     * the fraction's trailing zeros dropped: as the quoted literal of the same value routes, and as a LocalDateTime's
+     * canonical text hashes (see {@link ShardingKeys}).
+     */
+    @Override
+    public Object shardingKey() {
+        return kind == Kind.TIME ? ShardingKeys.time(text) : ShardingKeys.trimmedFraction(text);
     }
 
     /** A java.time value as the value to write, or null for any other value. */

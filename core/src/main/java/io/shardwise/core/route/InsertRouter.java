@@ -114,7 +114,7 @@ final class InsertRouter {
                     throw MergePlanner.unsupported("a computed value for sharding column '" + s.keyColumn() + "' of table '" + name
                             + "' (give a literal or a parameter)");
                 }
-                key = NodeSelector.value(ref, bindings);
+                key = ShardingKeys.of(NodeSelector.value(ref, bindings));
             }
             int node = node(s, key);
             rowsByNode.computeIfAbsent(node, k -> new ArrayList<>()).add(row);

@@ -25,8 +25,8 @@ public final class NodeSelector {
                 }
             }
             case KeyCondition.Range r -> {
-                Object lo = r.lower() == null ? null : value(r.lower(), bindings);
-                Object hi = r.upper() == null ? null : value(r.upper(), bindings);
+                Object lo = r.lower() == null ? null : ShardingKeys.of(value(r.lower(), bindings));
+                Object hi = r.upper() == null ? null : ShardingKeys.of(value(r.upper(), bindings));
                 if (r.lower() != null && lo == null || r.upper() != null && hi == null) {
                     return out; // a comparison with NULL is never true
                 }
@@ -60,7 +60,7 @@ public final class NodeSelector {
             return; // = NULL matches nothing; <=> NULL only NULL keys, which no node holds
         }
         try {
-            int node = algorithm.nodeFor(value);
+            int node = algorithm.nodeFor(ShardingKeys.of(value));
             if (node != ShardingAlgorithm.NO_NODE) {
                 out.set(node);
             }
