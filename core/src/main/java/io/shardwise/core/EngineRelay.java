@@ -38,6 +38,8 @@ final class EngineRelay implements RelaySession {
     private final PreparedTexts texts = new PreparedTexts();
     /** The relayed INSERT's last row's own AUTO_INCREMENT value, to tell its insert id generated or given ({@link #wrote}). */
     private String givenId;
+    /** Executions relayed with a kept route ({@link #keptRoutes}). */
+    private long keptRoutes;
 
     EngineRelay(Engine engine, ExecutionSession execution, EngineSession session, PlanRunner plans) {
         this.engine = engine;
@@ -48,6 +50,9 @@ final class EngineRelay implements RelaySession {
 
     @Override
     public RelayPlan plan(String sql) {
+        if (transactionControl(sql)) {
+            return null; // its plan names no table: never relayed here, so not normalized to find that out
+        }
         String schema = session.schema();
         boolean transactional = execution.inTransaction() || !execution.autocommit();
         String setup = setup(schema, transactional);
@@ -107,6 +112,21 @@ final class EngineRelay implements RelaySession {
         } catch (RuntimeException e) {
             return null; // a lexer or routing error included: execute reports it
         }
+    }
+
+    /**
+     * The commonest transaction-control texts, exactly as drivers and sysbench send them (sysbench sends BEGIN and COMMIT
+     * as text even with server-side prepared statements): {@link #plan} answers null for them without normalizing, as it
+     * would after (a session command names no table). Any other spelling, a comment, a space, goes the normal way.
+     */
+    static boolean transactionControl(String sql) {
+        if (sql.length() > 17 || sql.length() < 5) {
+            return false;
+        }
+        return switch (sql) {
+            case "BEGIN", "COMMIT", "ROLLBACK", "START TRANSACTION", "begin", "commit", "rollback", "start transaction" -> true;
+            default -> false;
+        };
     }
 
     /**
@@ -333,6 +353,13 @@ final class EngineRelay implements RelaySession {
             if (!withinSession(plan, write, schema)) {
                 return null;
             }
+            List<ExecutionUnit> kept = text.kept().units(plan, schema);
+            if (kept != null) {
+                keptRoutes++;
+                session.accessChecked(plan.statement());
+                List<String> begin = transactional ? execution.nativeBegin(session.transactionReadOnly()) : null;
+                return new RelayPlan(kept, engine.rule().schema(), setup, begin, write);
+            }
             RoutePlan route = plans.route(normalized, plan, params);
             if (!write && route.units().size() > 1) {
                 return preparedMerge(plan, route, setup, transactional);
@@ -352,13 +379,44 @@ final class EngineRelay implements RelaySession {
                     return null; // identity: the router passes the values on, so a different object was made or moved
                 }
             }
+            List<ExecutionUnit> units = List.of(new ExecutionUnit(unit.backend(), unit.sql(), List.of(), unit.logicalTables()));
             session.accessChecked(plan.statement());
+            if (valueFree(plan.statement(), route)) {
+                text.kept().keep(plan, schema, units); // after the access check: a refused statement keeps nothing
+            }
             List<String> begin = transactional ? execution.nativeBegin(session.transactionReadOnly()) : null;
-            return new RelayPlan(List.of(new ExecutionUnit(unit.backend(), unit.sql(), List.of(), unit.logicalTables())),
-                    engine.rule().schema(), setup, begin, write);
+            return new RelayPlan(units, engine.rule().schema(), setup, begin, write);
         } catch (RuntimeException e) {
             return null;
         }
+    }
+
+    /**
+     * Whether a relayed execution's route is a function of the statement alone, so every execution of it relays the
+     * same unit: a SELECT, UPDATE or DELETE that names no sharded table (tables of no rule, single and broadcast ones),
+     * routed to one node with no value read for it — a single table's backend or the default one, a broadcast read's
+     * copy chosen by the configuration ({@code Placement.readBackend}), the text rendered with the values bound to its
+     * markers, never spelled in (the identity check above). Kept per statement text, lexical mode and charset
+     * ({@link PreparedTexts.Reading}), cached plan (the engine's configuration is fixed for its life; DDL or an eviction
+     * makes a new plan) and schema: an INSERT (its generated keys, its rows' routes) and anything sharded route per execution.
+     */
+    private boolean valueFree(io.shardwise.core.sql.analyze.Statement statement, RoutePlan route) {
+        if (!(statement instanceof Select || statement instanceof Update || statement instanceof Delete)
+                || route.kind() != io.shardwise.core.route.RouteKind.UNSHARDED && route.kind() != io.shardwise.core.route.RouteKind.BROADCAST_READ) {
+            return false;
+        }
+        for (TableRef t : statement.tables()) {
+            if ((t.schema() == null || t.schema().equalsIgnoreCase(engine.rule().schema()))
+                    && engine.rule().table(t.name()) instanceof io.shardwise.core.rule.TableRule.Sharded) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** How many executions {@link #prepared} relayed with a kept route, not routing them again. */
+    long keptRoutes() {
+        return keptRoutes;
     }
 
     /**

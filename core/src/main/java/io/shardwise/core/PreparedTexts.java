@@ -31,7 +31,35 @@ final class PreparedTexts {
      * @param assigns the statement assigns a user variable inside it ({@code @x := ...})
      * @param markersOnlyInWhere every {@code ?} lies in the WHERE clause ({@link EngineRelay#markersOnlyInWhere})
      */
-    record Reading(NormalizedSql normalized, LexicalMode mode, ClientCharset charset, boolean assigns, boolean markersOnlyInWhere) {}
+    record Reading(NormalizedSql normalized, LexicalMode mode, ClientCharset charset, boolean assigns, boolean markersOnlyInWhere,
+                   Kept kept) {
+        Reading(NormalizedSql normalized, LexicalMode mode, ClientCharset charset, boolean assigns, boolean markersOnlyInWhere) {
+            this(normalized, mode, charset, assigns, markersOnlyInWhere, new Kept());
+        }
+    }
+
+    /**
+     * The relayed unit of a statement whose route no value changes ({@link EngineRelay#prepared}: it names no sharded
+     * table, so one node, one unit, the text already rendered), kept for its reading (so for its text, lexical mode and
+     * charset) with what else it was routed by: the cached plan it was routed from (a new plan after DDL or eviction
+     * routes again) and the session's schema. Empty until the first execution routes it.
+     */
+    static final class Kept {
+        private CachedPlan plan;
+        private String schema;
+        private java.util.List<io.shardwise.core.route.ExecutionUnit> units;
+
+        /** The kept units when routed from {@code plan} in {@code schema}, else null. */
+        java.util.List<io.shardwise.core.route.ExecutionUnit> units(CachedPlan plan, String schema) {
+            return this.plan == plan && plan != null && schema.equals(this.schema) ? units : null;
+        }
+
+        void keep(CachedPlan plan, String schema, java.util.List<io.shardwise.core.route.ExecutionUnit> units) {
+            this.plan = plan;
+            this.schema = schema;
+            this.units = units;
+        }
+    }
 
     private final HashMap<String, Reading> bySql = new HashMap<>();
     private long reads;

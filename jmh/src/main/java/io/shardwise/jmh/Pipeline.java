@@ -52,6 +52,16 @@ final class Pipeline {
         return new Pipeline(SampleData.rule(new SampleTarget("127.0.0.1", 3306, "root", "", "shop")));
     }
 
+    /** The sample configuration without its table rules and second backend: every table whole on the default one (ds0). */
+    static Pipeline noRules() {
+        return new Pipeline(SampleData.rule(new SampleTarget("127.0.0.1", 3306, "root", "", "shop"), yaml -> {
+            int ds1 = yaml.indexOf("\n  ds1:");
+            String one = yaml.substring(0, ds1) + yaml.substring(yaml.indexOf("\n\n", ds1));
+            int tables = one.indexOf("\ntables:");
+            return one.substring(0, tables) + "\n" + one.substring(one.indexOf("\nserver:", tables));
+        }));
+    }
+
     /** The whole chain for one text statement. */
     RoutePlan run(String sql) {
         NormalizedSql normalized = Normalizer.normalize(sql);
