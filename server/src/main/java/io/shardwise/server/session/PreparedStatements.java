@@ -99,7 +99,8 @@ final class PreparedStatements {
      * The execute in {@code payload} (command byte first) if the relay may run it: a known statement
      * with no cursor open and no long data collected, no cursor asked for, parameters that decode,
      * text values that travel as they are to the relay connections, whose character_set_client is utf8mb4
-     * (the client's in UTF-8, or ASCII in any other character set) and every text value text in it. Else null: this class answers it as ever.
+     * (the client's in UTF-8, or ASCII in any other character set) and every text value text in it. Else
+     * null: this class answers it as ever.
      * Called on the event loop while no command runs here; binding the request's types is what an
      * execute here would do first, so a fallback decodes the packet the same way.
      */
