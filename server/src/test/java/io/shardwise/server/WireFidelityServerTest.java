@@ -94,6 +94,42 @@ class WireFidelityServerTest {
         }
     }
 
+    /**
+     * The integer values Shardwise answers itself (session variables, LAST_INSERT_ID() and its kin, SHOW WARNINGS'
+     * Code, the warning counts) carry MariaDB's own definitions: display length, flags and decimals too, not a
+     * generic BIGINT's 20 or 21.
+     */
+    @Test
+    void integersShardwiseAnswersItselfCarryMariadbsDisplayLengths() throws Exception {
+        List<String> statements = List.of("SELECT @@autocommit", "SELECT @@session.autocommit", "SELECT @@in_transaction",
+                "SELECT @@completion_type", "SELECT @@auto_increment_increment",
+                "SELECT @@sql_auto_is_null", "SELECT @@max_allowed_packet", "SELECT LAST_INSERT_ID()",
+                "SELECT CONNECTION_ID()", "SELECT @@warning_count", "SHOW COUNT(*) WARNINGS",
+                "SHOW WARNINGS");
+        List<String> expected = new ArrayList<>();
+        List<String> actual = new ArrayList<>();
+        for (String sql : statements) {
+            expected.add(sql + " " + integers(mariadb(), sql));
+            actual.add(sql + " " + integers(shardwise(), sql));
+        }
+        assertEquals(String.join("\n", expected), String.join("\n", actual));
+    }
+
+    /** A statement's column definitions, after a warning (SELECT 1/0), with the names. */
+    private static List<Wire> integers(RawClient c, String sql) throws IOException {
+        try (c) {
+            c.command(Command.COM_QUERY, "SELECT 1/0");
+            definitions(c, c.read().header());
+            drainRows(c);
+            c.command(Command.COM_QUERY, sql);
+            RawClient.Reply head = c.read();
+            assertTrue(head.header() != ErrPacket.HEADER, () -> sql + ": " + head.as(ErrPacket::decode));
+            List<Wire> columns = definitions(c, head.header());
+            drainRows(c);
+            return columns;
+        }
+    }
+
     private RawClient shardwise(int collation) throws IOException {
         return RawClient.connect(sample.server.address().getPort(), "app", "app", "shop", NativePassword.PLUGIN, EOF_CLIENT, collation);
     }

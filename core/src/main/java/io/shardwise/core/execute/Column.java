@@ -10,9 +10,13 @@ package io.shardwise.core.execute;
  * @param mysqlType the protocol type code (MYSQL_TYPE_LONG = 3, MYSQL_TYPE_NEWDECIMAL = 246, ...)
  * @param flags column-definition flags (NOT_NULL = 1, PRI_KEY = 2, UNSIGNED = 32, BINARY = 128 ...)
  * @param collation the collation id (63 = binary)
+ * @param length the length as Connector/J reports it (what the JDBC face answers, and what the server face turns
+ *        back into MySQL's wire length)
+ * @param wireLength the wire's very length when Shardwise describes the value itself, as MariaDB sends it (the server
+ *        face sends it, and this column's flags and decimals, unchanged); 0: derived from {@code length}
  */
 public record Column(String schema, String table, String orgTable, String name, String orgName,
-                     int collation, long length, int mysqlType, int flags, int decimals) {
+                     int collation, long length, int mysqlType, int flags, int decimals, long wireLength) {
     public static final int FLAG_NOT_NULL = 1;
     public static final int FLAG_UNSIGNED = 32;
     public static final int FLAG_BINARY = 128;
@@ -25,6 +29,11 @@ public record Column(String schema, String table, String orgTable, String name, 
         table = table == null ? "" : table;
         orgTable = orgTable == null ? "" : orgTable;
         orgName = orgName == null ? "" : orgName;
+    }
+
+    public Column(String schema, String table, String orgTable, String name, String orgName,
+                  int collation, long length, int mysqlType, int flags, int decimals) {
+        this(schema, table, orgTable, name, orgName, collation, length, mysqlType, flags, decimals, 0);
     }
 
     public boolean isUnsigned() {
@@ -41,6 +50,6 @@ public record Column(String schema, String table, String orgTable, String name, 
     }
 
     public Column withTable(String newTable, String newOrgTable) {
-        return new Column(schema, newTable, newOrgTable, name, orgName, collation, length, mysqlType, flags, decimals);
+        return new Column(schema, newTable, newOrgTable, name, orgName, collation, length, mysqlType, flags, decimals, wireLength);
     }
 }

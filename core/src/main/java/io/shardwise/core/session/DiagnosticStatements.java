@@ -33,10 +33,10 @@ final class DiagnosticStatements {
     private static final int LONGLONG = 8;
 
     private static final List<Column> LIST_COLUMNS = List.of(
-            new Column("", "", "", "Level", "Level", UTF8_GENERAL_CI, 21, VAR_STRING, Column.FLAG_NOT_NULL, 31),
+            new Column("", "", "", "Level", "Level", UTF8_GENERAL_CI, 21, VAR_STRING, Column.FLAG_NOT_NULL, 39),
             new Column("", "", "", "Code", "Code", Column.BINARY_COLLATION, 4, LONG,
-                    Column.FLAG_NOT_NULL | Column.FLAG_UNSIGNED | Column.FLAG_BINARY, 0),
-            new Column("", "", "", "Message", "Message", UTF8_GENERAL_CI, 1536, VAR_STRING, Column.FLAG_NOT_NULL, 31));
+                    Column.FLAG_NOT_NULL | Column.FLAG_UNSIGNED | Column.FLAG_BINARY, 0, 4),
+            new Column("", "", "", "Message", "Message", UTF8_GENERAL_CI, 1536, VAR_STRING, Column.FLAG_NOT_NULL, 39));
 
     private DiagnosticStatements() {}
 
@@ -93,7 +93,7 @@ final class DiagnosticStatements {
             String label = errors ? "@@session.error_count" : "@@session.warning_count";
             int n = errors ? area.errorCount() : area.warningCount();
             return new ValuesCursor(List.of(new Column("", "", "", label, "", Column.BINARY_COLLATION, 21, LONGLONG,
-                    Column.FLAG_BINARY | Column.FLAG_UNSIGNED, 0)), List.<byte[][]>of(new byte[][] {bytes(Integer.toString(n))}));
+                    Column.FLAG_BINARY | Column.FLAG_UNSIGNED, 0, 21)), List.<byte[][]>of(new byte[][] {bytes(Integer.toString(n))}));
         }
         long offset = 0;
         long limit = Long.MAX_VALUE;

@@ -17,6 +17,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 import java.util.function.BooleanSupplier;
 import java.util.function.Supplier;
 
@@ -64,6 +65,10 @@ public final class SessionVariables {
             this(text, numeric, unsigned, 31);
         }
     }
+
+    /** The boolean variables answered here, which MariaDB describes as BIGINT(1). */
+    private static final Set<String> BOOLEANS = Set.of("autocommit", "sql_auto_is_null", "transaction_read_only", "tx_read_only",
+            "performance_schema", "session_track_schema");
 
     /** In {@link #changed}: set to an expression, so not answered here (compared by identity). */
     private static final Value REMOVED = new Value(null, false);
@@ -300,7 +305,7 @@ public final class SessionVariables {
                 columns.add(UserVariables.column(item.label(), item.user()));
                 row.add(item.user().bytes());
             } else {
-                columns.add(column(item.label(), item.value()));
+                columns.add(column(item.label(), item.value(), item.source()));
                 row.add(item.value().text() == null ? null : item.value().text().getBytes(StandardCharsets.UTF_8));
             }
         }
@@ -352,7 +357,8 @@ public final class SessionVariables {
      * One select item: its text span, label, whether the user aliased it, and its value here (null:
      * unknown); {@code user} is the user variable's typed value when the item reads one.
      */
-    private record Item(int start, int end, String label, boolean aliased, Value value, UserVariables.Value user) {}
+    /** @param source the variable's lower-case name, or the function's with "()" (null for a user variable) */
+    private record Item(int start, int end, String label, boolean aliased, Value value, UserVariables.Value user, String source) {}
 
     private record Items(List<Item> list, long limit) {}
 
@@ -378,6 +384,7 @@ public final class SessionVariables {
             int start = t.start();
             int end;
             UserVariables.Value user = null;
+            String source = null;
             if (t.kind() == TokenKind.USER_VARIABLE) {
                 user = users.get(UserVariables.name(t.text(sql)));
                 value = new Value(user.text(), false);
@@ -386,6 +393,7 @@ public final class SessionVariables {
                 i++;
             } else if (t.kind() == TokenKind.SYSTEM_VARIABLE) {
                 String name = variableName(t.text(sql));
+                source = name;
                 value = switch (name) {
                     case "autocommit" -> new Value(autocommit ? "1" : "0", true);
                     // the session's transaction, not the default backend's connection (which may not be in it)
@@ -399,6 +407,7 @@ public final class SessionVariables {
                 i++;
             } else if (i + 2 < tokens.size() && tokens.get(i + 1).kind() == TokenKind.LEFT_PAREN
                     && tokens.get(i + 2).kind() == TokenKind.RIGHT_PAREN) {
+                source = word(sql, t) + "()";
                 value = function(word(sql, t), schema);
                 label = sql.substring(t.start(), tokens.get(i + 2).end());
                 end = tokens.get(i + 2).end();
@@ -415,7 +424,7 @@ public final class SessionVariables {
                 aliased = true;
                 i++;
             }
-            items.add(new Item(start, end, label, aliased, value, user));
+            items.add(new Item(start, end, label, aliased, value, user, source));
             if (i < tokens.size() && tokens.get(i).kind() == TokenKind.COMMA) {
                 i++;
             } else {
@@ -588,9 +597,33 @@ public final class SessionVariables {
         changed().put(name, new Value(text, old != null && old.numeric()));
     }
 
-    private static Column column(String label, Value value) {
+    /**
+     * As MariaDB 11.4 describes the value: a boolean variable as BIGINT(1), another integer one as BIGINT(21) UNSIGNED
+     * (the integer variables answered here are all unsigned), LAST_INSERT_ID() as a NOT NULL BIGINT(21) UNSIGNED and
+     * CONNECTION_ID() as a NOT NULL INT(10) UNSIGNED (checked by WireFidelityServerTest); those are the wire's lengths,
+     * the JDBC face keeps Connector/J's (20 for BIGINT UNSIGNED, as before).
+     */
+    private static Column column(String label, Value value, String source) {
+        int unsignedBinary = Column.FLAG_BINARY | Column.FLAG_UNSIGNED;
+        if (value.numeric() && source != null) {
+            switch (source) {
+                case "connection_id()" -> {
+                    return new Column("", "", "", label, "", Column.BINARY_COLLATION, 10, 3, unsignedBinary | Column.FLAG_NOT_NULL, 0,
+                            10);
+                }
+                case "last_insert_id()" -> {
+                    return new Column("", "", "", label, "", Column.BINARY_COLLATION, 20, 8, unsignedBinary | Column.FLAG_NOT_NULL, 0,
+                            21);
+                }
+                default -> {
+                    return BOOLEANS.contains(source)
+                            ? new Column("", "", "", label, "", Column.BINARY_COLLATION, 21, 8, Column.FLAG_BINARY, 0, 1)
+                            : new Column("", "", "", label, "", Column.BINARY_COLLATION, 20, 8, unsignedBinary, 0, 21);
+                }
+            }
+        }
         return value.unsigned()
-                ? new Column("", "", "", label, "", Column.BINARY_COLLATION, 20, 8, Column.FLAG_BINARY | Column.FLAG_UNSIGNED, 0)
+                ? new Column("", "", "", label, "", Column.BINARY_COLLATION, 20, 8, unsignedBinary, 0)
                 : value.numeric()
                 ? new Column("", "", "", label, "", Column.BINARY_COLLATION, 21, 8, Column.FLAG_BINARY, 0)
                 : new Column("", "", "", label, "", 45, 4 * Math.max(value.text() == null ? 0 : value.text().length(), 1), 253, 0,

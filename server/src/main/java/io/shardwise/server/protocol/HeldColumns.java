@@ -19,6 +19,30 @@ import java.util.Arrays;
 public final class HeldColumns {
     private static final byte[] NONE = new byte[0];
     private byte[] held = NONE;
+    /** The statement's column count as the client last learned it (prepare, then each execute); -1: not known. */
+    private int columns = -1;
+
+    public HeldColumns() {}
+
+    /** @param announced the column count the statement's prepare announced */
+    public HeldColumns(int announced) {
+        columns = announced;
+    }
+
+    /**
+     * {@link ServerStatus#METADATA_CHANGED} when an execute answering {@code count} columns changes the statement's
+     * count (MariaDB's rule: a reprepare that changed the number of columns), else 0; {@code count} is the count from now on.
+     */
+    public int countChanged(int count) {
+        int changed = countDiffers(count);
+        columns = count;
+        return changed;
+    }
+
+    /** As {@link #countChanged}, recording nothing (an answer that may still be abandoned). */
+    public int countDiffers(int count) {
+        return columns >= 0 && count != columns ? ServerStatus.METADATA_CHANGED : 0;
+    }
 
     /**
      * Whether the client must be sent the definitions {@code [from, from + length)} of {@code defs}

@@ -14,6 +14,11 @@ public record ServerStatus(int bits) {
      * quotes instead of prefixing a backslash (PyMySQL, go-sql-driver and libmysqlclient read this bit).
      */
     public static final int NO_BACKSLASH_ESCAPES = 1 << 9;
+    /**
+     * SERVER_STATUS_METADATA_CHANGED: this execute's column count is not the one its statement had (MariaDB, as MySQL,
+     * sets it when a reprepare after DDL changes the number of columns, in the packets of that one execute).
+     */
+    public static final int METADATA_CHANGED = 1 << 10;
 
     /** The four statuses {@link #of} answers, made once: it is asked at the end of every relayed statement. */
     private static final ServerStatus[] OF = {new ServerStatus(0), new ServerStatus(1), new ServerStatus(2), new ServerStatus(3)};

@@ -237,6 +237,10 @@ final class LoopMerges {
             if (session.noBackslashEscapes()) {
                 status = status.with(ServerStatus.NO_BACKSLASH_ESCAPES);
             }
+            int changed = described != null && held != null ? held.countDiffers(n) : 0; // recorded with the definitions, below
+            if (changed != 0) {
+                status = status.with(changed);
+            }
             if (!capabilities.endsResultsWithOk()) {
                 new EofPacket(0, status).writeTo(frames.begin());
                 frames.end();
@@ -262,6 +266,9 @@ final class LoopMerges {
             session.started(sql, plan, area);
             if (defs != null) {
                 held.sendAgain(defs, defs.readerIndex(), defs.readableBytes()); // what the client holds from now on
+            }
+            if (described != null && held != null) {
+                held.countChanged(n);
             }
             ByteBuf end = frames.begin();
             if (capabilities.endsResultsWithOk()) {

@@ -122,6 +122,8 @@ final class QueryRelay implements BackendConnection.Listener {
      * their logical rewrite from its memo when the schema and table names are the same.
      */
     private HeldColumns held;
+    /** {@link ServerStatus#METADATA_CHANGED} when this execute's column count is not its statement's last, else 0. */
+    private int metadataChanged;
     /** The first unit's logical definitions while they are read ({@link HeldColumns}' format), or null. */
     private ByteBuf defs;
     /** The current unit's column count. */
@@ -363,6 +365,9 @@ final class QueryRelay implements BackendConnection.Listener {
             Wire.writeLenenc(gathered, columnsLeft);
             close(start);
         }
+        if (unit == 0 && held != null) {
+            metadataChanged = held.countChanged((int) columnsLeft);
+        }
         if (unit == 0 && capabilities.cachesMetadata()) {
             if (held == null) {
                 // a text result: MariaDB's count with "metadata follows" (always 1 outside prepared statements)
@@ -600,7 +605,8 @@ final class QueryRelay implements BackendConnection.Listener {
     /** Never inside a multi-statement: the session's own status (in a transaction, autocommit, NO_BACKSLASH_ESCAPES). */
     private ServerStatus status() {
         ServerStatus status = ServerStatus.of(session.inTransaction(), session.autocommit());
-        return session.noBackslashEscapes() ? status.with(ServerStatus.NO_BACKSLASH_ESCAPES) : status;
+        int extra = (session.noBackslashEscapes() ? ServerStatus.NO_BACKSLASH_ESCAPES : 0) | metadataChanged;
+        return extra == 0 ? status : status.with(extra);
     }
 
     /** The next client packet, a backend payload the caller still owns (and releases): copied, or retained and written as it is. */

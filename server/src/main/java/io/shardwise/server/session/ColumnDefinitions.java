@@ -13,7 +13,8 @@ import java.util.List;
  * precision and display size from the wire length again, so sent unchanged a DECIMAL(10,2) would
  * reach them as DECIMAL(8,2). Undone here: exactly for DECIMAL; for integers by MySQL's default
  * display width for the type. Hazard: an integer expression's own width ({@code SELECT 1} sends 1,
- * {@code COUNT(*)} 21) is gone by then; such columns get their type's width.
+ * {@code COUNT(*)} 21) is gone by then; such columns get their type's width. A column Shardwise describes
+ * itself ({@link Column#wireLength}) goes out as it is.
  */
 public final class ColumnDefinitions {
     private static final int NOT_FIXED_DECIMALS = 31;
@@ -22,6 +23,10 @@ public final class ColumnDefinitions {
     private ColumnDefinitions() {}
 
     public static ColumnDefinition of(Column c) {
+        if (c.wireLength() != 0) {
+            return new ColumnDefinition(c.schema(), c.table(), c.orgTable(), c.name(), c.orgName(), c.collation(), c.wireLength(),
+                    c.mysqlType(), c.flags(), c.decimals());
+        }
         return new ColumnDefinition(c.schema(), c.table(), c.orgTable(), c.name(), c.orgName(), c.collation(), wireLength(c),
                 c.mysqlType(), wireFlags(c), wireDecimals(c));
     }
@@ -38,7 +43,7 @@ public final class ColumnDefinitions {
             return c;
         }
         return new Column(c.schema(), c.table(), c.orgTable(), described.get(i).name(), c.orgName(), c.collation(),
-                c.length(), c.mysqlType(), c.flags(), c.decimals());
+                c.length(), c.mysqlType(), c.flags(), c.decimals(), c.wireLength());
     }
 
     /**

@@ -66,13 +66,14 @@ final class PreparedStatements {
         int[] boundTypes;
         ByteArrayOutputStream[] longData;
         /** The definitions the client holds for this statement (under MariaDB's metadata cache; unused otherwise). */
-        final HeldColumns held = new HeldColumns();
+        final HeldColumns held;
         StatementCursor cursor;
 
         Prepared(String sql, int parameterCount, List<Column> described) {
             this.sql = sql;
             this.parameterCount = parameterCount;
             this.described = described;
+            this.held = new HeldColumns(described.size());
         }
 
         void closeCursor() {
@@ -98,13 +99,14 @@ final class PreparedStatements {
     /**
      * The execute in {@code payload} (command byte first) if the relay may run it: a known statement
      * with no cursor open and no long data collected, no cursor asked for, parameters that decode,
-     * the client's statement bytes in UTF-8 (the relay connections' character set, so text values
-     * travel as they are) and every text value text in it. Else null: this class answers it as ever.
+     * text values that travel as they are to the relay connections, whose character_set_client is utf8mb4
+     * (the client's in UTF-8, or ASCII in any other character set) and every text value text in it. Else
+     * null: this class answers it as ever.
      * Called on the event loop while no command runs here; binding the request's types is what an
      * execute here would do first, so a fallback decodes the packet the same way.
      */
     RelayableExecute relayable(ByteBuf payload) {
-        if (!session.clientCharset().isUtf8() || payload.readableBytes() < 10) {
+        if (payload.readableBytes() < 10) {
             return null;
         }
         int start = payload.readerIndex();
@@ -120,14 +122,19 @@ final class PreparedStatements {
             return null;
         }
         int offset = 5 + 5;
+        boolean utf8 = session.clientCharset().isUtf8();
         if (p.parameterCount > 0) {
             offset += (p.parameterCount + 7) / 8;
             boolean bound = payload.getByte(start + offset) == 1;
             offset += 1 + (bound ? 2 * p.parameterCount : 0);
             for (int i = 0; i < p.parameterCount; i++) {
                 int type = request.types()[i] & 0xFF;
-                if (!sameBoundAsInlined(type) || request.values().get(i) instanceof byte[] && !BinaryType.isBlob(type)) {
+                Object value = request.values().get(i);
+                if (!sameBoundAsInlined(type) || value instanceof byte[] && !BinaryType.isBlob(type)) {
                     return null; // text bytes that are no UTF-8: the executor binds them as bytes
+                }
+                if (!utf8 && !ascii(value)) {
+                    return null; // latin1 bytes the relay connection (character_set_client utf8mb4) would read as UTF-8
                 }
             }
         }
@@ -142,6 +149,27 @@ final class PreparedStatements {
      * ({@link io.shardwise.core.execute.TemporalText}); a FLOAT bound is not the decimal its text reads
      * as, a DOUBLE is typed where the literal would be a decimal.
      */
+    /**
+     * Whether a bound value's bytes read the same in every client character set (ASCII): the relay forwards the client's
+     * bytes to a connection whose character_set_client is utf8mb4, which reads them as the client's own only then.
+     */
+    private static boolean ascii(Object value) {
+        if (value instanceof String text) {
+            for (int i = 0; i < text.length(); i++) {
+                if (text.charAt(i) >= 0x80) {
+                    return false;
+                }
+            }
+        } else if (value instanceof byte[] bytes) {
+            for (byte b : bytes) {
+                if (b < 0) {
+                    return false;
+                }
+            }
+        }
+        return true;
+    }
+
     private static boolean sameBoundAsInlined(int type) {
         return switch (type) {
             case BinaryType.NULL, BinaryType.TINY, BinaryType.SHORT, BinaryType.LONG, BinaryType.INT24, BinaryType.LONGLONG,
@@ -331,13 +359,19 @@ final class PreparedStatements {
         StatementResult result = request.opensCursor() ? session.executeStreaming(p.sql, values) : session.execute(p.sql, values);
         switch (result) {
             case StatementResult.Rows rows when request.opensCursor() -> {
+                int changed = p.held.countChanged(rows.cursor().columns().size());
                 BinaryRow encoder = columns(rows.cursor(), p.described, out, p.held);
                 p.cursor = new StatementCursor(rows.cursor(), encoder, inTransaction);
                 // the one packet after the definitions says a cursor exists; rows wait for COM_STMT_FETCH
-                out.endOfRows(status.get().with(ServerStatus.CURSOR_EXISTS), 0);
+                out.endOfRows(status.get().with(ServerStatus.CURSOR_EXISTS | changed), 0);
             }
-            case StatementResult.Rows rows -> stream(rows.cursor(), p.described, out, false, p.held);
-            case StatementResult.Update u -> out.ok(u.affectedRows(), u.lastInsertId(), status.get(), u.warnings(), u.info());
+            case StatementResult.Rows rows ->
+                    stream(rows.cursor(), p.described, out, false, p.held, p.held.countChanged(rows.cursor().columns().size()));
+            case StatementResult.Update u -> {
+                int changed = p.held.countChanged(0);
+                out.ok(u.affectedRows(), u.lastInsertId(), changed == 0 ? status.get() : status.get().with(changed), u.warnings(),
+                        u.info());
+            }
             case StatementResult.Results all -> results(all.results(), out);
         }
     }
@@ -354,7 +388,7 @@ final class PreparedStatements {
                 boolean more = i < results.size() - 1;
                 switch (results.get(i)) {
                     case StatementResult.Rows rows -> {
-                        if (!stream(rows.cursor(), List.of(), out, more, null)) {
+                        if (!stream(rows.cursor(), List.of(), out, more, null, 0)) {
                             return;
                         }
                     }
@@ -383,11 +417,18 @@ final class PreparedStatements {
     }
 
     /** A binary result set: column count, definitions, binary rows, end; paced by the channel. Closes the cursor. */
-    /** False when the client left. {@code more}: more results of the statement follow this one. */
-    private boolean stream(ResultCursor cursor, List<Column> described, ResponseWriter out, boolean more, HeldColumns held) {
+    /**
+     * False when the client left. {@code more}: more results of the statement follow this one; {@code changed}:
+     * {@link ServerStatus#METADATA_CHANGED} or 0, for both end packets.
+     */
+    private boolean stream(ResultCursor cursor, List<Column> described, ResponseWriter out, boolean more, HeldColumns held,
+                           int changed) {
         try (cursor) {
             BinaryRow encoder = columns(cursor, described, out, held);
             ServerStatus end = more ? status.get().withMoreResults() : status.get();
+            if (changed != 0) {
+                end = end.with(changed);
+            }
             out.endOfColumns(end);
             int n = cursor.columns().size();
             byte[][] cells = new byte[n][]; // reused: the cursor's arrays are valid until next(), and encode copies them
