@@ -1495,8 +1495,6 @@ final class HandCorpus {
                 + " ON o.order_id = i.order_id WHERE i.quantity > 3", "users", "user_id");
         c.write("INSERT INTO users (user_id, name) SELECT u.user_id + 48000000, u.name FROM users u WHERE u.user_id >"
                 + " (SELECT AVG(user_id) FROM users WHERE user_id < 1000000) AND u.user_id < 1000000", "users", "user_id");
-        c.failingWrite("INSERT INTO users (user_id, name) SELECT u.user_id, 'dup' FROM users u WHERE u.user_id > (SELECT MIN(user_id)"
-                + " FROM users)", "users", "user_id");
         c.write("INSERT IGNORE INTO users (user_id, name) SELECT u.user_id + IF(u.user_id % 2 = 0, 0, 49000000), 'ign' FROM users u"
                 + " WHERE u.user_id IN (SELECT user_id FROM orders WHERE amount > 600) AND u.user_id < 1000000", "users", "user_id");
         c.write("REPLACE INTO users (user_id, name) SELECT u.user_id, 'rep' FROM users u WHERE u.user_id IN (SELECT user_id FROM orders"
