@@ -162,6 +162,26 @@ final class InsertRewrites {
     }
 
     /**
+     * The rows of a plain INSERT ... SELECT's SELECT (no ON DUPLICATE KEY UPDATE) read as that SELECT alone is answered, by
+     * {@link PlanRunner#select}: the federated tier for the shapes the route refuses across shards. The caller reads them
+     * whole before it inserts any, as MySQL does when the SELECT reads the target.
+     */
+    StatementResult selected(Insert insert, NormalizedSql normalized, CachedPlan plan, List<Object> params) {
+        SourceText source = SourceText.original(normalized, plan.digestTokenOffsets());
+        String selectText = source.text().substring(source.at(insert.source().start())).stripTrailing();
+        if (selectText.endsWith(";")) {
+            selectText = selectText.substring(0, selectText.length() - 1).stripTrailing();
+        }
+        NormalizedSql selecting = session.normalize(selectText);
+        CachedPlan selectPlan = engine.plan(selecting);
+        if (!(selectPlan.statement() instanceof Select select)) {
+            throw new ShardwiseException(ErrorCode.BUG, "INSERT ... SELECT read as " + selectPlan.statement());
+        }
+        return plans.select(select, selecting, selectPlan, params.subList(PlanRunner.markers(normalized, insert.source().firstParam()),
+                params.size()));
+    }
+
+    /**
      * MySQL checks the clause of an INSERT ... SELECT ... ON DUPLICATE KEY UPDATE (unknown columns and functions) even when
      * the SELECT returns no row: the one-row {@code INSERT ... VALUES} the rows would have been written with is prepared on one
      * node of the target (never run), every value NULL, and its error is the statement's.

@@ -138,8 +138,19 @@ final class PlanRunner {
         if (insert.source().update() >= 0) {
             return atomically(() -> insertRewrites.run(insert, normalized, plan, params));
         }
-        RoutePlan route = route(normalized, plan, params);
-        return atomically(() -> insertRows(insert, normalized, plan, route));
+        RoutePlan route;
+        try {
+            route = route(normalized, plan, params);
+        } catch (ShardwiseException refused) {
+            // a SELECT the route refuses (subqueries, derived tables, set operations, CTEs, windows or joins spanning shards):
+            // its rows read by the tier that answers that SELECT, the federated one, then inserted as below (LOCK TABLES keeps
+            // the refusal, as for the other writes)
+            if (refused.code() != ErrorCode.UNSUPPORTED || execution.holdsTableLocks()) {
+                throw refused;
+            }
+            return atomically(() -> insertRows(insert, normalized, plan, insertRewrites.selected(insert, normalized, plan, params)));
+        }
+        return atomically(() -> insertRows(insert, normalized, plan, run(route)));
     }
 
     /**
@@ -147,10 +158,9 @@ final class PlanRunner {
      * busy while a result streams, and the rows may go to the very backends they come from (MySQL
      * itself buffers an INSERT ... SELECT reading its own target).
      */
-    private StatementResult insertRows(Insert insert, NormalizedSql normalized, CachedPlan plan, RoutePlan route) {
+    private StatementResult insertRows(Insert insert, NormalizedSql normalized, CachedPlan plan, StatementResult selected) {
         List<Object[]> rows;
         int width;
-        StatementResult selected = run(route);
         try (ResultCursor cursor = ((StatementResult.Rows) selected).cursor()) {
             width = cursor.columns().size();
             rows = InsertBatches.read(cursor);

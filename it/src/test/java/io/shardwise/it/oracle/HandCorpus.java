@@ -1482,6 +1482,32 @@ final class HandCorpus {
                 + " FROM order_items GROUP BY user_id) d ON d.uid = o.user_id) WHERE o.amount > 700 ORDER BY o.order_id"
                 + " ON DUPLICATE KEY UPDATE name = CONCAT('M', n, '/', d.uid, '/', o.order_id)", "users", "user_id");
 
+        // plain INSERT / INSERT IGNORE / REPLACE ... SELECT whose SELECT only the federated tier answers across shards: its rows
+        // read whole first (MariaDB does so when the SELECT reads the target), then inserted routed row by row
+        c.category("insert-select-federated");
+        c.write("INSERT INTO users (user_id, name) SELECT o.order_id + 41000000, o.status FROM orders o WHERE o.order_id IN"
+                + " (SELECT i.order_id FROM order_items i WHERE i.quantity > 2) AND o.amount > 500", "users", "user_id");
+        c.write("INSERT INTO users (user_id, name) SELECT o.order_id + 42000000, o.status FROM orders o WHERE EXISTS (SELECT 1 FROM"
+                + " order_items i WHERE i.order_id = o.order_id AND i.price > 90) AND o.amount < 200", "users", "user_id");
+        c.write("INSERT INTO users (user_id, name) SELECT d.n + 43000000, d.status FROM (SELECT status, COUNT(*) AS n FROM orders"
+                + " GROUP BY status) d", "users", "user_id");
+        c.write("INSERT INTO users (user_id, name) SELECT user_id + 44000000, 'u' FROM orders WHERE amount > 900 AND user_id < 1000000 UNION"
+                + " SELECT user_id + 44000000, 'u' FROM order_items WHERE quantity > 4 AND user_id < 1000000", "users", "user_id");
+        c.write("INSERT INTO users (user_id, name) WITH c AS (SELECT user_id, COUNT(*) AS n FROM order_items GROUP BY user_id)"
+                + " SELECT c.user_id + 45000000, CONCAT('n', c.n) FROM c WHERE c.n > 1 AND c.user_id < 1000000", "users", "user_id");
+        c.write("INSERT INTO users (user_id, name) SELECT o.order_id + 46000000, CONCAT('r', ROW_NUMBER() OVER (ORDER BY o.amount DESC,"
+                + " o.order_id)) FROM orders o WHERE o.amount > 700", "users", "user_id");
+        c.write("INSERT INTO users (user_id, name) SELECT i.item_id + 47000000, o.status FROM order_items i JOIN orders o"
+                + " ON o.order_id = i.order_id WHERE i.quantity > 3", "users", "user_id");
+        c.write("INSERT INTO users (user_id, name) SELECT u.user_id + 48000000, u.name FROM users u WHERE u.user_id >"
+                + " (SELECT AVG(user_id) FROM users WHERE user_id < 1000000) AND u.user_id < 1000000", "users", "user_id");
+        c.write("INSERT IGNORE INTO users (user_id, name) SELECT u.user_id + IF(u.user_id % 2 = 0, 0, 49000000), 'ign' FROM users u"
+                + " WHERE u.user_id IN (SELECT user_id FROM orders WHERE amount > 600) AND u.user_id < 1000000", "users", "user_id");
+        c.write("REPLACE INTO users (user_id, name) SELECT u.user_id, 'rep' FROM users u WHERE u.user_id IN (SELECT user_id FROM orders"
+                + " WHERE amount > 600)", "users", "user_id");
+        c.pwrite("INSERT INTO users (user_id, name) SELECT o.order_id + ?, o.status FROM orders o WHERE o.amount > (SELECT AVG(amount)"
+                + " FROM orders WHERE status = ?)", "users", "user_id", 50000000L, "paid");
+
         // multi-table writes with ORDER BY / LIMIT: MariaDB 11.4 sorts an UPDATE's join rows (LIMIT counting join rows, each
         // target row written once from the first meeting it); after a multi-table DELETE both are its syntax error (1064)
         c.category("multi-table-order-limit");
