@@ -200,7 +200,7 @@ final class LoadDataRunner {
      * LOAD XML: the rows as {@link LoadXmlRecords} writes them again, each node's batch opened by the
      * start tags of the elements enclosing its rows (MariaDB's reader gives a row their attributes),
      * a generated key column written as the row's last field (so it wins over any value of that column
- * the row carries, which one MariaDB ignores: the column is not in the statement's list).
+     * the row carries, which one MariaDB ignores: the column is not in the statement's list).
      */
     private StatementResult loadXml(LoadDataStatement load, Target target, InputStream in) {
         String keyColumn = target.rule() instanceof TableRule.Sharded s && target.keyField() >= 0 ? s.keyColumn() : null;
