@@ -17,6 +17,8 @@ record Suite(String name, Pattern include, int threads, int forks, int warmups, 
                 new Suite("hit", Pattern.compile("io\\.shardwise\\.jmh\\.HotPathBenchmark\\..*"), 1, 1, 3, 5, 1),
                 new Suite("miss", Pattern.compile("io\\.shardwise\\.jmh\\.CacheMissBenchmark\\..*"), 1, 1, 8, 5, 1),
                 new Suite("merge", Pattern.compile("io\\.shardwise\\.jmh\\.MergeBenchmark\\..*"), 1, 1, 3, 5, 1),
+                // a prepared execute's per-statement work on the server's relay path: route, kept merge plan, inlining
+                new Suite("prepared", Pattern.compile("io\\.shardwise\\.jmh\\.PreparedExecuteBenchmark\\..*"), 1, 1, 3, 5, 1),
                 // the server's side of connection set-up, in memory (no backend): login and a full TLS handshake
                 new Suite("handshake", Pattern.compile("io\\.shardwise\\.jmh\\.HandshakeBenchmark\\..*"), 1, 1, 3, 5, 1),
                 new Suite("modes-1", Pattern.compile("io\\.shardwise\\.jmh\\.modes\\.ModesBenchmark\\..*"), 1, 1, 3, 3, 2),
