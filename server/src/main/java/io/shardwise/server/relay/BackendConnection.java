@@ -21,6 +21,7 @@ import java.util.ArrayDeque;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.atomic.LongAdder;
 
 /**
  * One relay connection to a backend, on the event loop of the client connections it serves: the
@@ -75,8 +76,8 @@ public final class BackendConnection extends ChannelInboundHandlerAdapter {
      */
     private static final int WANTED_EXTENDED = Capabilities.MARIADB_CACHE_METADATA;
     /** Response packets and payload bytes every relay connection of this JVM received (diagnostics, tests); added per response. */
-    private static final java.util.concurrent.atomic.LongAdder RECEIVED_PACKETS = new java.util.concurrent.atomic.LongAdder();
-    private static final java.util.concurrent.atomic.LongAdder RECEIVED_BYTES = new java.util.concurrent.atomic.LongAdder();
+    private static final LongAdder RECEIVED_PACKETS = new LongAdder();
+    private static final LongAdder RECEIVED_BYTES = new LongAdder();
     private static final int NEEDED = Capabilities.PROTOCOL_41 | Capabilities.SECURE_CONNECTION | Capabilities.PLUGIN_AUTH;
 
     private enum State { GREETING, STARTING_TLS, AUTHENTICATING, SETTING_UP, READY, BUSY }
